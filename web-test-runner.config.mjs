@@ -1,0 +1,23 @@
+// Browser tests run in Debian's Chromium (never a downloaded browser), as root hence --no-sandbox.
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+
+export default {
+  files: ['test/**/*.test.ts', 'plugins/**/*.test.ts', '!test/server/**', '!test/build/**'],
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 10000 } },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+          '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+          '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        ],
+      },
+    }),
+  ],
+};
