@@ -1,0 +1,33 @@
+/** What kind of action an event records (DESIGN 3.3). */
+export type EventType =
+  | 'identify' | 'alias' | 'group' | 'track' | 'record' | 'product' | 'page' | 'session' | 'consent' | 'logout';
+
+export const EVENT_TYPES: readonly EventType[] = [
+  'identify', 'alias', 'group', 'track', 'record', 'product', 'page', 'session', 'consent', 'logout',
+];
+
+/** Free-form key/value payloads (`data`, `userAttributes`, `accountAttributes`). */
+export type Attributes = Record<string, unknown>;
+
+/**
+ * One tracked event: what `svc:event` carries and one element of the track endpoint's `batch`.
+ * The SDK fills `eventId`, the three ids, `timestamp` and `type`; the rest comes from the call.
+ */
+export interface ServiceEvent {
+  /** UUID v4 from `crypto.randomUUID`; the service deduplicates by it. */
+  eventId: string;
+  type: EventType;
+  /** The event title: `Identify`, `Added to cart`, a `track` title… */
+  name: string;
+  profileId: string;
+  sessionId: string;
+  pageId: string;
+  /** ISO 8601 from the client clock. */
+  timestamp: string;
+  userId?: string;
+  anotherUserId?: string;
+  accountId?: string;
+  userAttributes?: Attributes;
+  accountAttributes?: Attributes;
+  data?: Attributes;
+}
