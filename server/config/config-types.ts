@@ -1,0 +1,83 @@
+// The shape of svc.config.json (DESIGN 3.4). Extend it, never rename a field: deployed files rely on it.
+
+export type Device = 'mobile' | 'desktop';
+
+/** One variation of an experiment: `weight` is a share of 100 (all weights of an experience sum to 100). */
+export interface VariationConfig {
+  name: string;
+  weight: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * One experience. Exactly one of three kinds:
+ * - experiment: `variations` (weighted, assigned deterministically and stored on first assignment);
+ * - personalization: a single `body` served to everyone who matches;
+ * - feed-backed: `feed` (+ `limit`) whose body is `{products:[…]}` from that feed.
+ */
+export interface ExperienceConfig {
+  name: string;
+  group?: string;
+  /** Served only to these devices; absent means every device. */
+  devices?: Device[];
+  /** Share of units enrolled, 0–100 (default 100). */
+  traffic?: number;
+  /** Unit of assignment (default `profile`); `session` needs `sessionId` in the request. */
+  stickiness?: 'profile' | 'session';
+  variations?: VariationConfig[];
+  body?: Record<string, unknown>;
+  feed?: number;
+  limit?: number;
+  /** MongoDB-style targeting condition over request and profile attributes (GrowthBook semantics). */
+  condition?: Record<string, unknown>;
+  /** Mutually exclusive experiments: `[namespaceId, start, end]` with 0 ≤ start < end ≤ 1. */
+  namespace?: [string, number, number];
+  /** Hash seed; defaults to the experience name. */
+  seed?: string;
+  /** Assignment hash version (1 or 2, GrowthBook's); default 2. Kept per experience so nobody moves. */
+  hashVersion?: 1 | 2;
+}
+
+export interface FeedConfig {
+  id: number;
+  strategy: 'popular' | 'viewed-together' | 'bought-together' | 'recently-viewed' | 'personalized';
+}
+
+export interface ProductConfig {
+  id: string;
+  title?: string;
+  price?: number;
+  currency?: string;
+  url?: string;
+  image?: string;
+  category?: string;
+  available?: boolean;
+  [field: string]: unknown;
+}
+
+export interface LimitsConfig {
+  /** Requests per second per (writeKey, client IP) on browser endpoints; default 50 (burst 100). */
+  writeKeyPerSecond?: number;
+  /** Requests per second per apiKey; unlimited when absent. */
+  apiKeyPerSecond?: number;
+}
+
+export interface ProjectConfig {
+  apiKeys: string[];
+  writeKeys: string[];
+  sources: string[];
+  experiences?: ExperienceConfig[];
+  feeds?: FeedConfig[];
+  catalog?: ProductConfig[];
+  limits?: LimitsConfig;
+  /** CORS allow-list for browser endpoints; absent means any origin (write keys are public). */
+  allowedOrigins?: string[];
+}
+
+export interface OrganizationConfig {
+  projects: Record<string, ProjectConfig>;
+}
+
+export interface ServiceConfigFile {
+  organizations: Record<string, OrganizationConfig>;
+}
