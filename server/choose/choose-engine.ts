@@ -1,0 +1,287 @@
+// The Choose API's engine (DESIGN 3.5): pure and storage-agnostic. It decides who is enrolled and
+// in which variation from config and hashing alone; the only I/O is the ports it is given (sticky
+// assignments for enrolled units, feed products), so a request costs no other database round trip.
+
+import type { ExperienceConfig } from '../config/config-types.js';
+import { chooseVariation } from './choose-variation.js';
+import { ChooseError } from './choose-error.js';
+import type {
+  AssignmentRequest,
+  ChooseDeps,
+  ChooseOptions,
+  ChooseRequest,
+  ChooseResult,
+  Choice,
+  Exposure,
+} from './choose-types.js';
+import { compiledFor } from './compile-experiences.js';
+import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
+import { evalCondition } from './condition.js';
+import { hash, hashV2FromSeedState } from './hash.js';
+import { inNamespace } from './in-namespace.js';
+
+/** An experiment whose variation waits for the assignment port. */
+interface PendingAssignment {
+  choice: Choice;
+  experience: CompiledExperience;
+  unit: string;
+  proposed: number;
+}
+
+/** A feed-backed experience whose body waits for the feed port. */
+interface PendingFeed {
+  choice: Choice;
+  experience: CompiledExperience;
+}
+
+/**
+ * The experiences the request asks for, each once: `names` in request order, then the members of
+ * `groups` in config order.
+ */
+function select(compiled: CompiledExperiences, request: ChooseRequest): CompiledExperience[] {
+  const { names, groups } = request;
+  if (names == null && groups == null) {
+    throw new ChooseError('names_or_groups_required', "Send 'names' or 'groups' to choose experiences.");
+  }
+  // Selection is synchronous, so a generation stamp on each compiled experience is a safe dedup.
+  const generation = ++compiled.generation;
+  const selected: CompiledExperience[] = [];
+  if (names) {
+    for (const name of names) {
+      const experience = compiled.byName.get(name);
+      if (experience && experience.seen !== generation) {
+        experience.seen = generation;
+        selected.push(experience);
+      }
+    }
+  }
+  if (groups && groups.length > 0) {
+    const members = groups.length === 1 ? compiled.byGroup.get(groups[0]!) : compiled.list;
+    if (members) {
+      for (const experience of members) {
+        if (experience.seen === generation || experience.group === undefined) continue;
+        if (groups.length > 1 && !groups.includes(experience.group)) continue;
+        experience.seen = generation;
+        selected.push(experience);
+      }
+    }
+  }
+  return selected;
+}
+
+/** The unit's position in [0, 1) for this experience: its seed, its hash version. */
+function bucketOf(experience: CompiledExperience, unit: string): number {
+  return experience.hashVersion === 2
+    ? hashV2FromSeedState(experience.seedState, unit)
+    : (hash(experience.seed, unit, 1) ?? -1);
+}
+
+/**
+ * Resolve a Choose request against a project's experiences.
+ *
+ * Per experience, in order: a QA `force` (apiKey callers) wins and is neither stored nor exposed;
+ * then `devices`, the unit (profile, or session with `stickiness: "session"`), `condition`,
+ * `namespace` and `traffic` decide enrollment; an enrolled unit of an experiment gets the variation
+ * of its hash bucket as a proposal and the assignment port returns the variation stored at its
+ * first assignment, which is what is served (so weight changes move nobody already assigned).
+ *
+ * If the stored variation no longer exists in config (it was removed), the unit is served the
+ * variation its hash picks today, for this request only: the stored record is kept, so restoring
+ * the variation brings the unit back to it. Units outside `traffic` are not looked up at all, so
+ * lowering traffic un-enrolls some previously assigned units (as in GrowthBook).
+ *
+ * Throws (rejects with) {@link ChooseError} for bad input before any port is called.
+ * A failing feed port skips that experience with a warning; a failing assignment port rejects,
+ * since serving an unstored variation could flip a unit on the next request.
+ *
+ * @example
+ * const { choices, exposures } = await chooseExperiences(project.experiences ?? [],
+ *   { names: ['hero-banner'], profileId: 'p-1', device: 'mobile' },
+ *   { assignments: store, logger: app.log });
+ */
+export async function chooseExperiences(
+  experiences: readonly ExperienceConfig[],
+  request: ChooseRequest,
+  deps: ChooseDeps,
+  options: ChooseOptions = {},
+): Promise<ChooseResult> {
+  const compiled = compiledFor(experiences, deps.logger);
+  const selected = select(compiled, request);
+  const { device, sessionId, profileId } = request;
+  const force = options.allowForce ? request.force : undefined;
+
+  const choices: Choice[] = [];
+  const exposed: boolean[] = [];
+  let pendingAssignments: PendingAssignment[] | null = null;
+  let pendingFeeds: PendingFeed[] | null = null;
+  let attributes: unknown = null;
+
+  for (const experience of selected) {
+    const { name, group } = experience;
+
+    if (force && experience.kind === 'experiment' && Object.hasOwn(force, name)) {
+      const forced = experience.variationIndex.get(force[name]!);
+      if (forced !== undefined) {
+        choices.push(makeChoice(name, group, experience.variationNames[forced], experience.bodies[forced]!));
+        exposed.push(false);
+        continue;
+      }
+    }
+
+    if (experience.devices && (device === undefined || !experience.devices.includes(device))) continue;
+
+    let unit: string;
+    if (experience.bySession) {
+      if (!sessionId) {
+        throw new ChooseError(
+          'session_id_required',
+          `Experience '${name}' is sticky by session: 'sessionId' is required.`,
+        );
+      }
+      unit = sessionId;
+    } else {
+      unit = profileId;
+    }
+
+    if (experience.condition) {
+      if (attributes === null) attributes = targetingAttributes(request);
+      if (!evalCondition(attributes, experience.condition, deps.savedGroups)) continue;
+    }
+    if (experience.namespace && !inNamespace(unit, experience.namespace)) continue;
+
+    let index = 0;
+    if (experience.needsHash) {
+      index = chooseVariation(bucketOf(experience, unit), experience.ranges);
+      if (index < 0) continue;
+    }
+
+    if (experience.kind === 'experiment') {
+      const choice = makeChoice(name, group, experience.variationNames[index], experience.bodies[index]!);
+      (pendingAssignments ??= []).push({ choice, experience, unit, proposed: index });
+      choices.push(choice);
+      exposed.push(true);
+    } else if (experience.kind === 'personalization') {
+      choices.push(makeChoice(name, group, undefined, experience.bodies[0]!));
+      exposed.push(true);
+    } else if (deps.feedProducts) {
+      const choice = makeChoice(name, group, undefined, experience.bodies[0]!);
+      (pendingFeeds ??= []).push({ choice, experience });
+      choices.push(choice);
+      exposed.push(true);
+    } else if (!experience.feedWarned) {
+      experience.feedWarned = true;
+      deps.logger?.warn(
+        { experience: name, feed: experience.feed },
+        'Feed-backed experience skipped: no feed products port is configured',
+      );
+    }
+  }
+
+  // Ports run only after every check passed, so bad input never stores anything; assignments and
+  // feeds are awaited together.
+  const waits: PromiseLike<unknown>[] = [];
+  if (pendingAssignments) resolveAssignments(pendingAssignments, deps, waits);
+  const failedFeeds = pendingFeeds ? new Set<Choice>() : null;
+  if (pendingFeeds && failedFeeds && deps.feedProducts) {
+    const feedProducts = deps.feedProducts;
+    for (const { choice, experience } of pendingFeeds) {
+      const context = { experience: experience.name, profileId, sessionId, device };
+      waits.push(
+        Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
+          (products) => {
+            choice.body = { products };
+          },
+          (error: unknown) => {
+            failedFeeds.add(choice);
+            deps.logger?.warn(
+              { experience: experience.name, feed: experience.feed, error: String(error) },
+              'Feed-backed experience skipped: the feed failed',
+            );
+          },
+        ),
+      );
+    }
+  }
+  if (waits.length > 0) await Promise.all(waits);
+
+  const exposures: Exposure[] = [];
+  const anyFailed = failedFeeds !== null && failedFeeds.size > 0;
+  const served: Choice[] = anyFailed ? [] : choices;
+  for (let i = 0; i < choices.length; i++) {
+    const choice = choices[i]!;
+    if (anyFailed) {
+      if (failedFeeds.has(choice)) continue;
+      served.push(choice);
+    }
+    if (exposed[i]) exposures.push(makeExposure(profileId, choice, sessionId, request));
+  }
+  return { choices: served, exposures };
+}
+
+function resolveAssignments(
+  pending: PendingAssignment[],
+  deps: ChooseDeps,
+  waits: PromiseLike<unknown>[],
+): void {
+  const { assignments } = deps;
+  if (assignments.getOrCreateAssignments) {
+    const batch: AssignmentRequest[] = pending.map((p) => ({
+      experience: p.experience.name,
+      unitKey: p.unit,
+      proposedVariation: p.experience.variationNames[p.proposed]!,
+      hashVersion: p.experience.hashVersion,
+    }));
+    waits.push(
+      Promise.resolve(assignments.getOrCreateAssignments(batch)).then((stored) => {
+        for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, stored[i]);
+      }),
+    );
+    return;
+  }
+  for (const p of pending) {
+    const stored = assignments.getOrCreateAssignment(
+      p.experience.name,
+      p.unit,
+      p.experience.variationNames[p.proposed]!,
+      p.experience.hashVersion,
+    );
+    // A synchronous answer (cache hit) needs no promise at all.
+    if (typeof stored === 'string') applyStored(p, stored);
+    else waits.push(Promise.resolve(stored).then((s) => applyStored(p, s)));
+  }
+}
+
+/** Serve the stored variation; keep the proposal if it was removed from config (see chooseExperiences). */
+function applyStored(p: PendingAssignment, stored: string | undefined): void {
+  if (stored === undefined) return;
+  const index = p.experience.variationIndex.get(stored);
+  if (index === undefined || index === p.proposed) return;
+  p.choice.variation = p.experience.variationNames[index];
+  p.choice.body = p.experience.bodies[index]!;
+}
+
+function targetingAttributes(request: ChooseRequest): unknown {
+  const { attributes, device } = request;
+  if (device === undefined || (attributes && Object.hasOwn(attributes, 'device'))) return attributes ?? {};
+  return { ...attributes, device };
+}
+
+function makeChoice(
+  name: string,
+  group: string | undefined,
+  variation: string | undefined,
+  body: Readonly<Record<string, unknown>>,
+): Choice {
+  const choice: Choice = { name, body };
+  if (group !== undefined) choice.group = group;
+  if (variation !== undefined) choice.variation = variation;
+  return choice;
+}
+
+function makeExposure(profileId: string, choice: Choice, sessionId: string | undefined, request: ChooseRequest): Exposure {
+  const exposure: Exposure = { profileId, experience: choice.name };
+  if (choice.variation !== undefined) exposure.variation = choice.variation;
+  if (sessionId !== undefined) exposure.sessionId = sessionId;
+  if (request.device !== undefined) exposure.device = request.device;
+  return exposure;
+}

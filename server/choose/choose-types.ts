@@ -1,0 +1,109 @@
+// The engine's inputs, outputs and ports. The route adapts HTTP to these; storage implements the ports.
+
+import type { Device } from '../config/config-types.js';
+import type { SavedGroups } from './condition.js';
+import type { HashVersion } from './hash.js';
+
+/** What to resolve, for whom. The route has already authenticated and resolved identification. */
+export interface ChooseRequest {
+  /** Experience names, served first and in this order; unknown names are simply absent. */
+  names?: readonly string[];
+  /** Group names: every experience of these groups, in config order, after `names`. */
+  groups?: readonly string[];
+  device?: Device;
+  sessionId?: string;
+  /** The unit of `stickiness: "profile"` (form A's profileId, or the profile linked to form B's userId). */
+  profileId: string;
+  /**
+   * What `condition` rules see: `url`, profile and account attributes, anything the route knows.
+   * `device` is added from the request when this object has none.
+   */
+  attributes?: Readonly<Record<string, unknown>>;
+  /** QA overrides `{experienceName: variationName}`; honoured only with `ChooseOptions.allowForce`. */
+  force?: Readonly<Record<string, string>>;
+}
+
+export interface ChooseOptions {
+  /** Only `apiKey` (server-side) callers may force variations; browser callers must not. */
+  allowForce?: boolean;
+}
+
+/** One element of the answer's `choices`. `body` is the config's object itself: do not mutate it. */
+export interface Choice {
+  name: string;
+  group?: string;
+  /** Present for experiments only. */
+  variation?: string;
+  body: Readonly<Record<string, unknown>>;
+}
+
+/** A choice served, for the caller to record in batches (stamping the time itself). */
+export interface Exposure {
+  profileId: string;
+  experience: string;
+  /** Absent for personalizations and feed-backed experiences. */
+  variation?: string;
+  sessionId?: string;
+  device?: Device;
+}
+
+export interface ChooseResult {
+  choices: Choice[];
+  /** One per choice served, in the same order, except forced ones (QA traffic must not skew results). */
+  exposures: Exposure[];
+}
+
+/** One first-assignment request; `unitKey` is the profile id, or the session id for session stickiness. */
+export interface AssignmentRequest {
+  experience: string;
+  unitKey: string;
+  proposedVariation: string;
+  hashVersion: HashVersion;
+}
+
+/**
+ * Sticky first assignments, the storage edge (DESIGN 4: a unique key on (project, experience, unit),
+ * insert-if-absent). Called only for units that are enrolled after targeting, namespace and traffic.
+ */
+export interface AssignmentPort {
+  /**
+   * Store `proposedVariation` unless this unit already has one, and return the stored variation.
+   * May return synchronously (a cache hit) to spare the hot path a promise.
+   */
+  getOrCreateAssignment(
+    experience: string,
+    unitKey: string,
+    proposedVariation: string,
+    hashVersion: HashVersion,
+  ): string | PromiseLike<string>;
+  /** Optional batch form (one round trip per request); must answer in the order asked. Preferred when present. */
+  getOrCreateAssignments?(requests: readonly AssignmentRequest[]): PromiseLike<readonly string[]>;
+}
+
+export interface FeedContext {
+  experience: string;
+  profileId: string;
+  sessionId?: string;
+  device?: Device;
+}
+
+/** Products of feed `feedId` for this visitor; each product is `{id, …fields}`. */
+export type FeedProductsPort = (
+  feedId: number,
+  limit: number,
+  context: FeedContext,
+) => PromiseLike<readonly Readonly<Record<string, unknown>>[]>;
+
+/** Structurally compatible with pino / Fastify's `app.log`. */
+export interface ChooseLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface ChooseDeps {
+  assignments: AssignmentPort;
+  /** Absent until recommendations land: feed-backed experiences are then skipped with one warning each. */
+  feedProducts?: FeedProductsPort;
+  logger?: ChooseLogger;
+  /** Saved groups for `$inGroup` / `$notInGroup` in conditions. */
+  savedGroups?: SavedGroups;
+}

@@ -1,0 +1,168 @@
+// Per-config precomputation: everything about an experience that does not depend on the request
+// (ranges, seed hash state, lookups) is computed once per config, not once per request.
+
+import type { Device, ExperienceConfig } from '../config/config-types.js';
+import { getBucketRanges } from './bucket-ranges.js';
+import type { BucketRange } from './bucket-ranges.js';
+import type { Condition } from './condition.js';
+import { seedState } from './hash.js';
+import type { HashVersion } from './hash.js';
+import type { Namespace } from './in-namespace.js';
+import type { ChooseLogger } from './choose-types.js';
+
+/** Number of products a feed-backed experience asks for when its config has no `limit`. */
+export const DEFAULT_FEED_LIMIT = 10;
+
+export type ExperienceKind = 'experiment' | 'personalization' | 'feed';
+
+const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+export interface CompiledExperience {
+  readonly name: string;
+  readonly group: string | undefined;
+  readonly kind: ExperienceKind;
+  /** Null when the experience runs on every device (absent, or listing both). */
+  readonly devices: readonly Device[] | null;
+  readonly bySession: boolean;
+  readonly condition: Condition | null;
+  readonly namespace: Namespace | null;
+  readonly hashVersion: HashVersion;
+  readonly seed: string;
+  /** FNV state after the seed, so hash v2 walks only the unit id per request. */
+  readonly seedState: number;
+  /** One range per variation (a single range for personalization and feed, i.e. traffic only). */
+  readonly ranges: readonly BucketRange[];
+  /** False when every unit is enrolled in the only range, so no hash is needed at all. */
+  readonly needsHash: boolean;
+  readonly variationNames: readonly string[];
+  readonly bodies: readonly Readonly<Record<string, unknown>>[];
+  readonly variationIndex: ReadonlyMap<string, number>;
+  readonly feed: number | undefined;
+  readonly limit: number;
+  /** Request generation that last selected it: dedups names ∪ groups without allocating a Set. */
+  seen: number;
+  /** A missing feed port is reported once per experience per config, not on every request. */
+  feedWarned: boolean;
+}
+
+export interface CompiledExperiences {
+  readonly list: readonly CompiledExperience[];
+  readonly byName: ReadonlyMap<string, CompiledExperience>;
+  readonly byGroup: ReadonlyMap<string, readonly CompiledExperience[]>;
+  generation: number;
+}
+
+const ALL_DEVICES: readonly Device[] = ['mobile', 'desktop'];
+
+function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined): CompiledExperience | null {
+  const name = config.name;
+  const variations = config.variations;
+  let kind: ExperienceKind;
+  if (Array.isArray(variations) && variations.length > 0) kind = 'experiment';
+  else if (config.feed !== undefined && config.feed !== null) kind = 'feed';
+  else if (config.body !== undefined && config.body !== null) kind = 'personalization';
+  else {
+    logger?.warn({ experience: name }, 'Experience has no variations, feed or body; it is never served');
+    return null;
+  }
+
+  const hashVersion = config.hashVersion ?? 2;
+  if (hashVersion !== 1 && hashVersion !== 2) {
+    // An unknown version would assign with a hash nobody can reproduce later; serve nothing instead.
+    logger?.warn({ experience: name, hashVersion }, 'Experience has an unknown hashVersion; it is never served');
+    return null;
+  }
+
+  const traffic = config.traffic ?? 100;
+  const coverage = traffic / 100;
+  const seed = config.seed ?? name;
+  let ranges: BucketRange[];
+  let variationNames: string[] = [];
+  let bodies: Readonly<Record<string, unknown>>[] = [];
+  const variationIndex = new Map<string, number>();
+  if (kind === 'experiment' && variations) {
+    // Config weights are shares of 100; GrowthBook's are shares of 1 (and fall back to equal
+    // weights unless they sum to 1 ± 0.01).
+    ranges = getBucketRanges(variations.length, coverage, variations.map((v) => v.weight / 100));
+    variationNames = variations.map((v) => v.name);
+    bodies = variations.map((v) => v.body ?? EMPTY_BODY);
+    variations.forEach((v, i) => {
+      if (!variationIndex.has(v.name)) variationIndex.set(v.name, i);
+    });
+  } else {
+    ranges = getBucketRanges(1, coverage, null);
+    bodies = [kind === 'personalization' && config.body ? config.body : EMPTY_BODY];
+  }
+
+  const devices = config.devices && !ALL_DEVICES.every((d) => config.devices?.includes(d)) ? config.devices : null;
+  const condition = config.condition && Object.keys(config.condition).length > 0 ? config.condition : null;
+
+  return {
+    name,
+    group: config.group,
+    kind,
+    devices,
+    bySession: config.stickiness === 'session',
+    condition,
+    namespace: config.namespace ?? null,
+    hashVersion,
+    seed,
+    seedState: seedState(seed),
+    ranges,
+    needsHash: kind === 'experiment' || !(coverage >= 1),
+    variationNames,
+    bodies,
+    variationIndex,
+    feed: config.feed,
+    limit: config.limit ?? DEFAULT_FEED_LIMIT,
+    seen: 0,
+    feedWarned: false,
+  };
+}
+
+/**
+ * Precompute a project's experiences. Invalid experiences are left out (with a warning) rather
+ * than failing every request. The first experience of a name wins; later duplicates are ignored.
+ *
+ * @example const compiled = compileExperiences(project.experiences ?? [], app.log);
+ */
+export function compileExperiences(
+  experiences: readonly ExperienceConfig[],
+  logger?: ChooseLogger,
+): CompiledExperiences {
+  const list: CompiledExperience[] = [];
+  const byName = new Map<string, CompiledExperience>();
+  const byGroup = new Map<string, CompiledExperience[]>();
+  for (const config of experiences) {
+    if (byName.has(config.name)) {
+      logger?.warn({ experience: config.name }, 'Duplicate experience name; only the first is served');
+      continue;
+    }
+    const compiled = compileOne(config, logger);
+    if (!compiled) continue;
+    list.push(compiled);
+    byName.set(compiled.name, compiled);
+    if (compiled.group !== undefined) {
+      const members = byGroup.get(compiled.group);
+      if (members) members.push(compiled);
+      else byGroup.set(compiled.group, [compiled]);
+    }
+  }
+  return { list, byName, byGroup, generation: 0 };
+}
+
+const cache = new WeakMap<readonly ExperienceConfig[], CompiledExperiences>();
+
+/**
+ * The compiled form of `experiences`, computed on first use and kept as long as that array lives.
+ * Config is treated as immutable: a reload must produce a new array (mutating one in place would
+ * keep serving the old compilation).
+ */
+export function compiledFor(experiences: readonly ExperienceConfig[], logger?: ChooseLogger): CompiledExperiences {
+  let compiled = cache.get(experiences);
+  if (!compiled) {
+    compiled = compileExperiences(experiences, logger);
+    cache.set(experiences, compiled);
+  }
+  return compiled;
+}
