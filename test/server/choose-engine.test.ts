@@ -1,0 +1,458 @@
+// The Choose engine's rules (DESIGN 3.5), one behaviour per test. The assignment store is faked in
+// memory: it is the storage edge, and the real one is tested with SQLite/PostgreSQL elsewhere.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import type { ExperienceConfig } from '../../server/config/config-types.js';
+import { chooseExperiences } from '../../server/choose/choose-engine.js';
+import { ChooseError } from '../../server/choose/choose-error.js';
+import type {
+  AssignmentPort,
+  AssignmentRequest,
+  ChooseDeps,
+  ChooseLogger,
+  ChooseRequest,
+  FeedContext,
+} from '../../server/choose/choose-types.js';
+import { getBucketRanges } from '../../server/choose/bucket-ranges.js';
+import { chooseVariation } from '../../server/choose/choose-variation.js';
+import { hash } from '../../server/choose/hash.js';
+import { inNamespace } from '../../server/choose/in-namespace.js';
+
+/** Insert-if-absent, like the unique key on (experience, unit) in the database. */
+class FakeAssignments implements AssignmentPort {
+  readonly stored = new Map<string, string>();
+  readonly calls: AssignmentRequest[] = [];
+  constructor(private readonly sync = false) {}
+  getOrCreateAssignment(experience: string, unitKey: string, proposedVariation: string, hashVersion: 1 | 2): string | Promise<string> {
+    this.calls.push({ experience, unitKey, proposedVariation, hashVersion });
+    const key = `${experience}\u0000${unitKey}`;
+    let variation = this.stored.get(key);
+    if (variation === undefined) {
+      variation = proposedVariation;
+      this.stored.set(key, variation);
+    }
+    return this.sync ? variation : Promise.resolve(variation);
+  }
+}
+
+class BatchAssignments extends FakeAssignments {
+  batches = 0;
+  async getOrCreateAssignments(requests: readonly AssignmentRequest[]): Promise<string[]> {
+    this.batches++;
+    const out: string[] = [];
+    for (const r of requests) out.push(await this.getOrCreateAssignment(r.experience, r.unitKey, r.proposedVariation, r.hashVersion));
+    return out;
+  }
+}
+
+class MemoryLogger implements ChooseLogger {
+  readonly warnings: { details: Record<string, unknown>; message: string }[] = [];
+  warn(details: Record<string, unknown>, message: string): void {
+    this.warnings.push({ details, message });
+  }
+}
+
+const fiftyFifty = (a = 'control', b = 'bold'): ExperienceConfig['variations'] => [
+  { name: a, weight: 50, body: { title: a } },
+  { name: b, weight: 50, body: { title: b } },
+];
+
+function baseConfig(): ExperienceConfig[] {
+  return [
+    { name: 'hero-banner', group: 'homepage', devices: ['desktop', 'mobile'], traffic: 100, stickiness: 'profile', variations: fiftyFifty() },
+    { name: 'home-recs', group: 'homepage', feed: 1, limit: 8 },
+    { name: 'welcome-note', body: { text: 'Hello again' } },
+    { name: 'mobile-note', group: 'footer', devices: ['mobile'], body: { text: 'On the go' } },
+    { name: 'footer-exp', group: 'footer', variations: fiftyFifty('a', 'b') },
+    { name: 'session-exp', stickiness: 'session', variations: fiftyFifty('s1', 's2') },
+    { name: 'pro-only', condition: { plan: 'pro' }, body: { text: 'Pro' } },
+    { name: 'sale-page', condition: { url: { $regex: '/sale' }, device: 'desktop' }, body: { text: 'Sale' } },
+    { name: 'no-traffic', traffic: 0, variations: fiftyFifty() },
+    { name: 'half-traffic', traffic: 50, variations: fiftyFifty() },
+    { name: 'ns-left', namespace: ['checkout', 0, 0.5], variations: fiftyFifty() },
+    { name: 'ns-right', namespace: ['checkout', 0.5, 1], variations: fiftyFifty() },
+    { name: 'seeded', seed: 'shared-seed', variations: fiftyFifty() },
+    { name: 'legacy-v1', hashVersion: 1, variations: fiftyFifty() },
+  ];
+}
+
+const config = baseConfig();
+const deps = (over: Partial<ChooseDeps> = {}): ChooseDeps & { assignments: FakeAssignments } =>
+  ({ assignments: new FakeAssignments(), ...over }) as ChooseDeps & { assignments: FakeAssignments };
+const req = (over: Partial<ChooseRequest>): ChooseRequest => ({ profileId: 'p-1', ...over });
+const names = (choices: { name: string }[]): string[] => choices.map((c) => c.name);
+const units = (n: number, prefix = 'p-'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+/** The variation index GrowthBook's primitives give `unit` (v2 by default, seed = name). */
+function expectedIndex(seed: string, unit: string, weights: number[], coverage = 1, version: 1 | 2 = 2): number {
+  return chooseVariation(hash(seed, unit, version)!, getBucketRanges(weights.length, coverage, weights));
+}
+
+describe('choose engine: selection', () => {
+  const cases: { name: string; request: Partial<ChooseRequest>; expected: string[] }[] = [
+    { name: 'names are served in request order', request: { names: ['welcome-note', 'hero-banner'] }, expected: ['welcome-note', 'hero-banner'] },
+    { name: 'unknown names are absent, not an error', request: { names: ['nope', 'welcome-note'] }, expected: ['welcome-note'] },
+    { name: 'a group serves its experiences in config order', request: { groups: ['homepage'] }, expected: ['hero-banner', 'home-recs'] },
+    {
+      name: 'several groups are served in config order, not request order',
+      request: { groups: ['footer', 'homepage'], device: 'mobile' },
+      expected: ['hero-banner', 'home-recs', 'mobile-note', 'footer-exp'],
+    },
+    {
+      name: 'names then groups, each experience once',
+      request: { names: ['home-recs', 'welcome-note'], groups: ['homepage'] },
+      expected: ['home-recs', 'welcome-note', 'hero-banner'],
+    },
+    { name: 'a name repeated is served once', request: { names: ['welcome-note', 'welcome-note'] }, expected: ['welcome-note'] },
+    { name: 'empty names is a valid request with no choices', request: { names: [] }, expected: [] },
+    { name: 'an unknown group gives no choices', request: { groups: ['nope'] }, expected: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const result = await chooseExperiences(config, req(c.request), deps({ feedProducts: async () => [] }));
+      assert.deepEqual(names(result.choices), c.expected);
+    });
+  }
+
+  it('neither names nor groups is a ChooseError names_or_groups_required, and nothing is stored', async () => {
+    const d = deps();
+    await assert.rejects(chooseExperiences(config, req({}), d), (e: unknown) => e instanceof ChooseError && e.code === 'names_or_groups_required');
+    assert.equal(d.assignments.calls.length, 0);
+  });
+});
+
+describe('choose engine: choice shapes and exposures', () => {
+  it('an experiment answers {name, group, variation, body} with the body of its variation', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['hero-banner'] }), deps());
+    const index = expectedIndex('hero-banner', 'p-1', [0.5, 0.5]);
+    const variation = ['control', 'bold'][index]!;
+    assert.deepEqual(choices, [{ name: 'hero-banner', group: 'homepage', variation, body: { title: variation } }]);
+  });
+
+  it('a personalization answers {name, body} without a variation (and without group when it has none)', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['welcome-note'] }), deps());
+    assert.deepEqual(choices, [{ name: 'welcome-note', body: { text: 'Hello again' } }]);
+  });
+
+  it('every choice served is returned as an exposure with profile, experience, variation, session and device', async () => {
+    const { choices, exposures } = await chooseExperiences(
+      config,
+      req({ names: ['hero-banner', 'welcome-note'], sessionId: 's-9', device: 'desktop' }),
+      deps(),
+    );
+    assert.deepEqual(exposures, [
+      { profileId: 'p-1', experience: 'hero-banner', variation: choices[0]!.variation, sessionId: 's-9', device: 'desktop' },
+      { profileId: 'p-1', experience: 'welcome-note', sessionId: 's-9', device: 'desktop' },
+    ]);
+  });
+});
+
+describe('choose engine: enrollment rules', () => {
+  it('devices: an experience limited to mobile is skipped on desktop', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['mobile-note'], device: 'desktop' }), deps());
+    assert.deepEqual(choices, []);
+  });
+
+  it('devices: an experience limited to mobile is served on mobile', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['mobile-note'], device: 'mobile' }), deps());
+    assert.deepEqual(names(choices), ['mobile-note']);
+  });
+
+  it('devices: a limited experience is skipped when the device is unknown', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['mobile-note'] }), deps());
+    assert.deepEqual(choices, []);
+  });
+
+  it('devices: listing every device is no limitation, even without a device', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['hero-banner'] }), deps());
+    assert.deepEqual(names(choices), ['hero-banner']);
+  });
+
+  it('condition: served when the attributes match', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['pro-only'], attributes: { plan: 'pro' } }), deps());
+    assert.deepEqual(names(choices), ['pro-only']);
+  });
+
+  it('condition: skipped when the attributes do not match, and the assignment port is not called', async () => {
+    const d = deps();
+    const { choices } = await chooseExperiences(config, req({ names: ['pro-only'], attributes: { plan: 'free' } }), d);
+    assert.deepEqual(choices, []);
+    assert.equal(d.assignments.calls.length, 0);
+  });
+
+  it('condition: sees the request device when attributes carry none', async () => {
+    const attributes = { url: 'https://shop.example/sale/shoes' };
+    const desktop = await chooseExperiences(config, req({ names: ['sale-page'], device: 'desktop', attributes }), deps());
+    const mobile = await chooseExperiences(config, req({ names: ['sale-page'], device: 'mobile', attributes }), deps());
+    assert.deepEqual([names(desktop.choices), names(mobile.choices)], [['sale-page'], []]);
+  });
+
+  it('condition: $inGroup uses the saved groups given to the engine', async () => {
+    const experiences: ExperienceConfig[] = [{ name: 'vip', condition: { id: { $inGroup: 'vips' } }, body: { text: 'hi' } }];
+    const d = deps({ savedGroups: { vips: ['u-7'] } });
+    const vip = await chooseExperiences(experiences, req({ names: ['vip'], attributes: { id: 'u-7' } }), d);
+    const other = await chooseExperiences(experiences, req({ names: ['vip'], attributes: { id: 'u-8' } }), d);
+    assert.deepEqual([vip.choices.length, other.choices.length], [1, 0]);
+  });
+
+  it('traffic 0 enrolls nobody and never calls the assignment port', async () => {
+    const d = deps();
+    for (const unit of units(200)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['no-traffic'], profileId: unit }), d);
+      assert.deepEqual(choices, []);
+    }
+    assert.equal(d.assignments.calls.length, 0);
+  });
+
+  it('traffic 50 enrolls exactly the units GrowthBook coverage 0.5 enrolls, about half of them', async () => {
+    const d = deps();
+    let enrolled = 0;
+    for (const unit of units(2000)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['half-traffic'], profileId: unit }), d);
+      const index = expectedIndex('half-traffic', unit, [0.5, 0.5], 0.5);
+      assert.equal(choices.length, index < 0 ? 0 : 1, unit);
+      if (index >= 0) {
+        enrolled++;
+        assert.equal(choices[0]!.variation, ['control', 'bold'][index]);
+      }
+    }
+    assert.ok(enrolled > 900 && enrolled < 1100, `enrolled ${enrolled} of 2000`);
+    assert.equal(d.assignments.calls.length, enrolled, 'the port is called only for enrolled units');
+  });
+
+  it('traffic applies to a personalization too', async () => {
+    const experiences: ExperienceConfig[] = [{ name: 'promo', traffic: 30, body: { text: 'x' } }];
+    let served = 0;
+    for (const unit of units(2000)) {
+      const { choices } = await chooseExperiences(experiences, req({ names: ['promo'], profileId: unit }), deps());
+      assert.equal(choices.length, hash('promo', unit, 2)! < 0.3 ? 1 : 0, unit);
+      served += choices.length;
+    }
+    assert.ok(served > 500 && served < 700, `served ${served} of 2000`);
+  });
+
+  it('namespace: experiments sharing a namespace with disjoint ranges never both enroll a unit', async () => {
+    for (const unit of units(500)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['ns-left', 'ns-right'], profileId: unit }), deps());
+      const expected = inNamespace(unit, ['checkout', 0, 0.5]) ? ['ns-left'] : ['ns-right'];
+      assert.deepEqual(names(choices), expected, unit);
+    }
+  });
+
+  it('seed defaults to the experience name', async () => {
+    for (const unit of units(100)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['hero-banner'], profileId: unit }), deps());
+      assert.equal(choices[0]!.variation, ['control', 'bold'][expectedIndex('hero-banner', unit, [0.5, 0.5])], unit);
+    }
+  });
+
+  it('an explicit seed replaces the name in the hash', async () => {
+    let differsFromName = 0;
+    for (const unit of units(100)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['seeded'], profileId: unit }), deps());
+      const bySeed = expectedIndex('shared-seed', unit, [0.5, 0.5]);
+      assert.equal(choices[0]!.variation, ['control', 'bold'][bySeed], unit);
+      if (bySeed !== expectedIndex('seeded', unit, [0.5, 0.5])) differsFromName++;
+    }
+    assert.ok(differsFromName > 0, 'the seed must matter');
+  });
+
+  it('hashVersion 1 is kept for experiences that use it, and the port is told the version', async () => {
+    const d = deps();
+    for (const unit of units(100)) {
+      const { choices } = await chooseExperiences(config, req({ names: ['legacy-v1'], profileId: unit }), d);
+      assert.equal(choices[0]!.variation, ['control', 'bold'][expectedIndex('legacy-v1', unit, [0.5, 0.5], 1, 1)], unit);
+    }
+    assert.ok(d.assignments.calls.every((c) => c.hashVersion === 1));
+  });
+
+  it('hashVersion defaults to 2', async () => {
+    const d = deps();
+    await chooseExperiences(config, req({ names: ['hero-banner'] }), d);
+    assert.equal(d.assignments.calls[0]!.hashVersion, 2);
+  });
+
+  it('weights not summing to 100 fall back to equal weights (GrowthBook)', async () => {
+    const experiences: ExperienceConfig[] = [
+      { name: 'bad-weights', variations: [{ name: 'a', weight: 90, body: {} }, { name: 'b', weight: 90, body: {} }] },
+    ];
+    for (const unit of units(100)) {
+      const { choices } = await chooseExperiences(experiences, req({ names: ['bad-weights'], profileId: unit }), deps());
+      assert.equal(choices[0]!.variation, ['a', 'b'][expectedIndex('bad-weights', unit, [0.5, 0.5])], unit);
+    }
+  });
+});
+
+describe('choose engine: session stickiness', () => {
+  it('uses the session id as the unit', async () => {
+    const d = deps();
+    const { choices } = await chooseExperiences(config, req({ names: ['session-exp'], sessionId: 's-42' }), d);
+    assert.equal(choices[0]!.variation, ['s1', 's2'][expectedIndex('session-exp', 's-42', [0.5, 0.5])]);
+    assert.equal(d.assignments.calls[0]!.unitKey, 's-42');
+  });
+
+  it('the same profile in different sessions can get different variations', async () => {
+    const seen = new Set<string | undefined>();
+    for (const s of units(20, 's-')) {
+      const { choices } = await chooseExperiences(config, req({ names: ['session-exp'], sessionId: s }), deps());
+      seen.add(choices[0]!.variation);
+    }
+    assert.equal(seen.size, 2);
+  });
+
+  it('without a sessionId is a ChooseError session_id_required, and nothing is stored', async () => {
+    const d = deps();
+    await assert.rejects(
+      chooseExperiences(config, req({ names: ['hero-banner', 'session-exp'] }), d),
+      (e: unknown) => e instanceof ChooseError && e.code === 'session_id_required',
+    );
+    assert.equal(d.assignments.calls.length, 0);
+  });
+});
+
+describe('choose engine: sticky first assignment', () => {
+  it('changing 50/50 to 90/10 moves nobody already assigned; new units follow 90/10', async () => {
+    const store = new FakeAssignments();
+    const before: ExperienceConfig[] = [{ name: 'checkout', variations: fiftyFifty() }];
+    const after: ExperienceConfig[] = [
+      { name: 'checkout', variations: [{ name: 'control', weight: 90, body: { title: 'control' } }, { name: 'bold', weight: 10, body: { title: 'bold' } }] },
+    ];
+    const first = new Map<string, string>();
+    for (const unit of units(1000)) {
+      const { choices } = await chooseExperiences(before, req({ names: ['checkout'], profileId: unit }), { assignments: store });
+      first.set(unit, choices[0]!.variation!);
+    }
+    const firstBold = [...first.values()].filter((v) => v === 'bold').length;
+    assert.ok(firstBold > 430 && firstBold < 570, `bold ${firstBold} of 1000 at 50/50`);
+
+    let wouldMove = 0;
+    for (const unit of units(1000)) {
+      const { choices } = await chooseExperiences(after, req({ names: ['checkout'], profileId: unit }), { assignments: store });
+      assert.equal(choices[0]!.variation, first.get(unit), `${unit} moved`);
+      assert.deepEqual(choices[0]!.body, { title: first.get(unit) });
+      if (['control', 'bold'][expectedIndex('checkout', unit, [0.9, 0.1])] !== first.get(unit)) wouldMove++;
+    }
+    assert.ok(wouldMove > 300, 'the new weights would have moved many units without the store');
+
+    let newBold = 0;
+    for (const unit of units(1000, 'new-')) {
+      const { choices } = await chooseExperiences(after, req({ names: ['checkout'], profileId: unit }), { assignments: store });
+      assert.equal(choices[0]!.variation, ['control', 'bold'][expectedIndex('checkout', unit, [0.9, 0.1])], unit);
+      if (choices[0]!.variation === 'bold') newBold++;
+    }
+    assert.ok(newBold > 60 && newBold < 140, `bold ${newBold} of 1000 at 90/10`);
+  });
+
+  it('a stored variation removed from config serves the hash proposal, without overwriting the store', async () => {
+    const store = new FakeAssignments();
+    store.stored.set('hero-banner\u0000p-1', 'retired');
+    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: store });
+    const proposed = ['control', 'bold'][expectedIndex('hero-banner', 'p-1', [0.5, 0.5])];
+    assert.equal(choices[0]!.variation, proposed);
+    assert.equal(exposures[0]!.variation, proposed);
+    assert.equal(store.stored.get('hero-banner\u0000p-1'), 'retired');
+  });
+
+  it('a synchronous port answer is served like an asynchronous one', async () => {
+    const store = new FakeAssignments(true);
+    store.stored.set('hero-banner\u0000p-1', 'bold');
+    store.stored.set('footer-exp\u0000p-1', 'a');
+    const { choices } = await chooseExperiences(config, req({ names: ['hero-banner', 'footer-exp'] }), { assignments: store });
+    assert.deepEqual(choices.map((c) => c.variation), ['bold', 'a']);
+  });
+
+  it('the batch port, when present, is called once per request with every enrolled experiment', async () => {
+    const store = new BatchAssignments();
+    store.stored.set('footer-exp\u0000p-1', 'b');
+    const { choices } = await chooseExperiences(config, req({ names: ['hero-banner', 'welcome-note', 'footer-exp', 'no-traffic'] }), { assignments: store });
+    assert.equal(store.batches, 1);
+    assert.deepEqual(store.calls.map((c) => c.experience), ['hero-banner', 'footer-exp']);
+    assert.equal(choices[2]!.variation, 'b');
+  });
+
+  it('a failing assignment port rejects rather than serving an unstored variation', async () => {
+    const failing: AssignmentPort = { getOrCreateAssignment: () => Promise.reject(new Error('db down')) };
+    await assert.rejects(chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: failing }), /db down/);
+  });
+});
+
+describe('choose engine: forced variations (QA)', () => {
+  it('an apiKey caller forces a variation: served, not stored, not exposed', async () => {
+    const d = deps();
+    const proposed = ['control', 'bold'][expectedIndex('hero-banner', 'p-1', [0.5, 0.5])]!;
+    const forced = proposed === 'bold' ? 'control' : 'bold';
+    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner'], force: { 'hero-banner': forced } }), d, { allowForce: true });
+    assert.deepEqual(choices, [{ name: 'hero-banner', group: 'homepage', variation: forced, body: { title: forced } }]);
+    assert.deepEqual(exposures, []);
+    assert.equal(d.assignments.calls.length, 0);
+  });
+
+  it('force bypasses targeting and traffic', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['no-traffic'], force: { 'no-traffic': 'bold' } }), deps(), { allowForce: true });
+    assert.equal(choices[0]!.variation, 'bold');
+  });
+
+  it('force is ignored without allowForce (browser callers)', async () => {
+    const { choices } = await chooseExperiences(config, req({ names: ['no-traffic'], force: { 'no-traffic': 'bold' } }), deps());
+    assert.deepEqual(choices, []);
+  });
+
+  it('forcing a variation that does not exist falls back to normal assignment', async () => {
+    const d = deps();
+    const { choices } = await chooseExperiences(config, req({ names: ['hero-banner'], force: { 'hero-banner': 'nope' } }), d, { allowForce: true });
+    assert.equal(choices[0]!.variation, ['control', 'bold'][expectedIndex('hero-banner', 'p-1', [0.5, 0.5])]);
+    assert.equal(d.assignments.calls.length, 1);
+  });
+});
+
+describe('choose engine: feed-backed experiences', () => {
+  it('the body is {products} from the feed port, called with feed id, limit and context', async () => {
+    const calls: [number, number, FeedContext][] = [];
+    const feedProducts = async (feedId: number, limit: number, context: FeedContext) => {
+      calls.push([feedId, limit, context]);
+      return [{ id: 'p1', title: 'Mug' }];
+    };
+    const { choices, exposures } = await chooseExperiences(config, req({ names: ['home-recs'], sessionId: 's-1', device: 'mobile' }), deps({ feedProducts }));
+    assert.deepEqual(choices, [{ name: 'home-recs', group: 'homepage', body: { products: [{ id: 'p1', title: 'Mug' }] } }]);
+    assert.deepEqual(calls, [[1, 8, { experience: 'home-recs', profileId: 'p-1', sessionId: 's-1', device: 'mobile' }]]);
+    assert.deepEqual(exposures, [{ profileId: 'p-1', experience: 'home-recs', sessionId: 's-1', device: 'mobile' }]);
+  });
+
+  it('without a feed port the experience is skipped and a warning is logged once', async () => {
+    const experiences = baseConfig();
+    const logger = new MemoryLogger();
+    for (let i = 0; i < 3; i++) {
+      const { choices } = await chooseExperiences(experiences, req({ groups: ['homepage'] }), deps({ logger }));
+      assert.deepEqual(names(choices), ['hero-banner']);
+    }
+    assert.equal(logger.warnings.filter((w) => w.details['experience'] === 'home-recs').length, 1);
+  });
+
+  it('a failing feed skips that experience with a warning and keeps the others', async () => {
+    const logger = new MemoryLogger();
+    const feedProducts = () => Promise.reject(new Error('feed down'));
+    const { choices, exposures } = await chooseExperiences(config, req({ names: ['home-recs', 'welcome-note'] }), deps({ feedProducts, logger }));
+    assert.deepEqual(names(choices), ['welcome-note']);
+    assert.deepEqual(exposures.map((e) => e.experience), ['welcome-note']);
+    assert.equal(logger.warnings.length, 1);
+  });
+});
+
+describe('choose engine: config handling', () => {
+  it('an experience with nothing to serve is left out with a warning', async () => {
+    const logger = new MemoryLogger();
+    const experiences: ExperienceConfig[] = [{ name: 'empty' }, { name: 'ok', body: { a: 1 } }];
+    const { choices } = await chooseExperiences(experiences, req({ names: ['empty', 'ok'] }), deps({ logger }));
+    assert.deepEqual(names(choices), ['ok']);
+    assert.equal(logger.warnings.length, 1);
+  });
+
+  it('a new config array is compiled afresh (config reloads take effect)', async () => {
+    const v1: ExperienceConfig[] = [{ name: 'x', body: { v: 1 } }];
+    const v2: ExperienceConfig[] = [{ name: 'x', body: { v: 2 } }];
+    const a = await chooseExperiences(v1, req({ names: ['x'] }), deps());
+    const b = await chooseExperiences(v2, req({ names: ['x'] }), deps());
+    assert.deepEqual([a.choices[0]!.body, b.choices[0]!.body], [{ v: 1 }, { v: 2 }]);
+  });
+});
