@@ -10,7 +10,7 @@ if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
 const define = { SVC_DEV: 'false', SVC_VERSION: JSON.stringify(pkg.version) };
-const browser = { bundle: true, minify: true, sourcemap: true, target: 'es2020', define, legalComments: 'none' };
+const browser = { bundle: true, minify: true, sourcemap: true, target: 'es2022', define, legalComments: 'none' };
 const pluginNames = existsSync('plugins')
   ? readdirSync('plugins', { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))

@@ -1,0 +1,42 @@
+import type { ServiceConfig } from './config.js';
+import type { ServiceJs } from './service-js.js';
+
+/** `data-platform-a` present (and not "false") turns the integration on. */
+function flag(value: string | undefined): boolean {
+  return value !== undefined && value !== 'false';
+}
+
+/**
+ * Reads the SDK's own `<script data-organization data-project data-source-id data-write-key …>` tag into a
+ * config; null when the tag does not ask for self-initialisation.
+ */
+export function configFromScript(script: HTMLScriptElement | SVGScriptElement | null): ServiceConfig | null {
+  const d = script instanceof HTMLScriptElement ? script.dataset : undefined;
+  if (!d?.organization) return null;
+  const config: ServiceConfig = {
+    organization: d.organization,
+    project: d.project ?? '',
+    sourceId: d.sourceId ?? '',
+    writeKey: d.writeKey ?? '',
+    platformA: flag(d.platformA),
+    platformB: flag(d.platformB),
+  };
+  if (d.api) config.api = d.api;
+  return config;
+}
+
+/** Creates `window.svc` from the script tag; a bad tag is reported, never thrown at the page. */
+export function autoInit(Ctor: typeof ServiceJs, script: HTMLScriptElement | SVGScriptElement | null): void {
+  const config = configFromScript(script);
+  if (!config) return;
+  if (window.svc) {
+    console.warn('[svc] window.svc already exists (the SDK is on this page twice); keeping the first.');
+    return;
+  }
+  try {
+    window.svc = new Ctor(config);
+    window.dispatchEvent(new CustomEvent('svc:ready', { detail: window.svc }));
+  } catch (error) {
+    console.error('[svc]', error instanceof Error ? error.message : error);
+  }
+}

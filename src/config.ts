@@ -1,0 +1,78 @@
+/**
+ * What `new ServiceJs(config)` takes (spec 2.3, DESIGN 3.2).
+ *
+ * @example
+ * const svc = new ServiceJs({
+ *   organization: 'acme', project: 'shop', sourceId: 'web', writeKey: 'web1.p4ss',
+ *   platformA: false, platformB: false,
+ * });
+ */
+export interface ServiceConfig {
+  organization: string;
+  sourceId: string;
+  project: string;
+  /** `<username>.<password>`; sent as HTTP Basic credentials, split at the first dot. */
+  writeKey: string;
+  /** Enables the first e-commerce platform integration (Shopify). `false` is a value, not a missing field. */
+  platformA: boolean;
+  /** Enables the second e-commerce platform integration (Magento 2). */
+  platformB: boolean;
+  /** Base URL of the service ending in `/v1`; default: the origin the SDK script came from, plus `/v1`. */
+  api?: string;
+}
+
+/** The validated configuration the SDK works from. Kept private to the instance: it holds the write key. */
+export interface ResolvedConfig extends Required<ServiceConfig> {
+  /** `Basic …` header value derived from the write key. */
+  authorization: string;
+}
+
+export const CONFIG_ERROR = 'ServiceJs initialization failed: All config fields must be provided.';
+
+const STRING_FIELDS = ['organization', 'sourceId', 'project', 'writeKey'] as const;
+const BOOLEAN_FIELDS = ['platformA', 'platformB'] as const;
+
+// Captured while this module is evaluated: for a classic <script> that is the only moment
+// `document.currentScript` names the SDK's own tag.
+const scriptSrc = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
+
+function defaultApi(): string {
+  const origin = scriptSrc ? new URL(scriptSrc, location.href).origin : location.origin;
+  return `${origin}/v1`;
+}
+
+/** Checks every field (spec 7.2) and derives what the transport needs. Throws CONFIG_ERROR. */
+export function resolveConfig(config: ServiceConfig | undefined | null): ResolvedConfig {
+  if (config === null || typeof config !== 'object') throw new Error(CONFIG_ERROR);
+  for (const field of STRING_FIELDS) {
+    const value: unknown = config[field];
+    if (typeof value !== 'string' || value.trim() === '') throw new Error(CONFIG_ERROR);
+  }
+  for (const field of BOOLEAN_FIELDS) {
+    if (typeof config[field] !== 'boolean') throw new Error(CONFIG_ERROR);
+  }
+  if (config.api !== undefined && (typeof config.api !== 'string' || config.api.trim() === '')) {
+    throw new Error(CONFIG_ERROR);
+  }
+  const api = (config.api ?? defaultApi()).replace(/\/+$/, '');
+  return {
+    organization: config.organization,
+    sourceId: config.sourceId,
+    project: config.project,
+    writeKey: config.writeKey,
+    platformA: config.platformA,
+    platformB: config.platformB,
+    api,
+    authorization: basicAuthorization(config.writeKey),
+  };
+}
+
+/** `<username>.<password>` → `Basic base64(username:password)`, splitting at the FIRST dot only. */
+export function basicAuthorization(writeKey: string): string {
+  const dot = writeKey.indexOf('.');
+  const user = dot === -1 ? writeKey : writeKey.slice(0, dot);
+  const password = dot === -1 ? '' : writeKey.slice(dot + 1);
+  // btoa takes Latin-1 only; encode as UTF-8 bytes first so any key is representable.
+  const bytes = new TextEncoder().encode(`${user}:${password}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}

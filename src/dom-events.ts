@@ -1,0 +1,47 @@
+import type { ServiceEvent } from './event.js';
+
+/** The specific event of each operation (spec 6): `svc:identify`, `svc:product`, `svc:logOut`… */
+export type EventKind = 'identify' | 'alias' | 'group' | 'track' | 'record' | 'consent' | 'product' | 'logOut';
+
+/** `detail` of a specific `svc:<kind>` event. */
+export interface KindEventDetail {
+  eventName: string;
+  event: ServiceEvent;
+}
+
+/** `detail` of `svc:error`: something was not delivered, and why. */
+export interface ErrorEventDetail {
+  code: string;
+  message: string;
+  count?: number;
+}
+
+declare global {
+  interface WindowEventMap {
+    'svc:event': CustomEvent<ServiceEvent>;
+    'svc:identify': CustomEvent<KindEventDetail>;
+    'svc:alias': CustomEvent<KindEventDetail>;
+    'svc:group': CustomEvent<KindEventDetail>;
+    'svc:track': CustomEvent<KindEventDetail>;
+    'svc:record': CustomEvent<KindEventDetail>;
+    'svc:consent': CustomEvent<KindEventDetail>;
+    'svc:product': CustomEvent<KindEventDetail>;
+    'svc:logOut': CustomEvent<KindEventDetail>;
+    'svc:error': CustomEvent<ErrorEventDetail>;
+    /** `window.svc` was created from the SDK's script tag. */
+    'svc:ready': CustomEvent<unknown>;
+  }
+}
+
+/**
+ * Fires `svc:<kind>` then `svc:event`, synchronously. `dispatchEvent` reports a listener's exception to
+ * the page's error handlers and carries on, so a faulty listener never breaks the caller.
+ */
+export function dispatchTracked(kind: EventKind, event: ServiceEvent): void {
+  window.dispatchEvent(new CustomEvent(`svc:${kind}`, { detail: { eventName: event.name, event } }));
+  window.dispatchEvent(new CustomEvent('svc:event', { detail: event }));
+}
+
+export function dispatchError(detail: ErrorEventDetail): void {
+  window.dispatchEvent(new CustomEvent('svc:error', { detail }));
+}

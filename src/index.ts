@@ -1,0 +1,16 @@
+// The public surface of the SDK: every export is named here.
+export { ServiceJs } from './service-js.js';
+export { VERSION } from './dev-mode.js';
+export { FORBIDDEN_TITLES } from './validation.js';
+export { SESSION_TIMEOUT_MS } from './identity.js';
+export { EVENT_TYPES } from './event.js';
+export { defineElement } from './define-element.js';
+export type { ServiceConfig } from './config.js';
+export type { ServiceEvent, EventType, Attributes } from './event.js';
+export type {
+  IdentifyParams, GroupParams, TrackParams, RecordParams, AliasParams, ConsentParams, ProductParams,
+  RecommendationParams, ChooseParams, Choice,
+} from './params.js';
+export type { ServicePlugin, PluginContext, PageContext, EventDraft } from './plugin.js';
+export type { Ids } from './identity.js';
+export type { EventKind, KindEventDetail, ErrorEventDetail } from './dom-events.js';

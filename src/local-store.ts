@@ -1,0 +1,44 @@
+/**
+ * First-party key/value storage on localStorage. When storage is blocked (privacy settings, sandboxed
+ * iframes, Safari private mode quota of 0), every access throws; the values then live in memory for the
+ * life of the page, so an id is minted once per page view rather than once per event.
+ */
+export class LocalStore {
+  readonly #memory = new Map<string, string>();
+
+  get(key: string): string | null {
+    try {
+      const value = localStorage.getItem(key);
+      if (value !== null) return value;
+    } catch {
+      // blocked: fall through to the in-memory copy
+    }
+    return this.#memory.get(key) ?? null;
+  }
+
+  set(key: string, value: string): void {
+    this.#memory.set(key, value);
+    try {
+      localStorage.setItem(key, value);
+    } catch {
+      // blocked or over quota: the in-memory copy keeps the page consistent
+    }
+  }
+
+  remove(key: string): void {
+    this.#memory.delete(key);
+    try {
+      localStorage.removeItem(key);
+    } catch {
+      // blocked: nothing was stored there
+    }
+  }
+}
+
+/** Storage keys, in one place so that clearing "session data" cannot forget one. */
+export const KEYS = {
+  profileId: 'svc.profileId',
+  session: 'svc.session',
+  optIn: 'svc.optIn',
+  productId: 'svc.productId',
+} as const;

@@ -1,0 +1,75 @@
+import type { Attributes } from './event.js';
+
+/** Spec 2.4. `eventTitle` defaults to `Identify`; `userAttributes` need an `eventTitle`. */
+export interface IdentifyParams {
+  userId: string;
+  eventTitle?: string;
+  userAttributes?: Attributes;
+  data?: Attributes;
+}
+
+/** Spec 2.4. `eventTitle` defaults to `Identify`; `accountAttributes` need an `eventTitle`. */
+export interface GroupParams {
+  accountId: string;
+  eventTitle?: string;
+  accountAttributes?: Attributes;
+}
+
+export interface TrackParams {
+  eventTitle: string;
+  /** Required and non-empty. */
+  data: Attributes;
+}
+
+export interface RecordParams {
+  eventTitle: string;
+  accountId?: string;
+  userId?: string;
+  accountAttributes?: Attributes;
+  userAttributes?: Attributes;
+  data?: Attributes;
+}
+
+export interface AliasParams {
+  userId: string;
+  anotherUserId: string;
+}
+
+export interface ConsentParams {
+  action: 'accept' | 'reject';
+  /** Until when the choice holds, a timestamp in milliseconds. */
+  validUntil: number;
+  email?: string;
+  message?: string;
+  category?: string;
+}
+
+export interface ProductParams {
+  productId: string;
+  /** Defaults to 1. */
+  quantity?: number;
+}
+
+export interface RecommendationParams {
+  /** The feed id. */
+  id: number;
+  /** How many products to ask for (sent as `limit`). */
+  quantity: number;
+  /** Product fields to include. */
+  fields: string[];
+  /** The product the page is about; default: the page context or the last product viewed. */
+  productId?: string;
+}
+
+export interface ChooseParams {
+  names?: string[];
+  groups?: string[];
+}
+
+/** One resolved experience (spec 2.2, DESIGN 3.3). */
+export interface Choice {
+  name: string;
+  group?: string;
+  variation?: string;
+  body: Record<string, unknown>;
+}

@@ -1,0 +1,81 @@
+import { DEV_MODE } from './dev-mode.js';
+import type { ServiceEvent } from './event.js';
+import type { PluginContext, ServicePlugin } from './plugin.js';
+
+interface Installed {
+  plugin: ServicePlugin;
+  teardown?: () => void;
+  warned: boolean;
+}
+
+/**
+ * Runs plugins in the order they were added. One plugin's exception is logged once and contained (like
+ * Segment's `attempt()`): it never reaches the host page and never stops another plugin or the event.
+ */
+export class PluginHost {
+  #installed: Installed[] = [];
+
+  use(plugin: ServicePlugin, ctx: PluginContext): () => void {
+    const entry: Installed = { plugin, warned: false };
+    try {
+      const teardown = plugin.setup?.(ctx);
+      if (typeof teardown === 'function') entry.teardown = teardown;
+    } catch (error) {
+      console.error(`[svc] plugin "${plugin?.name}" failed to load; the others keep running.`, error);
+      return () => {};
+    }
+    this.#installed.push(entry);
+    return () => this.#remove(entry);
+  }
+
+  /** The event after every plugin's `enrich`, or null when one dropped it. */
+  enrich(event: ServiceEvent): ServiceEvent | null {
+    let current = event;
+    for (const entry of this.#installed) {
+      if (!entry.plugin.enrich) continue;
+      try {
+        const next = entry.plugin.enrich(current);
+        if (next === null) return null;
+        if (next) current = next;
+      } catch (error) {
+        this.#warnOnce(entry, 'enrich', error);
+      }
+    }
+    return current;
+  }
+
+  reset(): void {
+    for (const entry of this.#installed) {
+      try {
+        entry.plugin.reset?.();
+      } catch (error) {
+        this.#warnOnce(entry, 'reset', error);
+      }
+    }
+  }
+
+  has(name: string): boolean {
+    return this.#installed.some((e) => e.plugin.name === name);
+  }
+
+  removeAll(): void {
+    for (const entry of [...this.#installed]) this.#remove(entry);
+  }
+
+  #remove(entry: Installed): void {
+    const i = this.#installed.indexOf(entry);
+    if (i === -1) return;
+    this.#installed.splice(i, 1);
+    try {
+      entry.teardown?.();
+    } catch (error) {
+      this.#warnOnce(entry, 'teardown', error);
+    }
+  }
+
+  #warnOnce(entry: Installed, hook: string, error: unknown): void {
+    if (entry.warned) return;
+    entry.warned = true;
+    console.error(`[svc] plugin "${entry.plugin.name}" threw in ${hook}; further errors from it are not logged.`, DEV_MODE ? error : '');
+  }
+}

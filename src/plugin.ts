@@ -1,0 +1,46 @@
+import type { ServiceEvent } from './event.js';
+import type { Ids } from './identity.js';
+
+/** What the page is about, supplied by platform plugins or elements (e.g. the product on a product page). */
+export interface PageContext {
+  productId?: string;
+}
+
+/** An event a plugin emits itself (auto-tracking, platforms): the SDK adds ids, eventId and timestamp. */
+export type EventDraft = Omit<ServiceEvent, 'eventId' | 'profileId' | 'sessionId' | 'pageId' | 'timestamp'>;
+
+/** What a plugin's `setup` receives. The write key is deliberately not part of it. */
+export interface PluginContext {
+  readonly organization: string;
+  readonly project: string;
+  readonly sourceId: string;
+  readonly api: string;
+  readonly platformA: boolean;
+  readonly platformB: boolean;
+  /** Current ids (without counting as activity). */
+  ids(): Ids;
+  /** Emits an event through the pipeline as if tracked; ignored while opted out. No title checks. */
+  emit(draft: EventDraft): void;
+  /** Merges into the page context (read by `recommendation()` and elements). */
+  setContext(context: PageContext): void;
+  getContext(): PageContext;
+  /** Starts a new page view (SPA navigation): a new `pageId`. */
+  newPage(): void;
+  optedIn(): boolean;
+}
+
+/**
+ * A plugin: a small object made by a factory, e.g. `platformA(options) => plugin`.
+ *
+ * @example
+ * svc.use({ name: 'currency', enrich: (e) => ({ ...e, data: { ...e.data, currency: 'EUR' } }) });
+ */
+export interface ServicePlugin {
+  name: string;
+  /** Called once by `use()`; may return its teardown. */
+  setup?(ctx: PluginContext): void | (() => void);
+  /** Sees every event before it is dispatched and sent: return a new event, `null` to drop it, or nothing. */
+  enrich?(event: ServiceEvent): ServiceEvent | null | undefined | void;
+  /** Called on `logOut()`, after ids are refreshed. */
+  reset?(): void;
+}

@@ -1,0 +1,9 @@
+// Entry of dist/service.js: everything a CMS page needs — the global `ServiceJs`, every plugin and custom
+// element — and, when its own <script> tag carries the data-* config, `window.svc` created from it.
+import { autoInit } from './auto-init.js';
+import { ServiceJs } from './service-js.js';
+import './service-global.js';
+
+// Read now: `document.currentScript` names this tag only while the script is being evaluated.
+const script = document.currentScript;
+autoInit(ServiceJs, script);

@@ -1,0 +1,382 @@
+import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config.js';
+import { DEV_MODE } from './dev-mode.js';
+import { detectDevice } from './device.js';
+import { dispatchTracked, type EventKind } from './dom-events.js';
+import type { ServiceEvent } from './event.js';
+import { postJson } from './fetch-json.js';
+import { Identity } from './identity.js';
+import { KEYS, LocalStore } from './local-store.js';
+import { OptIn } from './opt-in.js';
+import { MemoryOutbox, type Outbox } from './outbox.js';
+import type {
+  AliasParams, Choice, ChooseParams, ConsentParams, GroupParams, IdentifyParams, ProductParams,
+  RecommendationParams, RecordParams, TrackParams,
+} from './params.js';
+import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
+import { PluginHost } from './plugin-host.js';
+import { createSender, enc } from './transport.js';
+import { uuid } from './uuid.js';
+import {
+  cantBeEmpty, forbidTitle, invalidParams, optionalObject, optionalQuantity, optionalString, paramsRequired,
+  requireConsentAction, requireData, requireNumber, requireParams, requireString, requireStringArray,
+  requireTimestamp, requireTitleFor,
+} from './validation.js';
+
+const RECOMMENDATION_TIMEOUT_MS = 5000;
+const CHOOSE_TIMEOUT_MS = 5000;
+
+/**
+ * The browser client: identity, tracking, consent, DOM events, Choose and recommendations (spec 4.4).
+ * Everything it holds is private (`#` fields): the write key is not reachable from `window.svc`.
+ *
+ * @example
+ * const svc = new ServiceJs({ organization: 'acme', project: 'shop', sourceId: 'web',
+ *   writeKey: 'web1.p4ss', platformA: false, platformB: false });
+ * svc.track({ eventTitle: 'Newsletter signup', data: { list: 'weekly' } });
+ */
+export class ServiceJs {
+  readonly #config: ResolvedConfig;
+  readonly #store = new LocalStore();
+  readonly #optIn: OptIn;
+  readonly #identity: Identity;
+  readonly #outbox: Outbox;
+  readonly #plugins = new PluginHost();
+  readonly #ctx: PluginContext;
+  #context: PageContext = {};
+  #chooseCache = new Map<string, Promise<Choice[]>>();
+  readonly #onPageExit = (e: Event): void => {
+    if (e.type === 'visibilitychange' && document.visibilityState !== 'hidden') return;
+    if (this.#optIn.optedIn) this.#outbox.flushOnExit();
+  };
+
+  constructor(config: ServiceConfig) {
+    this.#config = resolveConfig(config);
+    this.#optIn = new OptIn(this.#store, (optedIn) => {
+      if (!optedIn) this.#outbox.purge();
+    });
+    this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
+    this.#outbox = new MemoryOutbox(createSender(this.#config));
+    // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
+    window.addEventListener('visibilitychange', this.#onPageExit);
+    window.addEventListener('pagehide', this.#onPageExit);
+    const c = this.#config;
+    this.#ctx = {
+      organization: c.organization,
+      project: c.project,
+      sourceId: c.sourceId,
+      api: c.api,
+      platformA: c.platformA,
+      platformB: c.platformB,
+      ids: () => ({ profileId: this.#identity.profileId, sessionId: this.#identity.sessionId, pageId: this.#identity.pageId }),
+      emit: (draft) => this.#emit(kindOf(draft.type), draft),
+      setContext: (context) => {
+        this.#context = { ...this.#context, ...context };
+      },
+      getContext: () => ({ ...this.#context }),
+      newPage: () => {
+        this.#identity.newPage();
+        this.#chooseCache.clear();
+      },
+      optedIn: () => this.#optIn.optedIn,
+    };
+  }
+
+  /** Turns tracking on for this browser. */
+  optIn(): void {
+    this.#optIn.optIn();
+  }
+
+  /** Turns tracking off for this browser: nothing is tracked, stored or sent, and what is queued is dropped. */
+  optOut(): void {
+    this.#optIn.optOut();
+  }
+
+  isUserOptIn(): boolean {
+    return this.#optIn.optedIn;
+  }
+
+  /**
+   * Links the current profile to a known user.
+   * @example svc.identify({ userId: 'u-42', eventTitle: 'Signed in', userAttributes: { plan: 'pro' } });
+   */
+  identify(params: IdentifyParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('identify', p);
+    requireString('identify', p, 'userId');
+    optionalString('identify', p, 'eventTitle');
+    optionalObject('identify', p, 'userAttributes');
+    optionalObject('identify', p, 'data');
+    requireTitleFor('identify', p, 'userAttributes');
+    forbidTitle(p.eventTitle);
+    this.#emit('identify', {
+      type: 'identify',
+      name: params.eventTitle || 'Identify',
+      userId: params.userId,
+      userAttributes: params.userAttributes,
+      data: params.data,
+    });
+  }
+
+  /** Declares that two user ids are the same person. */
+  alias(params: AliasParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('alias', p);
+    requireString('alias', p, 'userId');
+    requireString('alias', p, 'anotherUserId');
+    this.#emit('alias', { type: 'alias', name: 'Alias', userId: params.userId, anotherUserId: params.anotherUserId });
+  }
+
+  /** Links the current profile to an account (company, household). */
+  group(params: GroupParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('group', p);
+    requireString('group', p, 'accountId');
+    optionalString('group', p, 'eventTitle');
+    optionalObject('group', p, 'accountAttributes');
+    requireTitleFor('group', p, 'accountAttributes');
+    forbidTitle(p.eventTitle);
+    this.#emit('group', {
+      type: 'group',
+      name: params.eventTitle || 'Identify',
+      accountId: params.accountId,
+      accountAttributes: params.accountAttributes,
+    });
+  }
+
+  /**
+   * Tracks a named event with its data.
+   * @example svc.track({ eventTitle: 'Video played', data: { videoId: 'v1' } });
+   */
+  track(params: TrackParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('track', p);
+    requireString('track', p, 'eventTitle');
+    requireData('track', p);
+    forbidTitle(p.eventTitle);
+    this.#emit('track', { type: 'track', name: params.eventTitle, data: params.data });
+  }
+
+  /** Tracks an event that may also carry user and account ids and attributes. */
+  record(params: RecordParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('record', p);
+    requireString('record', p, 'eventTitle');
+    optionalString('record', p, 'accountId');
+    optionalString('record', p, 'userId');
+    optionalObject('record', p, 'accountAttributes');
+    optionalObject('record', p, 'userAttributes');
+    optionalObject('record', p, 'data');
+    forbidTitle(p.eventTitle);
+    this.#emit('record', {
+      type: 'record',
+      name: params.eventTitle,
+      accountId: params.accountId,
+      userId: params.userId,
+      accountAttributes: params.accountAttributes,
+      userAttributes: params.userAttributes,
+      data: params.data,
+    });
+  }
+
+  /** Records the visitor's consent decision, as an event and in the service's consent store. */
+  consent(params: ConsentParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('consent', p);
+    requireConsentAction(p);
+    requireTimestamp('consent', p, 'validUntil');
+    optionalString('consent', p, 'email');
+    optionalString('consent', p, 'message');
+    optionalString('consent', p, 'category');
+    const { action, validUntil, email, message, category } = params;
+    const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
+    if (!event) return;
+    const c = this.#config;
+    void postJson(
+      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/consents/data`,
+      c.authorization,
+      clean({ eventId: event.eventId, profileId: event.profileId, sourceId: c.sourceId, timestamp: event.timestamp, action, validUntil, email, message, category }),
+      RECOMMENDATION_TIMEOUT_MS,
+    );
+  }
+
+  /** Tracks `Added to cart`; `quantity` defaults to 1. */
+  productAdd(params: ProductParams): void {
+    if (!this.#optIn.optedIn) return;
+    const p: unknown = params;
+    requireParams('productAdd', p);
+    requireString('productAdd', p, 'productId');
+    optionalQuantity('productAdd', p);
+    this.#emit('product', { type: 'product', name: 'Added to cart', data: { productId: params.productId, quantity: params.quantity ?? 1 } });
+  }
+
+  /** Tracks `Product ordered` once per product, all sharing one `orderId`. */
+  productOrdered(products: ProductParams[]): void {
+    if (!this.#optIn.optedIn) return;
+    if (!Array.isArray(products)) throw paramsRequired('productOrdered');
+    if (products.length === 0) throw cantBeEmpty('productOrdered', 'products');
+    for (const item of products as unknown[]) {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        throw invalidParams('productOrdered', `'productId' is required.`);
+      }
+      requireString('productOrdered', item as Record<string, unknown>, 'productId');
+      optionalQuantity('productOrdered', item as Record<string, unknown>);
+    }
+    const orderId = uuid();
+    for (const { productId, quantity } of products) {
+      this.#emit('product', { type: 'product', name: 'Product ordered', data: { productId, quantity: quantity ?? 1, orderId } });
+    }
+  }
+
+  /** Tracks `Product viewed` and remembers the product for recommendations. */
+  productView(productId: string): void {
+    if (!this.#optIn.optedIn) return;
+    if (typeof productId !== 'string' || productId === '') throw paramsRequired('productView');
+    this.#store.set(KEYS.productId, productId);
+    this.#emit('product', { type: 'product', name: 'Product viewed', data: { productId } });
+  }
+
+  /** Tracks `Log Out`, then starts afresh: new profile, session and page ids, session data cleared. */
+  logOut(): void {
+    if (!this.#optIn.optedIn) return;
+    this.#emit('logOut', { type: 'logout', name: 'Log Out' });
+    this.#identity.reset();
+    this.#store.remove(KEYS.productId);
+    this.#context = {};
+    this.#chooseCache.clear();
+    this.#plugins.reset();
+  }
+
+  /**
+   * Products from a recommendation feed, or `null` on any failure (it never rejects).
+   * @example const data = await svc.recommendation({ id: 1, quantity: 4, fields: ['title', 'price'] });
+   */
+  recommendation(params: RecommendationParams): Promise<unknown> {
+    const p: unknown = params;
+    requireParams('recommendation', p);
+    requireNumber('recommendation', p, 'id');
+    requireNumber('recommendation', p, 'quantity');
+    requireStringArray('recommendation', p, 'fields');
+    optionalString('recommendation', p, 'productId');
+    const c = this.#config;
+    const productId = params.productId ?? this.#context.productId ?? this.#store.get(KEYS.productId) ?? undefined;
+    return postJson(
+      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/feeds/${enc(String(params.id))}/data`,
+      c.authorization,
+      clean({ profileId: this.#identity.profileId, sourceId: c.sourceId, limit: params.quantity, fields: params.fields, productId }),
+      RECOMMENDATION_TIMEOUT_MS,
+    );
+  }
+
+  /**
+   * Resolves experiences for this visitor through the Choose API; `[]` on any failure. Answers are kept
+   * for the page view, so several elements asking the same question cost one request.
+   * @example const [hero] = await svc.choose({ names: ['hero-banner'] });
+   */
+  choose(params: ChooseParams): Promise<Choice[]> {
+    const p: unknown = params;
+    requireParams('choose', p);
+    if (p.names === undefined && p.groups === undefined) throw invalidParams('choose', `'names' or 'groups' is required.`);
+    for (const field of ['names', 'groups'] as const) {
+      const v = p[field];
+      if (v !== undefined && (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))) {
+        throw invalidParams('choose', `'${field}' must be an array of strings.`);
+      }
+    }
+    const key = JSON.stringify([params.names ?? [], params.groups ?? []]);
+    let answer = this.#chooseCache.get(key);
+    if (!answer) {
+      answer = this.#requestChoices(params);
+      this.#chooseCache.set(key, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * Adds a plugin; returns a function that removes it again. A plugin that fails to load is reported and
+   * the rest keep running.
+   */
+  use(plugin: ServicePlugin): () => void {
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || plugin.name === '') {
+      throw new Error(`Parameters for the 'use' method are required.`);
+    }
+    return this.#plugins.use(plugin, this.#ctx);
+  }
+
+  /** Sends what is queued now instead of waiting for the next batch. */
+  flush(): Promise<void> {
+    return this.#optIn.optedIn ? this.#outbox.flush() : Promise.resolve();
+  }
+
+  /** Removes every listener and plugin of this instance (tests, single-page apps replacing the SDK). */
+  destroy(): void {
+    window.removeEventListener('visibilitychange', this.#onPageExit);
+    window.removeEventListener('pagehide', this.#onPageExit);
+    this.#plugins.removeAll();
+    this.#optIn.dispose();
+    this.#outbox.dispose();
+  }
+
+  async #requestChoices(params: ChooseParams): Promise<Choice[]> {
+    const c = this.#config;
+    const answer = await postJson(
+      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/optimization/choose-api`,
+      c.authorization,
+      clean({
+        identification: { sourceId: c.sourceId, profileId: this.#identity.profileId },
+        names: params.names,
+        groups: params.groups,
+        device: detectDevice(),
+        sessionId: this.#identity.sessionId,
+      }),
+      CHOOSE_TIMEOUT_MS,
+    );
+    const choices = (answer as { choices?: unknown } | null)?.choices;
+    if (!Array.isArray(choices)) {
+      this.#chooseCache.clear(); // a failure is not remembered: the next element may try again
+      return [];
+    }
+    return choices.filter(isChoice);
+  }
+
+  /** Builds, enriches, dispatches and queues one event; returns it, or null when dropped or opted out. */
+  #emit(kind: EventKind, draft: EventDraft): ServiceEvent | null {
+    if (!this.#optIn.optedIn) return null;
+    const event = this.#plugins.enrich(
+      clean({ eventId: uuid(), ...this.#identity.ids(), timestamp: new Date().toISOString(), ...draft }) as ServiceEvent,
+    );
+    if (!event) return null;
+    if (DEV_MODE && typeof event.name !== 'string') console.warn('[svc] a plugin returned an event without a name', event);
+    dispatchTracked(kind, event);
+    this.#outbox.push(event);
+    return event;
+  }
+}
+
+function kindOf(type: ServiceEvent['type']): EventKind {
+  switch (type) {
+    case 'identify': case 'alias': case 'group': case 'track': case 'record': case 'consent': case 'product':
+      return type;
+    case 'logout':
+      return 'logOut';
+    default:
+      return 'track';
+  }
+}
+
+function isChoice(value: unknown): value is Choice {
+  const c = value as Choice | null;
+  return typeof c === 'object' && c !== null && typeof c.name === 'string' && typeof c.body === 'object' && c.body !== null;
+}
+
+/** Drops `undefined` members so the JSON sent and the DOM event detail carry only what was given. */
+function clean<T extends object>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as T;
+}

@@ -1,0 +1,152 @@
+import { expect } from '@open-wc/testing';
+import sinon from 'sinon';
+import type { ErrorEventDetail } from '../src/index.js';
+import { backoffDelay, chunk } from '../src/outbox.js';
+import { classify, parseRetryAfter } from '../src/transport.js';
+import { cleanup, makeSvc, sentBatches, stubFetch } from './helpers/svc.js';
+
+describe('transport and outbox (in memory)', () => {
+  let clock: sinon.SinonFakeTimers;
+  beforeEach(() => {
+    clock = sinon.useFakeTimers({ now: Date.parse('2026-01-01T10:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    clock.restore();
+    cleanup();
+  });
+
+  it('waits 2 s for more events, then sends one batch to the track endpoint as text/plain JSON', async () => {
+    const fetchStub = stubFetch();
+    const svc = makeSvc();
+    svc.track({ eventTitle: 'A', data: { a: 1 } });
+    svc.track({ eventTitle: 'B', data: { a: 1 } });
+    await clock.tickAsync(1999);
+    expect(fetchStub.callCount).to.equal(0);
+    await clock.tickAsync(1);
+    expect(fetchStub.callCount).to.equal(1);
+    const [url, init] = fetchStub.firstCall.args as [string, RequestInit];
+    expect(url).to.equal('https://svc.test/v1/acme/projects/shop/sources/web/track');
+    expect(init.method).to.equal('POST');
+    expect((init.headers as Record<string, string>)['Content-Type']).to.match(/^text\/plain/);
+    expect(sentBatches(fetchStub)[0]!.map((e) => e.name)).to.deep.equal(['A', 'B']);
+  });
+
+  it('sends at once when 50 events are queued', async () => {
+    const fetchStub = stubFetch();
+    const svc = makeSvc();
+    for (let i = 0; i < 50; i++) svc.track({ eventTitle: 'E', data: { i } });
+    await clock.tickAsync(0);
+    expect(fetchStub.callCount).to.equal(1);
+    expect(sentBatches(fetchStub)[0]).to.have.length(50);
+  });
+
+  it('keeps events after a 503 and sends them again after the backoff', async () => {
+    const fetchStub = sinon.stub(window, 'fetch');
+    fetchStub.onFirstCall().resolves(new Response('{}', { status: 503 }));
+    fetchStub.resolves(new Response('{"accepted":1,"duplicates":0}', { status: 200 }));
+    const svc = makeSvc();
+    svc.track({ eventTitle: 'A', data: { a: 1 } });
+    await svc.flush();
+    expect(fetchStub.callCount).to.equal(1);
+    await clock.tickAsync(1000); // first backoff is at most base = 1 s
+    expect(fetchStub.callCount).to.equal(2);
+    const batches = sentBatches(fetchStub);
+    expect(batches[1]![0]!.eventId).to.equal(batches[0]![0]!.eventId);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const fetchStub = sinon.stub(window, 'fetch');
+    fetchStub.onFirstCall().resolves(new Response('{}', { status: 429, headers: { 'Retry-After': '30' } }));
+    fetchStub.resolves(new Response('{}', { status: 200 }));
+    const svc = makeSvc();
+    svc.track({ eventTitle: 'A', data: { a: 1 } });
+    await svc.flush();
+    await clock.tickAsync(29_999);
+    expect(fetchStub.callCount).to.equal(1);
+    await clock.tickAsync(1);
+    expect(fetchStub.callCount).to.equal(2);
+  });
+
+  it('retries after a network error', async () => {
+    const fetchStub = sinon.stub(window, 'fetch');
+    fetchStub.onFirstCall().rejects(new TypeError('Failed to fetch'));
+    fetchStub.resolves(new Response('{}', { status: 200 }));
+    const svc = makeSvc();
+    svc.track({ eventTitle: 'A', data: { a: 1 } });
+    await svc.flush();
+    await clock.tickAsync(1000);
+    expect(fetchStub.callCount).to.equal(2);
+  });
+
+  it('drops a batch the service refuses with 400 and says so in svc:error', async () => {
+    const fetchStub = stubFetch(400, { error: { code: 'invalid_event', message: 'batch[0].name: required' } });
+    const svc = makeSvc();
+    const errors: ErrorEventDetail[] = [];
+    const onError = (e: WindowEventMap['svc:error']): void => void errors.push(e.detail);
+    window.addEventListener('svc:error', onError);
+    svc.track({ eventTitle: 'A', data: { a: 1 } });
+    await svc.flush();
+    await clock.tickAsync(120_000);
+    window.removeEventListener('svc:error', onError);
+    expect(fetchStub.callCount).to.equal(1);
+    expect(errors).to.deep.equal([{ code: 'http_400', message: 'batch[0].name: required', count: 1 }]);
+  });
+
+  it('splits a batch in halves after 413', async () => {
+    const fetchStub = sinon.stub(window, 'fetch');
+    fetchStub.onFirstCall().resolves(new Response('{}', { status: 413 }));
+    fetchStub.resolves(new Response('{}', { status: 200 }));
+    const svc = makeSvc();
+    for (let i = 0; i < 10; i++) svc.track({ eventTitle: 'E', data: { i } });
+    await svc.flush();
+    expect(sentBatches(fetchStub).map((b) => b.length)).to.deep.equal([10, 5, 5]);
+  });
+
+  it('on page exit sends pending events with keepalive in chunks under 60 KiB', async () => {
+    const fetchStub = stubFetch();
+    const svc = makeSvc();
+    const big = 'x'.repeat(10_000);
+    for (let i = 0; i < 12; i++) svc.track({ eventTitle: 'Big', data: { big, i } });
+    window.dispatchEvent(new PageTransitionEvent('pagehide'));
+    const calls = fetchStub.getCalls();
+    expect(calls.length).to.be.greaterThan(1);
+    for (const call of calls) {
+      const init = call.args[1] as RequestInit;
+      expect(init.keepalive).to.equal(true);
+      expect(new TextEncoder().encode(String(init.body)).length).to.be.lessThan(60 * 1024);
+    }
+    expect(sentBatches(fetchStub).flat().map((e) => e.data?.i)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
+  it('backoff is full jitter under the exponential cap, never below Retry-After', () => {
+    expect(backoffDelay(0, 1000, 60_000, 0, () => 0.999)).to.equal(999);
+    expect(backoffDelay(3, 1000, 60_000, 0, () => 0.5)).to.equal(4000);
+    expect(backoffDelay(20, 1000, 60_000, 0, () => 0.999)).to.equal(59_940);
+    expect(backoffDelay(0, 1000, 60_000, 5000, () => 0)).to.equal(5000);
+  });
+
+  it('Retry-After takes seconds or an HTTP date', () => {
+    const now = Date.parse('2026-01-01T10:00:00Z');
+    expect(parseRetryAfter('7', now)).to.equal(7000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 10:00:30 GMT', now)).to.equal(30_000);
+    expect(parseRetryAfter('soon', now)).to.equal(undefined);
+    expect(parseRetryAfter(null, now)).to.equal(undefined);
+  });
+
+  // status → what happens to the batch
+  const statuses: [number, string][] = [
+    [200, 'ok'], [202, 'ok'], [408, 'retry'], [429, 'retry'], [500, 'retry'], [503, 'retry'],
+    [413, 'split'], [400, 'drop'], [401, 'drop'], [403, 'drop'], [404, 'drop'],
+  ];
+  for (const [status, kind] of statuses) {
+    it(`HTTP ${status} means ${kind}`, () => {
+      expect(classify(status, null, '').kind).to.equal(kind);
+    });
+  }
+
+  it('chunk respects both the count and the byte budget', () => {
+    const e = (i: number, size: number) => ({ eventId: String(i), type: 'track' as const, name: 'x'.repeat(size), profileId: 'p', sessionId: 's', pageId: 'g', timestamp: 't' });
+    expect(chunk(Array.from({ length: 120 }, (_, i) => e(i, 1)), 50, 60_000).map((c) => c.length)).to.deep.equal([50, 50, 20]);
+    expect(chunk(Array.from({ length: 4 }, (_, i) => e(i, 25_000)), 50, 60_000).map((c) => c.length)).to.deep.equal([2, 2]);
+  });
+});
