@@ -1,0 +1,40 @@
+// DESIGN 3.1 budgets, min+gzip: what a CMS page pays for the SDK. `npm test` builds before this runs.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { describe, it } from 'node:test';
+
+const budgets: [string, number][] = [
+  ['dist/service-core.js', 8 * 1024],
+  ['dist/service.js', 22 * 1024],
+];
+
+describe('bundle budgets', () => {
+  for (const [file, limit] of budgets) {
+    it(`${file} is at most ${limit / 1024} KiB gzipped`, () => {
+      assert.ok(existsSync(file), `${file} is missing: run npm run build`);
+      const size = gzipSync(readFileSync(file), { level: 9 }).length;
+      assert.ok(size <= limit, `${file} is ${size} bytes gzipped, over its budget of ${limit}`);
+    });
+  }
+
+  it('service-core.js carries no Lit and no custom elements', () => {
+    const code = readFileSync('dist/service-core.js', 'utf8');
+    assert.doesNotMatch(code, /customElements\.define|lit-html|LitElement/);
+  });
+
+  it('production builds carry no development diagnostics', () => {
+    for (const [file] of budgets) assert.doesNotMatch(readFileSync(file, 'utf8'), /is in dev mode|a plugin returned an event without a name/);
+  });
+
+  it('ships source maps', () => {
+    for (const [file] of budgets) assert.ok(existsSync(`${file}.map`), `${file}.map is missing`);
+  });
+
+  it('the ESM build and its types exist where package.json exports point', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, { import?: string; types?: string } | string> };
+    const root = pkg.exports['.'] as { import: string; types: string };
+    assert.ok(existsSync(root.import), root.import);
+    assert.ok(existsSync(root.types), root.types);
+  });
+});
