@@ -1,0 +1,88 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ConfigStore } from './config/config-store.js';
+import type { ServiceConfigFile } from './config/config-types.js';
+import { validateConfig } from './config/validate-config.js';
+import { installErrorHandlers } from './errors/error-handler.js';
+import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
+import { registerCors } from './http/cors.js';
+import { TokenBucketStore } from './http/token-bucket-store.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { consentRoute } from './routes/consent-route.js';
+import { healthRoute } from './routes/health-route.js';
+import { metricsRoute } from './routes/metrics-route.js';
+import { staticRoutes } from './routes/static-routes.js';
+import { trackRoute } from './routes/track-route.js';
+import type { ServiceContext } from './service-context.js';
+import type { Storage } from './storage/storage.js';
+
+/** A route module: registers its routes on the app with the shared context. */
+export type RouteModule = (app: FastifyInstance, ctx: ServiceContext) => void | Promise<void>;
+
+export interface BuildAppOptions {
+  /** A parsed svc.config.json; validated again here (an invalid one throws ConfigError). */
+  config: ServiceConfigFile;
+  /** Open and migrated storage; the caller owns it (closes it after `app.close()`). */
+  storage: Storage;
+  /** Fastify's pino options; default: no logging (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Repository root: serves demo/ at `/` and dist/ at `/svc/`. Absent: no static files. */
+  staticRoot?: string;
+  /** Clock in epoch milliseconds (tests pin it). */
+  now?: () => number;
+  /** Trust X-Forwarded-For from a load balancer for the client IP (rate limits). */
+  trustProxy?: boolean;
+  /** Collect process metrics (RSS, event loop) into /metrics: on for the CLI. */
+  processMetrics?: boolean;
+  /** More route modules (e.g. the Choose API), registered after the built-in ones. */
+  routes?: RouteModule[];
+}
+
+/**
+ * Builds the service without listening, so tests use `app.inject()` and the CLI only wires env to it.
+ * `app.svc` exposes the context (config store for SIGHUP reloads, storage, metrics).
+ * @example
+ * const app = await buildApp({ config, storage });
+ * await app.listen({ port: 8787 });
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const config = new ConfigStore(validateConfig(options.config));
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
+    // Requests are logged by our onResponse hook with route and status; Fastify's pair of lines is noise.
+    disableRequestLogging: true,
+    // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
+    forceCloseConnections: 'idle',
+  });
+  const ctx: ServiceContext = {
+    config,
+    storage: options.storage,
+    metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
+    now: options.now ?? Date.now,
+  };
+  app.decorate('svc', ctx);
+
+  installErrorHandlers(app);
+  registerBodyParsers(app);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, not the URL: ids in paths would explode the label set.
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) request.log.warn({ route, status: reply.statusCode }, 'request failed');
+  });
+
+  await registerCors(app, config);
+  await app.register(rateLimit, { global: false, store: TokenBucketStore });
+
+  trackRoute(app, ctx);
+  consentRoute(app, ctx);
+  healthRoute(app, ctx);
+  metricsRoute(app, ctx);
+  for (const route of options.routes ?? []) await route(app, ctx);
+  if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
+
+  return app;
+}

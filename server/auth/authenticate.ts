@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify';
+import type { ConfigStore, KeyEntry, ProjectRef } from '../config/config-store.js';
+import { ServiceError } from '../errors/service-error.js';
+import { readCredentials } from './read-credentials.js';
+import { secretsEqual } from './secrets-equal.js';
+
+export interface AuthOptions {
+  /** Accept `?apiKey=<id>.<secret>` (server-side callers: Choose API). Browser endpoints: false. */
+  allowApiKey: boolean;
+  /** A source id the caller acts for (path or body): must be one of the project's `sources`. */
+  sourceId?: string;
+}
+
+export interface AuthResult {
+  kind: 'apiKey' | 'writeKey';
+  key: KeyEntry;
+  project: ProjectRef;
+}
+
+// A stand-in compared when the key id is unknown, so a miss costs the same hashing as a hit.
+const DUMMY_KEY = 'unknown.unknown';
+
+/**
+ * Authenticates a request for `/{org}/projects/{project}`. The order of checks is chosen so that a caller
+ * without a valid key learns nothing about which organizations or projects exist:
+ * 1. no credentials → 401 `missing_credentials`; malformed or unknown key, or a key of a kind the endpoint
+ *    does not take (an apiKey sent as Basic, a writeKey as `?apiKey`) → 401 `invalid_credentials`;
+ * 2. a valid key, unknown org/project in the path → 404 `project_not_found` (the caller is authenticated);
+ * 3. a valid key of another project → 403 `key_not_for_project`;
+ * 4. a source id not in the project's `sources` → 403 `source_not_allowed`.
+ * Keys are looked up by id (the part before the first dot, not secret) and compared in constant time.
+ * @example const { kind, project } = authenticate(request, store, org, projectName, { allowApiKey: true });
+ */
+export function authenticate(
+  request: FastifyRequest, store: ConfigStore, org: string, projectName: string, options: AuthOptions,
+): AuthResult {
+  const credentials = readCredentials(request, options.allowApiKey);
+  if (credentials === 'missing') {
+    throw new ServiceError('missing_credentials', options.allowApiKey
+      ? 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.'
+      : 'Send HTTP Basic credentials with a writeKey.');
+  }
+  if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
+  const entry = store.keyById(credentials.id);
+  const matches = secretsEqual(credentials.key, entry?.key ?? DUMMY_KEY);
+  const expectedKind = credentials.via === 'basic' ? 'writeKey' : 'apiKey';
+  if (!entry || !matches || entry.kind !== expectedKind) {
+    throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  }
+  const project = store.project(org, projectName);
+  if (!project) throw new ServiceError('project_not_found', `There is no project "${projectName}" in organization "${org}".`);
+  if (entry.org !== org || entry.project !== projectName) {
+    throw new ServiceError('key_not_for_project', 'The key does not belong to this project.');
+  }
+  if (options.sourceId !== undefined && !project.config.sources.includes(options.sourceId)) {
+    throw new ServiceError('source_not_allowed', `The source "${options.sourceId}" is not a source of this project.`);
+  }
+  return { kind: entry.kind, key: entry, project };
+}
+
+/** The authentication of a request, attached by the route's onRequest hook. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthResult;
+  }
+}

@@ -1,0 +1,77 @@
+import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
+
+export type KeyKind = 'apiKey' | 'writeKey';
+
+/** A configured key with the project it opens. */
+export interface KeyEntry {
+  kind: KeyKind;
+  id: string;
+  key: string;
+  org: string;
+  project: string;
+}
+
+/** A project with its names, as routes and the choose engine see it. */
+export interface ProjectRef {
+  org: string;
+  name: string;
+  /** `${org}/${project}`: the project column of every table. */
+  key: string;
+  config: ProjectConfig;
+}
+
+interface Snapshot {
+  config: ServiceConfigFile;
+  projects: Map<string, ProjectRef>;
+  keysById: Map<string, KeyEntry>;
+}
+
+function index(config: ServiceConfigFile): Snapshot {
+  const projects = new Map<string, ProjectRef>();
+  const keysById = new Map<string, KeyEntry>();
+  for (const [org, orgConfig] of Object.entries(config.organizations)) {
+    for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
+      const key = `${org}/${name}`;
+      projects.set(key, { org, name, key, config: projectConfig });
+      const add = (kind: KeyKind, keys: string[]): void => {
+        for (const k of keys) {
+          const id = k.slice(0, k.indexOf('.'));
+          keysById.set(id, { kind, id, key: k, org, project: name });
+        }
+      };
+      add('apiKey', projectConfig.apiKeys);
+      add('writeKey', projectConfig.writeKeys);
+    }
+  }
+  return { config, projects, keysById };
+}
+
+/**
+ * The current, validated configuration and its lookup indexes. `replace` swaps everything at once (a
+ * SIGHUP reload), so a request sees either the old or the new config, never a mix.
+ */
+export class ConfigStore {
+  private snapshot: Snapshot;
+
+  constructor(config: ServiceConfigFile) {
+    this.snapshot = index(config);
+  }
+
+  get config(): ServiceConfigFile {
+    return this.snapshot.config;
+  }
+
+  /** Swaps in a config that has already been validated. */
+  replace(config: ServiceConfigFile): void {
+    this.snapshot = index(config);
+  }
+
+  project(org: string, project: string): ProjectRef | undefined {
+    return this.snapshot.projects.get(`${org}/${project}`);
+  }
+
+  /** The configured key whose id (the part before the first dot) is `id`; ids are unique (validated). */
+  keyById(id: string): KeyEntry | undefined {
+    return this.snapshot.keysById.get(id);
+  }
+}

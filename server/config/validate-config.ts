@@ -1,0 +1,236 @@
+import { ConfigError } from './config-error.js';
+import type {
+  ExperienceConfig, FeedConfig, ProductConfig, ServiceConfigFile,
+} from './config-types.js';
+
+// Validation throws at the first problem with its path (`organizations.acme.projects.shop.experiences[2].variations:
+// weights must sum to 100`): an operator fixes one line at a time, and a running service keeps its last
+// good config when a reload fails. Unknown fields are allowed so that the shape can grow (DESIGN 3.4).
+
+type Json = Record<string, unknown>;
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+// `<id>.<secret>`: the id is what a Basic username carries, so it has no dot and no colon (RFC 7617).
+const KEY = /^[^.:\s]{1,64}\.\S{1,256}$/;
+const DEVICES = ['mobile', 'desktop'];
+const STRATEGIES: FeedConfig['strategy'][] = [
+  'popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized',
+];
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fail(path: string, problem: string): never {
+  throw new ConfigError(path, problem);
+}
+
+function requireObject(value: unknown, path: string): Json {
+  if (!isObject(value)) fail(path, 'must be an object');
+  return value;
+}
+
+function requireArray(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) fail(path, 'must be an array');
+  return value;
+}
+
+function requireString(value: unknown, path: string): string {
+  if (typeof value !== 'string' || value.length === 0) fail(path, 'must be a non-empty string');
+  return value;
+}
+
+function optionalString(value: unknown, path: string): void {
+  if (value !== undefined) requireString(value, path);
+}
+
+function finiteNumber(value: unknown, path: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, 'must be a number');
+  return value;
+}
+
+function validateKeys(value: unknown, path: string, seenIds: Map<string, string>): void {
+  const keys = requireArray(value, path);
+  keys.forEach((key, i) => {
+    const keyPath = `${path}[${i}]`;
+    if (typeof key !== 'string' || !KEY.test(key)) fail(keyPath, 'must be a key of the form <id>.<secret>');
+    const id = key.slice(0, key.indexOf('.'));
+    const previous = seenIds.get(id);
+    // Key ids are global: authentication finds the project from the key, so two keys may not share an id.
+    if (previous !== undefined) fail(keyPath, `key id "${id}" is already used at ${previous}`);
+    seenIds.set(id, keyPath);
+  });
+}
+
+function validateVariations(value: unknown, path: string): void {
+  const variations = requireArray(value, path);
+  if (variations.length === 0) fail(path, 'must contain at least one variation');
+  const names = new Set<string>();
+  let sum = 0;
+  variations.forEach((raw, i) => {
+    const vPath = `${path}[${i}]`;
+    const variation = requireObject(raw, vPath);
+    const name = requireString(variation.name, `${vPath}.name`);
+    if (names.has(name)) fail(`${vPath}.name`, `"${name}" is used twice`);
+    names.add(name);
+    const weight = finiteNumber(variation.weight, `${vPath}.weight`);
+    if (weight < 0 || weight > 100) fail(`${vPath}.weight`, 'must be between 0 and 100');
+    sum += weight;
+    requireObject(variation.body, `${vPath}.body`);
+  });
+  // Tolerate float rounding (33.33 + 33.33 + 33.34).
+  if (Math.abs(sum - 100) > 1e-6) fail(path, 'weights must sum to 100');
+}
+
+function validateExperience(raw: unknown, path: string, feedIds: Set<number>): void {
+  const exp = requireObject(raw, path);
+  requireString(exp.name, `${path}.name`);
+  optionalString(exp.group, `${path}.group`);
+  const kinds = (['variations', 'body', 'feed'] as const).filter((k) => exp[k] !== undefined);
+  if (kinds.length !== 1) fail(path, 'must have exactly one of variations, body or feed');
+  if (exp.variations !== undefined) validateVariations(exp.variations, `${path}.variations`);
+  if (exp.body !== undefined) requireObject(exp.body, `${path}.body`);
+  if (exp.feed !== undefined) {
+    if (!Number.isInteger(exp.feed)) fail(`${path}.feed`, 'must be an integer feed id');
+    if (!feedIds.has(exp.feed as number)) fail(`${path}.feed`, `no feed with id ${String(exp.feed)} in feeds`);
+  }
+  if (exp.limit !== undefined) {
+    if (!Number.isInteger(exp.limit) || (exp.limit as number) < 1 || (exp.limit as number) > 100) {
+      fail(`${path}.limit`, 'must be an integer between 1 and 100');
+    }
+    if (exp.feed === undefined) fail(`${path}.limit`, 'is only allowed with feed');
+  }
+  if (exp.devices !== undefined) {
+    const devices = requireArray(exp.devices, `${path}.devices`);
+    devices.forEach((d, i) => {
+      if (typeof d !== 'string' || !DEVICES.includes(d)) fail(`${path}.devices[${i}]`, 'must be "mobile" or "desktop"');
+    });
+  }
+  if (exp.traffic !== undefined) {
+    const traffic = finiteNumber(exp.traffic, `${path}.traffic`);
+    if (traffic < 0 || traffic > 100) fail(`${path}.traffic`, 'must be between 0 and 100');
+  }
+  if (exp.stickiness !== undefined && exp.stickiness !== 'profile' && exp.stickiness !== 'session') {
+    fail(`${path}.stickiness`, 'must be "profile" or "session"');
+  }
+  if (exp.condition !== undefined) requireObject(exp.condition, `${path}.condition`);
+  if (exp.namespace !== undefined) {
+    const ns = exp.namespace;
+    if (!Array.isArray(ns) || ns.length !== 3 || typeof ns[0] !== 'string' || ns[0] === ''
+      || typeof ns[1] !== 'number' || typeof ns[2] !== 'number') {
+      fail(`${path}.namespace`, 'must be [namespaceId, start, end]');
+    }
+    const [, start, end] = ns as [string, number, number];
+    if (!(start >= 0 && start < end && end <= 1)) fail(`${path}.namespace`, 'must satisfy 0 <= start < end <= 1');
+  }
+  optionalString(exp.seed, `${path}.seed`);
+  if (exp.hashVersion !== undefined && exp.hashVersion !== 1 && exp.hashVersion !== 2) {
+    fail(`${path}.hashVersion`, 'must be 1 or 2');
+  }
+}
+
+function validateFeeds(value: unknown, path: string): Set<number> {
+  const ids = new Set<number>();
+  if (value === undefined) return ids;
+  requireArray(value, path).forEach((raw, i) => {
+    const fPath = `${path}[${i}]`;
+    const feed = requireObject(raw, fPath);
+    if (!Number.isInteger(feed.id) || (feed.id as number) < 1) fail(`${fPath}.id`, 'must be a positive integer');
+    const id = feed.id as number;
+    if (ids.has(id)) fail(`${fPath}.id`, `feed id ${id} is used twice`);
+    ids.add(id);
+    if (typeof feed.strategy !== 'string' || !(STRATEGIES as string[]).includes(feed.strategy)) {
+      fail(`${fPath}.strategy`, `must be one of ${STRATEGIES.join(', ')}`);
+    }
+  });
+  return ids;
+}
+
+function validateCatalog(value: unknown, path: string): void {
+  if (value === undefined) return;
+  const ids = new Set<string>();
+  requireArray(value, path).forEach((raw, i) => {
+    const pPath = `${path}[${i}]`;
+    const product = requireObject(raw, pPath) as Partial<ProductConfig>;
+    const id = requireString(product.id, `${pPath}.id`);
+    if (ids.has(id)) fail(`${pPath}.id`, `product id "${id}" is used twice`);
+    ids.add(id);
+    for (const field of ['title', 'currency', 'url', 'image', 'category'] as const) {
+      if (product[field] !== undefined && typeof product[field] !== 'string') fail(`${pPath}.${field}`, 'must be a string');
+    }
+    if (product.price !== undefined && (typeof product.price !== 'number' || !(product.price >= 0))) {
+      fail(`${pPath}.price`, 'must be a number >= 0');
+    }
+    if (product.available !== undefined && typeof product.available !== 'boolean') {
+      fail(`${pPath}.available`, 'must be a boolean');
+    }
+  });
+}
+
+function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, string>): void {
+  const project = requireObject(raw, path);
+  validateKeys(project.apiKeys, `${path}.apiKeys`, seenKeyIds);
+  validateKeys(project.writeKeys, `${path}.writeKeys`, seenKeyIds);
+  const sources = requireArray(project.sources, `${path}.sources`);
+  if (sources.length === 0) fail(`${path}.sources`, 'must list at least one source');
+  const sourceSet = new Set<string>();
+  sources.forEach((s, i) => {
+    const source = requireString(s, `${path}.sources[${i}]`);
+    if (!NAME.test(source)) fail(`${path}.sources[${i}]`, 'must be letters, digits, "_" or "-" (at most 64)');
+    if (sourceSet.has(source)) fail(`${path}.sources[${i}]`, `"${source}" is listed twice`);
+    sourceSet.add(source);
+  });
+  const feedIds = validateFeeds(project.feeds, `${path}.feeds`);
+  if (project.experiences !== undefined) {
+    const names = new Map<string, number>();
+    requireArray(project.experiences, `${path}.experiences`).forEach((exp, i) => {
+      const ePath = `${path}.experiences[${i}]`;
+      validateExperience(exp, ePath, feedIds);
+      const name = (exp as ExperienceConfig).name;
+      const first = names.get(name);
+      if (first !== undefined) fail(`${ePath}.name`, `"${name}" is already used by experiences[${first}]`);
+      names.set(name, i);
+    });
+  }
+  validateCatalog(project.catalog, `${path}.catalog`);
+  if (project.limits !== undefined) {
+    const limits = requireObject(project.limits, `${path}.limits`);
+    for (const field of ['writeKeyPerSecond', 'apiKeyPerSecond'] as const) {
+      if (limits[field] !== undefined) {
+        const n = finiteNumber(limits[field], `${path}.limits.${field}`);
+        if (n <= 0) fail(`${path}.limits.${field}`, 'must be a number > 0');
+      }
+    }
+  }
+  if (project.allowedOrigins !== undefined) {
+    requireArray(project.allowedOrigins, `${path}.allowedOrigins`).forEach((o, i) => {
+      const origin = requireString(o, `${path}.allowedOrigins[${i}]`);
+      if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+        fail(`${path}.allowedOrigins[${i}]`, 'must be an origin like https://shop.example.com (no path) or "*"');
+      }
+    });
+  }
+}
+
+/**
+ * Checks a parsed svc.config.json against DESIGN 3.4 and returns it typed.
+ * @throws ConfigError whose message names the first bad path.
+ * @example validateConfig(JSON.parse(readFileSync('svc.config.json', 'utf8')))
+ */
+export function validateConfig(raw: unknown): ServiceConfigFile {
+  const root = requireObject(raw, '');
+  const organizations = requireObject(root.organizations, 'organizations');
+  const seenKeyIds = new Map<string, string>();
+  for (const [orgName, orgRaw] of Object.entries(organizations)) {
+    const orgPath = `organizations.${orgName}`;
+    if (!NAME.test(orgName)) fail(orgPath, 'organization names are letters, digits, "_" or "-" (at most 64)');
+    const org = requireObject(orgRaw, orgPath);
+    const projects = requireObject(org.projects, `${orgPath}.projects`);
+    for (const [projectName, projectRaw] of Object.entries(projects)) {
+      const projectPath = `${orgPath}.projects.${projectName}`;
+      if (!NAME.test(projectName)) fail(projectPath, 'project names are letters, digits, "_" or "-" (at most 64)');
+      validateProject(projectRaw, projectPath, seenKeyIds);
+    }
+  }
+  return raw as ServiceConfigFile;
+}

@@ -1,0 +1,55 @@
+import { ServiceError } from '../errors/service-error.js';
+import type { ConsentRecord } from '../storage/storage.js';
+
+const MAX_ID = 256;
+const MAX_EMAIL = 320;
+const MAX_MESSAGE = 1024;
+
+type Json = Record<string, unknown>;
+
+function invalid(field: string, problem: string): never {
+  throw new ServiceError('invalid_consent', `${field}: ${problem}`);
+}
+
+function optionalText(body: Json, field: string, max: number): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length === 0) invalid(field, 'must be a non-empty string');
+  if (value.length > max) invalid(field, `must be at most ${max} characters`);
+  return value;
+}
+
+/**
+ * Checks a consent record `{profileId, action, validUntil, sourceId?, category?, email?, message?,
+ * eventId?, timestamp?}`; `timestamp` may be epoch milliseconds or ISO 8601.
+ * @throws ServiceError `invalid_consent` naming the field.
+ */
+export function validateConsent(body: unknown): ConsentRecord {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('invalid_consent', 'The body must be a consent record object.');
+  }
+  const b = body as Json;
+  const profileId = optionalText(b, 'profileId', MAX_ID);
+  if (profileId === undefined) invalid('profileId', 'is required');
+  if (b.action !== 'accept' && b.action !== 'reject') invalid('action', 'must be "accept" or "reject"');
+  if (typeof b.validUntil !== 'number' || !Number.isFinite(b.validUntil) || b.validUntil <= 0) {
+    invalid('validUntil', 'must be a timestamp in milliseconds');
+  }
+  let timestamp: number | undefined;
+  if (typeof b.timestamp === 'number' && Number.isFinite(b.timestamp)) timestamp = b.timestamp;
+  else if (typeof b.timestamp === 'string' && !Number.isNaN(Date.parse(b.timestamp))) timestamp = Date.parse(b.timestamp);
+  else if (b.timestamp !== undefined && b.timestamp !== null) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
+  const record: ConsentRecord = { profileId, action: b.action, validUntil: b.validUntil };
+  const sourceId = optionalText(b, 'sourceId', MAX_ID);
+  const category = optionalText(b, 'category', MAX_ID);
+  const email = optionalText(b, 'email', MAX_EMAIL);
+  const message = optionalText(b, 'message', MAX_MESSAGE);
+  const eventId = optionalText(b, 'eventId', MAX_ID);
+  if (sourceId !== undefined) record.sourceId = sourceId;
+  if (category !== undefined) record.category = category;
+  if (email !== undefined) record.email = email;
+  if (message !== undefined) record.message = message;
+  if (eventId !== undefined) record.eventId = eventId;
+  if (timestamp !== undefined) record.timestamp = timestamp;
+  return record;
+}

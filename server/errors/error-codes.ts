@@ -1,0 +1,32 @@
+// Every error code the service answers with, in one place (STYLE 6): a code maps to exactly one status,
+// codes are never reused, and docs/errors.md must list each of them (test/server/error-codes.test.ts checks).
+
+export interface ErrorCodeInfo {
+  status: number;
+  description: string;
+}
+
+export const ERROR_CODES = {
+  bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  invalid_json: { status: 400, description: 'The body is not valid JSON (for application/json or text/plain bodies).' },
+  invalid_batch: { status: 400, description: 'The track body is not `{batch:[event…]}` or the batch is empty or too long.' },
+  invalid_event: { status: 400, description: 'An event of the batch breaks the event shape; the message names the index and field. The whole batch is refused.' },
+  invalid_consent: { status: 400, description: 'The consent record breaks its shape; the message names the field.' },
+  invalid_request: { status: 400, description: 'A request body (Choose API, feed) breaks its shape; the message names the field.' },
+  unknown_user: { status: 400, description: 'Choose API form B names a `userId` that no identify event has linked to a profile.' },
+  missing_credentials: { status: 401, description: 'No key was sent: browser endpoints need HTTP Basic with a writeKey, server callers `?apiKey=`.' },
+  invalid_credentials: { status: 401, description: 'The key is malformed, unknown, or of a kind this endpoint does not accept.' },
+  key_not_for_project: { status: 403, description: 'The key is valid but belongs to another project.' },
+  source_not_allowed: { status: 403, description: 'The source id is not listed in the project\'s `sources`.' },
+  origin_not_allowed: { status: 403, description: 'The request\'s `Origin` is not in the project\'s `allowedOrigins`.' },
+  project_not_found: { status: 404, description: 'The organization or project in the path does not exist (only told to callers holding a valid key).' },
+  feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project.' },
+  route_not_found: { status: 404, description: 'No route matches the method and path.' },
+  payload_too_large: { status: 413, description: 'The body is over 1 MiB.' },
+  unsupported_media_type: { status: 415, description: 'The body\'s content type is neither application/json nor text/plain.' },
+  rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
+  internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },
+  storage_unavailable: { status: 503, description: 'The database does not answer (health check).' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;

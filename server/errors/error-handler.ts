@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ServiceError, errorBody } from './service-error.js';
+import type { ErrorCode } from './error-codes.js';
+
+// Fastify's own errors (body parsing, content type, size) carry FST_* codes: they are translated here so
+// that a caller only ever sees our codes and sentences, never Fastify's texts or a stack trace.
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The request body is over the 1 MiB limit.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'The body must be application/json or text/plain containing JSON.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The body is empty; a JSON object is expected.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The body is not valid JSON.' },
+};
+
+function toServiceError(error: FastifyError | ServiceError | Error): ServiceError | null {
+  if (error instanceof ServiceError) return error;
+  const fastifyError = error as FastifyError;
+  const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known) return new ServiceError(known.code, known.message);
+  // JSON.parse failures surface as SyntaxError with status 400.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new ServiceError('invalid_json', 'The body is not valid JSON.');
+  }
+  const status = fastifyError.statusCode;
+  if (status === 413) return new ServiceError('payload_too_large', 'The request body is over the 1 MiB limit.');
+  if (status === 415) return new ServiceError('unsupported_media_type', 'The body must be application/json or text/plain containing JSON.');
+  if (status === 429) return new ServiceError('rate_limited', 'Too many requests; retry later.');
+  if (status !== undefined && status >= 400 && status < 500) return new ServiceError('bad_request', 'The request is malformed.');
+  return null;
+}
+
+/** Installs the error and not-found handlers: every failure answers `{error:{code, message}}` as JSON. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    const serviceError = toServiceError(error);
+    if (serviceError) {
+      if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return reply
+        .code(serviceError.statusCode)
+        .type('application/json; charset=utf-8')
+        .send(errorBody(serviceError.code, serviceError.message));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply
+      .code(500)
+      .type('application/json; charset=utf-8')
+      .send(errorBody('internal_error', 'The service failed to handle the request.'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(errorBody('route_not_found', `No route for ${request.method} ${(request.url.split("?")[0] ?? "").slice(0, 200)}.`));
+  });
+}

@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import type { ConfigStore } from '../config/config-store.js';
+import { ServiceError } from '../errors/service-error.js';
+import { readCredentials } from '../auth/read-credentials.js';
+
+/** Default browser budget (DESIGN 3.4): 50 requests/s per (writeKey, client IP), bursts of 100. */
+export const DEFAULT_WRITE_KEY_PER_SECOND = 50;
+/** The bucket holds this many seconds of the rate: 50/s → bursts of 100. */
+export const BURST_SECONDS = 2;
+
+interface ProjectParams {
+  org?: string;
+  project?: string;
+}
+
+function limitsOf(store: ConfigStore, request: FastifyRequest): { writeKeyPerSecond?: number; apiKeyPerSecond?: number } {
+  const params = request.params as ProjectParams;
+  if (!params.org || !params.project) return {};
+  return store.project(params.org, params.project)?.config.limits ?? {};
+}
+
+function viaApiKey(request: FastifyRequest): boolean {
+  const credentials = readCredentials(request, true);
+  return typeof credentials === 'object' && credentials.via === 'apiKey';
+}
+
+/**
+ * Route `config.rateLimit` for endpoints under `/v1/{org}/projects/{project}`: browser callers are keyed by
+ * (key id, client IP); apiKey callers by key id and unlimited unless the project sets `apiKeyPerSecond`.
+ * Runs before authentication, so guessing keys is throttled too (keyed by the claimed id).
+ * @example app.post(path, { config: { rateLimit: projectRateLimit(store) } }, handler)
+ */
+export function projectRateLimit(store: ConfigStore): RateLimitOptions {
+  return {
+    timeWindow: BURST_SECONDS * 1000,
+    keyGenerator: (request) => {
+      const credentials = readCredentials(request, true);
+      if (typeof credentials !== 'object') return `anonymous:${request.ip}`;
+      return credentials.via === 'apiKey' ? `api:${credentials.id}` : `write:${credentials.id}:${request.ip}`;
+    },
+    allowList: (request) => viaApiKey(request) && limitsOf(store, request).apiKeyPerSecond === undefined,
+    max: (request) => {
+      const limits = limitsOf(store, request);
+      const perSecond = viaApiKey(request)
+        ? limits.apiKeyPerSecond ?? DEFAULT_WRITE_KEY_PER_SECOND
+        : limits.writeKeyPerSecond ?? DEFAULT_WRITE_KEY_PER_SECOND;
+      return Math.max(1, Math.round(perSecond * BURST_SECONDS));
+    },
+    errorResponseBuilder: (_request, context) =>
+      new ServiceError('rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
+  };
+}

@@ -1,0 +1,73 @@
+// The CLI: wires the environment to buildApp and listens (DESIGN 3.4). Everything testable is in app.ts.
+//   PORT (8787) · HOST (0.0.0.0) · DATA_DIR (./data → svc.db, SQLite) · DATABASE_URL (postgres://… → pg)
+//   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (1 behind a load balancer) · LOG_LEVEL (info)
+// SIGHUP reloads the config (a failed reload keeps the last good one); SIGTERM/SIGINT shut down gracefully.
+import { resolve } from 'node:path';
+import { buildApp } from './app.js';
+import { ConfigError } from './config/config-error.js';
+import { loadConfigFile } from './config/load-config.js';
+import { openStorage } from './storage/open-storage.js';
+
+async function main(): Promise<void> {
+  const configFile = resolve(process.env.SVC_CONFIG ?? './svc.config.json');
+  let config;
+  try {
+    config = await loadConfigFile(configFile);
+  } catch (error) {
+    // Refuse to start on a bad file, naming the bad path: an operator fixes it before anything runs.
+    process.stderr.write(`svc: invalid configuration ${configFile}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+
+  const storage = await openStorage({
+    dataDir: resolve(process.env.DATA_DIR ?? './data'),
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  });
+  const app = await buildApp({
+    config,
+    storage,
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    staticRoot: process.cwd(),
+    trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
+    processMetrics: true,
+  });
+
+  process.on('SIGHUP', () => {
+    loadConfigFile(configFile).then(
+      (next) => {
+        app.svc.config.replace(next);
+        app.log.info({ file: configFile }, 'configuration reloaded');
+      },
+      (error: unknown) => {
+        const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+        app.log.error({ file: configFile, problem: message }, 'configuration reload failed; keeping the last good configuration');
+      },
+    );
+  });
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // app.close() stops accepting, waits for in-flight requests; storage closes after the last one.
+    app.close()
+      .then(() => storage.close())
+      .then(() => process.exit(0), (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  const port = Number(process.env.PORT ?? 8787);
+  const host = process.env.HOST ?? '0.0.0.0';
+  await app.listen({ port, host });
+  app.log.info({ storage: storage.dialect, config: configFile }, 'svc service ready');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`svc: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

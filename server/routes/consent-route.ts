@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { validateConsent } from '../consent/validate-consent.js';
+import { ServiceError } from '../errors/service-error.js';
+import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
+import { projectRateLimit } from '../http/rate-limit.js';
+import type { ServiceContext } from '../service-context.js';
+
+/**
+ * `POST /v1/{org}/projects/{project}/consents/data` (Basic writeKey): stores one consent record, once per
+ * `eventId` when it carries one, and answers `{ok:true}`.
+ */
+export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post<{ Params: ProjectParams }>(
+    '/v1/:org/projects/:project/consents/data',
+    {
+      config: { rateLimit: projectRateLimit(ctx.config) },
+      preParsing: projectAuth(ctx.config, { allowApiKey: false }),
+    },
+    async (request) => {
+      const record = validateConsent(request.body);
+      const project = request.auth?.project;
+      if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
+      if (record.sourceId !== undefined && !project.config.sources.includes(record.sourceId)) {
+        throw new ServiceError('source_not_allowed', `The source "${record.sourceId}" is not a source of this project.`);
+      }
+      await ctx.storage.recordConsent(project.key, record);
+      return { ok: true };
+    },
+  );
+}

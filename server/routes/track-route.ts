@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
+import { projectRateLimit } from '../http/rate-limit.js';
+import { validateBatch } from '../ingest/validate-event.js';
+import type { ServiceContext } from '../service-context.js';
+
+/**
+ * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}` (DESIGN 3.3):
+ * Basic writeKey, every event validated before anything is stored, the batch stored in one transaction,
+ * `{accepted, duplicates}` by eventId per project.
+ */
+export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post<{ Params: ProjectParams & { sourceId: string } }>(
+    '/v1/:org/projects/:project/sources/:sourceId/track',
+    {
+      config: { rateLimit: projectRateLimit(ctx.config) },
+      preParsing: projectAuth(ctx.config, { allowApiKey: false }),
+    },
+    async (request) => {
+      const events = validateBatch(request.body);
+      const project = request.auth?.project.key ?? `${request.params.org}/${request.params.project}`;
+      const result = await ctx.storage.ingestBatch(project, request.params.sourceId, events);
+      ctx.metrics.eventsIngested.inc({ project }, result.accepted);
+      ctx.metrics.eventDuplicates.inc({ project }, result.duplicates);
+      return result;
+    },
+  );
+}

@@ -1,0 +1,18 @@
+import type { ConfigStore } from './config/config-store.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { Storage } from './storage/storage.js';
+
+/** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */
+export interface ServiceContext {
+  config: ConfigStore;
+  storage: Storage;
+  metrics: ServiceMetrics;
+  /** The clock (tests pin it); epoch milliseconds. */
+  now: () => number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    svc: ServiceContext;
+  }
+}

@@ -1,0 +1,115 @@
+// Versioned migrations, one schema written per dialect where the SQL differs (types, identity columns).
+// Applied in order on start, each in its own transaction with its row in schema_migrations; never edit a
+// shipped migration, add the next version.
+
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+const tables = (t: { int: string; serial: string }): string => `
+CREATE TABLE events (
+  project TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  source_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  name TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  page_id TEXT NOT NULL,
+  user_id TEXT,
+  account_id TEXT,
+  product_id TEXT,
+  ts ${t.int} NOT NULL,
+  received_at ${t.int} NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (project, event_id)
+);
+CREATE INDEX events_profile ON events (project, profile_id, ts);
+CREATE INDEX events_product ON events (project, type, product_id);
+
+CREATE TABLE identities (
+  project TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, user_id)
+);
+CREATE INDEX identities_profile ON identities (project, profile_id);
+
+CREATE TABLE aliases (
+  project TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  target_user_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, user_id)
+);
+
+CREATE TABLE profile_accounts (
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, profile_id, account_id)
+);
+
+CREATE TABLE attributes (
+  project TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  updated_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, scope, owner_id, key)
+);
+
+CREATE TABLE consents (
+  id ${t.serial},
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  source_id TEXT,
+  category TEXT NOT NULL,
+  action TEXT NOT NULL,
+  valid_until ${t.int} NOT NULL,
+  email TEXT,
+  message TEXT,
+  event_id TEXT,
+  ts ${t.int} NOT NULL,
+  received_at ${t.int} NOT NULL
+);
+CREATE UNIQUE INDEX consents_event ON consents (project, event_id);
+CREATE INDEX consents_profile ON consents (project, profile_id, category, ts);
+
+CREATE TABLE assignments (
+  project TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  variation TEXT NOT NULL,
+  hash_version INTEGER NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, experience, unit)
+);
+
+CREATE TABLE exposures (
+  id ${t.serial},
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  variation TEXT,
+  session_id TEXT,
+  device TEXT,
+  ts ${t.int} NOT NULL
+);
+CREATE INDEX exposures_experience ON exposures (project, experience, ts);
+`;
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sqlite: tables({ int: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' }),
+    postgres: tables({ int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+];

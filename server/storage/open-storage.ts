@@ -1,0 +1,15 @@
+import { join } from 'node:path';
+import { openPostgresStorage } from './postgres-storage.js';
+import { openSqliteStorage } from './sqlite-storage.js';
+import type { Storage } from './storage.js';
+
+/**
+ * The storage the environment asks for: PostgreSQL when `databaseUrl` is a postgres URL, otherwise
+ * SQLite in `${dataDir}/svc.db`. Migrations have run when it resolves.
+ */
+export async function openStorage(options: { databaseUrl?: string; dataDir: string }): Promise<Storage> {
+  const url = options.databaseUrl?.trim();
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgresStorage(url);
+  if (url) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  return openSqliteStorage(join(options.dataDir, 'svc.db'));
+}

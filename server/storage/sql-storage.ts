@@ -1,0 +1,394 @@
+import type { Attributes, ServiceEvent } from '../../src/event.js';
+import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
+import type {
+  Assignment, AssignmentInput, ConsentRecord, ConsentState, ExposureRow, IngestResult, ProductEventCount,
+  Storage, StoredEvent,
+} from './storage.js';
+
+// The storage logic shared by both drivers. SQL here is the common subset of SQLite (≥ 3.35) and
+// PostgreSQL: ON CONFLICT … DO NOTHING / DO UPDATE … WHERE, RETURNING, `?` placeholders (rewritten for pg).
+
+const MAX_ALIAS_HOPS = 16;
+const DEFAULT_CATEGORY = 'default';
+
+function num(value: unknown): number {
+  // pg returns BIGINT and COUNT as strings; SQLite returns numbers.
+  return typeof value === 'number' ? value : Number(value);
+}
+
+function str(value: unknown): string {
+  return String(value);
+}
+
+function ms(iso: string): number {
+  return Date.parse(iso);
+}
+
+function productIdOf(event: ServiceEvent): string | null {
+  const id = event.data?.productId;
+  if (event.type !== 'product') return null;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+function toAssignment(row: SqlRow, created: boolean): Assignment {
+  return {
+    experience: str(row.experience),
+    unit: str(row.unit),
+    variation: str(row.variation),
+    hashVersion: num(row.hash_version),
+    createdAt: num(row.created_at),
+    created,
+  };
+}
+
+/** The chain of alias links from `userId`, itself first; stops at a cycle. */
+function* aliasChain(project: string, userId: string): SqlProgram<string[]> {
+  const chain = [userId];
+  let current = userId;
+  for (let hop = 0; hop < MAX_ALIAS_HOPS; hop++) {
+    const { rows } = yield op('SELECT target_user_id FROM aliases WHERE project = ? AND user_id = ?', project, current);
+    const next = rows[0] ? str(rows[0].target_user_id) : null;
+    if (next === null || chain.includes(next)) break;
+    chain.push(next);
+    current = next;
+  }
+  return chain;
+}
+
+function* directProfile(project: string, userId: string): SqlProgram<string | null> {
+  const { rows } = yield op('SELECT profile_id FROM identities WHERE project = ? AND user_id = ?', project, userId);
+  return rows[0] ? str(rows[0].profile_id) : null;
+}
+
+/**
+ * A user id's profile: follow alias links to the primary user id, then take the profile of the last id
+ * of the chain that has one (the alias target wins, so two aliased ids resolve to one person).
+ */
+function* resolveUserProgram(project: string, userId: string): SqlProgram<string | null> {
+  const chain = yield* aliasChain(project, userId);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const profile = yield* directProfile(project, chain[i] as string);
+    if (profile !== null) return profile;
+  }
+  return null;
+}
+
+function* mergeAttributes(
+  project: string, scope: 'profile' | 'account', ownerId: string, attributes: Attributes, at: number,
+): SqlProgram<void> {
+  for (const [key, value] of Object.entries(attributes)) {
+    // Last write wins per key by event time: an older event arriving late does not overwrite a newer value.
+    yield op(
+      `INSERT INTO attributes (project, scope, owner_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project, scope, owner_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+       WHERE excluded.updated_at >= attributes.updated_at`,
+      project, scope, ownerId, key, JSON.stringify(value ?? null), at,
+    );
+  }
+}
+
+function* linkIdentity(project: string, userId: string, profileId: string, now: number): SqlProgram<void> {
+  // First link wins: a user logging in on a second device keeps the profile (and assignments) of the first.
+  yield op(
+    `INSERT INTO identities (project, user_id, profile_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project, user_id) DO NOTHING`,
+    project, userId, profileId, now,
+  );
+}
+
+/** The identity graph and attribute effects of one newly stored event. */
+function* applyEvent(project: string, event: ServiceEvent, now: number): SqlProgram<void> {
+  const at = ms(event.timestamp);
+  if (event.type === 'identify' && event.userId) {
+    yield* linkIdentity(project, event.userId, event.profileId, now);
+  }
+  if (event.type === 'alias' && event.userId && event.anotherUserId && event.userId !== event.anotherUserId) {
+    // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle).
+    const chain = yield* aliasChain(project, event.userId);
+    if (!chain.includes(event.anotherUserId)) {
+      yield op(
+        `INSERT INTO aliases (project, user_id, target_user_id, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (project, user_id) DO NOTHING`,
+        project, event.anotherUserId, event.userId, now,
+      );
+    }
+    const existing = yield* resolveUserProgram(project, event.anotherUserId);
+    yield* linkIdentity(project, event.userId, existing ?? event.profileId, now);
+  }
+  if ((event.type === 'group' || event.type === 'record') && event.accountId) {
+    yield op(
+      `INSERT INTO profile_accounts (project, profile_id, account_id, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project, profile_id, account_id) DO NOTHING`,
+      project, event.profileId, event.accountId, now,
+    );
+  }
+  if (event.userAttributes) {
+    yield* mergeAttributes(project, 'profile', event.profileId, event.userAttributes, at);
+    // The person's canonical profile (the one a userId resolves to) gets them too, for Choose form B.
+    if (event.userId) {
+      const canonical = yield* resolveUserProgram(project, event.userId);
+      if (canonical !== null && canonical !== event.profileId) {
+        yield* mergeAttributes(project, 'profile', canonical, event.userAttributes, at);
+      }
+    }
+  }
+  if (event.accountAttributes && event.accountId) {
+    yield* mergeAttributes(project, 'account', event.accountId, event.accountAttributes, at);
+  }
+}
+
+const EVENT_COLUMNS = 14;
+
+function* ingestProgram(project: string, sourceId: string, events: ServiceEvent[], now: number): SqlProgram<IngestResult> {
+  // Sorted by eventId so that two concurrent transactions take unique-index locks in the same order
+  // (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
+  const rows = [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+  const params: SqlValue[] = [];
+  for (const e of rows) {
+    params.push(
+      project, e.eventId, sourceId, e.type, e.name, e.profileId, e.sessionId, e.pageId,
+      e.userId ?? null, e.accountId ?? null, productIdOf(e), ms(e.timestamp), now, JSON.stringify(e),
+    );
+  }
+  const values = rows.map(() => `(${new Array<string>(EVENT_COLUMNS).fill('?').join(', ')})`).join(', ');
+  const { rows: inserted } = yield op(
+    `INSERT INTO events (project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id,
+       account_id, product_id, ts, received_at, payload)
+     VALUES ${values}
+     ON CONFLICT (project, event_id) DO NOTHING RETURNING event_id`,
+    ...params,
+  );
+  const fresh = new Set(inserted.map((r) => str(r.event_id)));
+  // Effects in batch order, once per stored event (a batch may repeat an eventId).
+  for (const event of events) {
+    if (!fresh.delete(event.eventId)) continue;
+    yield* applyEvent(project, event, now);
+  }
+  return { accepted: inserted.length, duplicates: events.length - inserted.length };
+}
+
+function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Assignment> {
+  const { changes } = yield op(
+    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, experience, unit) DO NOTHING`,
+    input.project, input.experience, input.unit, input.variation, input.hashVersion, now,
+  );
+  const { rows } = yield op(
+    'SELECT experience, unit, variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
+    input.project, input.experience, input.unit,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('assignment vanished after insert-if-absent');
+  return toAssignment(row, changes === 1);
+}
+
+function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const project = inputs[0]?.project ?? '';
+  const unique = new Map<string, AssignmentInput>();
+  for (const input of inputs) {
+    if (input.project !== project) throw new Error('getOrCreateAssignments: all inputs must share one project');
+    const id = `${input.experience}\u0000${input.unit}`;
+    if (!unique.has(id)) unique.set(id, input);
+  }
+  // Sorted so that concurrent callers take the unique-index locks in one order.
+  const rows = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  const params: SqlValue[] = [];
+  for (const r of rows) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
+  const { rows: inserted } = yield op(
+    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
+     VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit`,
+    ...params,
+  );
+  const created = new Set(inserted.map((r) => `${str(r.experience)}\u0000${str(r.unit)}`));
+  const keyParams: SqlValue[] = [project];
+  for (const r of rows) keyParams.push(r.experience, r.unit);
+  const { rows: stored } = yield op(
+    `SELECT experience, unit, variation, hash_version, created_at FROM assignments
+     WHERE project = ? AND (${rows.map(() => '(experience = ? AND unit = ?)').join(' OR ')})`,
+    ...keyParams,
+  );
+  const byId = new Map(stored.map((r) => {
+    const id = `${str(r.experience)}\u0000${str(r.unit)}`;
+    return [id, toAssignment(r, created.has(id))];
+  }));
+  return inputs.map((input) => {
+    const found = byId.get(`${input.experience}\u0000${input.unit}`);
+    if (!found) throw new Error('assignment vanished after insert-if-absent');
+    return found;
+  });
+}
+
+export abstract class SqlStorage implements Storage {
+  abstract readonly dialect: 'sqlite' | 'postgres';
+  abstract migrate(): Promise<void>;
+  abstract ping(): Promise<void>;
+  abstract close(): Promise<void>;
+  /** Runs a fresh program from `make` (a driver may retry a transaction with a new one). */
+  protected abstract run<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T>;
+
+  /** A one-statement program. */
+  private query(sql: string, ...params: SqlValue[]): Promise<SqlRow[]> {
+    return this.run(function* () {
+      const { rows } = yield op(sql, ...params);
+      return rows;
+    }, false);
+  }
+
+  ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
+    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    const now = Date.now();
+    return this.run(() => ingestProgram(project, sourceId, events, now), true);
+  }
+
+  async countEvents(project: string): Promise<number> {
+    const rows = await this.query('SELECT COUNT(*) AS n FROM events WHERE project = ?', project);
+    return num(rows[0]?.n ?? 0);
+  }
+
+  async listEvents(project: string, options: { limit?: number; profileId?: string } = {}): Promise<StoredEvent[]> {
+    const limit = options.limit ?? 1000;
+    const rows = options.profileId === undefined
+      ? await this.query('SELECT payload, source_id, received_at FROM events WHERE project = ? ORDER BY ts, event_id LIMIT ?', project, limit)
+      : await this.query(
+        'SELECT payload, source_id, received_at FROM events WHERE project = ? AND profile_id = ? ORDER BY ts, event_id LIMIT ?',
+        project, options.profileId, limit,
+      );
+    return rows.map((r) => ({
+      event: JSON.parse(str(r.payload)) as ServiceEvent,
+      sourceId: str(r.source_id),
+      receivedAt: num(r.received_at),
+    }));
+  }
+
+  async productEventCounts(
+    project: string, options: { names?: string[]; limit?: number; sinceMs?: number } = {},
+  ): Promise<ProductEventCount[]> {
+    const params: SqlValue[] = [project];
+    let where = "project = ? AND type = 'product' AND product_id IS NOT NULL";
+    if (options.names && options.names.length > 0) {
+      where += ` AND name IN (${options.names.map(() => '?').join(', ')})`;
+      params.push(...options.names);
+    }
+    if (options.sinceMs !== undefined) {
+      where += ' AND ts >= ?';
+      params.push(options.sinceMs);
+    }
+    params.push(options.limit ?? 100);
+    const rows = await this.query(
+      `SELECT product_id, COUNT(*) AS n FROM events WHERE ${where} GROUP BY product_id ORDER BY n DESC, product_id LIMIT ?`,
+      ...params,
+    );
+    return rows.map((r) => ({ productId: str(r.product_id), count: num(r.n) }));
+  }
+
+  resolveUser(project: string, userId: string): Promise<string | null> {
+    return this.run(() => resolveUserProgram(project, userId), false);
+  }
+
+  private async attributes(project: string, scope: 'profile' | 'account', ownerId: string): Promise<Attributes> {
+    const rows = await this.query(
+      'SELECT key, value FROM attributes WHERE project = ? AND scope = ? AND owner_id = ? ORDER BY key',
+      project, scope, ownerId,
+    );
+    const result: Attributes = {};
+    for (const r of rows) result[str(r.key)] = JSON.parse(str(r.value)) as unknown;
+    return result;
+  }
+
+  getProfileAttributes(project: string, profileId: string): Promise<Attributes> {
+    return this.attributes(project, 'profile', profileId);
+  }
+
+  getAccountAttributes(project: string, accountId: string): Promise<Attributes> {
+    return this.attributes(project, 'account', accountId);
+  }
+
+  async getProfileAccounts(project: string, profileId: string): Promise<string[]> {
+    const rows = await this.query(
+      'SELECT account_id FROM profile_accounts WHERE project = ? AND profile_id = ? ORDER BY created_at, account_id',
+      project, profileId,
+    );
+    return rows.map((r) => str(r.account_id));
+  }
+
+  async recordConsent(project: string, record: ConsentRecord): Promise<boolean> {
+    const now = Date.now();
+    const rows = await this.query(
+      `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project, event_id) DO NOTHING RETURNING id`,
+      project, record.profileId, record.sourceId ?? null, record.category ?? DEFAULT_CATEGORY, record.action,
+      record.validUntil, record.email ?? null, record.message ?? null, record.eventId ?? null,
+      record.timestamp ?? now, now,
+    );
+    return rows.length === 1;
+  }
+
+  async getConsentState(project: string, profileId: string, nowMs: number = Date.now()): Promise<ConsentState[]> {
+    const rows = await this.query(
+      `SELECT category, action, valid_until, ts, source_id FROM consents
+       WHERE project = ? AND profile_id = ? AND valid_until > ?
+       ORDER BY category, ts DESC, id DESC`,
+      project, profileId, nowMs,
+    );
+    const latest = new Map<string, ConsentState>();
+    for (const r of rows) {
+      const category = str(r.category);
+      if (latest.has(category)) continue;
+      latest.set(category, {
+        category,
+        action: str(r.action) === 'accept' ? 'accept' : 'reject',
+        validUntil: num(r.valid_until),
+        timestamp: num(r.ts),
+        sourceId: r.source_id === null ? null : str(r.source_id),
+      });
+    }
+    return [...latest.values()];
+  }
+
+  getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {
+    const now = Date.now();
+    return this.run(() => assignmentProgram(input, now), false);
+  }
+
+  getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
+    if (inputs.length === 0) return Promise.resolve([]);
+    const now = Date.now();
+    return this.run(() => assignmentsProgram(inputs, now), false);
+  }
+
+  async getAssignment(project: string, experience: string, unit: string): Promise<Assignment | null> {
+    const rows = await this.query(
+      'SELECT experience, unit, variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
+      project, experience, unit,
+    );
+    return rows[0] ? toAssignment(rows[0], false) : null;
+  }
+
+  async recordExposures(rows: ExposureRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const now = Date.now();
+    // Chunks keep the statement under both databases' bound-parameter limits.
+    const chunkSize = 500;
+    await this.run(function* () {
+      for (let i = 0; i < rows.length; i += chunkSize) {
+        const chunk = rows.slice(i, i + chunkSize);
+        const params: SqlValue[] = [];
+        for (const r of chunk) {
+          params.push(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
+        }
+        yield op(
+          `INSERT INTO exposures (project, profile_id, experience, variation, session_id, device, ts)
+           VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          ...params,
+        );
+      }
+    }, true);
+  }
+
+  async countExposures(project: string): Promise<number> {
+    const rows = await this.query('SELECT COUNT(*) AS n FROM exposures WHERE project = ?', project);
+    return num(rows[0]?.n ?? 0);
+  }
+}

@@ -1,0 +1,124 @@
+import type { Attributes, ServiceEvent } from '../../src/event.js';
+
+// One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale). Every guard that
+// must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by
+// the database, never an in-memory set (DESIGN 4). `project` is always `${org}/${project}`.
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+}
+
+export interface ConsentRecord {
+  profileId: string;
+  sourceId?: string;
+  action: 'accept' | 'reject';
+  /** Epoch milliseconds after which the record no longer counts. */
+  validUntil: number;
+  /** Absent means the record covers every category; stored as `default`. */
+  category?: string;
+  email?: string;
+  message?: string;
+  /** Dedupe key: a record resent with the same eventId is stored once. */
+  eventId?: string;
+  /** Epoch milliseconds of the decision (client clock); defaults to the time received. */
+  timestamp?: number;
+}
+
+export interface ConsentState {
+  category: string;
+  action: 'accept' | 'reject';
+  validUntil: number;
+  timestamp: number;
+  sourceId: string | null;
+}
+
+export interface AssignmentInput {
+  project: string;
+  experience: string;
+  /** The unit of assignment: a profile id, or a session id for `stickiness: "session"`. */
+  unit: string;
+  variation: string;
+  hashVersion: number;
+}
+
+export interface Assignment {
+  experience: string;
+  unit: string;
+  variation: string;
+  hashVersion: number;
+  /** Epoch milliseconds of the first assignment. */
+  createdAt: number;
+  /** True when this call stored it; false when an earlier (possibly concurrent) call had. */
+  created: boolean;
+}
+
+export interface ExposureRow {
+  project: string;
+  profileId: string;
+  experience: string;
+  variation: string | null;
+  sessionId?: string | null;
+  device?: string | null;
+  /** Epoch milliseconds; defaults to now. */
+  time?: number;
+}
+
+/** A stored event as read back (tests, feeds, the end-to-end check). */
+export interface StoredEvent {
+  event: ServiceEvent;
+  sourceId: string;
+  receivedAt: number;
+}
+
+export interface ProductEventCount {
+  productId: string;
+  count: number;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Runs pending migrations (idempotent; safe when several nodes start at once). */
+  migrate(): Promise<void>;
+  /** Cheap round trip for the health check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  /**
+   * Stores a validated batch in one transaction: each event once per (project, eventId), and for the
+   * events stored now (not the duplicates) the identity links and attributes they carry.
+   */
+  ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult>;
+  countEvents(project: string): Promise<number>;
+  listEvents(project: string, options?: { limit?: number; profileId?: string }): Promise<StoredEvent[]>;
+  /** Counts of `type: "product"` events per `data.productId`, most first (recommendation feeds). */
+  productEventCounts(project: string, options?: { names?: string[]; limit?: number; sinceMs?: number }): Promise<ProductEventCount[]>;
+
+  /** The profile a user id belongs to, following alias links; null when no identify linked it. */
+  resolveUser(project: string, userId: string): Promise<string | null>;
+  getProfileAttributes(project: string, profileId: string): Promise<Attributes>;
+  getAccountAttributes(project: string, accountId: string): Promise<Attributes>;
+  /** Accounts a profile was grouped into, oldest first. */
+  getProfileAccounts(project: string, profileId: string): Promise<string[]>;
+
+  /** Stores a consent record; false when its eventId was stored before. */
+  recordConsent(project: string, record: ConsentRecord): Promise<boolean>;
+  /** Latest not-expired record per category (at `nowMs`, default now). */
+  getConsentState(project: string, profileId: string, nowMs?: number): Promise<ConsentState[]>;
+
+  /**
+   * Insert-if-absent of a first assignment, atomic in the database (INSERT … ON CONFLICT DO NOTHING then
+   * SELECT): every node and every concurrent call gets the same stored row.
+   */
+  getOrCreateAssignment(input: AssignmentInput): Promise<Assignment>;
+  /**
+   * The batch form: one insert-if-absent for all of a request's experiments, answers in the order asked
+   * (all `project` fields must be equal).
+   */
+  getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]>;
+  /** The stored assignment, if any, without creating one. */
+  getAssignment(project: string, experience: string, unit: string): Promise<Assignment | null>;
+  /** Inserts exposures in one transaction (callers batch them; DESIGN 4). */
+  recordExposures(rows: ExposureRow[]): Promise<void>;
+  countExposures(project: string): Promise<number>;
+}
