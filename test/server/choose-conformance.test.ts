@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { hash } from '../../server/choose/hash.js';
+import { hash, hashV2FromSeedState, seedState } from '../../server/choose/hash.js';
 import { getBucketRanges } from '../../server/choose/bucket-ranges.js';
 import { chooseVariation } from '../../server/choose/choose-variation.js';
 import { inNamespace } from '../../server/choose/in-namespace.js';
@@ -57,6 +57,12 @@ describe('GrowthBook conformance suite (specVersion 0.8.0)', () => {
     for (const [seed, value, version, expected] of cases.hash) {
       it(`hash(${JSON.stringify(seed)}, ${JSON.stringify(value)}, v${version}) = ${expected}`, () => {
         assert.equal(hash(seed, value, version), expected);
+      });
+    }
+    // The engine's fast path (seed hashed once per config) must be the same function.
+    for (const [seed, value, , expected] of cases.hash.filter((c) => c[2] === 2)) {
+      it(`hashV2FromSeedState(seedState(${JSON.stringify(seed)}), ${JSON.stringify(value)}) = ${expected}`, () => {
+        assert.equal(hashV2FromSeedState(seedState(seed), value), expected);
       });
     }
   });
