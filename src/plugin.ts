@@ -1,5 +1,6 @@
 import type { ServiceEvent } from './event.js';
 import type { Ids } from './identity.js';
+import type { Choice, ChooseParams } from './params.js';
 
 /** What the page is about, supplied by platform plugins or elements (e.g. the product on a product page). */
 export interface PageContext {
@@ -27,6 +28,8 @@ export interface PluginContext {
   /** Starts a new page view (SPA navigation): a new `pageId`. */
   newPage(): void;
   optedIn(): boolean;
+  /** The instance's `choose()`: elements resolve experiences through it. */
+  choose(params: ChooseParams): Promise<Choice[]>;
 }
 
 /**

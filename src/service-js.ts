@@ -78,6 +78,7 @@ export class ServiceJs {
         this.#chooseCache.clear();
       },
       optedIn: () => this.#optIn.optedIn,
+      choose: (params) => this.choose(params),
     };
   }
 

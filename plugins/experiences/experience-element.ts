@@ -1,0 +1,144 @@
+import { html, LitElement, type PropertyValues } from 'lit';
+import { bindText } from '../../src/bind-fields.js';
+import type { Choice } from '../../src/index.js';
+import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
+import { experienceStyles } from './experience-styles.js';
+
+export type ExperienceStatus = 'loading' | 'ready' | 'empty' | 'error';
+
+/** `detail` of `svc:experience`: what this element showed and why. */
+export interface ExperienceEventDetail {
+  name: string;
+  status: ExperienceStatus;
+  group?: string;
+  variation?: string;
+  body?: Record<string, unknown>;
+  /** Why the fallback stayed: `timeout`, `no-choice`, `no-template`, `no-sdk`. */
+  reason?: string;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-experience': SvcExperience;
+  }
+  interface GlobalEventHandlersEventMap {
+    'svc:experience': CustomEvent<ExperienceEventDetail>;
+  }
+  interface WindowEventMap {
+    'svc:experience': CustomEvent<ExperienceEventDetail>;
+  }
+}
+
+const batcher = new ChoiceBatcher();
+let defaultChooser: Chooser | undefined;
+
+/** Set by the `experiences()` plugin: the instance elements use when none is given to them. */
+export function setDefaultChooser(chooser: Chooser | undefined): void {
+  defaultChooser = chooser;
+}
+
+/**
+ * `<svc-experience name="hero-banner" timeout="800">` shows its children (the fallback) until the Choose
+ * API answers, then the `<template variation="…">` child of the assigned variation, or the plain
+ * `<template>` child with `data-field` bindings filled from the choice's body — as text, never as HTML.
+ * If no answer comes within `timeout` ms the fallback stays for this page view (no late flicker).
+ *
+ * @example
+ * <svc-experience name="hero-banner">
+ *   <h1>Welcome</h1>
+ *   <template variation="bold"><h1>Big sale</h1></template>
+ *   <template><h1 data-field="title"></h1></template>
+ * </svc-experience>
+ */
+export class SvcExperience extends LitElement {
+  static override styles = experienceStyles;
+  static override properties = {
+    name: { type: String, reflect: true },
+    timeout: { type: Number },
+    status: { type: String, reflect: true },
+  };
+
+  declare name: string;
+  /** Anti-flicker budget in milliseconds. */
+  declare timeout: number;
+  declare status: ExperienceStatus;
+  /** The SDK instance to ask; default: the one the plugin registered, else `window.svc`. */
+  svc: Chooser | undefined;
+  #run = 0;
+  #content: HTMLElement | undefined;
+
+  constructor() {
+    super();
+    this.name = '';
+    this.timeout = 800;
+    this.status = 'loading';
+  }
+
+  override render() {
+    return this.status === 'ready' ? html`<slot name="content"></slot>` : html`<slot></slot>`;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('name') && this.name) void this.#resolve();
+  }
+
+  async #resolve(): Promise<void> {
+    const run = ++this.#run;
+    this.#content?.remove();
+    this.#content = undefined;
+    this.status = 'loading';
+    this.setAttribute('aria-busy', 'true');
+    const name = this.name;
+    const outcome = await Promise.race([
+      this.#ask(name),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.timeout)),
+    ]);
+    if (run !== this.#run) return; // the name changed meanwhile
+    this.removeAttribute('aria-busy');
+    if (outcome === 'timeout') return this.#settle({ name, status: 'empty', reason: 'timeout' });
+    if (outcome === 'no-sdk') return this.#settle({ name, status: 'error', reason: 'no-sdk' });
+    if (!outcome) return this.#settle({ name, status: 'empty', reason: 'no-choice' });
+    const detail: ExperienceEventDetail = { name, status: 'ready', body: outcome.body };
+    if (outcome.group !== undefined) detail.group = outcome.group;
+    if (outcome.variation !== undefined) detail.variation = outcome.variation;
+    const content = this.#renderChoice(outcome);
+    if (!content) return this.#settle({ ...detail, status: 'empty', reason: 'no-template' });
+    this.#content = content;
+    this.append(content);
+    this.#settle(detail);
+  }
+
+  async #ask(name: string): Promise<Choice | undefined | 'no-sdk'> {
+    const chooser = await this.#chooser();
+    return chooser ? batcher.request(chooser, name) : 'no-sdk';
+  }
+
+  /** The instance to ask; when the SDK's script tag comes after this element, waits for `svc:ready`. */
+  #chooser(): Promise<Chooser | undefined> {
+    const now = this.svc ?? defaultChooser ?? (window as { svc?: Chooser }).svc;
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      window.addEventListener('svc:ready', () => resolve((window as { svc?: Chooser }).svc), { once: true });
+      setTimeout(() => resolve(undefined), this.timeout);
+    });
+  }
+
+  #renderChoice(choice: Choice): HTMLElement | undefined {
+    const templates = [...this.children].filter((c): c is HTMLTemplateElement => c instanceof HTMLTemplateElement);
+    const template =
+      (choice.variation !== undefined && templates.find((t) => t.getAttribute('variation') === choice.variation)) ||
+      templates.find((t) => !t.hasAttribute('variation'));
+    if (!template) return undefined;
+    const wrapper = document.createElement('div');
+    wrapper.slot = 'content';
+    wrapper.style.display = 'contents';
+    wrapper.append(template.content.cloneNode(true));
+    bindText(wrapper, choice.body);
+    return wrapper;
+  }
+
+  #settle(detail: ExperienceEventDetail): void {
+    this.status = detail.status;
+    this.dispatchEvent(new CustomEvent('svc:experience', { detail, bubbles: true, composed: true }));
+  }
+}
