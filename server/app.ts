@@ -51,8 +51,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
-    // Requests are logged by our onResponse hook with route and status; Fastify's pair of lines is noise.
-    disableRequestLogging: true,
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
     forceCloseConnections: 'idle',
   });

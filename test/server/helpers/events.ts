@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceEvent } from '../../../src/event.js';
+
+let clock = Date.parse('2025-01-01T00:00:00.000Z');
+
+/** A valid event; `overrides` replace fields (timestamps advance 1 s per event unless given). */
+export function makeEvent(overrides: Partial<ServiceEvent> = {}): ServiceEvent {
+  clock += 1000;
+  return {
+    eventId: randomUUID(),
+    type: 'track',
+    name: 'Clicked banner',
+    profileId: 'prof-1',
+    sessionId: 'sess-1',
+    pageId: 'page-1',
+    timestamp: new Date(clock).toISOString(),
+    data: { a: 1 },
+    ...overrides,
+  };
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openPostgresStorage } from '../../../server/storage/postgres-storage.js';
+import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
+import type { Storage } from '../../../server/storage/storage.js';
+
+export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** One database for a test file: `open()` may be called again after closing (a restart on the same data). */
+export interface TestDatabase {
+  name: 'sqlite' | 'postgres';
+  open(): Promise<Storage>;
+  /** Removes the database (temp dir / DROP DATABASE). */
+  destroy(): Promise<void>;
+}
+
+export function sqliteDatabase(): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  return {
+    name: 'sqlite',
+    open: () => openSqliteStorage(join(dir, 'svc.db')),
+    destroy: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function postgresDatabase(): Promise<TestDatabase> {
+  const dbName = `svc_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${dbName}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  return {
+    name: 'postgres',
+    open: () => openPostgresStorage(url.toString()),
+    destroy: async () => {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Both drivers: the same suites run against each. */
+export const DRIVERS: { name: 'sqlite' | 'postgres'; create: () => Promise<TestDatabase> }[] = [
+  { name: 'sqlite', create: async () => sqliteDatabase() },
+  { name: 'postgres', create: postgresDatabase },
+];
