@@ -6,7 +6,7 @@ import { validateConfig } from './config/validate-config.js';
 import { installErrorHandlers } from './errors/error-handler.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
 import { registerCors } from './http/cors.js';
-import { TokenBucketStore } from './http/token-bucket-store.js';
+import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { consentRoute } from './routes/consent-route.js';
 import { healthRoute } from './routes/health-route.js';
@@ -73,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await registerCors(app, config);
-  await app.register(rateLimit, { global: false, store: TokenBucketStore });
+  await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
   trackRoute(app, ctx);
   consentRoute(app, ctx);

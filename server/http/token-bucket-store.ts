@@ -15,9 +15,14 @@ const MAX_BUCKETS = 50_000;
 
 export class TokenBucketStore {
   private readonly buckets = new Map<string, Bucket>();
+  private readonly now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   private take(key: string, timeWindow: number, max: number, consume: boolean): { current: number; ttl: number } {
-    const now = Date.now();
+    const now = this.now();
     const rate = max / timeWindow;
     const bucket = this.buckets.get(key) ?? { tokens: max, at: now };
     bucket.tokens = Math.min(max, bucket.tokens + (now - bucket.at) * rate);
@@ -49,4 +54,13 @@ export class TokenBucketStore {
   child(): TokenBucketStore {
     return this;
   }
+}
+
+/** The store class the plugin instantiates, bound to a clock (the app's `now`, pinned in tests). */
+export function tokenBucketStore(now: () => number): new () => TokenBucketStore {
+  return class extends TokenBucketStore {
+    constructor() {
+      super(now);
+    }
+  };
 }
