@@ -105,11 +105,35 @@ CREATE TABLE exposures (
 CREATE INDEX exposures_experience ON exposures (project, experience, ts);
 `;
 
+// Which user id each profile was first identified (or aliased) as: `identities` keeps only the FIRST profile
+// per user, so a second device's profile would otherwise not lead back to its person. The Choose API uses it
+// to assign by the person's canonical profile, so nobody flips on log-in. Backfilled from stored events.
+const profileUsers = (t: { int: string }): string => `
+CREATE TABLE profile_users (
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, profile_id)
+);
+INSERT INTO profile_users (project, profile_id, user_id, created_at)
+SELECT project, profile_id, user_id, received_at FROM events
+WHERE type IN ('identify', 'alias') AND user_id IS NOT NULL
+ORDER BY ts, event_id
+ON CONFLICT (project, profile_id) DO NOTHING;
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
     name: 'initial schema',
     sqlite: tables({ int: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' }),
     postgres: tables({ int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+  {
+    version: 2,
+    name: 'profile users (identity carry-over for assignments)',
+    sqlite: profileUsers({ int: 'INTEGER' }),
+    postgres: profileUsers({ int: 'BIGINT' }),
   },
 ];

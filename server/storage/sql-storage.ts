@@ -96,9 +96,31 @@ function* linkIdentity(project: string, userId: string, profileId: string, now: 
   );
 }
 
+function* linkProfileUser(project: string, profileId: string, userId: string, now: number): SqlProgram<void> {
+  // First link wins per profile: a shared device identified as a second user keeps its first person.
+  yield op(
+    `INSERT INTO profile_users (project, profile_id, user_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project, profile_id) DO NOTHING`,
+    project, profileId, userId, now,
+  );
+}
+
+/**
+ * The profile whose assignments this profile shares: the canonical profile of the person it was identified
+ * as (what form B's userId resolves to), or itself while it is anonymous.
+ */
+function* canonicalProfileProgram(project: string, profileId: string): SqlProgram<string> {
+  const { rows } = yield op('SELECT user_id FROM profile_users WHERE project = ? AND profile_id = ?', project, profileId);
+  if (!rows[0]) return profileId;
+  return (yield* resolveUserProgram(project, str(rows[0].user_id))) ?? profileId;
+}
+
 /** The identity graph and attribute effects of one newly stored event. */
 function* applyEvent(project: string, event: ServiceEvent, now: number): SqlProgram<void> {
   const at = ms(event.timestamp);
+  if ((event.type === 'identify' || event.type === 'alias') && event.userId) {
+    yield* linkProfileUser(project, event.profileId, event.userId, now);
+  }
   if (event.type === 'identify' && event.userId) {
     yield* linkIdentity(project, event.userId, event.profileId, now);
   }
@@ -284,6 +306,10 @@ export abstract class SqlStorage implements Storage {
 
   resolveUser(project: string, userId: string): Promise<string | null> {
     return this.run(() => resolveUserProgram(project, userId), false);
+  }
+
+  canonicalProfile(project: string, profileId: string): Promise<string> {
+    return this.run(() => canonicalProfileProgram(project, profileId), false);
   }
 
   private async attributes(project: string, scope: 'profile' | 'account', ownerId: string): Promise<Attributes> {

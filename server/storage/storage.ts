@@ -96,6 +96,12 @@ export interface Storage {
 
   /** The profile a user id belongs to, following alias links; null when no identify linked it. */
   resolveUser(project: string, userId: string): Promise<string | null>;
+  /**
+   * The profile whose assignments `profileId` shares: once the profile was identified (or aliased) as a user,
+   * that user's canonical profile (what `resolveUser` answers), else the profile itself. This is what carries
+   * an anonymous profile's assignments over to the identified person, so nobody flips on log-in.
+   */
+  canonicalProfile(project: string, profileId: string): Promise<string>;
   getProfileAttributes(project: string, profileId: string): Promise<Attributes>;
   getAccountAttributes(project: string, accountId: string): Promise<Attributes>;
   /** Accounts a profile was grouped into, oldest first. */
