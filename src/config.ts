@@ -19,10 +19,25 @@ export interface ServiceConfig {
   platformB: boolean;
   /** Base URL of the service ending in `/v1`; default: the origin the SDK script came from, plus `/v1`. */
   api?: string;
+  /** Consent policy; default: not required (tracking on until `optOut()`). */
+  consent?: ConsentPolicy;
 }
 
+/**
+ * With `required: true`, nothing is tracked or stored (beyond the choice itself) until the visitor accepts;
+ * the choice holds until its `validUntil`, then the visitor is asked again.
+ */
+export interface ConsentPolicy {
+  required?: boolean;
+  /** Default: necessary, analytics, marketing, personalization. `analytics` governs tracking. */
+  categories?: string[];
+}
+
+export const DEFAULT_CONSENT_CATEGORIES: readonly string[] = ['necessary', 'analytics', 'marketing', 'personalization'];
+
 /** The validated configuration the SDK works from. Kept private to the instance: it holds the write key. */
-export interface ResolvedConfig extends Required<ServiceConfig> {
+export interface ResolvedConfig extends Required<Omit<ServiceConfig, 'consent'>> {
+  consent: Required<ConsentPolicy>;
   /** `Basic …` header value derived from the write key. */
   authorization: string;
 }
@@ -64,6 +79,10 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
     platformB: config.platformB,
     api,
     authorization: basicAuthorization(config.writeKey),
+    consent: {
+      required: config.consent?.required === true,
+      categories: config.consent?.categories?.length ? [...config.consent.categories] : [...DEFAULT_CONSENT_CATEGORIES],
+    },
   };
 }
 

@@ -9,6 +9,16 @@ export interface KindEventDetail {
   event: ServiceEvent;
 }
 
+/** `detail` of `svc:consent-change`: the visitor's choice per category. */
+export interface ConsentChangeDetail {
+  categories: Record<string, boolean>;
+  validUntil: number;
+  /** `accept` when tracking (the `analytics` category) is allowed. */
+  action: 'accept' | 'reject';
+  /** Who decided: the banner, a CMP through TCF, the page through the API. */
+  source: string;
+}
+
 /** `detail` of `svc:error`: something was not delivered, and why. */
 export interface ErrorEventDetail {
   code: string;
@@ -28,6 +38,7 @@ declare global {
     'svc:product': CustomEvent<KindEventDetail>;
     'svc:logOut': CustomEvent<KindEventDetail>;
     'svc:error': CustomEvent<ErrorEventDetail>;
+    'svc:consent-change': CustomEvent<ConsentChangeDetail>;
     /** `window.svc` was created from the SDK's script tag. */
     'svc:ready': CustomEvent<unknown>;
   }

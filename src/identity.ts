@@ -75,6 +75,12 @@ export class Identity {
     return s && now - s.last < SESSION_TIMEOUT_MS ? s.id : this.#touchSession();
   }
 
+  /** Writes the ids held in memory, e.g. minted while opted out, once persisting is allowed. */
+  persist(): void {
+    if (this.#profileId !== null) this.#persist(KEYS.profileId, this.#profileId);
+    if (this.#session !== null) this.#persist(KEYS.session, JSON.stringify(this.#session));
+  }
+
   /** A new page view (SPA navigation). */
   newPage(): void {
     this.#pageId = uuid();

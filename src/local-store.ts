@@ -41,4 +41,8 @@ export const KEYS = {
   session: 'svc.session',
   optIn: 'svc.optIn',
   productId: 'svc.productId',
+  /** The visitor's consent choice: `{categories: {name: boolean}, validUntil}`. */
+  consent: 'svc.consent',
+  /** Consent records the service has not acknowledged yet. */
+  consentPending: 'svc.consentPending',
 } as const;

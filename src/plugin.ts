@@ -1,6 +1,7 @@
 import type { ServiceEvent } from './event.js';
 import type { Ids } from './identity.js';
 import type { Choice, ChooseParams } from './params.js';
+import type { ConsentChoice } from './consent-store.js';
 
 /** What the page is about, supplied by platform plugins or elements (e.g. the product on a product page). */
 export interface PageContext {
@@ -30,6 +31,21 @@ export interface PluginContext {
   optedIn(): boolean;
   /** The instance's `choose()`: elements resolve experiences through it. */
   choose(params: ChooseParams): Promise<Choice[]>;
+  readonly consent: ConsentControl;
+}
+
+/** What consent plugins (banner, CMP bridges) may do. */
+export interface ConsentControl {
+  readonly required: boolean;
+  readonly categories: readonly string[];
+  /** The remembered, unexpired choice, or null (then the visitor should be asked). */
+  current(): ConsentChoice | null;
+  /**
+   * Applies a choice: remembers it until `validUntil`, opts tracking in or out (the `analytics` category
+   * governs it, or any category when there is none), sends one consent record per category (kept and
+   * resent when sending fails), and dispatches `svc:consent` and `svc:consent-change`.
+   */
+  decide(categories: Record<string, boolean>, validUntil: number, source: string): void;
 }
 
 /**

@@ -3,6 +3,7 @@ import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
 import { dispatchTracked, type EventKind } from './dom-events.js';
 import type { ServiceEvent } from './event.js';
+import { expireChoice, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
 import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
@@ -51,9 +52,15 @@ export class ServiceJs {
 
   constructor(config: ServiceConfig) {
     this.#config = resolveConfig(config);
-    this.#optIn = new OptIn(this.#store, (optedIn) => {
-      if (!optedIn) this.#outbox.purge();
-    });
+    expireChoice(this.#store);
+    this.#optIn = new OptIn(
+      this.#store,
+      (optedIn) => {
+        if (optedIn) this.#identity.persist();
+        else this.#outbox.purge();
+      },
+      !this.#config.consent.required,
+    );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
     this.#outbox = new MemoryOutbox(createSender(this.#config));
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
@@ -79,7 +86,19 @@ export class ServiceJs {
       },
       optedIn: () => this.#optIn.optedIn,
       choose: (params) => this.choose(params),
+      consent: {
+        required: c.consent.required,
+        categories: c.consent.categories,
+        current: () => readChoice(this.#store),
+        decide: (categories, validUntil, source) => this.#decideConsent(categories, validUntil, source),
+      },
     };
+    // Consent records an earlier page could not deliver.
+    const pending = pendingRecords(this.#store);
+    if (pending.length > 0) {
+      setPendingRecords(this.#store, []);
+      this.#sendConsents(pending);
+    }
   }
 
   /** Turns tracking on for this browser. */
@@ -197,13 +216,8 @@ export class ServiceJs {
     const { action, validUntil, email, message, category } = params;
     const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
-    const c = this.#config;
-    void postJson(
-      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/consents/data`,
-      c.authorization,
-      clean({ eventId: event.eventId, profileId: event.profileId, sourceId: c.sourceId, timestamp: event.timestamp, action, validUntil, email, message, category }),
-      RECOMMENDATION_TIMEOUT_MS,
-    );
+    const { eventId, profileId, timestamp } = event;
+    this.#sendConsents([clean({ eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category })]);
   }
 
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
@@ -321,6 +335,40 @@ export class ServiceJs {
     this.#plugins.removeAll();
     this.#optIn.dispose();
     this.#outbox.dispose();
+  }
+
+  #decideConsent(categories: Record<string, boolean>, validUntil: number, source: string): void {
+    const c = this.#config;
+    const governs = c.consent.categories.includes('analytics') ? categories.analytics === true : Object.values(categories).some(Boolean);
+    const action = governs ? 'accept' : 'reject';
+    // The choice itself is the one thing stored whatever it is (issue 7).
+    this.#store.set(KEYS.consent, JSON.stringify({ categories, validUntil } satisfies ConsentChoice));
+    if (governs) this.#optIn.optIn();
+    else this.#optIn.optOut();
+    const ids = this.#identity.ids();
+    const timestamp = new Date().toISOString();
+    this.#sendConsents(Object.entries(categories).map(([category, accepted]) => ({
+      eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp,
+      action: accepted ? 'accept' : 'reject', validUntil, category,
+    })));
+    const data = { action, validUntil, categories, source };
+    // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
+    if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {
+      const event: ServiceEvent = { eventId: uuid(), type: 'consent', name: 'Consent', ...ids, timestamp, data };
+      window.dispatchEvent(new CustomEvent('svc:consent', { detail: { eventName: 'Consent', event } }));
+    }
+    window.dispatchEvent(new CustomEvent('svc:consent-change', { detail: { categories, validUntil, action, source } }));
+  }
+
+  /** Sends consent records at once (keep-alive); what fails is kept in storage and resent by a later page. */
+  #sendConsents(records: ConsentRecord[]): void {
+    const c = this.#config;
+    const url = `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/consents/data`;
+    for (const record of records) {
+      void postJson(url, c.authorization, record, RECOMMENDATION_TIMEOUT_MS).then((answer) => {
+        if (answer === null) setPendingRecords(this.#store, [...pendingRecords(this.#store), record]);
+      });
+    }
   }
 
   async #requestChoices(params: ChooseParams): Promise<Choice[]> {
