@@ -1,0 +1,119 @@
+// Config validation as a table of cases, the shipped svc.config.json, and the CLI's start/reload rules.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { ServiceConfigFile } from '../../server/config/config-types.js';
+import { validateConfig } from '../../server/config/validate-config.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const SHOP = 'organizations.acme.projects.shop';
+
+function shipped(): ServiceConfigFile {
+  return JSON.parse(readFileSync(join(REPO, 'svc.config.json'), 'utf8')) as ServiceConfigFile;
+}
+
+type Mutate = (shop: Record<string, unknown>, root: Record<string, unknown>) => void;
+const exp = (shop: Record<string, unknown>, i: number) => (shop.experiences as Record<string, unknown>[])[i] as Record<string, unknown>;
+
+const CASES: { name: string; mutate: Mutate; message: string }[] = [
+  { name: 'weights not summing to 100', mutate: (s) => { (s.experiences as unknown[]).push({ name: 'x', variations: [{ name: 'a', weight: 60, body: {} }, { name: 'b', weight: 30, body: {} }] }); }, message: `${SHOP}.experiences[3].variations: weights must sum to 100` },
+  { name: 'weight not a number', mutate: (s) => { ((exp(s, 0).variations as Record<string, unknown>[])[1] as Record<string, unknown>).weight = '50'; }, message: `${SHOP}.experiences[0].variations[1].weight: must be a number` },
+  { name: 'duplicate experience name', mutate: (s) => { exp(s, 2).name = 'hero-banner'; }, message: `${SHOP}.experiences[2].name: "hero-banner" is already used by experiences[0]` },
+  { name: 'two kinds', mutate: (s) => { exp(s, 2).feed = 1; }, message: `${SHOP}.experiences[2]: must have exactly one of variations, body or feed` },
+  { name: 'no kind', mutate: (s) => { delete exp(s, 2).body; }, message: `${SHOP}.experiences[2]: must have exactly one of variations, body or feed` },
+  { name: 'unknown feed', mutate: (s) => { exp(s, 1).feed = 7; }, message: `${SHOP}.experiences[1].feed: no feed with id 7 in feeds` },
+  { name: 'traffic over 100', mutate: (s) => { exp(s, 0).traffic = 101; }, message: `${SHOP}.experiences[0].traffic: must be between 0 and 100` },
+  { name: 'unknown device', mutate: (s) => { exp(s, 0).devices = ['tablet']; }, message: `${SHOP}.experiences[0].devices[0]: must be "mobile" or "desktop"` },
+  { name: 'bad stickiness', mutate: (s) => { exp(s, 0).stickiness = 'device'; }, message: `${SHOP}.experiences[0].stickiness: must be "profile" or "session"` },
+  { name: 'condition not an object', mutate: (s) => { exp(s, 0).condition = 'country = NO'; }, message: `${SHOP}.experiences[0].condition: must be an object` },
+  { name: 'namespace out of order', mutate: (s) => { exp(s, 0).namespace = ['ns', 0.5, 0.2]; }, message: `${SHOP}.experiences[0].namespace: must satisfy 0 <= start < end <= 1` },
+  { name: 'namespace not a tuple', mutate: (s) => { exp(s, 0).namespace = ['ns', 0.5]; }, message: `${SHOP}.experiences[0].namespace: must be [namespaceId, start, end]` },
+  { name: 'hashVersion 3', mutate: (s) => { exp(s, 0).hashVersion = 3; }, message: `${SHOP}.experiences[0].hashVersion: must be 1 or 2` },
+  { name: 'key without a dot', mutate: (s) => { s.writeKeys = ['web1p4ss']; }, message: `${SHOP}.writeKeys[0]: must be a key of the form <id>.<secret>` },
+  { name: 'key id used twice', mutate: (s) => { s.apiKeys = ['web1.other']; }, message: `${SHOP}.writeKeys[0]: key id "web1" is already used at ${SHOP}.apiKeys[0]` },
+  { name: 'empty sources', mutate: (s) => { s.sources = []; }, message: `${SHOP}.sources: must list at least one source` },
+  { name: 'sources missing', mutate: (s) => { delete s.sources; }, message: `${SHOP}.sources: must be an array` },
+  { name: 'feed strategy unknown', mutate: (s) => { (s.feeds as Record<string, unknown>[])[0]!.strategy = 'random'; }, message: `${SHOP}.feeds[0].strategy: must be one of popular, viewed-together, bought-together, recently-viewed, personalized` },
+  { name: 'catalog price negative', mutate: (s) => { (s.catalog as Record<string, unknown>[])[3]!.price = -1; }, message: `${SHOP}.catalog[3].price: must be a number >= 0` },
+  { name: 'limits zero', mutate: (s) => { s.limits = { writeKeyPerSecond: 0 }; }, message: `${SHOP}.limits.writeKeyPerSecond: must be a number > 0` },
+  { name: 'origin with a path', mutate: (s) => { s.allowedOrigins = ['https://a.example/shop']; }, message: `${SHOP}.allowedOrigins[0]: must be an origin like https://shop.example.com (no path) or "*"` },
+  { name: 'organizations missing', mutate: (_s, root) => { delete root.organizations; }, message: 'organizations: must be an object' },
+];
+
+describe('config validation', () => {
+  it('accepts the shipped svc.config.json (the demo project acme/shop with ~30 products)', () => {
+    const config = validateConfig(shipped());
+    const shop = config.organizations.acme?.projects.shop;
+    assert.deepEqual(shop?.experiences?.map((e) => e.name), ['hero-banner', 'home-recs', 'welcome-note']);
+    assert.ok((shop?.catalog?.length ?? 0) >= 25);
+  });
+
+  for (const c of CASES) {
+    it(`names the bad path: ${c.name}`, () => {
+      const root = shipped() as unknown as Record<string, unknown>;
+      const shop = (((root.organizations as Record<string, unknown> | undefined)?.acme as Record<string, unknown> | undefined)?.projects as Record<string, unknown> | undefined)?.shop as Record<string, unknown>;
+      c.mutate(shop, root);
+      assert.throws(() => validateConfig(root), (error: Error) => {
+        assert.equal(error.message, c.message);
+        return true;
+      });
+    });
+  }
+});
+
+/** Runs the CLI (server/main.ts through tsx); `onOutput` sees all output so far after each chunk. */
+function runCli(env: Record<string, string>, onOutput?: (output: string, pid: number) => void) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: REPO, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise<{ code: number | null; output: string }>((resolvePromise, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (onOutput && child.pid !== undefined) onOutput(output, child.pid);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => resolvePromise({ code, output }));
+  });
+}
+
+describe('CLI (server/main.ts)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to start on an invalid config file, naming the bad path', async () => {
+    const bad = shipped();
+    const variations = bad.organizations.acme?.projects.shop?.experiences?.[0]?.variations;
+    if (variations?.[0]) variations[0].weight = 10;
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify(bad));
+    const { code, output } = await runCli({ SVC_CONFIG: file, DATA_DIR: join(dir, 'data-bad') });
+    assert.equal(code, 1);
+    assert.match(output, /organizations\.acme\.projects\.shop\.experiences\[0\]\.variations: weights must sum to 100/);
+  });
+
+  it('reloads on SIGHUP, keeps the last good config when the reload fails, shuts down on SIGTERM', async () => {
+    const file = join(dir, 'good.json');
+    writeFileSync(file, JSON.stringify(shipped()));
+    let step: 'starting' | 'reloading' | 'stopping' = 'starting';
+    const { code, output } = await runCli({ SVC_CONFIG: file, DATA_DIR: join(dir, 'data') }, (out, pid) => {
+      if (step === 'starting' && /svc service ready/.test(out)) {
+        step = 'reloading';
+        writeFileSync(file, '{"organizations": 5}');
+        process.kill(pid, 'SIGHUP');
+      } else if (step === 'reloading' && /reload failed/.test(out)) {
+        step = 'stopping';
+        process.kill(pid, 'SIGTERM');
+      }
+    });
+    assert.equal(code, 0);
+    assert.match(output, /configuration reload failed; keeping the last good configuration/);
+    assert.match(output, /organizations: must be an object/);
+    assert.match(output, /shutting down/);
+  });
+});
