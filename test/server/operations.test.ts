@@ -1,0 +1,153 @@
+// Health, metrics, static files, config swap and graceful shutdown, over inject and a real socket.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type RouteModule } from '../../server/app.js';
+import type { Storage } from '../../server/storage/storage.js';
+import { makeEvent } from './helpers/events.js';
+import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { basic, testConfig } from './helpers/test-config.js';
+
+const TRACK = '/v1/acme/projects/shop/sources/web/track';
+
+for (const driver of DRIVERS) {
+  describe(`operations (${driver.name})`, () => {
+    let db: TestDatabase;
+    let storage: Storage;
+    let app: FastifyInstance;
+    before(async () => {
+      db = await driver.create();
+      storage = await db.open();
+      app = await buildApp({ config: testConfig(), storage });
+    });
+    after(async () => {
+      await app.close();
+      await storage.close();
+      await db.destroy();
+    });
+
+    it('GET /healthz answers 200 with the storage dialect', async () => {
+      const res = await app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json(), { ok: true, storage: driver.name });
+    });
+
+    it('GET /metrics counts requests by route and status, events ingested and duplicates, per app', async () => {
+      const batch = [makeEvent(), makeEvent()];
+      await app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
+      await app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
+      await app.inject({ method: 'POST', url: TRACK, payload: { batch } });
+      const res = await app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain/);
+      const text = res.body;
+      assert.match(text, /svc_http_requests_total\{method="POST",route="\/v1\/:org\/projects\/:project\/sources\/:sourceId\/track",status="200"\} 2/);
+      assert.match(text, /svc_http_requests_total\{[^}]*status="401"\} 1/);
+      assert.match(text, /svc_http_request_duration_seconds_bucket\{/);
+      assert.match(text, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
+      assert.match(text, /svc_event_duplicates_total\{project="acme\/shop"\} 2/);
+      // A second app in the same process has its own registry (no "already registered" clash, own counts).
+      const second = await buildApp({ config: testConfig(), storage });
+      try {
+        const fresh = await second.inject({ method: 'GET', url: '/metrics' });
+        assert.doesNotMatch(fresh.body, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('serves a swapped config at once (what SIGHUP does): a new key works on the next request', async () => {
+      const local = await buildApp({ config: testConfig(), storage });
+      try {
+        const send = () => local.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web9.new') }, payload: { batch: [makeEvent()] } });
+        assert.equal((await send()).statusCode, 401);
+        const next = testConfig();
+        next.organizations.acme!.projects.shop!.writeKeys.push('web9.new');
+        local.svc.config.replace(next);
+        assert.equal((await send()).statusCode, 200);
+      } finally {
+        await local.close();
+      }
+    });
+
+    it('finishes an in-flight request on close (graceful shutdown), then refuses new connections', async () => {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      let entered: () => void = () => undefined;
+      const inside = new Promise<void>((resolve) => { entered = resolve; });
+      const slow: RouteModule = (a) => {
+        a.get('/slow', async () => {
+          entered();
+          await gate;
+          return { done: true };
+        });
+      };
+      const live = await buildApp({ config: testConfig(), storage, routes: [slow] });
+      const address = await live.listen({ port: 0, host: '127.0.0.1' });
+      const pending = fetch(`${address}/slow`);
+      await inside;
+      const closing = live.close();
+      release();
+      const res = await pending;
+      assert.equal(res.status, 200);
+      assert.deepEqual(await res.json(), { done: true });
+      await closing;
+      await assert.rejects(fetch(`${address}/healthz`));
+    });
+  });
+}
+
+describe('static files', () => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-static-'));
+  let db: TestDatabase;
+  let storage: Storage;
+  let app: FastifyInstance;
+  before(async () => {
+    mkdirSync(join(root, 'demo'));
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'demo', 'index.html'), '<!doctype html><title>demo</title>');
+    writeFileSync(join(root, 'dist', 'service.js'), 'window.x = 1;');
+    writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
+    db = (await DRIVERS[0]!.create());
+    storage = await db.open();
+    app = await buildApp({ config: testConfig(), storage, staticRoot: root });
+  });
+  after(async () => {
+    await app.close();
+    await storage.close();
+    await db.destroy();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves demo/ at / and dist/ at /svc/, but not the service bundle', async () => {
+    const page = await app.inject({ method: 'GET', url: '/' });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<title>demo<\/title>/);
+    const sdk = await app.inject({ method: 'GET', url: '/svc/service.js' });
+    assert.equal(sdk.statusCode, 200);
+    assert.match(String(sdk.headers['content-type']), /javascript/);
+    const server = await app.inject({ method: 'GET', url: '/svc/server.mjs' });
+    assert.equal(server.statusCode, 404);
+    assert.equal(server.json().error.code, 'route_not_found');
+  });
+});
+
+describe('health without storage', () => {
+  it('GET /healthz answers 503 storage_unavailable when the database does not answer', async () => {
+    const db = await DRIVERS[0]!.create();
+    const storage = await db.open();
+    const app = await buildApp({ config: testConfig(), storage });
+    try {
+      await storage.close();
+      const res = await app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.json().error.code, 'storage_unavailable');
+    } finally {
+      await app.close();
+      await db.destroy();
+    }
+  });
+});
