@@ -22,6 +22,11 @@ export function configFromScript(script: HTMLScriptElement | SVGScriptElement | 
     platformB: flag(d.platformB),
   };
   if (d.api) config.api = d.api;
+  // data-consent-required="true" data-consent-categories="necessary,analytics,marketing"
+  if (flag(d.consentRequired) || d.consentCategories) {
+    config.consent = { required: flag(d.consentRequired) };
+    if (d.consentCategories) config.consent.categories = d.consentCategories.split(',').map((c) => c.trim()).filter(Boolean);
+  }
   return config;
 }
 
