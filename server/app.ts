@@ -8,6 +8,7 @@ import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
 import { registerCors } from './http/cors.js';
 import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
+import { chooseRoute } from './routes/choose-route.js';
 import { consentRoute } from './routes/consent-route.js';
 import { healthRoute } from './routes/health-route.js';
 import { metricsRoute } from './routes/metrics-route.js';
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
   trackRoute(app, ctx);
+  chooseRoute(app, ctx);
   consentRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);

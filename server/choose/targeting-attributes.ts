@@ -1,0 +1,77 @@
+import type { Attributes } from '../../src/event.js';
+import type { Device, ExperienceConfig } from '../config/config-types.js';
+import type { Storage } from '../storage/storage.js';
+
+/** Names and groups of the experiences that carry a `condition`, computed once per config. */
+interface ConditionIndex {
+  names: ReadonlySet<string>;
+  groups: ReadonlySet<string>;
+}
+
+// Keyed by the config's experiences array: a config reload swaps the array, so the index follows it.
+const indexes = new WeakMap<readonly ExperienceConfig[], ConditionIndex>();
+
+function conditionIndex(experiences: readonly ExperienceConfig[]): ConditionIndex {
+  let index = indexes.get(experiences);
+  if (!index) {
+    const names = new Set<string>();
+    const groups = new Set<string>();
+    for (const e of experiences) {
+      if (e.condition === undefined || e.condition === null) continue;
+      names.add(e.name);
+      if (e.group !== undefined) groups.add(e.group);
+    }
+    index = { names, groups };
+    indexes.set(experiences, index);
+  }
+  return index;
+}
+
+/**
+ * Whether any experience the request may select has a `condition`. Only then are profile and account
+ * attributes read: most requests target nobody and so cost no attribute round trips.
+ */
+export function needsTargeting(
+  experiences: readonly ExperienceConfig[],
+  names: readonly string[] | undefined,
+  groups: readonly string[] | undefined,
+): boolean {
+  const index = conditionIndex(experiences);
+  if (index.names.size === 0) return false;
+  if (names?.some((n) => index.names.has(n))) return true;
+  return groups?.some((g) => index.groups.has(g)) ?? false;
+}
+
+export interface TargetingInput {
+  project: string;
+  /** The profile the caller identified (form A), or the one form B's userId resolved to. */
+  profileId: string;
+  /** The person's canonical profile (see Storage.canonicalProfile); may equal `profileId`. */
+  canonicalProfileId: string;
+  device?: Device;
+  url?: string;
+}
+
+/**
+ * What `condition` rules see (README "Choose API"): the profile's attributes at the top level (the person's
+ * canonical profile first, the requesting profile's own on top), the first linked account's attributes under
+ * `account`, then the request's own facts, which win over stored attributes of the same name:
+ * `{...profileAttributes, account: {...}, profileId, device?, url?}`.
+ */
+export async function loadTargetingAttributes(storage: Storage, input: TargetingInput): Promise<Attributes> {
+  const { project, profileId, canonicalProfileId } = input;
+  const sameProfile = profileId === canonicalProfileId;
+  const [own, canonical, ownAccounts] = await Promise.all([
+    storage.getProfileAttributes(project, profileId),
+    sameProfile ? Promise.resolve({}) : storage.getProfileAttributes(project, canonicalProfileId),
+    storage.getProfileAccounts(project, profileId),
+  ]);
+  const accounts = ownAccounts.length > 0 || sameProfile
+    ? ownAccounts
+    : await storage.getProfileAccounts(project, canonicalProfileId);
+  const account = accounts[0] === undefined ? {} : await storage.getAccountAttributes(project, accounts[0]);
+  const attributes: Attributes = { ...canonical, ...own, account, profileId };
+  if (input.device !== undefined) attributes.device = input.device;
+  if (input.url !== undefined) attributes.url = input.url;
+  return attributes;
+}

@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import { chooseExperiences } from '../choose/choose-engine.js';
+import { ChooseError } from '../choose/choose-error.js';
+import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-types.js';
+import { ExposureWriter } from '../choose/exposure-writer.js';
+import { PopularFeeds } from '../choose/popular-feed-port.js';
+import { storageAssignmentPort } from '../choose/storage-assignment-port.js';
+import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-attributes.js';
+import { validateChooseRequest } from '../choose/validate-choose-request.js';
+import { ServiceError } from '../errors/service-error.js';
+import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
+import { projectRateLimit } from '../http/rate-limit.js';
+import type { ServiceContext } from '../service-context.js';
+import type { ExposureRow } from '../storage/storage.js';
+
+export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
+
+/**
+ * `POST /v1/{org}/projects/{project}/optimization/choose-api` (spec 4.1, DESIGN 3.3 and 3.5): resolves the
+ * requested experiences for one profile and answers `{choices:[{name, group?, variation?, body}]}`.
+ *
+ * Order of work, cheapest refusal first: authentication before the body is read (projectAuth), then the
+ * whole body is validated (400, no lookup yet), then the identification is checked against the key
+ * (403) and resolved (form B: 400 `unknown_user`), then the engine runs; exposures are queued for a
+ * batched write and never delay the answer.
+ *
+ * The unit of `stickiness: "profile"` is the person's canonical profile (Storage.canonicalProfile): once a
+ * profile is identified as a user, it shares the assignments of the first profile linked to that user, and
+ * form B's userId resolves to that same profile. So an anonymous visitor keeps the variation after log-in,
+ * and a second device of the same person gets it too once identified.
+ */
+export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  const exposures = new ExposureWriter(ctx.storage, { logger: app.log });
+  const feeds = new PopularFeeds(ctx.storage, ctx.now);
+  // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
+  // storage: nothing accepted is lost on a graceful shutdown.
+  app.addHook('onClose', async () => exposures.close());
+
+  // A database failure is the caller's to retry (503), never a 500 with our internals, and never an answer
+  // built on an unstored assignment (it could flip on the next request).
+  async function fromStorage<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof ServiceError || error instanceof ChooseError) throw error;
+      app.log.error({ err: error }, 'choose: storage failed');
+      throw new ServiceError('storage_unavailable', 'The assignment store did not answer; retry the request.');
+    }
+  }
+
+  app.post<{ Params: ProjectParams }>(
+    CHOOSE_PATH,
+    {
+      config: { rateLimit: projectRateLimit(ctx.config) },
+      preParsing: projectAuth(ctx.config, { allowApiKey: true }),
+    },
+    async (request) => {
+      const auth = request.auth;
+      if (!auth) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.');
+      const body = validateChooseRequest(request.body);
+      const project = auth.project;
+      const identification = body.identification;
+
+      let profileId: string;
+      let unitProfileId: string;
+      if (identification.form === 'user') {
+        // A writeKey is public (it ships in every page), so accepting a userId from it would let anyone read
+        // any known user's assignments: form B is for server-side apiKey callers (DESIGN 3.3).
+        if (auth.kind !== 'apiKey') {
+          throw new ServiceError('identification_not_allowed', "identification.userId: needs an apiKey; browser callers send {sourceId, profileId}.");
+        }
+        const resolved = await fromStorage(ctx.storage.resolveUser(project.key, identification.userId));
+        if (resolved === null) {
+          throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user "${identification.userId.slice(0, 100)}".`);
+        }
+        // resolveUser already answers the person's canonical profile.
+        profileId = resolved;
+        unitProfileId = resolved;
+      } else {
+        if (!project.config.sources.includes(identification.sourceId)) {
+          throw new ServiceError('source_not_allowed', `The source "${identification.sourceId.slice(0, 100)}" is not a source of this project.`);
+        }
+        profileId = identification.profileId;
+        unitProfileId = await fromStorage(ctx.storage.canonicalProfile(project.key, profileId));
+      }
+
+      const experiences = project.config.experiences ?? [];
+      const chooseRequest: ChooseRequest = { profileId: unitProfileId };
+      if (body.names !== undefined) chooseRequest.names = body.names;
+      if (body.groups !== undefined) chooseRequest.groups = body.groups;
+      if (body.device !== undefined) chooseRequest.device = body.device;
+      if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
+      if (body.force !== undefined) chooseRequest.force = body.force;
+      if (needsTargeting(experiences, body.names, body.groups)) {
+        chooseRequest.attributes = await fromStorage(loadTargetingAttributes(ctx.storage, {
+          project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
+        }));
+      }
+
+      const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key), logger: app.log };
+      if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
+        deps.feedProducts = feeds.port(project.key, project.config);
+      }
+
+      let result: ChooseResult;
+      try {
+        result = await fromStorage(chooseExperiences(experiences, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' }));
+      } catch (error) {
+        if (error instanceof ChooseError) throw new ServiceError(error.code, error.message);
+        throw error;
+      }
+
+      if (result.exposures.length > 0) {
+        const time = ctx.now();
+        // Exposures name the profile the caller identified (the one its events carry), so results can join
+        // exposures to conversions by profile; assignments are stored under the canonical profile.
+        const rows: ExposureRow[] = result.exposures.map((e) => ({
+          project: project.key,
+          profileId,
+          experience: e.experience,
+          variation: e.variation ?? null,
+          sessionId: e.sessionId ?? null,
+          device: e.device ?? null,
+          time,
+        }));
+        exposures.add(rows);
+      }
+      return { choices: result.choices };
+    },
+  );
+}
