@@ -22,6 +22,8 @@ export function configFromScript(script: HTMLScriptElement | SVGScriptElement | 
     platformB: flag(d.platformB),
   };
   if (d.api) config.api = d.api;
+  // data-auto-track="false" turns automatic tracking off; absent or any other value leaves it on.
+  if (d.autoTrack === 'false') config.autoTrack = false;
   // data-consent-required="true" data-consent-categories="necessary,analytics,marketing"
   if (flag(d.consentRequired) || d.consentCategories) {
     config.consent = { required: flag(d.consentRequired) };

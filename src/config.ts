@@ -21,6 +21,28 @@ export interface ServiceConfig {
   api?: string;
   /** Consent policy; default: not required (tracking on until `optOut()`). */
   consent?: ConsentPolicy;
+  /**
+   * Automatic tracking by `dist/service.js` (`data-auto-track="false"` on its script tag): on unless
+   * `false`; an object turns single kinds off. ESM users install it themselves: `svc.use(autoTrack(options))`.
+   * @example { autoTrack: { click: false, change: false } }
+   */
+  autoTrack?: boolean | AutoTrackOptions;
+}
+
+/** Kinds of automatic tracking; each is on unless set to `false`. */
+export interface AutoTrackOptions {
+  /** `View Page` on load and on every History API / `popstate` navigation. */
+  page?: boolean;
+  /** `Leave Page` on pagehide and before each navigation, with the time spent on the page. */
+  leave?: boolean;
+  /** `Click On` for links and buttons. */
+  click?: boolean;
+  /** `Change On` for form fields (values only from fields marked `data-svc-capture`). */
+  change?: boolean;
+  /** `Submit On` for forms. */
+  submit?: boolean;
+  /** `Session start` with referrer, landing page and UTM parameters. */
+  session?: boolean;
 }
 
 /**
@@ -36,7 +58,7 @@ export interface ConsentPolicy {
 export const DEFAULT_CONSENT_CATEGORIES: readonly string[] = ['necessary', 'analytics', 'marketing', 'personalization'];
 
 /** The validated configuration the SDK works from. Kept private to the instance: it holds the write key. */
-export interface ResolvedConfig extends Required<Omit<ServiceConfig, 'consent'>> {
+export interface ResolvedConfig extends Required<Omit<ServiceConfig, 'consent' | 'autoTrack'>> {
   consent: Required<ConsentPolicy>;
   /** `Basic …` header value derived from the write key. */
   authorization: string;
@@ -67,6 +89,10 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
     if (typeof config[field] !== 'boolean') throw new Error(CONFIG_ERROR);
   }
   if (config.api !== undefined && (typeof config.api !== 'string' || config.api.trim() === '')) {
+    throw new Error(CONFIG_ERROR);
+  }
+  const autoTrack: unknown = config.autoTrack;
+  if (autoTrack !== undefined && typeof autoTrack !== 'boolean' && (autoTrack === null || typeof autoTrack !== 'object')) {
     throw new Error(CONFIG_ERROR);
   }
   const api = (config.api ?? defaultApi()).replace(/\/+$/, '');
