@@ -204,6 +204,24 @@ function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Ass
   return toAssignment(row, changes === 1);
 }
 
+/** Stored rows for every (experience, unit) pair of the lists, keyed `${experience}\0${unit}`. */
+function* storedAssignments(
+  project: string, experiences: readonly string[], units: readonly string[], created: ReadonlySet<string>,
+): SqlProgram<Map<string, Assignment>> {
+  // IN lists on both key columns let both databases walk the primary key; an OR of (experience AND unit)
+  // pairs made SQLite scan the whole table. A request has one or two units, so the cross product the IN
+  // lists may match stays small; pairs nobody asked for are simply not looked up below.
+  const { rows } = yield op(
+    `SELECT experience, unit, variation, hash_version, created_at FROM assignments
+     WHERE project = ? AND experience IN (${experiences.map(() => '?').join(', ')}) AND unit IN (${units.map(() => '?').join(', ')})`,
+    project, ...experiences, ...units,
+  );
+  return new Map(rows.map((r) => {
+    const id = `${str(r.experience)}\u0000${str(r.unit)}`;
+    return [id, toAssignment(r, created.has(id))];
+  }));
+}
+
 function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
   const project = inputs[0]?.project ?? '';
   const unique = new Map<string, AssignmentInput>();
@@ -212,28 +230,30 @@ function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): S
     const id = `${input.experience}\u0000${input.unit}`;
     if (!unique.has(id)) unique.set(id, input);
   }
+  const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentInput>): string[] => [...new Set([...of].map(pick))];
+  // Read first: a returning unit (the common case) costs one indexed SELECT and no write at all.
+  const byId = yield* storedAssignments(
+    project, distinct((r) => r.experience, unique.values()), distinct((r) => r.unit, unique.values()), new Set(),
+  );
   // Sorted so that concurrent callers take the unique-index locks in one order.
-  const rows = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  const params: SqlValue[] = [];
-  for (const r of rows) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
-  const { rows: inserted } = yield op(
-    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
-     VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-     ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit`,
-    ...params,
-  );
-  const created = new Set(inserted.map((r) => `${str(r.experience)}\u0000${str(r.unit)}`));
-  const keyParams: SqlValue[] = [project];
-  for (const r of rows) keyParams.push(r.experience, r.unit);
-  const { rows: stored } = yield op(
-    `SELECT experience, unit, variation, hash_version, created_at FROM assignments
-     WHERE project = ? AND (${rows.map(() => '(experience = ? AND unit = ?)').join(' OR ')})`,
-    ...keyParams,
-  );
-  const byId = new Map(stored.map((r) => {
-    const id = `${str(r.experience)}\u0000${str(r.unit)}`;
-    return [id, toAssignment(r, created.has(id))];
-  }));
+  const missing = [...unique.entries()].filter(([id]) => !byId.has(id))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  if (missing.length > 0) {
+    const params: SqlValue[] = [];
+    for (const r of missing) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
+    const { rows: inserted } = yield op(
+      `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
+       VALUES ${missing.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit`,
+      ...params,
+    );
+    const created = new Set(inserted.map((r) => `${str(r.experience)}\u0000${str(r.unit)}`));
+    // Read back what is stored now: ours, or a concurrent caller's that won the insert.
+    const after = yield* storedAssignments(
+      project, distinct((r) => r.experience, missing), distinct((r) => r.unit, missing), created,
+    );
+    for (const [id, assignment] of after) if (!byId.has(id)) byId.set(id, assignment);
+  }
   return inputs.map((input) => {
     const found = byId.get(`${input.experience}\u0000${input.unit}`);
     if (!found) throw new Error('assignment vanished after insert-if-absent');
