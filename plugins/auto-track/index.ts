@@ -1,0 +1,42 @@
+// The `auto-track` plugin: page views, leaves, clicks, changes, submits and session starts.
+import type { AutoTrackOptions } from '../../src/config.js';
+import type { ServicePlugin } from '../../src/plugin.js';
+import { trackChanges, trackClicks, trackSubmits } from './interactions.js';
+import { trackPages } from './page-views.js';
+import { sessionAnnouncer } from './session-start.js';
+
+export type { AutoTrackOptions };
+
+/**
+ * Automatic, privacy-safe tracking; every kind is on unless its option is `false`. Field values are sent
+ * only from fields marked `data-svc-capture` (never password or hidden inputs), and nothing at all from
+ * inside an element marked `data-svc-no-capture`. `dist/service.js` installs it unless `data-auto-track="false"`.
+ * @example svc.use(autoTrack({ change: false }));
+ */
+export function autoTrack(options: AutoTrackOptions = {}): ServicePlugin {
+  const on = (kind: keyof AutoTrackOptions): boolean => options[kind] !== false;
+  let announce: ((sessionId: string) => void) | undefined;
+  return {
+    name: 'auto-track',
+    setup(ctx) {
+      if (on('session')) {
+        announce = sessionAnnouncer(ctx);
+        // This plugin's enrich is not active during its own setup: the first View Page is preceded by hand.
+        announce(ctx.ids().sessionId);
+      }
+      const removers: (() => void)[] = [];
+      if (on('page') || on('leave')) removers.push(trackPages(ctx, on('page'), on('leave')));
+      if (on('click')) removers.push(trackClicks(ctx));
+      if (on('change')) removers.push(trackChanges(ctx));
+      if (on('submit')) removers.push(trackSubmits(ctx));
+      return () => {
+        announce = undefined;
+        for (const remove of removers) remove();
+      };
+    },
+    // Any event may be the first of a session (a track() after 30 idle minutes): `Session start` goes first.
+    enrich(event) {
+      announce?.(event.sessionId);
+    },
+  };
+}

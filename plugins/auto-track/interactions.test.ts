@@ -1,0 +1,95 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { FORBIDDEN_TITLES, type ServiceEvent } from '../../src/index.js';
+import { captureEvents, cleanup, makeSvc, stubFetch } from '../../test/helpers/svc.js';
+import { autoTrack } from './index.js';
+
+const named = (events: ServiceEvent[], name: string): ServiceEvent[] => events.filter((e) => e.name === name);
+
+/** Sets a field as typing would and fires its change event. */
+function type(el: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  el.value = value;
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** A real submission (validation, submitter, submit event) that does not navigate the test page away. */
+function submit(form: HTMLFormElement, submitter?: HTMLElement): void {
+  form.addEventListener('submit', (e) => e.preventDefault(), { once: true });
+  form.requestSubmit(submitter ?? null);
+}
+
+describe('auto-track: clicks, changes and submits', () => {
+  let capture: ReturnType<typeof captureEvents>;
+
+  beforeEach(() => {
+    stubFetch();
+    capture = captureEvents();
+    makeSvc().use(autoTrack());
+  });
+  afterEach(async () => {
+    capture.stop();
+    await cleanup();
+  });
+
+  it('Click On names the nearest link with tag, id, classes, selector, bounded text and href', async () => {
+    const nav = await fixture(html`<nav class="main top"><a id="buy" class="btn primary" href="/p/1"><span>  Buy
+      now </span></a></nav>`);
+    nav.addEventListener('click', (e) => e.preventDefault()); // stay on the test page
+    nav.querySelector('span')!.click();
+    expect(named(capture.events, 'Click On')[0]).to.include({ type: 'track' });
+    expect(named(capture.events, 'Click On')[0]!.data).to.deep.equal({
+      tag: 'a', id: 'buy', classes: ['btn', 'primary'], selector: 'a#buy', text: 'Buy now', href: `${location.origin}/p/1`,
+    });
+  });
+
+  it('Click On bounds a button text to 200 characters and builds a short selector without ids', async () => {
+    const el = await fixture(html`<div class="card"><button class="add">${'x'.repeat(500)}</button></div>`);
+    el.querySelector('button')!.click();
+    const [click] = named(capture.events, 'Click On');
+    expect((click!.data!.text as string).length).to.equal(200);
+    expect(click!.data!.selector, 'three levels up').to.equal('div > div.card > button.add');
+  });
+
+  it('a click outside any link or button is not tracked', async () => {
+    const el = await fixture(html`<p>plain <b>text</b></p>`);
+    el.querySelector('b')!.click();
+    expect(named(capture.events, 'Click On')).to.deep.equal([]);
+  });
+
+  it('Change On describes the field and carries no value unless the field opts in', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form>
+      <input id="q" class="search" name="q"><textarea name="note" data-svc-capture></textarea></form>`);
+    type(form.querySelector('input')!, 'secret search');
+    type(form.querySelector('textarea')!, 'shared note');
+    const [plain, opted] = named(capture.events, 'Change On');
+    expect(plain!.data).to.deep.equal({ tag: 'input', id: 'q', classes: ['search'], selector: 'input#q', field: 'q', type: 'text' });
+    expect(opted!.data).to.include({ field: 'note', value: 'shared note' });
+  });
+
+  it('Submit On is emitted synchronously, before the submit handlers of the page run', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form id="newsletter" method="post" action="/subscribe"><button>Go</button></form>`);
+    let seenByPage = -1;
+    form.addEventListener('submit', () => void (seenByPage = named(capture.events, 'Submit On').length));
+    submit(form);
+    expect(seenByPage).to.equal(1);
+    expect(named(capture.events, 'Submit On')[0]!.data).to.deep.equal({
+      tag: 'form', id: 'newsletter', classes: [], selector: 'form#newsletter', method: 'post', action: '/subscribe',
+    });
+  });
+
+  it('every name the tracker emitted here is a title user calls may not use', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><input name="a"><button>Go</button></form>`);
+    type(form.querySelector('input')!, 'x');
+    submit(form, form.querySelector('button')!);
+    form.querySelector('button')!.addEventListener('click', (e) => e.preventDefault(), { once: true });
+    form.querySelector('button')!.click();
+    const names = new Set(capture.events.filter((e) => e.type !== 'session').map((e) => e.name));
+    expect([...names].sort()).to.deep.equal(['Change On', 'Click On', 'Submit On', 'View Page']);
+    for (const name of names) expect(FORBIDDEN_TITLES).to.include(name.toLowerCase());
+  });
+
+  for (const title of ['View Page', 'Leave Page', 'Click On', 'Change On', 'Submit On', 'Auto-Track']) {
+    it(`track() still refuses the tracker's title "${title}"`, () => {
+      expect(() => makeSvc().track({ eventTitle: title, data: { a: 1 } })).to.throw(`The '${title}' event title is forbidden`);
+    });
+  }
+});

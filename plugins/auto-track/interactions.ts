@@ -1,0 +1,58 @@
+import type { PluginContext } from '../../src/plugin.js';
+import { listen } from '../../src/guarded-listener.js';
+import { boundedText, capturedValue, describe, isExcluded, isField } from './element-info.js';
+
+const CLICKABLE = 'a,button,[role=button],input[type=button],input[type=submit],input[type=reset]';
+
+/** `Click On` for the nearest link or button of a click. */
+export function trackClicks(ctx: PluginContext): () => void {
+  return listen<MouseEvent>(document, 'click', 'auto-track', (e) => {
+    const target = e.target instanceof Element ? e.target : null;
+    const el = target?.closest(CLICKABLE);
+    if (!el || isExcluded(target!)) return;
+    const data = describe(el);
+    // A descendant marked no-capture (a name inside a greeting link) keeps the whole text out.
+    if (!el.querySelector('[data-svc-no-capture]')) {
+      data.text = boundedText(el instanceof HTMLInputElement ? el.value : el.textContent ?? '');
+    }
+    if (el instanceof HTMLAnchorElement && el.hasAttribute('href')) data.href = el.href;
+    ctx.emit({ type: 'track', name: 'Click On', data });
+  }, true);
+}
+
+/** `Change On` for form fields; the value only from fields marked `data-svc-capture`. */
+export function trackChanges(ctx: PluginContext): () => void {
+  return listen(document, 'change', 'auto-track', (e) => {
+    const el = e.target;
+    if (!(el instanceof Element) || !isField(el) || isExcluded(el)) return;
+    const data = describe(el);
+    if (el.getAttribute('name')) data.field = el.getAttribute('name');
+    data.type = el.type;
+    const value = capturedValue(el);
+    if (value !== undefined) data.value = value;
+    ctx.emit({ type: 'track', name: 'Change On', data });
+  }, true);
+}
+
+/**
+ * `Submit On`, emitted synchronously in the capture phase: before any handler can navigate away or stop
+ * the event, so a submit is never lost. Only fields marked `data-svc-capture` contribute `values`.
+ */
+export function trackSubmits(ctx: PluginContext): () => void {
+  return listen(document, 'submit', 'auto-track', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || isExcluded(form)) return;
+    const data = describe(form);
+    data.method = (form.getAttribute('method') ?? 'get').toLowerCase();
+    const action = form.getAttribute('action');
+    if (action) data.action = action;
+    const values: Record<string, string> = {};
+    for (const el of form.querySelectorAll('[data-svc-capture]')) {
+      const name = el.getAttribute('name');
+      const value = name && isField(el) ? capturedValue(el) : undefined;
+      if (name && value !== undefined) values[name] = value;
+    }
+    if (Object.keys(values).length) data.values = values;
+    ctx.emit({ type: 'track', name: 'Submit On', data });
+  }, true);
+}

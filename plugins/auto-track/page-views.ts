@@ -1,0 +1,73 @@
+import { guard, listen } from '../../src/guarded-listener.js';
+import type { PluginContext } from '../../src/plugin.js';
+
+// The fragment is not part of a page's identity: jumping to an anchor is not a navigation.
+const pageKey = (url: string): string => url.split('#')[0]!;
+
+type HistoryMethod = History['pushState'];
+
+/**
+ * `View Page` on load and after each History API or `popstate` navigation, `Leave Page` before each
+ * navigation and on pagehide, and a new pageId per navigation. A navigation is a change of URL (without
+ * fragment): `replaceState` to the same URL, or `pushState` of new state only, is not one.
+ */
+export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): () => void {
+  let url = location.href;
+  let start = Date.now();
+  let left = false;
+
+  const view = (referrer: string): void => {
+    url = location.href;
+    start = Date.now();
+    left = false;
+    if (!page) return;
+    const data: Record<string, unknown> = { url, path: location.pathname, title: document.title };
+    if (referrer) data.referrer = referrer;
+    ctx.emit({ type: 'page', name: 'View Page', data });
+  };
+  // Emitted before the page id changes, so the event itself carries the page it belongs to as well.
+  const leavePage = (): void => {
+    if (left) return;
+    left = true;
+    if (leave) ctx.emit({ type: 'page', name: 'Leave Page', data: { url, pageId: ctx.ids().pageId, timeOnPageMs: Date.now() - start } });
+  };
+  const navigated = guard('auto-track', () => {
+    if (pageKey(location.href) === pageKey(url)) return;
+    const from = url;
+    leavePage();
+    ctx.newPage();
+    view(from);
+  });
+
+  let active = true;
+  const wrap = (original: HistoryMethod): HistoryMethod =>
+    function (this: History, ...args: Parameters<HistoryMethod>): void {
+      original.apply(this, args); // the page's own call: its errors are the page's
+      if (active) navigated();
+    };
+  const { pushState, replaceState } = history;
+  const push = (history.pushState = wrap(pushState));
+  const replace = (history.replaceState = wrap(replaceState));
+
+  const removers = [
+    listen(window, 'popstate', 'auto-track', navigated),
+    // The SDK's own pagehide listener (added in its constructor) runs first and flushes; this Leave Page
+    // is queued after it and relies on the outbox keeping it for the next page.
+    listen(window, 'pagehide', 'auto-track', leavePage),
+    // Back from the back/forward cache: the same document, shown again, is a new page view.
+    listen<PageTransitionEvent>(window, 'pageshow', 'auto-track', (e) => {
+      if (!e.persisted) return;
+      ctx.newPage();
+      view(document.referrer);
+    }),
+  ];
+  view(document.referrer);
+
+  return () => {
+    active = false;
+    // Restore only what is still ours: a later wrapper (a router, another tool) must keep working.
+    if (history.pushState === push) history.pushState = pushState;
+    if (history.replaceState === replace) history.replaceState = replaceState;
+    for (const remove of removers) remove();
+  };
+}
