@@ -1,29 +1,43 @@
 import type { Storage } from '../storage/storage.js';
+import type { AssignmentCache } from './assignment-cache.js';
 import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
 
 /**
  * The engine's sticky-assignment port over storage for one project: insert-if-absent on
  * (project, experience, unit) in the database, so every node and every restart serves the first variation
- * (DESIGN 4). The batch form makes a request's experiments one round trip.
- * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(storage, 'acme/shop') })
+ * (DESIGN 4). The batch form makes a request's experiments one round trip, and none at all when every
+ * assignment is already in `cache` (stored assignments never change, so a returning unit is served from
+ * memory).
+ * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(storage, 'acme/shop', cache) })
  */
-export function storageAssignmentPort(storage: Storage, project: string): AssignmentPort {
+export function storageAssignmentPort(storage: Storage, project: string, cache?: AssignmentCache): AssignmentPort {
   return {
-    async getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
-      const stored = await storage.getOrCreateAssignment({
-        project, experience, unit: unitKey, variation: proposedVariation, hashVersion,
-      });
-      return stored.variation;
+    getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
+      const cached = cache?.get(project, experience, unitKey);
+      if (cached !== undefined) return cached;
+      return storage.getOrCreateAssignment({ project, experience, unit: unitKey, variation: proposedVariation, hashVersion })
+        .then((stored) => {
+          cache?.set(project, experience, unitKey, stored.variation);
+          return stored.variation;
+        });
     },
-    async getOrCreateAssignments(requests: readonly AssignmentRequest[]) {
-      const stored = await storage.getOrCreateAssignments(requests.map((r) => ({
-        project,
-        experience: r.experience,
-        unit: r.unitKey,
-        variation: r.proposedVariation,
-        hashVersion: r.hashVersion,
-      })));
-      return stored.map((a) => a.variation);
+    getOrCreateAssignments(requests: readonly AssignmentRequest[]) {
+      const answers: (string | undefined)[] = requests.map((r) => cache?.get(project, r.experience, r.unitKey));
+      const missing: number[] = [];
+      for (let i = 0; i < answers.length; i++) if (answers[i] === undefined) missing.push(i);
+      if (missing.length === 0) return Promise.resolve(answers as string[]);
+      return storage.getOrCreateAssignments(missing.map((i) => {
+        const r = requests[i]!;
+        return { project, experience: r.experience, unit: r.unitKey, variation: r.proposedVariation, hashVersion: r.hashVersion };
+      })).then((stored) => {
+        for (let j = 0; j < missing.length; j++) {
+          const i = missing[j]!;
+          const variation = stored[j]!.variation;
+          answers[i] = variation;
+          cache?.set(project, requests[i]!.experience, requests[i]!.unitKey, variation);
+        }
+        return answers as string[];
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AssignmentCache } from '../choose/assignment-cache.js';
 import { chooseExperiences } from '../choose/choose-engine.js';
 import { ChooseError } from '../choose/choose-error.js';
 import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-types.js';
@@ -32,6 +33,7 @@ export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   const exposures = new ExposureWriter(ctx.storage, { logger: app.log });
   const feeds = new PopularFeeds(ctx.storage, ctx.now);
+  const assignmentCache = new AssignmentCache();
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
   // storage: nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', async () => exposures.close());
@@ -97,7 +99,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
         }));
       }
 
-      const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key), logger: app.log };
+      const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key, assignmentCache), logger: app.log };
       if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
         deps.feedProducts = feeds.port(project.key, project.config);
       }
