@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each printing ratios against a named peer measured in the same run.
 // Add a section per bench (a function exported by bench/<name>-bench.ts).
+import { formatChooseBench, runChooseBench } from './choose-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
 
 const ingest = await runIngestBench({
@@ -7,3 +8,11 @@ const ingest = await runIngestBench({
   secondsPerRound: Number(process.env.BENCH_SECONDS ?? 8),
 });
 console.log(formatIngestBench(ingest));
+console.log('');
+
+// Shorter rounds than ingestion: the whole `npm run bench` stays within about two minutes on two cores.
+const choose = await runChooseBench({
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
+});
+console.log(formatChooseBench(choose));

@@ -1,0 +1,230 @@
+// The Choose API with 20 experiments per request, against two named peers measured in the same run:
+// (a) over a real socket, the service (Fastify, durable SQLite, sticky assignments, batched exposures) next to
+//     a bare node:http server answering the same JSON without choosing — both forked children driven by
+//     autocannon from this process, rounds alternating A/B, medians compared (throughput goal ≥ 0.6);
+// (b) in process, our engine's per-request evaluation next to @growthbook/growthbook's GrowthBookClient
+//     evaluating the same 20 experiments (same seeds, weights, hash version and conditions; cost goal ≤ 1.0).
+import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { chooseExperiences } from '../server/choose/choose-engine.js';
+import type { AssignmentPort } from '../server/choose/choose-types.js';
+import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
+
+export interface ChooseBenchOptions {
+  rounds?: number;
+  secondsPerRound?: number;
+  connections?: number;
+  /** Distinct profiles the load cycles through (each gets its 20 assignments stored once). */
+  profiles?: number;
+  /** Requests per in-process round. */
+  evaluations?: number;
+}
+
+export interface HttpSide {
+  requestsPerSecond: number[];
+  p99Ms: number[];
+  medianRps: number;
+  medianP99Ms: number;
+}
+
+export interface ChooseBenchResult {
+  svc: HttpSide;
+  bare: HttpSide;
+  throughputRatio: number;
+  errors: number;
+  engineUsPerRequest: number[];
+  growthbookUsPerRequest: number[];
+  engineMedianUs: number;
+  growthbookMedianUs: number;
+  costRatio: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+function startServer(mode: 'svc' | 'bare'): Promise<Server> {
+  const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`], {
+    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'port' in m) resolve({ child, port: Number((m as { port: number }).port) });
+    });
+  });
+}
+
+function body(profiles: number): string {
+  const profileId = `bench-profile-${Math.floor(Math.random() * profiles)}`;
+  return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: 'bench-session' });
+}
+
+async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number }> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
+    method: 'POST',
+    connections,
+    duration: seconds,
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(profiles) }) }],
+  });
+  return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+}
+
+function side(rps: number[], p99: number[]): HttpSide {
+  return { requestsPerSecond: rps, p99Ms: p99, medianRps: median(rps), medianP99Ms: median(p99) };
+}
+
+async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ svc: HttpSide; bare: HttpSide; errors: number }> {
+  const { rounds, secondsPerRound, connections, profiles } = options;
+  const svc = await startServer('svc');
+  const bare = await startServer('bare');
+  try {
+    // Warm-up (JIT, SQLite page cache, most first assignments stored), not counted.
+    await load(svc, 3, connections, profiles);
+    await load(bare, 2, connections, profiles);
+    const results = { svc: { rps: [] as number[], p99: [] as number[] }, bare: { rps: [] as number[], p99: [] as number[] } };
+    let errors = 0;
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first so drift (thermal, neighbours) hits both alike.
+      const order: ['svc' | 'bare', Server][] = round % 2 === 0 ? [['svc', svc], ['bare', bare]] : [['bare', bare], ['svc', svc]];
+      for (const [name, server] of order) {
+        const r = await load(server, secondsPerRound, connections, profiles);
+        errors += r.errors;
+        results[name].rps.push(r.rps);
+        results[name].p99.push(r.p99);
+      }
+    }
+    return { svc: side(results.svc.rps, results.svc.p99), bare: side(results.bare.rps, results.bare.p99), errors };
+  } finally {
+    svc.child.kill('SIGTERM');
+    bare.child.kill('SIGTERM');
+  }
+}
+
+/** Microseconds per request of each in-process evaluator, alternating rounds. */
+async function evaluationRounds(rounds: number, evaluations: number, profiles: number): Promise<{ engine: number[]; growthbook: number[] }> {
+  const experiences = svcExperiments();
+  // An in-memory sticky store answering synchronously: a stored assignment read, as on the service's warm path.
+  const stored = new Map<string, string>();
+  const assignments: AssignmentPort = {
+    getOrCreateAssignment(experience, unit, proposed) {
+      const key = `${experience}\u0000${unit}`;
+      const existing = stored.get(key);
+      if (existing !== undefined) return existing;
+      stored.set(key, proposed);
+      return proposed;
+    },
+  };
+  const gb = new GrowthBookClient();
+  gb.initSync({ payload: { features: growthbookFeatures() as FeatureApiResponse['features'] } });
+
+  let sink = 0;
+  const runEngine = async (n: number): Promise<number> => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) {
+      const profileId = `bench-profile-${i % profiles}`;
+      const { choices } = await chooseExperiences(experiences, { names: NAMES, profileId, device: 'desktop', attributes: ATTRIBUTES }, { assignments });
+      sink += choices.length;
+    }
+    return Number(process.hrtime.bigint() - start) / 1000 / n;
+  };
+  const runGrowthbook = (n: number): number => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) {
+      // A server builds one user context per request, then evaluates every experiment for it.
+      const user = { attributes: { id: `bench-profile-${i % profiles}`, deviceType: 'desktop', ...ATTRIBUTES } };
+      for (const name of NAMES) if (gb.evalFeature(name, user).value !== null) sink++;
+    }
+    return Number(process.hrtime.bigint() - start) / 1000 / n;
+  };
+
+  await runEngine(evaluations);
+  runGrowthbook(evaluations);
+  const engine: number[] = [];
+  const growthbook: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      engine.push(await runEngine(evaluations));
+      growthbook.push(runGrowthbook(evaluations));
+    } else {
+      growthbook.push(runGrowthbook(evaluations));
+      engine.push(await runEngine(evaluations));
+    }
+  }
+  // Both served every enrolled experiment: a check that neither side silently skipped work.
+  if (sink === 0) throw new Error('choose bench: nothing was evaluated');
+  gb.destroy();
+  return { engine, growthbook };
+}
+
+/**
+ * Runs both comparisons and returns medians and ratios.
+ * @example const r = await runChooseBench({ rounds: 3, secondsPerRound: 5 });
+ */
+export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<ChooseBenchResult> {
+  const full: Required<ChooseBenchOptions> = {
+    rounds: options.rounds ?? 3,
+    secondsPerRound: options.secondsPerRound ?? 5,
+    connections: options.connections ?? 10,
+    profiles: options.profiles ?? 1000,
+    evaluations: options.evaluations ?? 20_000,
+  };
+  const evaluation = await evaluationRounds(Math.max(full.rounds, 5), full.evaluations, full.profiles);
+  const http = await httpRounds(full);
+  const engineMedianUs = median(evaluation.engine);
+  const growthbookMedianUs = median(evaluation.growthbook);
+  return {
+    svc: http.svc,
+    bare: http.bare,
+    throughputRatio: http.svc.medianRps / http.bare.medianRps,
+    errors: http.errors,
+    engineUsPerRequest: evaluation.engine,
+    growthbookUsPerRequest: evaluation.growthbook,
+    engineMedianUs,
+    growthbookMedianUs,
+    costRatio: engineMedianUs / growthbookMedianUs,
+  };
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => String(row[i]).length)));
+  const line = (row: string[]): string => `| ${row.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
+}
+
+/** The result as the tables `npm run bench` prints. */
+export function formatChooseBench(r: ChooseBenchResult): string {
+  const rate = (n: number): string => Math.round(n).toLocaleString('en-US');
+  const ms = (n: number): string => `${n.toFixed(1)} ms`;
+  const us = (n: number): string => `${n.toFixed(1)} µs`;
+  return [
+    'Choose API: POST …/optimization/choose-api, 20 experiments per request, 10 connections, alternating A/B rounds',
+    ...table(['server', 'requests/s (median)', 'rounds', 'p99 (median)', 'p99 rounds'], [
+      ['svc (Fastify + SQLite sticky assignments)', rate(r.svc.medianRps), r.svc.requestsPerSecond.map(rate).join(' / '),
+        ms(r.svc.medianP99Ms), r.svc.p99Ms.map(ms).join(' / ')],
+      ['bare node:http (parse + same JSON)', rate(r.bare.medianRps), r.bare.requestsPerSecond.map(rate).join(' / '),
+        ms(r.bare.medianP99Ms), r.bare.p99Ms.map(ms).join(' / ')],
+    ]),
+    `throughput ratio svc / bare = ${r.throughputRatio.toFixed(2)} (goal ≥ 0.6)${r.errors ? `  — ${r.errors} non-2xx/errors` : ''}`,
+    '',
+    'Choose evaluation in process: 20 experiments per request (5 with a condition), per request',
+    ...table(['evaluator', 'µs/request (median)', 'rounds'], [
+      ['svc chooseExperiences (sticky store in memory)', us(r.engineMedianUs), r.engineUsPerRequest.map(us).join(' / ')],
+      ['@growthbook/growthbook GrowthBookClient.evalFeature ×20', us(r.growthbookMedianUs), r.growthbookUsPerRequest.map(us).join(' / ')],
+    ]),
+    `cost ratio svc / GrowthBook = ${r.costRatio.toFixed(2)} (goal ≤ 1.0)`,
+  ].join('\n');
+}

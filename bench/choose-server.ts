@@ -1,0 +1,57 @@
+// A server for the choose bench, run as a forked child so the two servers do not share an event loop:
+//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, 20 experiments, exposures batched)
+//   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies and answers the same
+//                shape of JSON (20 choices) without choosing anything
+// It sends {port} once listening.
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../server/app.js';
+import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import { NAMES, svcExperiments } from './choose-experiments.js';
+
+const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
+
+async function startSvc(): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-choose-bench-'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const app = await buildApp({
+    storage,
+    config: {
+      organizations: { acme: { projects: { shop: {
+        apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'], experiences: svcExperiments(),
+      } } } },
+    },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const CHOICES = NAMES.map((name) => ({
+  name, group: 'bench', variation: 'control', body: { title: `${name} control`, color: 'blue' },
+}));
+
+async function startBare(): Promise<number> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ choices: CHOICES }));
+      } catch {
+        res.writeHead(400);
+        res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const port = await (mode === 'bare' ? startBare() : startSvc());
+process.send?.({ port });
