@@ -31,7 +31,7 @@ export interface OutboxOptions {
   backoffCapMs?: number;
 }
 
-const DEFAULTS: Required<OutboxOptions> = {
+export const OUTBOX_DEFAULTS: Required<OutboxOptions> = {
   batchSize: 50,
   maxBytes: 60 * 1024,
   flushIntervalMs: 2000,
@@ -42,13 +42,24 @@ const DEFAULTS: Required<OutboxOptions> = {
 const encoder = new TextEncoder();
 const WRAPPER_BYTES = '{"batch":[]}'.length;
 
-/** Splits events into runs of at most `batchSize` events and `maxBytes` of JSON body. */
-export function chunk(events: ServiceEvent[], batchSize: number, maxBytes: number): ServiceEvent[][] {
-  const chunks: ServiceEvent[][] = [];
-  let current: ServiceEvent[] = [];
+/** UTF-8 bytes of an event's JSON: what it adds to a request body. */
+export function eventBytes(event: ServiceEvent): number {
+  return encoder.encode(JSON.stringify(event)).length;
+}
+
+/**
+ * Splits items into runs of at most `batchSize` items and `maxBytes` of JSON body. `sizeOf` lets a caller
+ * that already knows each event's size (the IndexedDB outbox stores it) skip serialising again.
+ */
+export function chunk<T = ServiceEvent>(
+  items: T[], batchSize: number, maxBytes: number,
+  sizeOf: (item: T) => number = (item) => eventBytes(item as ServiceEvent),
+): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
   let bytes = WRAPPER_BYTES;
-  for (const event of events) {
-    const size = encoder.encode(JSON.stringify(event)).length + 1;
+  for (const event of items) {
+    const size = sizeOf(event) + 1; // + the comma between elements
     if (current.length > 0 && (current.length >= batchSize || bytes + size > maxBytes)) {
       chunks.push(current);
       current = [];
@@ -69,7 +80,7 @@ export function backoffDelay(attempt: number, base: number, cap: number, retryAf
 
 /**
  * The in-memory outbox: batching, retries, splitting and page-exit sends, but no persistence across page
- * loads (the delivery work replaces it with an IndexedDB-backed one behind the same interface).
+ * loads. `IdbOutbox` (idb-outbox.ts) is the durable one; this one is the fallback where IndexedDB is missing.
  */
 export class MemoryOutbox implements Outbox {
   readonly #send: Send;
@@ -84,7 +95,7 @@ export class MemoryOutbox implements Outbox {
 
   constructor(send: Send, options: OutboxOptions = {}) {
     this.#send = send;
-    this.#o = { ...DEFAULTS, ...options };
+    this.#o = { ...OUTBOX_DEFAULTS, ...options };
     this.#maxBatch = this.#o.batchSize;
   }
 

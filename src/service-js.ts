@@ -8,14 +8,15 @@ import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
 import { OptIn } from './opt-in.js';
-import { MemoryOutbox, type Outbox } from './outbox.js';
+import type { Outbox } from './outbox.js';
+import { createOutbox } from './idb-outbox.js';
 import type {
   AliasParams, Choice, ChooseParams, ConsentParams, GroupParams, IdentifyParams, ProductParams,
   RecommendationParams, RecordParams, TrackParams,
 } from './params.js';
 import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
 import { PluginHost } from './plugin-host.js';
-import { createSender, enc } from './transport.js';
+import { createSender, enc, trackUrl } from './transport.js';
 import { uuid } from './uuid.js';
 import {
   cantBeEmpty, forbidTitle, invalidParams, optionalObject, optionalQuantity, optionalString, paramsRequired,
@@ -62,7 +63,7 @@ export class ServiceJs {
       !this.#config.consent.required,
     );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
-    this.#outbox = new MemoryOutbox(createSender(this.#config));
+    this.#outbox = createOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
     window.addEventListener('visibilitychange', this.#onPageExit);
     window.addEventListener('pagehide', this.#onPageExit);

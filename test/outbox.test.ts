@@ -2,27 +2,26 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { ErrorEventDetail } from '../src/index.js';
 import { backoffDelay, chunk } from '../src/outbox.js';
+import { idbOutboxStore } from '../src/outbox-store.js';
 import { classify, parseRetryAfter } from '../src/transport.js';
 import { cleanup, makeSvc, sentBatches, stubFetch } from './helpers/svc.js';
 
-describe('transport and outbox (in memory)', () => {
+describe('transport and outbox through ServiceJs', () => {
   let clock: sinon.SinonFakeTimers;
   beforeEach(() => {
     clock = sinon.useFakeTimers({ now: Date.parse('2026-01-01T10:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
-  afterEach(() => {
+  afterEach(async () => {
     clock.restore();
-    cleanup();
+    await cleanup();
   });
 
-  it('waits 2 s for more events, then sends one batch to the track endpoint as text/plain JSON', async () => {
+  it('sends a batch to the track endpoint as text/plain JSON', async () => {
     const fetchStub = stubFetch();
     const svc = makeSvc();
     svc.track({ eventTitle: 'A', data: { a: 1 } });
     svc.track({ eventTitle: 'B', data: { a: 1 } });
-    await clock.tickAsync(1999);
-    expect(fetchStub.callCount).to.equal(0);
-    await clock.tickAsync(1);
+    await svc.flush();
     expect(fetchStub.callCount).to.equal(1);
     const [url, init] = fetchStub.firstCall.args as [string, RequestInit];
     expect(url).to.equal('https://svc.test/v1/acme/projects/shop/sources/web/track');
@@ -31,51 +30,17 @@ describe('transport and outbox (in memory)', () => {
     expect(sentBatches(fetchStub)[0]!.map((e) => e.name)).to.deep.equal(['A', 'B']);
   });
 
-  it('sends at once when 50 events are queued', async () => {
-    const fetchStub = stubFetch();
-    const svc = makeSvc();
-    for (let i = 0; i < 50; i++) svc.track({ eventTitle: 'E', data: { i } });
-    await clock.tickAsync(0);
-    expect(fetchStub.callCount).to.equal(1);
-    expect(sentBatches(fetchStub)[0]).to.have.length(50);
-  });
-
-  it('keeps events after a 503 and sends them again after the backoff', async () => {
-    const fetchStub = sinon.stub(window, 'fetch');
-    fetchStub.onFirstCall().resolves(new Response('{}', { status: 503 }));
-    fetchStub.resolves(new Response('{"accepted":1,"duplicates":0}', { status: 200 }));
+  it('keeps events in IndexedDB after a 503, and opting out purges them there', async () => {
+    const fetchStub = stubFetch(503, {});
     const svc = makeSvc();
     svc.track({ eventTitle: 'A', data: { a: 1 } });
     await svc.flush();
     expect(fetchStub.callCount).to.equal(1);
-    await clock.tickAsync(1000); // first backoff is at most base = 1 s
-    expect(fetchStub.callCount).to.equal(2);
-    const batches = sentBatches(fetchStub);
-    expect(batches[1]![0]!.eventId).to.equal(batches[0]![0]!.eventId);
-  });
-
-  it('honours Retry-After on 429', async () => {
-    const fetchStub = sinon.stub(window, 'fetch');
-    fetchStub.onFirstCall().resolves(new Response('{}', { status: 429, headers: { 'Retry-After': '30' } }));
-    fetchStub.resolves(new Response('{}', { status: 200 }));
-    const svc = makeSvc();
-    svc.track({ eventTitle: 'A', data: { a: 1 } });
-    await svc.flush();
-    await clock.tickAsync(29_999);
-    expect(fetchStub.callCount).to.equal(1);
-    await clock.tickAsync(1);
-    expect(fetchStub.callCount).to.equal(2);
-  });
-
-  it('retries after a network error', async () => {
-    const fetchStub = sinon.stub(window, 'fetch');
-    fetchStub.onFirstCall().rejects(new TypeError('Failed to fetch'));
-    fetchStub.resolves(new Response('{}', { status: 200 }));
-    const svc = makeSvc();
-    svc.track({ eventTitle: 'A', data: { a: 1 } });
-    await svc.flush();
-    await clock.tickAsync(1000);
-    expect(fetchStub.callCount).to.equal(2);
+    const scope = 'https://svc.test/v1/acme/projects/shop/sources/web/track';
+    expect((await idbOutboxStore.load(scope)).map((r) => r.event.name)).to.deep.equal(['A']);
+    svc.optOut();
+    // IndexedDB runs this read after the purge's delete, which was issued first.
+    expect(await idbOutboxStore.load(scope)).to.deep.equal([]);
   });
 
   it('drops a batch the service refuses with 400 and says so in svc:error', async () => {

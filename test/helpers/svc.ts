@@ -1,5 +1,6 @@
 import sinon from 'sinon';
 import { ServiceJs, type ServiceConfig, type ServiceEvent } from '../../src/index.js';
+import { clearAllOutboxes } from '../../src/outbox-store.js';
 
 export const CONFIG: ServiceConfig = {
   organization: 'acme',
@@ -23,10 +24,12 @@ export function makeSvc(config: Partial<ServiceConfig> = {}): ServiceJs {
   return svc;
 }
 
-export function cleanup(): void {
+export async function cleanup(): Promise<void> {
   for (const svc of created.splice(0)) svc.destroy();
   localStorage.clear();
   sinon.restore();
+  // The outbox is durable: without this, one test's unsent events would be sent by the next test's SDK.
+  await clearAllOutboxes();
 }
 
 /** Collects the `svc:event` details dispatched while it is attached. */

@@ -1,0 +1,55 @@
+import { createStore, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
+import type { ServiceEvent } from './event.js';
+
+/** One waiting event as IndexedDB keeps it, under the key `[scope, id]`. */
+export interface OutboxRecord {
+  /** Sorts oldest first: zero-padded enqueue time, then the writing tab, then its counter. */
+  id: string;
+  /** When it was accepted (ms since epoch): the 7-day limit counts from here. */
+  at: number;
+  /** UTF-8 bytes of its JSON, kept so caps and chunking never serialise it again. */
+  size: number;
+  event: ServiceEvent;
+}
+
+/**
+ * Where the outbox persists. A scope (the track URL) keeps the events of two SDK configurations on one
+ * origin apart, so one project's events are never sent to another's endpoint.
+ */
+export interface OutboxStore {
+  /** One transaction for the whole burst: it commits or fails as a whole. */
+  put(scope: string, records: OutboxRecord[]): Promise<void>;
+  remove(scope: string, ids: string[]): Promise<void>;
+  /** Everything of the scope, oldest first (IndexedDB returns records in key order). */
+  load(scope: string): Promise<OutboxRecord[]>;
+  clear(scope: string): Promise<void>;
+}
+
+/** Its own database, so nothing else on the page (idb-keyval's default store included) shares it. */
+export const OUTBOX_DB = 'svc-outbox';
+export const OUTBOX_OBJECT_STORE = 'events';
+
+let shared: UseStore | undefined;
+/** Opened on first use: a page that never tracks never opens IndexedDB. */
+function idb(): UseStore {
+  return (shared ??= createStore(OUTBOX_DB, OUTBOX_OBJECT_STORE));
+}
+
+/** Every key `[scope, …]`: arrays sort after strings, so `[scope, []]` bounds all ids of the scope. */
+function scopeRange(scope: string): IDBKeyRange {
+  return IDBKeyRange.bound([scope], [scope, []]);
+}
+
+// `async`, so that a browser without IndexedDB (where opening throws) gets a rejection, never an exception.
+export const idbOutboxStore: OutboxStore = {
+  put: async (scope, records) =>
+    setMany(records.map(({ id, at, size, event }) => [[scope, id], { id, at, size, event }]), idb()),
+  remove: async (scope, ids) => delMany(ids.map((id) => [scope, id]), idb()),
+  load: async (scope) => idb()('readonly', (s) => promisifyRequest(s.getAll(scopeRange(scope)) as IDBRequest<OutboxRecord[]>)),
+  clear: async (scope) => idb()('readwrite', (s) => promisifyRequest(s.delete(scopeRange(scope)))),
+};
+
+/** Empties every scope (tests start from a clean browser profile). */
+export function clearAllOutboxes(): Promise<void> {
+  return idb()('readwrite', (s) => promisifyRequest(s.clear()));
+}
