@@ -1,0 +1,79 @@
+// The `platform-a` plugin: Shopify storefronts.
+import { addedToCart, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine } from '../../src/commerce-events.js';
+import { listen } from '../../src/guarded-listener.js';
+import type { ServicePlugin } from '../../src/plugin.js';
+import { cartLines, isCartAdd, productsOfAnswer, type CartLine } from './cart-lines.js';
+import { watchCartRequests } from './cart-requests.js';
+
+type Id = string | number;
+
+/** The storefront's public objects this plugin reads (Shopify renders them into every page). */
+interface ShopifyGlobals {
+  ShopifyAnalytics?: { meta?: { page?: { pageType?: string }; product?: { id?: Id; variants?: { id?: Id }[] } } };
+  Shopify?: {
+    /** The order status (thank-you) page. */
+    checkout?: { order_id?: Id; line_items?: { product_id?: Id; variant_id?: Id; quantity?: number }[] };
+  };
+}
+
+const shopify = (): ShopifyGlobals => window as unknown as ShopifyGlobals;
+
+/** The product a variant belongs to, as far as the page knows: the product page's own product. */
+function productOnPage(variantId: string): string | undefined {
+  const product = shopify().ShopifyAnalytics?.meta?.product;
+  if (product?.id === undefined) return undefined;
+  const variants = product.variants ?? [];
+  return variants.length === 0 || variants.some((v) => String(v.id) === variantId) ? String(product.id) : undefined;
+}
+
+function toProducts(lines: CartLine[], answer: unknown): ProductLine[] {
+  const fromAnswer = productsOfAnswer(answer);
+  return lines.flatMap(({ variantId, quantity, productId }) => {
+    const id = fromAnswer.get(variantId) ?? productId ?? productOnPage(variantId);
+    return id ? [{ productId: id, variantId, quantity }] : [];
+  });
+}
+
+/**
+ * Shopify (`platformA: true`): `Product viewed` on product pages, `Added to cart` for `/cart/add` form posts and
+ * AJAX adds (`fetch` or XHR to `/cart/add.js`) with the variant and the quantity added, and `Product ordered`
+ * on the order status page (`Shopify.checkout`); the product page's product becomes the recommendation context.
+ * It does nothing unless the config's `platformA` is true.
+ * @example svc.use(platformA());
+ */
+export function platformA(): ServicePlugin {
+  return {
+    name: 'platform-a',
+    setup(ctx) {
+      if (!ctx.platformA) return;
+      const stopReady = whenReady('platform-a', () => {
+        const g = shopify();
+        const product = g.ShopifyAnalytics?.meta?.product;
+        if (product?.id !== undefined) productViewed(ctx, String(product.id));
+        const checkout = g.Shopify?.checkout;
+        if (checkout?.order_id !== undefined && Array.isArray(checkout.line_items)) {
+          productsOrdered(ctx, String(checkout.order_id), checkout.line_items.flatMap((item) =>
+            item.product_id === undefined ? [] : [{
+              productId: String(item.product_id),
+              quantity: toQuantity(item.quantity),
+              ...(item.variant_id !== undefined ? { variantId: String(item.variant_id) } : {}),
+            }]));
+        }
+        return product !== undefined || checkout !== undefined;
+      });
+      const stopRequests = watchCartRequests((lines, answer) => addedToCart(ctx, toProducts(lines, answer)));
+      // Bubble phase, and only when nobody prevented the post: a theme that turns the form into an AJAX
+      // add prevents it, and its request is counted by the fetch/XHR watch instead (never twice).
+      const stopForms = listen<SubmitEvent>(window, 'submit', 'platform-a', (e) => {
+        const form = e.target;
+        if (e.defaultPrevented || !(form instanceof HTMLFormElement) || !isCartAdd(form.getAttribute('action'))) return;
+        addedToCart(ctx, toProducts(cartLines(new FormData(form)), null));
+      });
+      return () => {
+        stopReady();
+        stopRequests();
+        stopForms();
+      };
+    },
+  };
+}
