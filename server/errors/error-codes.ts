@@ -29,7 +29,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, description: 'The body\'s content type is neither application/json nor text/plain.' },
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },
-  storage_unavailable: { status: 503, description: 'The database does not answer (health check).' },
+  storage_unavailable: { status: 503, description: 'The database does not answer (health check), or the Choose API could not store an assignment (retry).' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

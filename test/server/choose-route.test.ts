@@ -394,6 +394,20 @@ for (const driver of DRIVERS) {
       assert.equal(await storage.countExposures(P), before + 2);
     });
 
+    it('answers 503 storage_unavailable when assignments cannot be stored, and serves nothing unstored', async () => {
+      const failing: Storage = Object.create(storage) as Storage;
+      failing.getOrCreateAssignments = () => Promise.reject(new Error('connection lost'));
+      const broken = await buildApp({ config: config(), storage: failing });
+      try {
+        const res = await broken.inject({ method: 'POST', url: URL_API, payload: { identification: profile('down-1'), names: ['hero-banner'] } });
+        assert.equal(res.statusCode, 503);
+        assert.equal((res.json() as { error: { code: string } }).error.code, 'storage_unavailable');
+        assert.doesNotMatch(res.body, /connection lost/);
+      } finally {
+        await broken.close();
+      }
+    });
+
     it('the shipped svc.config.json: hero-banner answers a variation in {control, bold}', async () => {
       const shipped = JSON.parse(readFileSync(new URL('../../svc.config.json', import.meta.url), 'utf8')) as ServiceConfigFile;
       const real = await buildApp({ config: shipped, storage });
