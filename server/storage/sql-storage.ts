@@ -160,33 +160,55 @@ function* applyEvent(project: string, event: ServiceEvent, now: number): SqlProg
 }
 
 const EVENT_COLUMNS = 14;
+const EVENT_INSERT_HEAD = `INSERT INTO events (project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id,
+       account_id, product_id, ts, received_at, payload)
+     VALUES `;
+const ONE_EVENT_ROW = `(${new Array<string>(EVENT_COLUMNS).fill('?').join(', ')})`;
+const EVENT_INSERT_ONE = `${EVENT_INSERT_HEAD}${ONE_EVENT_ROW} ON CONFLICT (project, event_id) DO NOTHING`;
 
-function* ingestProgram(project: string, sourceId: string, events: ServiceEvent[], now: number): SqlProgram<IngestResult> {
+function eventRow(project: string, sourceId: string, e: ServiceEvent, now: number): SqlValue[] {
+  return [
+    project, e.eventId, sourceId, e.type, e.name, e.profileId, e.sessionId, e.pageId,
+    e.userId ?? null, e.accountId ?? null, productIdOf(e), ms(e.timestamp), now, JSON.stringify(e),
+  ];
+}
+
+/**
+ * Stores one validated batch and applies the effects of its new events. `rowWise`: one single-row INSERT per
+ * event instead of one multi-row INSERT … RETURNING. An in-process driver (SQLite) wants it: the statement is
+ * prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small ones;
+ * a networked driver (PostgreSQL) wants the single round trip.
+ */
+export function* ingestProgram(
+  project: string, sourceId: string, events: ServiceEvent[], now: number, rowWise = false,
+): SqlProgram<IngestResult> {
   // Sorted by eventId so that two concurrent transactions take unique-index locks in the same order
   // (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
   const rows = [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
-  const params: SqlValue[] = [];
-  for (const e of rows) {
-    params.push(
-      project, e.eventId, sourceId, e.type, e.name, e.profileId, e.sessionId, e.pageId,
-      e.userId ?? null, e.accountId ?? null, productIdOf(e), ms(e.timestamp), now, JSON.stringify(e),
-    );
-  }
-  const values = rows.map(() => `(${new Array<string>(EVENT_COLUMNS).fill('?').join(', ')})`).join(', ');
-  const { rows: inserted } = yield op(
-    `INSERT INTO events (project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id,
-       account_id, product_id, ts, received_at, payload)
-     VALUES ${values}
+  const fresh = new Set<string>();
+  if (rowWise) {
+    // ON CONFLICT DO NOTHING changes no row for a stored eventId (or one repeated earlier in this batch).
+    for (const e of rows) {
+      const { changes } = yield op(EVENT_INSERT_ONE, ...eventRow(project, sourceId, e, now));
+      if (changes === 1) fresh.add(e.eventId);
+    }
+  } else {
+    const params: SqlValue[] = [];
+    for (const e of rows) params.push(...eventRow(project, sourceId, e, now));
+    const { rows: inserted } = yield op(
+      `${EVENT_INSERT_HEAD}${rows.map(() => ONE_EVENT_ROW).join(', ')}
      ON CONFLICT (project, event_id) DO NOTHING RETURNING event_id`,
-    ...params,
-  );
-  const fresh = new Set(inserted.map((r) => str(r.event_id)));
+      ...params,
+    );
+    for (const r of inserted) fresh.add(str(r.event_id));
+  }
+  const accepted = fresh.size;
   // Effects in batch order, once per stored event (a batch may repeat an eventId).
   for (const event of events) {
     if (!fresh.delete(event.eventId)) continue;
     yield* applyEvent(project, event, now);
   }
-  return { accepted: inserted.length, duplicates: events.length - inserted.length };
+  return { accepted, duplicates: events.length - accepted };
 }
 
 function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Assignment> {

@@ -3,18 +3,49 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram, SqlResult } from './sql-program.js';
-import { SqlStorage } from './sql-storage.js';
+import { ingestProgram, SqlStorage } from './sql-storage.js';
+import type { IngestResult } from './storage.js';
+import type { ServiceEvent } from '../../src/event.js';
+
+/** A batch waiting for the next group commit, and the request waiting for its answer. */
+interface PendingBatch {
+  project: string;
+  sourceId: string;
+  events: ServiceEvent[];
+  now: number;
+  resolve: (result: IngestResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * A group stops growing at this many events: a commit's latency (and the time the event loop is blocked by
+ * it) stays bounded; later batches go into the next group.
+ */
+const MAX_GROUP_EVENTS = 5000;
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
 
 /**
  * The embedded default: one better-sqlite3 connection in WAL mode. Calls are synchronous, so a whole
  * program (a batch and its identity effects) runs inside one `db.transaction` without yielding to the
  * event loop: nothing can interleave with it.
+ *
+ * Ingestion uses GROUP COMMIT: the fsync of a durable commit (synchronous=FULL) costs milliseconds, far more
+ * than storing a batch, so the batches that arrive during one turn of the event loop (while the previous
+ * commit blocked it, requests queue up in the kernel) are written in ONE transaction, each inside its own
+ * savepoint, and every request is answered only after that shared commit returned — so each answer still
+ * means "on disk". A batch whose statements fail is rolled back to its savepoint and fails alone; if the
+ * shared transaction itself fails, every batch of the group is retried in a transaction of its own.
  * @example const storage = await openSqliteStorage('./data/svc.db');
  */
 export class SqliteStorage extends SqlStorage {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private pending: PendingBatch[] = [];
+  private flushScheduled = false;
 
   constructor(file: string) {
     super();
@@ -62,6 +93,86 @@ export class SqliteStorage extends SqlStorage {
     }
   }
 
+  override ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
+    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    return new Promise<IngestResult>((resolve, reject) => {
+      this.pending.push({ project, sourceId, events, now: Date.now(), resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // setImmediate runs after the poll phase: every request read in this turn has queued its batch by then.
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flushGroup();
+    });
+  }
+
+  /** Takes the next group off the queue (at least one batch, at most MAX_GROUP_EVENTS events otherwise). */
+  private takeGroup(): PendingBatch[] {
+    let events = 0;
+    let count = 0;
+    while (count < this.pending.length) {
+      const size = (this.pending[count] as PendingBatch).events.length;
+      if (count > 0 && events + size > MAX_GROUP_EVENTS) break;
+      events += size;
+      count++;
+    }
+    return this.pending.splice(0, count);
+  }
+
+  /** Commits one group; schedules the next one if batches are still waiting. */
+  private flushGroup(): void {
+    const group = this.takeGroup();
+    if (this.pending.length > 0) this.scheduleFlush();
+    if (group.length === 0) return;
+    if (!this.db.open) {
+      for (const batch of group) batch.reject(new Error('storage is closed'));
+      return;
+    }
+    const outcomes: (IngestResult | Error)[] = [];
+    try {
+      this.statement('BEGIN IMMEDIATE').run();
+      for (const batch of group) {
+        this.statement('SAVEPOINT ingest_batch').run();
+        try {
+          outcomes.push(this.drive(ingestProgram(batch.project, batch.sourceId, batch.events, batch.now, true)));
+          this.statement('RELEASE ingest_batch').run();
+        } catch (error) {
+          // Only this batch's writes are undone; the group's transaction goes on. (If SQLite already rolled
+          // the whole transaction back — I/O error, disk full — ROLLBACK TO throws and the catch below retries.)
+          this.statement('ROLLBACK TO ingest_batch').run();
+          this.statement('RELEASE ingest_batch').run();
+          outcomes.push(asError(error));
+        }
+      }
+      this.statement('COMMIT').run();
+    } catch {
+      // Nothing of the group is stored: retry each batch alone, so that what failed the shared transaction
+      // fails only the batch that caused it (or every batch, if the database is unusable).
+      if (this.db.inTransaction) this.statement('ROLLBACK').run();
+      for (const batch of group) this.ingestAlone(batch);
+      return;
+    }
+    group.forEach((batch, i) => {
+      const outcome = outcomes[i] as IngestResult | Error;
+      if (outcome instanceof Error) batch.reject(outcome);
+      else batch.resolve(outcome);
+    });
+  }
+
+  /** One batch in a transaction of its own (the group commit's fallback). */
+  private ingestAlone(batch: PendingBatch): void {
+    try {
+      batch.resolve(this.db.transaction(() => this.drive(ingestProgram(batch.project, batch.sourceId, batch.events, batch.now, true))).immediate());
+    } catch (error) {
+      batch.reject(asError(error));
+    }
+  }
+
   migrate(): Promise<void> {
     this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
@@ -84,6 +195,8 @@ export class SqliteStorage extends SqlStorage {
   }
 
   close(): Promise<void> {
+    // Batches already queued are committed (and answered) before the connection goes away.
+    while (this.pending.length > 0 && this.db.open) this.flushGroup();
     if (this.db.open) this.db.close();
     return Promise.resolve();
   }

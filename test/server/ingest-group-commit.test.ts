@@ -1,0 +1,162 @@
+// Concurrent ingestion: batches arriving together share one commit on SQLite (group commit); on both drivers
+// every batch is answered as if stored alone, each event is stored once, and a resend after a restart is a
+// duplicate. The SQLite-only cases make the database itself fail one batch of a group (a trigger) and check
+// that the others are stored and answered.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { buildApp } from '../../server/app.js';
+import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
+import type { IngestResult, Storage } from '../../server/storage/storage.js';
+import type { ServiceEvent } from '../../src/event.js';
+import { makeEvent } from './helpers/events.js';
+import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { basic, testConfig } from './helpers/test-config.js';
+
+const PROJECT = 'acme/shop';
+const TRACK = '/v1/acme/projects/shop/sources/web/track';
+
+/** 20 batches of 5 where each batch repeats one event of the previous one: 81 distinct events. */
+function overlappingBatches(profileId: string): ServiceEvent[][] {
+  const batches: ServiceEvent[][] = [];
+  for (let i = 0; i < 20; i++) {
+    const batch = Array.from({ length: 4 }, () => makeEvent({ profileId }));
+    const previous = batches[i - 1];
+    batch.push(previous ? (previous[0] as ServiceEvent) : makeEvent({ profileId }));
+    batches.push(batch);
+  }
+  return batches;
+}
+
+function total(results: IngestResult[]): IngestResult {
+  return results.reduce((sum, r) => ({ accepted: sum.accepted + r.accepted, duplicates: sum.duplicates + r.duplicates }));
+}
+
+for (const driver of DRIVERS) {
+  describe(`concurrent ingestion (${driver.name})`, () => {
+    let db: TestDatabase;
+    let storage: Storage;
+
+    before(async () => {
+      db = await driver.create();
+      storage = await db.open();
+    });
+    after(async () => {
+      await storage.close();
+      await db.destroy();
+    });
+
+    it('acknowledges every concurrent batch and stores each event exactly once', async () => {
+      const batches = overlappingBatches('gc-once');
+      const results = await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
+      results.forEach((r, i) => assert.equal(r.accepted + r.duplicates, (batches[i] as ServiceEvent[]).length));
+      assert.deepEqual(total(results), { accepted: 81, duplicates: 19 });
+      assert.equal((await storage.listEvents(PROJECT, { profileId: 'gc-once' })).length, 81);
+    });
+
+    it('applies identity effects of batches stored in one group', async () => {
+      const [identify, attributes] = await Promise.all([
+        storage.ingestBatch(PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
+        storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
+      ]);
+      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0 }, { accepted: 1, duplicates: 0 }]);
+      assert.equal(await storage.resolveUser(PROJECT, 'gc-u'), 'gc-p');
+      assert.deepEqual(await storage.getProfileAttributes(PROJECT, 'gc-p'), { plan: 'pro' });
+    });
+
+    it('answers a concurrent resend after a restart with duplicates only', async () => {
+      const batches = overlappingBatches('gc-restart');
+      await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
+      await storage.close();
+      storage = await db.open();
+      const results = await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
+      assert.deepEqual(total(results), { accepted: 0, duplicates: 100 });
+      assert.equal((await storage.listEvents(PROJECT, { profileId: 'gc-restart' })).length, 81);
+    });
+
+    it('answers concurrent HTTP requests each with its own counts', async () => {
+      const app = await buildApp({ config: testConfig(), storage });
+      try {
+        const batches = overlappingBatches('gc-http');
+        const responses = await Promise.all(batches.map((batch) => app.inject({
+          method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch },
+        })));
+        assert.deepEqual(responses.map((r) => r.statusCode), batches.map(() => 200));
+        assert.deepEqual(total(responses.map((r) => r.json<IngestResult>())), { accepted: 81, duplicates: 19 });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+}
+
+describe('group commit: a database error fails only its own batch (sqlite)', () => {
+  let dir: string;
+  let storage: Storage;
+  let side: Database.Database;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-group-'));
+    storage = await openSqliteStorage(join(dir, 'svc.db'));
+    // A second connection changes the schema under the service, as an operator (or a corrupt page) could.
+    side = new Database(join(dir, 'svc.db'));
+  });
+  after(async () => {
+    side.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // ABORT undoes the failing statement (the batch's savepoint is rolled back); ROLLBACK ends the whole shared
+  // transaction, which the group answers by retrying each batch alone.
+  for (const raise of ['ABORT', 'ROLLBACK'] as const) {
+    it(`stores and acknowledges the other batches of the group (RAISE(${raise}))`, async () => {
+      side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
+        BEGIN SELECT RAISE(${raise}, 'poisoned batch'); END`);
+      try {
+        const good = [makeEvent({ profileId: `ok-${raise}` }), makeEvent({ profileId: `ok-${raise}` })];
+        // The poisoned batch's first event is valid and sorts anywhere: none of it may be kept.
+        const bad = [makeEvent({ profileId: `bad-${raise}` }), makeEvent({ profileId: 'poison' })];
+        const later = [makeEvent({ profileId: `ok-${raise}` })];
+        const outcomes = await Promise.allSettled([
+          storage.ingestBatch(PROJECT, 'web', good),
+          storage.ingestBatch(PROJECT, 'web', bad),
+          storage.ingestBatch(PROJECT, 'web', later),
+        ]);
+        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0 } });
+        assert.equal(outcomes[1]?.status, 'rejected');
+        assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0 } });
+        assert.equal((await storage.listEvents(PROJECT, { profileId: `ok-${raise}` })).length, 3);
+        assert.equal((await storage.listEvents(PROJECT, { profileId: `bad-${raise}` })).length, 0);
+      } finally {
+        side.exec('DROP TRIGGER poison');
+      }
+    });
+  }
+
+  it('answers the failed request with 500 and the others with 200', async () => {
+    side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned batch'); END`);
+    const app = await buildApp({ config: testConfig(), storage });
+    try {
+      const post = (batch: ServiceEvent[]) => app.inject({
+        method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch },
+      });
+      const responses = await Promise.all([
+        post([makeEvent({ profileId: 'http-ok' })]),
+        post([makeEvent({ profileId: 'poison' })]),
+        post([makeEvent({ profileId: 'http-ok' })]),
+      ]);
+      assert.deepEqual(responses.map((r) => r.statusCode), [200, 500, 200]);
+      assert.equal(responses[1]?.json<{ error: { code: string } }>().error.code, 'internal_error');
+      assert.equal((await storage.listEvents(PROJECT, { profileId: 'http-ok' })).length, 2);
+    } finally {
+      await app.close();
+      side.exec('DROP TRIGGER poison');
+    }
+  });
+});
