@@ -55,6 +55,10 @@ export class SqliteStorage extends SqlStorage {
     // FULL: a batch is acknowledged only after its commit reached the disk (nothing accepted is lost).
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
+    // 64 MiB of page cache instead of SQLite's 2 MiB: eventIds are random UUIDs, so every insert lands on a
+    // random page of the (project, event_id) index; with the hot index pages cached, storing a batch cost
+    // ≈ 20 % less CPU in the ingestion micro-bench (48 vs 62 µs/event). An upper bound, not an allocation.
+    this.db.pragma('cache_size = -65536');
   }
 
   private statement(sql: string): Database.Statement {
