@@ -44,12 +44,13 @@ export class PluginHost {
     return current;
   }
 
-  reset(): void {
+  /** Calls one optional hook on every plugin, each failure contained. */
+  call(hook: 'reset' | 'pageExit'): void {
     for (const entry of this.#installed) {
       try {
-        entry.plugin.reset?.();
+        entry.plugin[hook]?.();
       } catch (error) {
-        this.#warnOnce(entry, 'reset', error);
+        this.#warnOnce(entry, hook, error);
       }
     }
   }

@@ -62,4 +62,6 @@ export interface ServicePlugin {
   enrich?(event: ServiceEvent): ServiceEvent | null | undefined | void;
   /** Called on `logOut()`, after ids are refreshed. */
   reset?(): void;
+  /** Called on `pagehide` before the SDK sends what is pending, so a last event (Leave Page) goes too. */
+  pageExit?(): void;
 }

@@ -48,6 +48,8 @@ export class ServiceJs {
   #chooseCache = new Map<string, Promise<Choice[]>>();
   readonly #onPageExit = (e: Event): void => {
     if (e.type === 'visibilitychange' && document.visibilityState !== 'hidden') return;
+    // Plugins first: what they emit on leaving (Leave Page) must be in this last send.
+    if (e.type === 'pagehide') this.#plugins.call('pageExit');
     if (this.#optIn.optedIn) this.#outbox.flushOnExit();
   };
 
@@ -265,7 +267,7 @@ export class ServiceJs {
     this.#store.remove(KEYS.productId);
     this.#context = {};
     this.#chooseCache.clear();
-    this.#plugins.reset();
+    this.#plugins.call('reset');
   }
 
   /**

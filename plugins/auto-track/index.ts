@@ -16,6 +16,7 @@ export type { AutoTrackOptions };
 export function autoTrack(options: AutoTrackOptions = {}): ServicePlugin {
   const on = (kind: keyof AutoTrackOptions): boolean => options[kind] !== false;
   let announce: ((sessionId: string) => void) | undefined;
+  let leave: (() => void) | undefined;
   return {
     name: 'auto-track',
     setup(ctx) {
@@ -25,14 +26,22 @@ export function autoTrack(options: AutoTrackOptions = {}): ServicePlugin {
         announce(ctx.ids().sessionId);
       }
       const removers: (() => void)[] = [];
-      if (on('page') || on('leave')) removers.push(trackPages(ctx, on('page'), on('leave')));
+      if (on('page') || on('leave')) {
+        const pages = trackPages(ctx, on('page'), on('leave'));
+        leave = pages.leave;
+        removers.push(pages.stop);
+      }
       if (on('click')) removers.push(trackClicks(ctx));
       if (on('change')) removers.push(trackChanges(ctx));
       if (on('submit')) removers.push(trackSubmits(ctx));
       return () => {
         announce = undefined;
+        leave = undefined;
         for (const remove of removers) remove();
       };
+    },
+    pageExit() {
+      leave?.();
     },
     // Any event may be the first of a session (a track() after 30 idle minutes): `Session start` goes first.
     enrich(event) {

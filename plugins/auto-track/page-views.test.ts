@@ -103,6 +103,16 @@ describe('auto-track: page views in a single-page app', () => {
     expect(events[2]!.pageId).not.to.equal(first!.pageId);
   });
 
+  it('the Leave Page of a pagehide is in the keepalive send of that same pagehide', () => {
+    makeSvc().use(autoTrack());
+    const fetchStub = window.fetch as sinon.SinonStub;
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    const sent = fetchStub.getCalls()
+      .filter((c) => (c.args[1] as RequestInit).keepalive === true && String(c.args[0]).endsWith('/track'))
+      .flatMap((c) => (JSON.parse(String((c.args[1] as RequestInit).body)) as { batch: ServiceEvent[] }).batch);
+    expect(sent.map((e) => e.name)).to.include.members(['View Page', 'Leave Page']);
+  });
+
   it('teardown restores the History API and stops tracking', () => {
     const { pushState, replaceState } = history;
     const remove = makeSvc().use(autoTrack());

@@ -11,7 +11,7 @@ type HistoryMethod = History['pushState'];
  * navigation and on pagehide, and a new pageId per navigation. A navigation is a change of URL (without
  * fragment): `replaceState` to the same URL, or `pushState` of new state only, is not one.
  */
-export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): () => void {
+export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): { stop: () => void; leave: () => void } {
   let url = location.href;
   let start = Date.now();
   let left = false;
@@ -51,9 +51,6 @@ export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): (
 
   const removers = [
     listen(window, 'popstate', 'auto-track', navigated),
-    // The SDK's own pagehide listener (added in its constructor) runs first and flushes; this Leave Page
-    // is queued after it and relies on the outbox keeping it for the next page.
-    listen(window, 'pagehide', 'auto-track', leavePage),
     // Back from the back/forward cache: the same document, shown again, is a new page view.
     listen<PageTransitionEvent>(window, 'pageshow', 'auto-track', (e) => {
       if (!e.persisted) return;
@@ -63,11 +60,14 @@ export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): (
   ];
   view(document.referrer);
 
-  return () => {
+  // Leave Page on pagehide comes through the plugin's `pageExit` hook, which the SDK calls before its
+  // last send; a listener of our own would run after that send.
+  const stop = (): void => {
     active = false;
     // Restore only what is still ours: a later wrapper (a router, another tool) must keep working.
     if (history.pushState === push) history.pushState = pushState;
     if (history.replaceState === replace) history.replaceState = replaceState;
     for (const remove of removers) remove();
   };
+  return { stop, leave: leavePage };
 }
