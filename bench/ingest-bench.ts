@@ -25,6 +25,7 @@ export interface IngestBenchResult {
   bareRssAtRest: number;
   bareRssPeak: number;
   errors: number;
+  connections: number;
 }
 
 const AUTH = `Basic ${Buffer.from('web1:p4ss').toString('base64')}`;
@@ -137,7 +138,7 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
     const bareMedian = median(bareRates);
     return {
       svcEventsPerSecond: svcRates, bareEventsPerSecond: bareRates, svcMedian, bareMedian,
-      ratio: svcMedian / bareMedian, svcRssAtRest, svcRssPeak, bareRssAtRest, bareRssPeak, errors,
+      ratio: svcMedian / bareMedian, svcRssAtRest, svcRssPeak, bareRssAtRest, bareRssPeak, errors, connections,
     };
   } finally {
     svc.child.kill('SIGTERM');
@@ -157,7 +158,7 @@ export function formatIngestBench(r: IngestBenchResult): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   const line = (row: string[]): string => `| ${row.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   return [
-    'Ingestion: POST …/track, batches of 50 events, 10 connections, alternating A/B rounds',
+    `Ingestion: POST …/track, batches of 50 events, ${r.connections} connections, alternating A/B rounds`,
     line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, line(rows[1]!), line(rows[2]!),
     `ratio svc / bare = ${r.ratio.toFixed(2)} (goal ≥ 0.5)${r.errors ? `  — ${r.errors} non-2xx/errors` : ''}`,
   ].join('\n');

@@ -6,6 +6,7 @@ import { formatIngestBench, runIngestBench } from './ingest-bench.js';
 const ingest = await runIngestBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   secondsPerRound: Number(process.env.BENCH_SECONDS ?? 8),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
 });
 console.log(formatIngestBench(ingest));
 console.log('');
