@@ -1,6 +1,6 @@
 // Builds every artefact of DESIGN 3.1 with esbuild; `--if-missing` skips the build when all outputs exist
 // (what `npm start` uses so a first run on a fresh clone builds and later runs start at once).
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
@@ -10,7 +10,25 @@ if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
 const define = { SVC_DEV: 'false', SVC_VERSION: JSON.stringify(pkg.version) };
-const browser = { bundle: true, minify: true, sourcemap: true, target: 'es2022', define, legalComments: 'none' };
+// esbuild does not look inside tagged templates, so the static css`…` of our *-styles.ts files would ship
+// with their indentation; minify them as CSS (a styles file holds static CSS only, no `${}`).
+const minifyCssTemplates = {
+  name: 'minify-css-templates',
+  setup(b) {
+    b.onLoad({ filter: /-styles\.ts$/ }, async ({ path }) => {
+      let source = readFileSync(path, 'utf8');
+      for (const [whole, body] of [...source.matchAll(/css`([^`]*)`/g)]) {
+        if (body.includes('${')) continue;
+        const { code } = await transform(body, { loader: 'css', minify: true });
+        source = source.replace(whole, `css\`${code.trim()}\``);
+      }
+      return { contents: source, loader: 'ts' };
+    });
+  },
+};
+const browser = {
+  bundle: true, minify: true, sourcemap: true, target: 'es2022', define, legalComments: 'none', plugins: [minifyCssTemplates],
+};
 const pluginNames = existsSync('plugins')
   ? readdirSync('plugins', { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
