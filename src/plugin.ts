@@ -1,6 +1,6 @@
 import type { ServiceEvent } from './event.js';
 import type { Ids } from './identity.js';
-import type { Choice, ChooseParams } from './params.js';
+import type { Choice, ChooseParams, RecommendationParams } from './params.js';
 import type { ConsentChoice } from './consent-store.js';
 
 /** What the page is about, supplied by platform plugins or elements (e.g. the product on a product page). */
@@ -31,6 +31,8 @@ export interface PluginContext {
   optedIn(): boolean;
   /** The instance's `choose()`: elements resolve experiences through it. */
   choose(params: ChooseParams): Promise<Choice[]>;
+  /** The instance's `recommendation()`: `<svc-recommendations>` fetches its feed through it. */
+  recommendation(params: RecommendationParams): Promise<unknown>;
   readonly consent: ConsentControl;
 }
 

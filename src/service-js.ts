@@ -89,6 +89,7 @@ export class ServiceJs {
       },
       optedIn: () => this.#optIn.optedIn,
       choose: (params) => this.choose(params),
+      recommendation: (params) => this.recommendation(params),
       consent: {
         required: c.consent.required,
         categories: c.consent.categories,
