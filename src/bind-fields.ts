@@ -22,3 +22,39 @@ export function valueAt(data: Record<string, unknown>, path: string): unknown {
 export function textOf(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
+
+// Attributes whose value the browser follows as a URL: a bound value must be http(s) or relative there.
+const URL_ATTRIBUTE = /^(href|src|srcset|action|formaction|poster|cite|data|ping|background|xlink:href)$/;
+// Never bound: event handlers and srcdoc would turn server text into script or HTML; style into CSS.
+const BLOCKED_ATTRIBUTE = /^(on|srcdoc$|style$)/;
+
+/**
+ * Attribute bindings: `data-field-href="url"` sets `href` from the `url` field, `data-field-alt="title"`
+ * sets `alt`, and so on (dotted paths as in `bindText`). Values are text; URL attributes keep only http(s)
+ * and relative URLs, anything else (`javascript:`, `data:`, `vbscript:`…) leaves the attribute out, and
+ * `on*`, `srcdoc` and `style` are never bound.
+ */
+export function bindAttributes(root: ParentNode, data: Record<string, unknown>): void {
+  for (const el of root.querySelectorAll('*')) {
+    for (const { name, value } of [...el.attributes]) {
+      const target = name.slice(11);
+      if (!name.startsWith('data-field-') || BLOCKED_ATTRIBUTE.test(target)) continue;
+      const text = textOf(valueAt(data, value));
+      if (URL_ATTRIBUTE.test(target) ? safeUrl(text) : true) el.setAttribute(target, text);
+      else el.removeAttribute(target);
+    }
+  }
+}
+
+/**
+ * True for a non-empty http(s) or relative URL. The browser's own parser decides, so what it would strip
+ * (surrounding spaces and control characters, tabs and newlines inside `java\tscript:`) and upper case
+ * (`JAVASCRIPT:`) cannot smuggle another scheme past the check.
+ */
+export function safeUrl(url: string): boolean {
+  try {
+    return url !== '' && /^https?:$/.test(new URL(url, document.baseURI).protocol);
+  } catch {
+    return false;
+  }
+}
