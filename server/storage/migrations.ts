@@ -123,6 +123,61 @@ ORDER BY ts, event_id
 ON CONFLICT (project, profile_id) DO NOTHING;
 `;
 
+// Recommendations (issue 6): the catalog and the models that feeds read. Models are maintained incrementally by
+// server/recommendations/model-updater.ts in the ingestion transaction; nothing here is recomputed per request.
+// - product_scores: Σ weight·2^((t − epoch)/half-life) per product (see decay-score.ts): ordering by the stored
+//   value is ordering by the score decayed to any common "now", so reads need no arithmetic.
+// - baskets: the distinct products of each session (kind 'session') and order (kind 'order') seen so far, so a
+//   new product can be paired with the earlier ones without scanning events.
+// - co_occurrence: directed pair counts per kind (a → b and b → a both stored, so "neighbours of a" is one
+//   index range, already ordered by count).
+// - profile_recent: the products a profile viewed, with the last time.
+const recommendations = (t: { int: string; real: string }): string => `
+CREATE TABLE catalog_products (
+  project TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  available INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  updated_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, product_id)
+);
+
+CREATE TABLE product_scores (
+  project TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  score ${t.real} NOT NULL,
+  PRIMARY KEY (project, product_id)
+);
+CREATE INDEX product_scores_rank ON product_scores (project, score DESC, product_id);
+
+CREATE TABLE baskets (
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  basket_id TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  PRIMARY KEY (project, kind, basket_id, product_id)
+);
+
+CREATE TABLE co_occurrence (
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  a TEXT NOT NULL,
+  b TEXT NOT NULL,
+  count ${t.int} NOT NULL,
+  PRIMARY KEY (project, kind, a, b)
+);
+CREATE INDEX co_occurrence_rank ON co_occurrence (project, kind, a, count DESC, b);
+
+CREATE TABLE profile_recent (
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  last_seen ${t.int} NOT NULL,
+  PRIMARY KEY (project, profile_id, product_id)
+);
+CREATE INDEX profile_recent_rank ON profile_recent (project, profile_id, last_seen DESC, product_id);
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -135,5 +190,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'profile users (identity carry-over for assignments)',
     sqlite: profileUsers({ int: 'INTEGER' }),
     postgres: profileUsers({ int: 'BIGINT' }),
+  },
+  {
+    version: 3,
+    name: 'recommendations: catalog, product scores, baskets, co-occurrence, recently viewed',
+    sqlite: recommendations({ int: 'INTEGER', real: 'REAL' }),
+    postgres: recommendations({ int: 'BIGINT', real: 'DOUBLE PRECISION' }),
   },
 ];

@@ -1,4 +1,5 @@
 import type { Attributes, ServiceEvent } from '../../src/event.js';
+import { updateModels } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
 import type {
   Assignment, AssignmentInput, ConsentRecord, ConsentState, ExposureRow, IngestResult, ProductEventCount,
@@ -204,10 +205,14 @@ export function* ingestProgram(
   }
   const accepted = fresh.size;
   // Effects in batch order, once per stored event (a batch may repeat an eventId).
+  const stored: ServiceEvent[] = [];
   for (const event of events) {
     if (!fresh.delete(event.eventId)) continue;
     yield* applyEvent(project, event, now);
+    stored.push(event);
   }
+  // Recommendation models, in this transaction so they count each stored event exactly once (model-updater.ts).
+  yield* updateModels(project, stored, now);
   return { accepted, duplicates: events.length - accepted };
 }
 

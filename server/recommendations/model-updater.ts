@@ -1,0 +1,168 @@
+import type { ServiceEvent } from '../../src/event.js';
+import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { EVENT_WEIGHTS, scoreContribution } from './decay-score.js';
+
+// The ONE hook of recommendations in the ingestion path: ingestProgram (server/storage/sql-storage.ts) yields
+// `updateModels(project, storedEvents, now)` after storing a batch, inside the same transaction.
+//
+// Why in the ingestion transaction rather than a queue drained later: the models then change exactly once per
+// stored event — a resent batch (duplicates) adds nothing, a rolled-back batch adds nothing, a crash loses
+// nothing — with no second durable queue to build. It is still batched (DESIGN 4): a batch's updates are
+// aggregated in memory first and written as a few sorted multi-row upserts, and on SQLite the group commit
+// already folds many batches into one commit. Batches without product events cost one pass over the array and
+// no SQL at all.
+
+/** Kinds of co-occurrence: products of one session (viewed together) and of one order (bought together). */
+export type BasketKind = 'session' | 'order';
+
+/**
+ * A session or order stops pairing after this many distinct products: each new product costs one upsert per
+ * earlier product, so an unbounded basket (a crawler's session) would cost O(n²). Real baskets are far smaller.
+ */
+export const MAX_BASKET_PRODUCTS = 50;
+
+/** Rows per multi-row statement: well under both databases' bound-parameter limits. */
+const CHUNK_ROWS = 400;
+
+/** Which basket each product event name feeds. Orders pair only with a `data.orderId`. */
+const SESSION_EVENTS = new Set(['Product viewed', 'Added to cart']);
+
+interface ProductEvent {
+  event: ServiceEvent;
+  productId: string;
+  weight: number;
+  at: number;
+}
+
+function productEventOf(event: ServiceEvent): ProductEvent | null {
+  if (event.type !== 'product') return null;
+  const weight = EVENT_WEIGHTS[event.name];
+  if (weight === undefined) return null;
+  const id = event.data?.productId;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  const productId = String(id);
+  if (productId.length === 0) return null;
+  return { event, productId, weight, at: Date.parse(event.timestamp) };
+}
+
+function orderIdOf(event: ServiceEvent): string | null {
+  const id = event.data?.orderId;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Runs `INSERT … VALUES (…), (…) <tail>` in chunks; rows sorted by the caller (same lock order everywhere). */
+function* insertRows(head: string, width: number, rows: SqlValue[][], tail: string): SqlProgram<void> {
+  const one = `(${new Array<string>(width).fill('?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+    const chunk = rows.slice(i, i + CHUNK_ROWS);
+    yield op(`${head} VALUES ${chunk.map(() => one).join(', ')} ${tail}`, ...chunk.flat());
+  }
+}
+
+/** The distinct products already stored per basket, for the baskets this batch touches. */
+function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProgram<Map<string, Set<string>>> {
+  const baskets = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
+  for (let i = 0; i < ids.length; i += CHUNK_ROWS) {
+    const chunk = ids.slice(i, i + CHUNK_ROWS);
+    const { rows } = yield op(
+      `SELECT basket_id, product_id FROM baskets WHERE project = ? AND kind = ? AND basket_id IN (${chunk.map(() => '?').join(', ')})`,
+      project, kind, ...chunk,
+    );
+    for (const r of rows) baskets.get(String(r.basket_id))?.add(String(r.product_id));
+  }
+  return baskets;
+}
+
+/**
+ * Folds newly stored events into the recommendation models (product_scores, baskets + co_occurrence,
+ * profile_recent). `events` must be the events stored by this transaction only (never duplicates).
+ * @example yield* updateModels('acme/shop', storedEvents, Date.now());
+ */
+export function* updateModels(project: string, events: readonly ServiceEvent[], now: number): SqlProgram<void> {
+  let productEvents: ProductEvent[] | null = null;
+  for (const event of events) {
+    const p = productEventOf(event);
+    if (p) (productEvents ??= []).push(p);
+  }
+  if (productEvents === null) return;
+
+  const scores = new Map<string, number>();
+  const recent = new Map<string, { profileId: string; productId: string; at: number }>();
+  // Basket id → products of this batch in event order (duplicates removed below against the stored set).
+  const added: Record<BasketKind, Map<string, string[]>> = { session: new Map(), order: new Map() };
+  for (const p of productEvents) {
+    if (!Number.isFinite(p.at)) continue;
+    const at = Math.min(p.at, now);
+    scores.set(p.productId, (scores.get(p.productId) ?? 0) + scoreContribution(p.weight, at, now));
+    if (p.event.name === 'Product viewed') {
+      const key = `${p.event.profileId}\u0000${p.productId}`;
+      const seen = recent.get(key);
+      if (!seen || seen.at < at) recent.set(key, { profileId: p.event.profileId, productId: p.productId, at });
+    }
+    let kind: BasketKind | null = null;
+    let basket: string | null = null;
+    if (SESSION_EVENTS.has(p.event.name)) {
+      kind = 'session';
+      basket = p.event.sessionId;
+    } else {
+      basket = orderIdOf(p.event);
+      if (basket !== null) kind = 'order';
+    }
+    if (kind === null || basket === null) continue;
+    const list = added[kind].get(basket);
+    if (list) list.push(p.productId);
+    else added[kind].set(basket, [p.productId]);
+  }
+
+  // Pairs: each product new to its basket pairs once with every product the basket already holds (so viewing A
+  // ten times in one session counts A–B once). Counted in memory, then written once per pair.
+  const pairs = new Map<string, number>();
+  const basketRows: SqlValue[][] = [];
+  for (const kind of ['session', 'order'] as const) {
+    const ids = [...added[kind].keys()].sort(compare);
+    if (ids.length === 0) continue;
+    const stored = yield* loadBaskets(project, kind, ids);
+    for (const id of ids) {
+      const products = stored.get(id) as Set<string>;
+      for (const productId of added[kind].get(id) as string[]) {
+        if (products.has(productId) || products.size >= MAX_BASKET_PRODUCTS) continue;
+        for (const other of products) {
+          for (const key of [`${kind}\u0000${productId}\u0000${other}`, `${kind}\u0000${other}\u0000${productId}`]) {
+            pairs.set(key, (pairs.get(key) ?? 0) + 1);
+          }
+        }
+        products.add(productId);
+        basketRows.push([project, kind, id, productId]);
+      }
+    }
+  }
+
+  // Every write sorted by key: concurrent PostgreSQL transactions then lock rows in one order (no deadlock cycle).
+  yield* insertRows(
+    'INSERT INTO baskets (project, kind, basket_id, product_id)', 4,
+    basketRows.sort((a, b) => compare(`${a[1]}\u0000${a[2]}\u0000${a[3]}`, `${b[1]}\u0000${b[2]}\u0000${b[3]}`)),
+    'ON CONFLICT (project, kind, basket_id, product_id) DO NOTHING',
+  );
+  yield* insertRows(
+    'INSERT INTO co_occurrence (project, kind, a, b, count)', 5,
+    [...pairs.entries()].sort(([a], [b]) => compare(a, b)).map(([key, count]) => {
+      const [kind, a, b] = key.split('\u0000') as [string, string, string];
+      return [project, kind, a, b, count];
+    }),
+    'ON CONFLICT (project, kind, a, b) DO UPDATE SET count = co_occurrence.count + excluded.count',
+  );
+  yield* insertRows(
+    'INSERT INTO product_scores (project, product_id, score)', 3,
+    [...scores.entries()].sort(([a], [b]) => compare(a, b)).map(([productId, score]) => [project, productId, score]),
+    'ON CONFLICT (project, product_id) DO UPDATE SET score = product_scores.score + excluded.score',
+  );
+  yield* insertRows(
+    'INSERT INTO profile_recent (project, profile_id, product_id, last_seen)', 4,
+    [...recent.entries()].sort(([a], [b]) => compare(a, b)).map(([, r]) => [project, r.profileId, r.productId, r.at]),
+    // Late-arriving older views never move a product back in the list.
+    `ON CONFLICT (project, profile_id, product_id) DO UPDATE SET last_seen = excluded.last_seen
+     WHERE excluded.last_seen > profile_recent.last_seen`,
+  );
+}
