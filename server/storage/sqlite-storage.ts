@@ -61,6 +61,11 @@ export class SqliteStorage extends SqlStorage {
     this.db.pragma('cache_size = -65536');
   }
 
+  /** The database file (`:memory:` for none): the Choose API's exposure worker opens its own connection to it. */
+  get file(): string {
+    return this.db.name;
+  }
+
   private statement(sql: string): Database.Statement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
