@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   invalid_event: { status: 400, description: 'An event of the batch breaks the event shape; the message names the index and field. The whole batch is refused.' },
   invalid_consent: { status: 400, description: 'The consent record breaks its shape; the message names the field.' },
   invalid_request: { status: 400, description: 'A request body (Choose API, feed) breaks its shape; the message names the field.' },
+  invalid_catalog: { status: 400, description: 'The catalog body is neither a JSON array nor an NDJSON stream of products, is empty, or holds more than 100,000 products.' },
+  invalid_product: { status: 400, description: 'A catalog product breaks its shape; the message names its index and field (`products[17].price: must be a number`). Nothing of the upload is stored.' },
   unknown_user: { status: 400, description: 'Choose API form B names a `userId` that no identify event has linked to a profile.' },
   names_or_groups_required: { status: 400, description: 'A Choose request has neither `names` nor `groups`.' },
   session_id_required: { status: 400, description: 'A requested experience is sticky by session (`stickiness: "session"`) and the Choose request has no `sessionId`.' },

@@ -1,4 +1,8 @@
 import type { Attributes, ServiceEvent } from '../../src/event.js';
+import type { ProductConfig } from '../config/config-types.js';
+import { upsertProductsProgram } from '../recommendations/catalog-program.js';
+import { feedProgram } from '../recommendations/feed-program.js';
+import type { FeedQuery } from '../recommendations/feed-query.js';
 import { updateModels } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
 import type {
@@ -463,5 +467,15 @@ export abstract class SqlStorage implements Storage {
   async countExposures(project: string): Promise<number> {
     const rows = await this.query('SELECT COUNT(*) AS n FROM exposures WHERE project = ?', project);
     return num(rows[0]?.n ?? 0);
+  }
+
+  upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number> {
+    if (products.length === 0) return Promise.resolve(0);
+    const now = Date.now();
+    return this.run(() => upsertProductsProgram(project, products, now), true);
+  }
+
+  recommend(project: string, query: FeedQuery): Promise<ProductConfig[]> {
+    return this.run(() => feedProgram(project, query), false);
   }
 }

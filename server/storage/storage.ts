@@ -1,4 +1,6 @@
 import type { Attributes, ServiceEvent } from '../../src/event.js';
+import type { ProductConfig } from '../config/config-types.js';
+import type { FeedQuery } from '../recommendations/feed-query.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale). Every guard that
 // must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by
@@ -127,4 +129,12 @@ export interface Storage {
   /** Inserts exposures in one transaction (callers batch them; DESIGN 4). */
   recordExposures(rows: ExposureRow[]): Promise<void>;
   countExposures(project: string): Promise<number>;
+
+  /**
+   * Recommendations: upserts catalog products (each replaces the stored product with its id) in ONE transaction;
+   * answers the number of distinct products written.
+   */
+  upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number>;
+  /** A feed's products (stored catalog objects) from the incrementally maintained models (feed-program.ts). */
+  recommend(project: string, query: FeedQuery): Promise<ProductConfig[]>;
 }

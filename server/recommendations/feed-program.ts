@@ -1,0 +1,170 @@
+import type { ProductConfig } from '../config/config-types.js';
+import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import type { FeedQuery } from './feed-query.js';
+import type { BasketKind } from './model-updater.js';
+
+// Reads of the models maintained by model-updater.ts: every strategy is one or two indexed range reads joined
+// to the catalog (so unavailable products are filtered before LIMIT), then a popular fill. Every ORDER BY ends
+// with the product id, so SQLite and PostgreSQL answer the same list.
+
+/** How many of the profile's latest views personalize the feed. */
+export const PERSONAL_HISTORY = 10;
+/** Neighbours read per history product. */
+const NEIGHBOURS_PER_ITEM = 50;
+/** Bought together says more about taste than viewed together. */
+const KIND_WEIGHT: Record<BasketKind, number> = { session: 1, order: 2 };
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const marks = (n: number): string => new Array<string>(n).fill('?').join(', ');
+
+function toProduct(row: SqlRow): ProductConfig {
+  return JSON.parse(String(row.data)) as ProductConfig;
+}
+
+/** Collects products up to `limit`, skipping excluded ids and ids already taken. */
+class Picker {
+  readonly products: ProductConfig[] = [];
+  private readonly taken: Set<string>;
+
+  constructor(readonly limit: number, exclude: readonly string[]) {
+    this.taken = new Set(exclude);
+  }
+
+  get full(): boolean {
+    return this.products.length >= this.limit;
+  }
+
+  /** How many rows to ask for so that `limit` remain after skipping everything already taken or excluded. */
+  get ask(): number {
+    return this.limit + this.taken.size;
+  }
+
+  add(rows: readonly SqlRow[]): void {
+    for (const row of rows) {
+      if (this.full) return;
+      const id = String(row.product_id);
+      if (this.taken.has(id)) continue;
+      this.taken.add(id);
+      this.products.push(toProduct(row));
+    }
+  }
+}
+
+function* together(project: string, kind: BasketKind, productId: string, picker: Picker): SqlProgram<void> {
+  const { rows } = yield op(
+    `SELECT c.product_id, c.data FROM co_occurrence o
+     JOIN catalog_products c ON c.project = o.project AND c.product_id = o.b
+     WHERE o.project = ? AND o.kind = ? AND o.a = ? AND c.available = 1
+     ORDER BY o.count DESC, o.b LIMIT ?`,
+    project, kind, productId, picker.ask,
+  );
+  picker.add(rows);
+}
+
+function* recentlyViewed(project: string, profileId: string, picker: Picker): SqlProgram<void> {
+  const { rows } = yield op(
+    `SELECT c.product_id, c.data FROM profile_recent r
+     JOIN catalog_products c ON c.project = r.project AND c.product_id = r.product_id
+     WHERE r.project = ? AND r.profile_id = ? AND c.available = 1
+     ORDER BY r.last_seen DESC, r.product_id LIMIT ?`,
+    project, profileId, picker.ask,
+  );
+  picker.add(rows);
+}
+
+/**
+ * Item-to-item from the profile's history: each of the latest PERSONAL_HISTORY viewed products votes for its
+ * co-occurring neighbours with count × kind weight ÷ (its recency rank + 1). Products the profile already viewed
+ * are not recommended by this step (the popular fill may still show them).
+ */
+function* personalized(project: string, profileId: string, picker: Picker): SqlProgram<void> {
+  const { rows: history } = yield op(
+    `SELECT product_id FROM profile_recent WHERE project = ? AND profile_id = ?
+     ORDER BY last_seen DESC, product_id LIMIT ?`,
+    project, profileId, PERSONAL_HISTORY,
+  );
+  if (history.length === 0) return;
+  const ids = history.map((r) => String(r.product_id));
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  // Top neighbours per (kind, history product) by the rank index; the window keeps each item's share bounded.
+  const { rows: neighbours } = yield op(
+    `SELECT kind, a, b, count FROM (
+       SELECT kind, a, b, count, ROW_NUMBER() OVER (PARTITION BY kind, a ORDER BY count DESC, b) AS n
+       FROM co_occurrence WHERE project = ? AND kind IN ('session', 'order') AND a IN (${marks(ids.length)})
+     ) ranked WHERE n <= ?`,
+    project, ...ids, NEIGHBOURS_PER_ITEM,
+  );
+  const votes = new Map<string, number>();
+  for (const r of neighbours) {
+    const b = String(r.b);
+    if (rank.has(b)) continue;
+    const kind = String(r.kind) as BasketKind;
+    const weight = (KIND_WEIGHT[kind] ?? 1) * Number(r.count) / ((rank.get(String(r.a)) ?? 0) + 1);
+    votes.set(b, (votes.get(b) ?? 0) + weight);
+  }
+  if (votes.size === 0) return;
+  const ranked = [...votes.entries()].sort(([a, x], [b, y]) => y - x || compare(a, b)).slice(0, picker.ask * 2)
+    .map(([id]) => id);
+  const { rows } = yield op(
+    `SELECT product_id, data FROM catalog_products WHERE project = ? AND available = 1 AND product_id IN (${marks(ranked.length)})`,
+    project, ...ranked,
+  );
+  const byId = new Map(rows.map((r) => [String(r.product_id), r]));
+  picker.add(ranked.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [row] : [];
+  }));
+}
+
+/**
+ * The popular fill: available products by decayed score, then (a new shop without events) available products
+ * that have no score yet, by id. If the first read came back short, it held every scored available product, so
+ * the second read only needs the unscored ones.
+ */
+function* popular(project: string, picker: Picker): SqlProgram<void> {
+  const ask = picker.ask;
+  const { rows } = yield op(
+    `SELECT c.product_id, c.data FROM product_scores s
+     JOIN catalog_products c ON c.project = s.project AND c.product_id = s.product_id
+     WHERE s.project = ? AND c.available = 1
+     ORDER BY s.score DESC, s.product_id LIMIT ?`,
+    project, ask,
+  );
+  picker.add(rows);
+  if (picker.full || rows.length === ask) return;
+  const params: SqlValue[] = [project, picker.ask];
+  const { rows: unscored } = yield op(
+    `SELECT c.product_id, c.data FROM catalog_products c
+     WHERE c.project = ? AND c.available = 1
+       AND NOT EXISTS (SELECT 1 FROM product_scores s WHERE s.project = c.project AND s.product_id = c.product_id)
+     ORDER BY c.product_id LIMIT ?`,
+    ...params,
+  );
+  picker.add(unscored);
+}
+
+/**
+ * A feed's products for one request: the strategy's list, then popular products to fill `limit`; never the
+ * current product, never twice, never an unavailable one. Products are the stored catalog objects.
+ */
+export function* feedProgram(project: string, query: FeedQuery): SqlProgram<ProductConfig[]> {
+  const picker = new Picker(query.limit, query.productId !== undefined ? [query.productId] : []);
+  switch (query.strategy) {
+    case 'viewed-together':
+    case 'bought-together':
+      if (query.productId !== undefined) {
+        yield* together(project, query.strategy === 'viewed-together' ? 'session' : 'order', query.productId, picker);
+      }
+      break;
+    case 'recently-viewed':
+      yield* recentlyViewed(project, query.profileId, picker);
+      break;
+    case 'personalized':
+      yield* personalized(project, query.profileId, picker);
+      break;
+    case 'popular':
+      break;
+  }
+  if (!picker.full) yield* popular(project, picker);
+  return picker.products;
+}
