@@ -24,7 +24,7 @@ export function textOf(value: unknown): string {
 }
 
 // Attributes whose value the browser follows as a URL: a bound value must be http(s) or relative there.
-const URL_ATTRIBUTE = /^(href|src|srcset|action|formaction|poster|cite|data|ping|background|xlink:href)$/;
+const URL_ATTRIBUTE = /^(href|src|srcset|action|formaction|poster|data|xlink:href)$/;
 // Never bound: event handlers and srcdoc would turn server text into script or HTML; style into CSS.
 const BLOCKED_ATTRIBUTE = /^(on|srcdoc$|style$)/;
 

@@ -1,0 +1,202 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { bindAttributes, bindText, safeUrl, textOf } from '../../src/bind-fields.js';
+import type { EventDraft, RecommendationParams } from '../../src/index.js';
+import { recommendationsStyles } from './recommendations-styles.js';
+
+export type RecommendationsStatus = 'loading' | 'ready' | 'empty' | 'error';
+
+/** One product of a feed answer: `id` and the fields asked for. */
+export interface RecommendedProduct {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** What the element needs from an SDK instance; the `recommendations()` plugin gives it the instance's. */
+export interface RecommendationSource {
+  recommendation(params: RecommendationParams): Promise<unknown>;
+  emit(draft: EventDraft): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-recommendations': SvcRecommendations;
+  }
+}
+
+let source: RecommendationSource | undefined;
+
+/**
+ * Set by the `recommendations()` plugin before it defines the tag, so every element that upgrades has an
+ * instance to fetch through and track with.
+ */
+export function setRecommendationSource(next: RecommendationSource | undefined): void {
+  source = next;
+}
+
+/**
+ * `<svc-recommendations feed="1" limit="4" fields="title,price,image,url" product-id="p1" lazy>` shows a
+ * recommendation feed: built-in cards (a list of links with image, title and price), or the page's own
+ * `<template>` child filled per product through `data-field` (text) and `data-field-<attribute>` bindings —
+ * text only, never server HTML. Slots `loading`, `empty` and `error` show in those states; the `status`
+ * attribute reflects the state. Tracks `Product impression` (an item at least half visible, once per item
+ * per render) and `Product clicked`, both with `{productId, position, feed}`.
+ *
+ * @example
+ * <svc-recommendations feed="1" limit="4" lazy>
+ *   <p slot="empty">Nothing to suggest yet.</p>
+ *   <template><a data-field-href="url"><img data-field-src="image" data-field-alt="title"><b data-field="title"></b></a></template>
+ * </svc-recommendations>
+ */
+export class SvcRecommendations extends LitElement {
+  static override styles = recommendationsStyles;
+  static override properties = {
+    feed: { type: Number },
+    limit: { type: Number },
+    fields: {},
+    productId: { attribute: 'product-id' },
+    lazy: { type: Boolean },
+    status: { reflect: true },
+    products: { state: true },
+  };
+
+  declare feed: number;
+  declare limit: number;
+  /** Comma-separated product fields to ask for (`currency` is added when `price` is asked). */
+  declare fields: string;
+  /** The product the page is about; default: the page context, else the last product viewed. */
+  declare productId: string | undefined;
+  /** Fetch only when the element comes near the viewport. */
+  declare lazy: boolean;
+  declare status: RecommendationsStatus;
+  declare products: RecommendedProduct[];
+  #run = 0;
+  #near = false;
+  #items: Element[] = [];
+  #list: HTMLUListElement | undefined;
+  #seen: IntersectionObserver | undefined;
+  #nearby: IntersectionObserver | undefined;
+
+  constructor() {
+    super();
+    this.feed = 0;
+    this.limit = 4;
+    this.fields = 'title,price,image,url';
+    this.status = 'loading';
+    this.products = [];
+    // One listener for both layouts: composedPath() reaches into the shadow cards and the light-DOM items.
+    this.addEventListener('click', (e) => this.#track('Product clicked', this.#items.findIndex((i) => e.composedPath().includes(i))));
+  }
+
+  /** Fetches the feed again (and re-renders, so impressions count again). */
+  async refresh(): Promise<void> {
+    const run = ++this.#run;
+    if (!source) return; // the plugin was removed: nothing to fetch through
+    this.status = 'loading';
+    this.products = [];
+    const fields: string[] = this.fields.match(/[^\s,]+/g) ?? [];
+    if (fields.includes('price') && !fields.includes('currency')) fields.push('currency');
+    let answer: unknown;
+    try {
+      answer = await source.recommendation({ id: this.feed, quantity: this.limit, fields, productId: this.productId || undefined });
+    } catch {
+      // invalid attributes (recommendation() validates): the error state, not an exception on the page
+    }
+    if (run !== this.#run) return; // attributes changed meanwhile: the newer fetch wins
+    const list = (answer as { products?: unknown } | null)?.products;
+    this.products = Array.isArray(list) ? list.filter((p): p is RecommendedProduct => typeof p?.id === 'string') : [];
+    this.status = !Array.isArray(list) ? 'error' : this.products.length ? 'ready' : 'empty';
+  }
+
+  override render() {
+    const status = this.status;
+    if (status !== 'ready') return html`<slot name=${status}></slot>`;
+    if (this.#template()) return html`<slot name="items"></slot>`;
+    return html`<ul part="list" role="list">${this.products.map((p) => {
+      const title = textOf(p.title);
+      const url = textOf(p.url);
+      const image = textOf(p.image);
+      // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice.
+      return html`<li part="item"><a part="link" href=${safeUrl(url) ? url : nothing}>${safeUrl(image)
+        ? html`<img part="image" src=${image} alt="" loading="lazy" @error=${hide}>`
+        : nothing}<span part="title">${title}</span><span part="price">${price(p)}</span></a></li>`;
+    })}</ul>`;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!['feed', 'limit', 'fields', 'productId'].some((k) => changed.has(k as keyof SvcRecommendations))) return;
+    if (!this.lazy || this.#near) {
+      void this.refresh();
+      return;
+    }
+    this.#nearby ??= observe([this], { rootMargin: '300px' }, (e, io) => {
+      if (!e.isIntersecting) return;
+      io.disconnect();
+      this.#near = true;
+      void this.refresh();
+    });
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!changed.has('products')) return;
+    this.#list?.remove();
+    this.#list = undefined;
+    const template = this.#template();
+    if (template && this.products.length) {
+      const list = (this.#list = document.createElement('ul'));
+      list.slot = 'items';
+      list.role = 'list';
+      for (const product of this.products) {
+        const item = list.appendChild(document.createElement('li'));
+        item.append(template.content.cloneNode(true));
+        bindText(item, product);
+        bindAttributes(item, product);
+      }
+      this.append(list);
+    }
+    this.#items = [...((this.#list ?? this.renderRoot.querySelector('ul'))?.children ?? [])];
+    // A fresh observer per render: each item counts one impression per render.
+    this.#seen?.disconnect();
+    this.#seen = observe(this.#items, { threshold: 0.5 }, (e, io) => {
+      if (e.intersectionRatio < 0.5) return;
+      io.unobserve(e.target);
+      this.#track('Product impression', this.#items.indexOf(e.target));
+    });
+  }
+
+  #template(): HTMLTemplateElement | null {
+    return this.querySelector(':scope > template');
+  }
+
+  #track(name: string, index: number): void {
+    const product = this.products[index];
+    if (!product) return;
+    try {
+      source?.emit({ type: 'product', name, data: { productId: product.id, position: index + 1, feed: this.feed } });
+    } catch {
+      // tracking never breaks the page
+    }
+  }
+}
+
+function observe(
+  targets: Element[], options: IntersectionObserverInit, each: (e: IntersectionObserverEntry, io: IntersectionObserver) => void,
+): IntersectionObserver {
+  const io = new IntersectionObserver((entries) => {
+    for (const e of entries) each(e, io);
+  }, options);
+  for (const t of targets) io.observe(t);
+  return io;
+}
+
+function hide(e: Event): void {
+  // A missing image leaves a text-only card instead of a broken-image icon.
+  (e.target as HTMLElement).hidden = true;
+}
+
+function price({ price, currency }: RecommendedProduct): string {
+  try {
+    // Throws without a (known) currency code: then the number as it came.
+    if (typeof price === 'number') return price.toLocaleString(undefined, { style: 'currency', currency: currency as string });
+  } catch {}
+  return textOf(price);
+}

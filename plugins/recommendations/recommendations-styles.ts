@@ -1,0 +1,40 @@
+import { css } from 'lit';
+
+// The built-in cards. The host page restyles them through custom properties and ::part(list|item|link|
+// image|title|price); a page's own <template> renders in the light DOM and is styled by the page itself.
+export const recommendationsStyles = css`
+  :host {
+    display: block;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  ul {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(var(--svc-recommendations-min-width, 10rem), 1fr));
+    gap: var(--svc-recommendations-gap, 1rem);
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  a {
+    display: flex;
+    flex-direction: column;
+    gap: 0.25rem;
+    height: 100%;
+    padding: var(--svc-recommendations-padding, 0.75rem);
+    color: var(--svc-recommendations-color, inherit);
+    background: var(--svc-recommendations-background, transparent);
+    border: var(--svc-recommendations-border, 1px solid #c8c8cc);
+    border-radius: var(--svc-recommendations-radius, 8px);
+    text-decoration: none;
+  }
+  img {
+    width: 100%;
+    aspect-ratio: 1;
+    object-fit: cover;
+  }
+  [part='price'] {
+    font-weight: 600;
+  }
+`;
