@@ -8,8 +8,11 @@ import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
 import { registerCors } from './http/cors.js';
 import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
+import { FeedService } from './recommendations/feed-service.js';
+import { catalogRoute } from './routes/catalog-route.js';
 import { chooseRoute } from './routes/choose-route.js';
 import { consentRoute } from './routes/consent-route.js';
+import { feedRoute } from './routes/feed-route.js';
 import { healthRoute } from './routes/health-route.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { staticRoutes } from './routes/static-routes.js';
@@ -59,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
+    feeds: new FeedService(options.storage),
     now: options.now ?? Date.now,
   };
   app.decorate('svc', ctx);
@@ -79,10 +83,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   trackRoute(app, ctx);
   chooseRoute(app, ctx);
   consentRoute(app, ctx);
+  feedRoute(app, ctx);
+  await catalogRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);
   for (const route of options.routes ?? []) await route(app, ctx);
   if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
+  // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).
+  await ctx.feeds.seedAll(config.config);
 
   return app;
 }

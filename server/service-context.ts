@@ -1,5 +1,6 @@
 import type { ConfigStore } from './config/config-store.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { FeedService } from './recommendations/feed-service.js';
 import type { Storage } from './storage/storage.js';
 
 /** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */
@@ -7,6 +8,8 @@ export interface ServiceContext {
   config: ConfigStore;
   storage: Storage;
   metrics: ServiceMetrics;
+  /** Recommendation feeds (feed endpoint and Choose's feed-backed experiences answer the same list). */
+  feeds: FeedService;
   /** The clock (tests pin it); epoch milliseconds. */
   now: () => number;
 }

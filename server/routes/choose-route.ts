@@ -4,13 +4,13 @@ import { chooseExperiences } from '../choose/choose-engine.js';
 import { ChooseError } from '../choose/choose-error.js';
 import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-types.js';
 import { ExposureWriter } from '../choose/exposure-writer.js';
-import { PopularFeeds } from '../choose/popular-feed-port.js';
 import { storageAssignmentPort } from '../choose/storage-assignment-port.js';
 import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-attributes.js';
 import { validateChooseRequest } from '../choose/validate-choose-request.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
 import { projectRateLimit } from '../http/rate-limit.js';
+import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
 import type { ExposureRow } from '../storage/storage.js';
 
@@ -32,7 +32,6 @@ export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
  */
 export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   const exposures = new ExposureWriter(ctx.storage, { logger: app.log });
-  const feeds = new PopularFeeds(ctx.storage, ctx.now);
   const assignmentCache = new AssignmentCache();
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
   // storage: nothing accepted is lost on a graceful shutdown.
@@ -101,7 +100,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
 
       const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key, assignmentCache), logger: app.log };
       if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
-        deps.feedProducts = feeds.port(project.key, project.config);
+        deps.feedProducts = feedProductsPort(ctx.feeds, project);
       }
 
       let result: ChooseResult;

@@ -1,0 +1,17 @@
+import type { ProjectRef } from '../config/config-store.js';
+import type { FeedProductsPort } from '../choose/choose-types.js';
+import type { FeedService } from './feed-service.js';
+
+/**
+ * The Choose engine's port to feeds: a feed-backed experience gets exactly the list the feed endpoint answers
+ * for the same visitor and limit (full catalog objects, since an experience names no fields). An unknown feed
+ * rejects, so the engine skips the experience with a warning.
+ * @example deps.feedProducts = feedProductsPort(ctx.feeds, project);
+ */
+export function feedProductsPort(feeds: FeedService, project: ProjectRef): FeedProductsPort {
+  return async (feedId, limit, context) => {
+    const feed = feeds.feed(project, feedId);
+    if (!feed) throw new Error(`feed ${feedId} is not configured`);
+    return feeds.products(project, feed, { profileId: context.profileId, limit });
+  };
+}

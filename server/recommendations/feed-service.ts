@@ -1,0 +1,65 @@
+import type { ProjectRef } from '../config/config-store.js';
+import type { FeedConfig, ProductConfig, ProjectConfig, ServiceConfigFile } from '../config/config-types.js';
+import type { Storage } from '../storage/storage.js';
+import type { FeedQuery } from './feed-query.js';
+
+/** What the feed endpoint and the Choose API ask a feed for. */
+export type FeedRequest = Omit<FeedQuery, 'strategy'>;
+
+/**
+ * The recommendations service both the feed endpoint and the Choose API use, so they answer the same list for
+ * the same visitor. It also keeps the configured catalog (`catalog` in svc.config.json) stored: seeded at start
+ * and again, lazily, for each new config object (a SIGHUP reload creates new ones), on every node — so no node
+ * needs to be told about a reload. A config product and an API-upserted product with the same id: the latest
+ * write wins, and a start or reload writes the config's version again.
+ * @example const products = await feeds.products(project, 1, { profileId, limit: 4 });
+ */
+export class FeedService {
+  private readonly seeded = new WeakMap<ProjectConfig, Promise<void>>();
+
+  constructor(private readonly storage: Storage) {}
+
+  /** Seeds every project's configured catalog (buildApp awaits it). */
+  async seedAll(config: ServiceConfigFile): Promise<void> {
+    for (const [org, orgConfig] of Object.entries(config.organizations)) {
+      for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
+        await this.ensureCatalog(`${org}/${name}`, projectConfig);
+      }
+    }
+  }
+
+  /** Stores this config object's catalog once; a failure is retried by the next call. */
+  ensureCatalog(projectKey: string, config: ProjectConfig): Promise<void> {
+    const done = this.seeded.get(config);
+    if (done) return done;
+    const catalog = config.catalog ?? [];
+    const seeding = catalog.length === 0
+      ? Promise.resolve()
+      : this.storage.upsertProducts(projectKey, catalog).then(() => undefined, (error: unknown) => {
+        this.seeded.delete(config);
+        throw error;
+      });
+    this.seeded.set(config, seeding);
+    return seeding;
+  }
+
+  /** The feed's configuration, or undefined when the project has no feed with this id. */
+  feed(project: ProjectRef, feedId: number): FeedConfig | undefined {
+    return project.config.feeds?.find((f) => f.id === feedId);
+  }
+
+  /** The products of `feed` for one request: stored catalog objects, best first. */
+  async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
+    await this.ensureCatalog(project.key, project.config);
+    return this.storage.recommend(project.key, { ...request, strategy: feed.strategy });
+  }
+}
+
+/** `{id, …requested fields}` of a product: only fields it has (unknown ones are simply absent). */
+export function pickFields(product: ProductConfig, fields: readonly string[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = { id: product.id };
+  for (const field of fields) {
+    if (field !== 'id' && Object.prototype.hasOwnProperty.call(product, field)) picked[field] = product[field];
+  }
+  return picked;
+}

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import { ServiceError } from '../errors/service-error.js';
+import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
+import { projectRateLimit } from '../http/rate-limit.js';
+import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from '../recommendations/catalog-body.js';
+import type { ServiceContext } from '../service-context.js';
+
+type RawRequest = IncomingMessage;
+
+export const CATALOG_PATH = '/v1/:org/projects/:project/catalog';
+
+/**
+ * `PUT /v1/{org}/projects/{project}/catalog?apiKey=…` (issue 6): upserts up to 100,000 products, sent as a
+ * JSON array or an `application/x-ndjson` stream, validated per item (400 `invalid_product` naming the index),
+ * stored in one transaction; answers `{upserted}` (distinct ids written).
+ *
+ * apiKey only, checked before the body is read: a writeKey ships in every page, so a visitor could otherwise
+ * rewrite prices. The route is registered in its own encapsulated scope, so its 64 MiB body limit and NDJSON
+ * parser apply to it alone (every other route keeps 1 MiB).
+ */
+export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  const auth = projectAuth(ctx.config, { allowApiKey: true });
+  const apiKeyOnly: preParsingAsyncHookHandler = async function apiKeyOnly(request, reply, payload) {
+    await auth.call(this, request, reply, payload);
+    if (request.auth?.kind !== 'apiKey') {
+      throw new ServiceError('invalid_credentials', 'The catalog API takes an apiKey (?apiKey=); a writeKey may not change the catalog.');
+    }
+  };
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-ndjson',
+      (_request: FastifyRequest, payload: RawRequest) => productsFromNdjson(payload, CATALOG_BODY_LIMIT),
+    );
+    scope.put<{ Params: ProjectParams }>(
+      CATALOG_PATH,
+      {
+        bodyLimit: CATALOG_BODY_LIMIT,
+        config: { rateLimit: projectRateLimit(ctx.config) },
+        preParsing: apiKeyOnly,
+      },
+      async (request) => {
+        const project = request.auth?.project;
+        if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
+        const products = productsFromArray(request.body);
+        const upserted = await ctx.storage.upsertProducts(project.key, products);
+        return { upserted };
+      },
+    );
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../errors/service-error.js';
+import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
+import { projectRateLimit } from '../http/rate-limit.js';
+import { pickFields } from '../recommendations/feed-service.js';
+import { validateFeedRequest } from '../recommendations/validate-feed-request.js';
+import type { ServiceContext } from '../service-context.js';
+
+export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
+
+/**
+ * `POST /v1/{org}/projects/{project}/feeds/{id}/data` (spec 4.2, DESIGN 3.3): `{profileId, sourceId, limit,
+ * fields, productId?}` → `{products:[{id, …requested fields}]}`. Basic writeKey (the SDK) or apiKey (a server
+ * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
+ * feed id (404) — so a bad request never costs a database read.
+ */
+export function feedRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post<{ Params: ProjectParams & { id: string } }>(
+    FEED_PATH,
+    {
+      config: { rateLimit: projectRateLimit(ctx.config) },
+      preParsing: projectAuth(ctx.config, { allowApiKey: true }),
+    },
+    async (request) => {
+      const project = request.auth?.project;
+      if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
+      const body = validateFeedRequest(request.body);
+      if (!project.config.sources.includes(body.sourceId)) {
+        throw new ServiceError('source_not_allowed', `The source "${body.sourceId.slice(0, 100)}" is not a source of this project.`);
+      }
+      const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+      const feed = Number.isNaN(id) ? undefined : ctx.feeds.feed(project, id);
+      if (!feed) throw new ServiceError('feed_not_found', `There is no feed "${request.params.id.slice(0, 50)}" in this project.`);
+      const products = await ctx.feeds.products(project, feed, {
+        profileId: body.profileId,
+        limit: body.limit,
+        ...(body.productId !== undefined ? { productId: body.productId } : {}),
+      });
+      return { products: products.map((p) => pickFields(p, body.fields)) };
+    },
+  );
+}
