@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/exposure-worker.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -51,8 +51,10 @@ await Promise.all([
     packages: 'external',
   }),
   build({
-    entryPoints: ['server/main.ts'],
-    outfile: 'dist/server.mjs',
+    // The Choose API's exposure writer thread is loaded by URL next to server.mjs (worker-exposure-sink.ts).
+    entryPoints: { server: 'server/main.ts', 'exposure-worker': 'server/choose/exposure-worker.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     target: 'node20',

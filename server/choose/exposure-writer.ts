@@ -1,4 +1,5 @@
-import type { ExposureRow, Storage } from '../storage/storage.js';
+import type { ExposureRow } from '../storage/storage.js';
+import type { ExposureSink } from './worker-exposure-sink.js';
 
 /** Structurally compatible with pino / Fastify's `app.log`. */
 export interface ExposureWriterLogger {
@@ -37,7 +38,7 @@ export class ExposureWriter {
   private readonly maxBatch: number;
   private readonly maxBuffered: number;
 
-  constructor(private readonly storage: Storage, private readonly options: ExposureWriterOptions = {}) {
+  constructor(private readonly storage: ExposureSink, private readonly options: ExposureWriterOptions = {}) {
     this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxBuffered = options.maxBuffered ?? 100_000;

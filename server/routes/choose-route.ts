@@ -3,16 +3,19 @@ import { AssignmentCache } from '../choose/assignment-cache.js';
 import { chooseExperiences } from '../choose/choose-engine.js';
 import { ChooseError } from '../choose/choose-error.js';
 import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-types.js';
+import { ExposureDedupe } from '../choose/exposure-dedupe.js';
 import { ExposureWriter } from '../choose/exposure-writer.js';
 import { storageAssignmentPort } from '../choose/storage-assignment-port.js';
 import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-attributes.js';
 import { validateChooseRequest } from '../choose/validate-choose-request.js';
+import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
 import { projectRateLimit } from '../http/rate-limit.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
-import type { ExposureRow } from '../storage/storage.js';
+import { SqliteStorage } from '../storage/sqlite-storage.js';
+import type { ExposureRow, Storage } from '../storage/storage.js';
 
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 
@@ -31,11 +34,17 @@ export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
  * and a second device of the same person gets it too once identified.
  */
 export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
-  const exposures = new ExposureWriter(ctx.storage, { logger: app.log });
+  const sink = exposureSink(ctx.storage);
+  // Batches of up to 2000 rows (100 requests of 20 choices): one postMessage and one commit each.
+  const exposures = new ExposureWriter(sink, { logger: app.log, maxBatch: 2000 });
+  const dedupe = new ExposureDedupe();
   const assignmentCache = new AssignmentCache();
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
   // storage: nothing accepted is lost on a graceful shutdown.
-  app.addHook('onClose', async () => exposures.close());
+  app.addHook('onClose', async () => {
+    await exposures.close();
+    if (sink instanceof WorkerExposureSink) await sink.close();
+  });
 
   // A database failure is the caller's to retry (503), never a 500 with our internals, and never an answer
   // built on an unstored assignment (it could flip on the next request).
@@ -124,9 +133,21 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
           device: e.device ?? null,
           time,
         }));
-        exposures.add(rows);
+        exposures.add(dedupe.firstInSession(rows));
       }
       return { choices: result.choices };
     },
   );
+}
+
+/**
+ * SQLite: a worker thread with its own connection writes the exposures (off the event loop; see
+ * worker-exposure-sink.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only
+ * waits for, and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
+ */
+function exposureSink(storage: Storage): ExposureSink {
+  if (storage instanceof SqliteStorage && storage.file !== ':memory:' && storage.file !== '') {
+    return new WorkerExposureSink(storage.file, storage);
+  }
+  return storage;
 }

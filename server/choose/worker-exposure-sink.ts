@@ -1,0 +1,108 @@
+import { Worker } from 'node:worker_threads';
+import type { ExposureRow } from '../storage/storage.js';
+import type { ExposureWorkerData, ExposureWorkerReply, ExposureWorkerRequest } from './exposure-worker.js';
+
+/** Where the ExposureWriter puts its batches: storage itself, or a worker thread (below). */
+export interface ExposureSink {
+  recordExposures(rows: ExposureRow[]): Promise<void>;
+}
+
+interface Pending {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+// The worker entry sits next to this module: dist/exposure-worker.mjs next to the bundled dist/server.mjs
+// (esbuild.config.mjs builds both), or server/choose/exposure-worker.ts when running from source under tsx
+// (tests, bench). Node 20 does not pass the parent's `--import tsx` loader hooks on to a worker, so a source
+// worker first registers tsx itself, then imports the entry.
+function startWorker(workerData: ExposureWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./exposure-worker.mjs', import.meta.url), { workerData });
+  const entry = new URL('./exposure-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/**
+ * Writes exposure batches from a worker thread that owns its own SQLite connection to `file` (WAL allows a
+ * second writer connection; see exposure-worker.ts for its synchronous=NORMAL). Under the bench's load the
+ * exposure inserts and their fsync'd commits were a third of the main thread's time; here they cost the main
+ * thread one postMessage per batch. The worker starts on the first batch (most apps in tests never write one).
+ * If the worker cannot start or dies, the batches in flight fail (the ExposureWriter keeps and retries them)
+ * and later batches go to `fallback` (the storage, on the main thread): slower, never lost.
+ * @example new ExposureWriter(new WorkerExposureSink(storage.file, storage), { logger })
+ */
+export class WorkerExposureSink implements ExposureSink {
+  private worker: Worker | null = null;
+  // After the worker failed, or after close(): batches go to the fallback (storage) directly.
+  private useFallback = false;
+  private closing = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly file: string, private readonly fallback: ExposureSink) {}
+
+  recordExposures(rows: ExposureRow[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    if (this.useFallback) return this.fallback.recordExposures(rows);
+    return this.send({ id: this.nextId++, rows });
+  }
+
+  /** Ends the worker after its last batch (call after the ExposureWriter's close() wrote everything). */
+  async close(): Promise<void> {
+    if (this.worker === null || this.useFallback) {
+      this.useFallback = true;
+      return;
+    }
+    const worker = this.worker;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.closing = true;
+    try {
+      await this.send({ id: this.nextId++, close: true });
+    } catch {
+      // It died meanwhile: nothing left to close.
+    }
+    await exited;
+    this.worker = null;
+    this.useFallback = true;
+  }
+
+  private send(message: ExposureWorkerRequest): Promise<void> {
+    const worker = this.start();
+    return new Promise<void>((resolve, reject) => {
+      // Referenced while a batch is in flight, so a process that is otherwise done still waits for its write.
+      if (this.pending.size === 0) worker.ref();
+      this.pending.set(message.id, { resolve, reject });
+      worker.postMessage(message);
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker !== null) return this.worker;
+    const worker = startWorker({ file: this.file });
+    // An idle worker keeps nothing alive (see send() for a busy one).
+    worker.unref();
+    worker.on('message', (reply: ExposureWorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      // Closing: stays referenced until it has exited (close() awaits that).
+      if (this.pending.size === 0 && !this.closing) worker.unref();
+      if (reply.error === undefined) waiting.resolve();
+      else waiting.reject(new Error(reply.error));
+    });
+    const fail = (error: Error): void => {
+      this.useFallback = true;
+      this.worker = null;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (this.pending.size > 0 || code !== 0) fail(new Error(`exposure worker exited with code ${code}`));
+    });
+    this.worker = worker;
+    return worker;
+  }
+}
