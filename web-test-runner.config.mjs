@@ -1,13 +1,18 @@
 // Browser tests run in Debian's Chromium (never a downloaded browser), as root hence --no-sandbox.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { serviceUnderTest } from './test/helpers/service-under-test.mjs';
+
+// Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
+const service = serviceUnderTest();
 
 export default {
   files: ['test/**/*.test.ts', 'plugins/**/*.test.ts', '!test/server/**', '!test/build/**'],
   nodeResolve: true,
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  middleware: [service.middleware],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), service.plugin],
   browsers: [
     chromeLauncher({
       launchOptions: {
