@@ -15,41 +15,65 @@ import type { ExposureRow } from '../storage/storage.js';
  * @example rows = dedupe.firstInSession(rows);
  */
 export class ExposureDedupe {
-  // Insertion-ordered; a repeat is moved to the end, so the least recently seen key goes first when full.
-  private readonly seen = new Set<string>();
+  // (project, profile, session) → experience → variation. Nested so that a request's rows, which share one
+  // profile and session, build one key between them (see AssignmentCache for why that matters). Insertion
+  // order is recency: a session seen again moves to the end, and the least recently seen session goes first.
+  private readonly sessions = new Map<string, Map<string, string>>();
+  private entries = 0;
 
   constructor(private readonly maxEntries = 200_000) {}
 
+  /** (profile, experience, variation, session) combinations remembered. */
   get size(): number {
-    return this.seen.size;
+    return this.entries;
   }
 
   /** The rows not yet seen in their session (remembering them); the array itself when none is a repeat. */
   firstInSession(rows: readonly ExposureRow[]): ExposureRow[] {
     let kept: ExposureRow[] | null = null;
+    let lastKey: string | null = null;
+    let seen: Map<string, string> | undefined;
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as ExposureRow;
-      if (this.isFirst(row)) {
-        kept?.push(row);
-      } else {
-        kept ??= rows.slice(0, i);
+      let first = true;
+      if (row.sessionId !== undefined && row.sessionId !== null) {
+        const key = `${row.project}\u0000${row.profileId}\u0000${row.sessionId}`;
+        if (key !== lastKey) {
+          lastKey = key;
+          seen = this.session(key);
+        }
+        const variation = row.variation ?? '';
+        if (seen?.get(row.experience) === variation) {
+          first = false;
+        } else if (seen !== undefined) {
+          if (!seen.has(row.experience)) this.entries++;
+          seen.set(row.experience, variation);
+        }
       }
+      if (first) kept?.push(row);
+      else kept ??= rows.slice(0, i);
     }
+    this.evict();
     return kept ?? (rows as ExposureRow[]);
   }
 
-  private isFirst(row: ExposureRow): boolean {
-    if (row.sessionId === undefined || row.sessionId === null) return true;
-    const key = `${row.project}\u0000${row.profileId}\u0000${row.experience}\u0000${row.variation ?? ''}\u0000${row.sessionId}`;
-    if (this.seen.delete(key)) {
-      this.seen.add(key);
-      return false;
+  private session(key: string): Map<string, string> {
+    let seen = this.sessions.get(key);
+    if (seen === undefined) {
+      seen = new Map();
+    } else {
+      this.sessions.delete(key);
     }
-    this.seen.add(key);
-    if (this.seen.size > this.maxEntries) {
-      const oldest = this.seen.values().next();
-      if (!oldest.done) this.seen.delete(oldest.value);
+    this.sessions.set(key, seen);
+    return seen;
+  }
+
+  private evict(): void {
+    while (this.entries > this.maxEntries) {
+      const oldest = this.sessions.entries().next();
+      if (oldest.done) return;
+      this.sessions.delete(oldest.value[0]);
+      this.entries -= oldest.value[1].size;
     }
-    return true;
   }
 }

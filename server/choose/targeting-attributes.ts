@@ -1,6 +1,7 @@
 import type { Attributes } from '../../src/event.js';
 import type { Device, ExperienceConfig } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
+import type { StoredTargeting, TargetingAttributeCache } from './targeting-attribute-cache.js';
 
 /** Names and groups of the experiences that carry a `condition`, computed once per config. */
 interface ConditionIndex {
@@ -56,9 +57,24 @@ export interface TargetingInput {
  * What `condition` rules see (README "Choose API"): the profile's attributes at the top level (the person's
  * canonical profile first, the requesting profile's own on top), the first linked account's attributes under
  * `account`, then the request's own facts, which win over stored attributes of the same name:
- * `{...profileAttributes, account: {...}, profileId, device?, url?}`.
+ * `{...profileAttributes, account: {...}, profileId, device?, url?}`. With `cache`, the stored part may be up
+ * to the cache's TTL old (see TargetingAttributeCache); the request's facts are always this request's.
  */
-export async function loadTargetingAttributes(storage: Storage, input: TargetingInput): Promise<Attributes> {
+export async function loadTargetingAttributes(storage: Storage, input: TargetingInput, cache?: TargetingAttributeCache): Promise<Attributes> {
+  const { project, profileId, canonicalProfileId } = input;
+  let stored = cache?.get(project, profileId, canonicalProfileId);
+  if (stored === undefined) {
+    stored = await loadStored(storage, input);
+    cache?.set(project, profileId, canonicalProfileId, stored);
+  }
+  // A fresh object per request: the cached one is shared and never handed out.
+  const attributes: Attributes = { ...stored.profile, account: { ...stored.account }, profileId };
+  if (input.device !== undefined) attributes.device = input.device;
+  if (input.url !== undefined) attributes.url = input.url;
+  return attributes;
+}
+
+async function loadStored(storage: Storage, input: TargetingInput): Promise<StoredTargeting> {
   const { project, profileId, canonicalProfileId } = input;
   const sameProfile = profileId === canonicalProfileId;
   const [own, canonical, ownAccounts] = await Promise.all([
@@ -70,8 +86,5 @@ export async function loadTargetingAttributes(storage: Storage, input: Targeting
     ? ownAccounts
     : await storage.getProfileAccounts(project, canonicalProfileId);
   const account = accounts[0] === undefined ? {} : await storage.getAccountAttributes(project, accounts[0]);
-  const attributes: Attributes = { ...canonical, ...own, account, profileId };
-  if (input.device !== undefined) attributes.device = input.device;
-  if (input.url !== undefined) attributes.url = input.url;
-  return attributes;
+  return { profile: { ...canonical, ...own }, account };
 }

@@ -6,6 +6,7 @@ import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-t
 import { ExposureDedupe } from '../choose/exposure-dedupe.js';
 import { ExposureWriter } from '../choose/exposure-writer.js';
 import { storageAssignmentPort } from '../choose/storage-assignment-port.js';
+import { TargetingAttributeCache } from '../choose/targeting-attribute-cache.js';
 import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-attributes.js';
 import { validateChooseRequest } from '../choose/validate-choose-request.js';
 import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
@@ -18,6 +19,8 @@ import { SqliteStorage } from '../storage/sqlite-storage.js';
 import type { ExposureRow, Storage } from '../storage/storage.js';
 
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
+/** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
+export const TARGETING_TTL_MS = 10_000;
 
 /**
  * `POST /v1/{org}/projects/{project}/optimization/choose-api` (spec 4.1, DESIGN 3.3 and 3.5): resolves the
@@ -39,6 +42,8 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   const exposures = new ExposureWriter(sink, { logger: app.log, maxBatch: 2000 });
   const dedupe = new ExposureDedupe();
   const assignmentCache = new AssignmentCache();
+  // Stored targeting attributes for 10 s (TargetingAttributeCache: staleness is acceptable for targeting).
+  const targetingCache = new TargetingAttributeCache(ctx.now, TARGETING_TTL_MS);
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
   // storage: nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', async () => {
@@ -104,7 +109,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (needsTargeting(experiences, body.names, body.groups)) {
         chooseRequest.attributes = await fromStorage(loadTargetingAttributes(ctx.storage, {
           project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
-        }));
+        }, targetingCache));
       }
 
       const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key, assignmentCache), logger: app.log };
