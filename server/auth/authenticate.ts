@@ -3,6 +3,7 @@ import type { ConfigStore, KeyEntry, ProjectRef } from '../config/config-store.j
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from './read-credentials.js';
 import { secretsEqual } from './secrets-equal.js';
+import { rememberVerifiedKey, verifiedKey } from './verified-keys.js';
 
 export interface AuthOptions {
   /** Accept `?apiKey=<id>.<secret>` (server-side callers: Choose API). Browser endpoints: false. */
@@ -41,12 +42,16 @@ export function authenticate(
       : 'Send HTTP Basic credentials with a writeKey.');
   }
   if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
-  const entry = store.keyById(credentials.id);
-  const matches = secretsEqual(credentials.key, entry?.key ?? DUMMY_KEY);
-  const expectedKind = credentials.via === 'basic' ? 'writeKey' : 'apiKey';
-  if (!entry || !matches || entry.kind !== expectedKind) {
-    throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  // A key that passed the comparison before under this config skips the hashing (see verified-keys.ts).
+  let entry = verifiedKey(store, credentials.key);
+  if (entry === undefined) {
+    entry = store.keyById(credentials.id);
+    const matches = secretsEqual(credentials.key, entry?.key ?? DUMMY_KEY);
+    if (!entry || !matches) throw new ServiceError('invalid_credentials', 'The key is not valid.');
+    rememberVerifiedKey(store, credentials.key, entry);
   }
+  const expectedKind = credentials.via === 'basic' ? 'writeKey' : 'apiKey';
+  if (entry.kind !== expectedKind) throw new ServiceError('invalid_credentials', 'The key is not valid.');
   const project = store.project(org, projectName);
   if (!project) throw new ServiceError('project_not_found', `There is no project "${projectName}" in organization "${org}".`);
   if (entry.org !== org || entry.project !== projectName) {

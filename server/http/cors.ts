@@ -1,4 +1,4 @@
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfigStore } from '../config/config-store.js';
 
@@ -24,6 +24,16 @@ export function originAllowed(store: ConfigStore, url: string, origin: string): 
   return allowed === undefined || allowed.includes('*') || allowed.includes(origin);
 }
 
+const V1: FastifyCorsOptions = {
+  methods: ['POST', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Content-Type'],
+  maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  strictPreflight: false,
+};
+const V1_ALLOWED: FastifyCorsOptions = { ...V1, origin: true };
+const V1_DENIED: FastifyCorsOptions = { ...V1, origin: false };
+const NOT_V1: FastifyCorsOptions = { origin: false };
+
 /**
  * CORS for the `/v1` endpoints: the request origin is reflected when the project allows it (any origin by
  * default: write keys are public), with a cacheable preflight that allows Authorization and Content-Type.
@@ -32,19 +42,12 @@ export async function registerCors(app: FastifyInstance, store: ConfigStore): Pr
   await app.register(cors, {
     // Non-strict: a bare OPTIONS must not get the plugin's text/plain 400 (our errors are JSON only).
     strictPreflight: false,
+    // Three constant answers built once: the delegator runs on every request, so it only picks one.
     delegator: (request: FastifyRequest, callback) => {
       const origin = request.headers.origin;
-      if (!request.url.startsWith('/v1/')) {
-        callback(null, { origin: false });
-        return;
-      }
-      callback(null, {
-        origin: typeof origin === 'string' ? originAllowed(store, request.url, origin) : true,
-        methods: ['POST', 'OPTIONS'],
-        allowedHeaders: ['Authorization', 'Content-Type'],
-        maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-        strictPreflight: false,
-      });
+      if (!request.url.startsWith('/v1/')) callback(null, NOT_V1);
+      else if (typeof origin !== 'string' || originAllowed(store, request.url, origin)) callback(null, V1_ALLOWED);
+      else callback(null, V1_DENIED);
     },
   });
 }
