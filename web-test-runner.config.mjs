@@ -2,6 +2,7 @@
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { serviceUnderTest } from './test/helpers/service-under-test.mjs';
+import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
 
 // Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
 const service = serviceUnderTest();
@@ -11,7 +12,8 @@ export default {
   nodeResolve: true,
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
-  middleware: [service.middleware],
+  // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts).
+  middleware: [chaosMiddleware(), service.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), service.plugin],
   browsers: [
     chromeLauncher({

@@ -123,6 +123,7 @@ export class IdbOutbox implements Outbox {
 
   /** Resolves once no run is going and every write has landed (tests; nothing is started). */
   async idle(): Promise<void> {
+    this.#persist(); // this tick's burst counts as work under way
     while (this.#running) await this.#running;
     await this.#writes;
   }
@@ -130,9 +131,14 @@ export class IdbOutbox implements Outbox {
   flushOnExit(): void {
     if (this.#disposed) return;
     this.#persist(); // start the write now: the page may not live to the next microtask checkpoint
-    const entries = [...this.#mirror.values()].sort(byId);
+    // What IndexedDB has not confirmed yet goes first: a write takes milliseconds and a page torn down
+    // before it lands has only this request. What is stored is safe with a later page anyway.
+    const entries = [...this.#mirror.values()].sort((a, b) => +(a.state === STORED) - +(b.state === STORED) || byId(a, b));
     const signal = this.#controller.signal;
+    // Chromium refuses keepalive bodies past 64 KiB in flight per page: the rest waits in IndexedDB.
+    let budget = 64 * 1024;
     for (const batch of chunk(entries, this.#o.batchSize, this.#o.maxBytes, sizeOf)) {
+      if ((budget -= batch.reduce((sum, e) => sum + sizeOf(e) + 1, 12)) < 0) break;
       // The events stay in IndexedDB: if this page dies before the answer, a later page sends them again
       // and the service drops the duplicate by eventId. If it lives (a hidden tab), the answer settles them.
       void this.#send(batch.map((e) => e.event), { keepalive: true, signal }).then((outcome) => {
@@ -189,6 +195,7 @@ export class IdbOutbox implements Outbox {
 
   /** One pass under the lock: read, evict what is past the limits, send oldest first. */
   async #drain(generation: number): Promise<void> {
+    this.#persist();
     await this.#writes;
     if (generation !== this.#generation) return;
     let rest = await this.#load();

@@ -451,7 +451,7 @@ describe('IndexedDB outbox', () => {
   });
 
   describe('page exit', () => {
-    it('sends pending events with keepalive in chunks under 60 KiB and keeps them until acknowledged', async () => {
+    it('sends with keepalive in chunks under 60 KiB, within the 64 KiB budget, and keeps events until acknowledged', async () => {
       let answer!: () => void;
       const answered = new Promise<void>((r) => (answer = r));
       const fetchStub = sinon.stub(window, 'fetch').callsFake(async () => {
@@ -459,24 +459,40 @@ describe('IndexedDB outbox', () => {
         return ok();
       });
       const outbox = await open();
-      const big = 'x'.repeat(10_000);
-      for (let i = 0; i < 12; i++) outbox.push(ev({ data: { big, i } }));
+      const big = 'x'.repeat(400);
+      for (let i = 0; i < 150; i++) outbox.push(ev({ data: { big, i } }));
+      await outbox.idle();
       outbox.flushOnExit();
       const calls = fetchStub.getCalls();
-      expect(calls.length).to.be.greaterThan(1);
+      let total = 0;
       for (const call of calls) {
         const init = call.args[1] as RequestInit;
         expect(init.keepalive).to.equal(true);
-        expect(new TextEncoder().encode(String(init.body)).length).to.be.lessThan(60 * 1024);
+        const bytes = new TextEncoder().encode(String(init.body)).length;
+        expect(bytes).to.be.lessThan(60 * 1024);
+        total += bytes;
       }
-      expect(sentBatches(fetchStub).flat().map((e) => e.data?.i)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-      await outbox.idle();
-      expect(await stored(), 'kept until the answers come').to.have.length(12);
+      expect(calls.length, 'more than one chunk').to.equal(2);
+      expect(total).to.be.at.most(64 * 1024);
+      const sent = sentBatches(fetchStub).flat().map((e) => e.data?.i);
+      expect(sent).to.deep.equal(Array.from({ length: 100 }, (_, i) => i));
+      expect(await stored(), 'kept until the answers come').to.have.length(150);
       answer();
       await Promise.all(calls.map((c) => c.returnValue as Promise<Response>));
       await nextTask();
       await outbox.idle();
-      expect(await stored()).to.have.length(0);
+      expect(await stored(), 'what did not fit waits in IndexedDB').to.have.length(50);
+    });
+
+    it('sends first what IndexedDB has not confirmed yet', async () => {
+      const fetchStub = sinon.stub(window, 'fetch').callsFake(async () => ok());
+      const outbox = await open({ active: () => false });
+      const big = 'x'.repeat(20_000);
+      for (let i = 0; i < 4; i++) outbox.push(ev({ name: 'stored', data: { big } }));
+      await outbox.idle();
+      outbox.push(ev({ name: 'fresh', data: { big } }));
+      outbox.flushOnExit();
+      expect(sentBatches(fetchStub).flat().map((e) => e.name)).to.deep.equal(['fresh', 'stored', 'stored']);
     });
 
     it('what the page-exit send could not deliver is sent by the next page', async () => {
