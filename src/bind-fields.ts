@@ -1,11 +1,26 @@
+// Attributes whose value the browser follows as a URL: a bound value must be http(s) or relative there.
+const URL_ATTRIBUTE = /^(href|src|srcset|action|formaction|poster|data|xlink:href)$/;
+// Never bound: event handlers and srcdoc would turn server text into script or HTML; style into CSS.
+const BLOCKED_ATTRIBUTE = /^(on|srcdoc$|style$)/;
+
 /**
- * Fills a cloned `<template>` from server data, as TEXT only: `data-field="title"` sets textContent, so a
- * title like `<img onerror=…>` shows as those characters and never becomes markup. Dotted paths reach into
- * nested objects (`data-field="price.amount"`).
+ * Fills a cloned `<template>` from server data, as TEXT only, never as markup:
+ * - `data-field="title"` sets textContent, so a title like `<img onerror=…>` shows as those characters;
+ * - `data-field-<attribute>="field"` sets that attribute (`data-field-href="url"`, `data-field-alt="title"`).
+ *   URL attributes keep only http(s) and relative URLs: anything else (`javascript:`, `data:`, `vbscript:`…)
+ *   leaves the attribute out. `on*`, `srcdoc` and `style` are never bound.
+ * Dotted paths reach into nested objects (`data-field="price.amount"`).
  */
-export function bindText(root: ParentNode, data: Record<string, unknown>): void {
-  for (const el of root.querySelectorAll<HTMLElement>('[data-field]')) {
-    el.textContent = textOf(valueAt(data, el.dataset.field ?? ''));
+export function bindFields(root: ParentNode, data: Record<string, unknown>): void {
+  for (const el of root.querySelectorAll('*')) {
+    for (const { name, value } of [...el.attributes]) {
+      const target = name.slice(11);
+      const text = textOf(valueAt(data, value));
+      if (name === 'data-field') el.textContent = text;
+      else if (!name.startsWith('data-field-') || BLOCKED_ATTRIBUTE.test(target)) continue;
+      else if (!URL_ATTRIBUTE.test(target) || safeUrl(text)) el.setAttribute(target, text);
+      else el.removeAttribute(target);
+    }
   }
 }
 
@@ -21,29 +36,6 @@ export function valueAt(data: Record<string, unknown>, path: string): unknown {
 /** Primitives as text; objects, arrays and missing values as nothing. */
 export function textOf(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
-}
-
-// Attributes whose value the browser follows as a URL: a bound value must be http(s) or relative there.
-const URL_ATTRIBUTE = /^(href|src|srcset|action|formaction|poster|data|xlink:href)$/;
-// Never bound: event handlers and srcdoc would turn server text into script or HTML; style into CSS.
-const BLOCKED_ATTRIBUTE = /^(on|srcdoc$|style$)/;
-
-/**
- * Attribute bindings: `data-field-href="url"` sets `href` from the `url` field, `data-field-alt="title"`
- * sets `alt`, and so on (dotted paths as in `bindText`). Values are text; URL attributes keep only http(s)
- * and relative URLs, anything else (`javascript:`, `data:`, `vbscript:`…) leaves the attribute out, and
- * `on*`, `srcdoc` and `style` are never bound.
- */
-export function bindAttributes(root: ParentNode, data: Record<string, unknown>): void {
-  for (const el of root.querySelectorAll('*')) {
-    for (const { name, value } of [...el.attributes]) {
-      const target = name.slice(11);
-      if (!name.startsWith('data-field-') || BLOCKED_ATTRIBUTE.test(target)) continue;
-      const text = textOf(valueAt(data, value));
-      if (URL_ATTRIBUTE.test(target) ? safeUrl(text) : true) el.setAttribute(target, text);
-      else el.removeAttribute(target);
-    }
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyValues } from 'lit';
-import { bindText } from '../../src/bind-fields.js';
+import { bindFields } from '../../src/bind-fields.js';
 import type { Choice } from '../../src/index.js';
 import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
@@ -133,7 +133,7 @@ export class SvcExperience extends LitElement {
     wrapper.slot = 'content';
     wrapper.style.display = 'contents';
     wrapper.append(template.content.cloneNode(true));
-    bindText(wrapper, choice.body);
+    bindFields(wrapper, choice.body);
     return wrapper;
   }
 

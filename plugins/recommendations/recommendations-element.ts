@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { bindAttributes, bindText, safeUrl, textOf } from '../../src/bind-fields.js';
+import { bindFields, safeUrl, textOf } from '../../src/bind-fields.js';
 import type { EventDraft, RecommendationParams } from '../../src/index.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 
@@ -148,8 +148,7 @@ export class SvcRecommendations extends LitElement {
       for (const product of this.products) {
         const item = list.appendChild(document.createElement('li'));
         item.append(template.content.cloneNode(true));
-        bindText(item, product);
-        bindAttributes(item, product);
+        bindFields(item, product);
       }
       this.append(list);
     }
@@ -195,8 +194,9 @@ function hide(e: Event): void {
 
 function price({ price, currency }: RecommendedProduct): string {
   try {
-    // Throws without a (known) currency code: then the number as it came.
-    if (typeof price === 'number') return price.toLocaleString(undefined, { style: 'currency', currency: currency as string });
-  } catch {}
-  return textOf(price);
+    // Throws without a (known) currency code: then the price as it came.
+    return (price as number).toLocaleString(undefined, { style: 'currency', currency: currency as string });
+  } catch {
+    return textOf(price);
+  }
 }

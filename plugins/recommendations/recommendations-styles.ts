@@ -18,13 +18,12 @@ export const recommendationsStyles = css`
     list-style: none;
   }
   a {
-    display: flex;
-    flex-direction: column;
+    display: grid;
+    align-content: start;
     gap: 0.25rem;
     height: 100%;
     padding: var(--svc-recommendations-padding, 0.75rem);
-    color: var(--svc-recommendations-color, inherit);
-    background: var(--svc-recommendations-background, transparent);
+    color: inherit;
     border: var(--svc-recommendations-border, 1px solid #c8c8cc);
     border-radius: var(--svc-recommendations-radius, 8px);
     text-decoration: none;
