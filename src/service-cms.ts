@@ -5,6 +5,7 @@ import { consentBanner } from '../plugins/consent-banner/index.js';
 import { experiences } from '../plugins/experiences/index.js';
 import { platformA } from '../plugins/platform-a/index.js';
 import { platformB } from '../plugins/platform-b/index.js';
+import { recommendations } from '../plugins/recommendations/index.js';
 import { autoInit, configFromScript } from './auto-init.js';
 import { ServiceJs } from './service-js.js';
 import './service-global.js';
@@ -12,7 +13,7 @@ import './service-global.js';
 // Read now: `document.currentScript` names this tag only while the script is being evaluated.
 const script = document.currentScript;
 // Elements are defined before window.svc exists; they find it through `svc:ready`.
-const plugins = [experiences(), consentBanner()];
+const plugins = [experiences(), recommendations(), consentBanner()];
 // Auto-tracking unless data-auto-track="false"; a platform plugin only when its flag is on. Auto-tracking
 // goes first so that platform events, too, are preceded by their session's `Session start`.
 const config = configFromScript(script);

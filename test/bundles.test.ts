@@ -40,6 +40,10 @@ describe('dist/service.js on a CMS page', () => {
     expect(seen).to.deep.equal(['From the bundle']);
   });
 
+  it('defines <svc-recommendations> with the other elements', () => {
+    expect(customElements.get('svc-recommendations')).to.be.a('function');
+  });
+
   it('a second copy on the page keeps the first window.svc', async () => {
     const first = window.svc;
     await loadScript('/dist/service.js', { organization: 'acme', project: 'other', sourceId: 'web', writeKey: 'web1.p4ss' });
