@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing ratios against a named peer measured in the same run.
 // Add a section per bench (a function exported by bench/<name>-bench.ts).
 import { formatChooseBench, runChooseBench } from './choose-bench.js';
+import { formatFeedBench, runFeedBench } from './feed-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
 
 const ingest = await runIngestBench({
@@ -17,3 +18,11 @@ const choose = await runChooseBench({
   secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
 });
 console.log(formatChooseBench(choose));
+console.log('');
+
+// Feeds at shop scale: 50,000 products, 1,000,000 product events (BENCH_FEED_EVENTS scales the events down).
+const feeds = await runFeedBench({
+  events: Number(process.env.BENCH_FEED_EVENTS ?? 1_000_000),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+});
+console.log(formatFeedBench(feeds));

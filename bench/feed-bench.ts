@@ -1,0 +1,209 @@
+// Recommendation feeds at shop scale: 50,000 catalog products and 1,000,000 product events (BENCH_FEED_EVENTS
+// scales it down). Measured in one run, in one process:
+// (a) the time to ingest the events with the models updating (updateModels runs inside every ingestion
+//     transaction). A million events over HTTP would take most of the budget on two cores, so they are generated
+//     here and stored through the storage layer's ingestBatch in batches of 5,000 (the same program the track
+//     route runs, models included) — the HTTP path itself is what bench/ingest-bench.ts measures;
+// (b) feed latency p50/p99 per strategy through the real route (app.inject: routing, auth, validation, storage),
+//     next to the same service answering a constant list from a route with the same auth and validation — the
+//     named peer — in alternating rounds; the ratio is feed p50 / constant p50.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type RouteModule } from '../server/app.js';
+import type { ServiceConfigFile } from '../server/config/config-types.js';
+import { projectAuth, type ProjectParams } from '../server/http/project-endpoint.js';
+import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
+import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import type { ServiceEvent } from '../src/event.js';
+
+export interface FeedBenchOptions {
+  products?: number;
+  events?: number;
+  rounds?: number;
+  requestsPerRound?: number;
+}
+
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface FeedBenchResult {
+  products: number;
+  events: number;
+  catalogSeconds: number;
+  ingestSeconds: number;
+  eventsPerSecond: number;
+  strategies: { strategy: string; feed: Latency; constant: Latency; ratio: number }[];
+}
+
+const AUTH = { authorization: `Basic ${Buffer.from('web1:p4ss').toString('base64')}` };
+const STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'] as const;
+const BATCH = 5000;
+const SESSION_VIEWS = 6;
+
+function config(): ServiceConfigFile {
+  return {
+    organizations: { acme: { projects: { shop: {
+      apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
+      feeds: STRATEGIES.map((strategy, i) => ({ id: i + 1, strategy })),
+      // The bench measures the feed, not the rate limiter.
+      limits: { writeKeyPerSecond: 1_000_000 },
+    } } } },
+  };
+}
+
+/** The named peer: the same auth and body validation, then a constant list of `limit` products. */
+const constantRoute: RouteModule = (app, ctx) => {
+  const products = Array.from({ length: 100 }, (_, i) => ({ id: `c${i}`, title: `Constant ${i}`, price: i }));
+  app.post<{ Params: ProjectParams & { id: string } }>(
+    '/v1/:org/projects/:project/constant/:id/data',
+    { preParsing: projectAuth(ctx.config, { allowApiKey: true }) },
+    async (request) => {
+      const body = validateFeedRequest(request.body);
+      return { products: products.slice(0, body.limit) };
+    },
+  );
+};
+
+/** Deterministic pseudo-random numbers (the same history every run). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A skewed product pick: a few products get most of the traffic, as in a real shop. */
+function productPicker(random: () => number, products: number): () => string {
+  return () => `p${Math.floor(products * random() ** 3)}`;
+}
+
+/** Sessions of views, some carts, some orders (2–3 products sharing an orderId), over the last 30 days. */
+function* eventBatches(total: number, products: number, profiles: number): Generator<ServiceEvent[]> {
+  const random = rng(42);
+  const pick = productPicker(random, products);
+  const now = Date.now();
+  let made = 0;
+  let session = 0;
+  let batch: ServiceEvent[] = [];
+  const push = (e: Omit<ServiceEvent, 'eventId' | 'pageId'>): void => {
+    batch.push({ ...e, eventId: randomUUID(), pageId: 'page' });
+    made++;
+  };
+  while (made < total) {
+    session++;
+    const profileId = `u${Math.floor(random() * profiles)}`;
+    const sessionId = `s${session}`;
+    let at = now - Math.floor(random() * 30 * 24 * 3600 * 1000);
+    const viewed: string[] = [];
+    for (let i = 0; i < SESSION_VIEWS && made < total; i++) {
+      const productId = pick();
+      viewed.push(productId);
+      at += 20_000;
+      push({ type: 'product', name: 'Product viewed', profileId, sessionId, timestamp: new Date(at).toISOString(), data: { productId, quantity: 1 } });
+    }
+    if (random() < 0.3 && made < total) {
+      push({ type: 'product', name: 'Added to cart', profileId, sessionId, timestamp: new Date(at).toISOString(), data: { productId: viewed[0], quantity: 1 } });
+    }
+    if (random() < 0.1) {
+      const orderId = `o${session}`;
+      for (const productId of viewed.slice(0, 2 + Math.floor(random() * 2))) {
+        if (made >= total) break;
+        push({ type: 'product', name: 'Product ordered', profileId, sessionId, timestamp: new Date(at).toISOString(), data: { productId, quantity: 1, orderId } });
+      }
+    }
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+}
+
+async function timeRequests(app: FastifyInstance, url: string, bodies: () => Record<string, unknown>, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = process.hrtime.bigint();
+    const res = await app.inject({ method: 'POST', url, headers: AUTH, payload: bodies() });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  }
+  return times;
+}
+
+export async function runFeedBench(options: FeedBenchOptions = {}): Promise<FeedBenchResult> {
+  const products = options.products ?? 50_000;
+  const events = options.events ?? 1_000_000;
+  const rounds = options.rounds ?? 3;
+  const perRound = options.requestsPerRound ?? 300;
+  const profiles = Math.max(1000, Math.floor(events / 50));
+  const dir = mkdtempSync(join(tmpdir(), 'svc-feed-bench-'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const app = await buildApp({ config: config(), storage, routes: [constantRoute] });
+  try {
+    let start = performance.now();
+    const catalog = Array.from({ length: products }, (_, i) => ({
+      id: `p${i}`, title: `Product ${i}`, price: (i % 200) + 0.99, currency: 'EUR', url: `/p/${i}`, image: `/img/${i}.jpg`,
+      category: `c${i % 40}`, available: i % 50 !== 7,
+    }));
+    await storage.upsertProducts('acme/shop', catalog);
+    const catalogSeconds = (performance.now() - start) / 1000;
+
+    start = performance.now();
+    for (const batch of eventBatches(events, products, profiles)) await storage.ingestBatch('acme/shop', 'web', batch);
+    const ingestSeconds = (performance.now() - start) / 1000;
+
+    const random = rng(7);
+    const pick = productPicker(random, products);
+    const body = (): Record<string, unknown> => ({
+      profileId: `u${Math.floor(random() * profiles)}`, sourceId: 'web', limit: 8, fields: ['title', 'price', 'image', 'url'], productId: pick(),
+    });
+    const strategies: FeedBenchResult['strategies'] = [];
+    for (const [i, strategy] of STRATEGIES.entries()) {
+      const feed: number[] = [];
+      const constant: number[] = [];
+      await timeRequests(app, `/v1/acme/projects/shop/feeds/${i + 1}/data`, body, 50); // warm-up
+      for (let r = 0; r < rounds; r++) {
+        feed.push(...await timeRequests(app, `/v1/acme/projects/shop/feeds/${i + 1}/data`, body, perRound));
+        constant.push(...await timeRequests(app, `/v1/acme/projects/shop/constant/${i + 1}/data`, body, perRound));
+      }
+      feed.sort((a, b) => a - b);
+      constant.sort((a, b) => a - b);
+      const f = { p50Ms: percentile(feed, 0.5), p99Ms: percentile(feed, 0.99) };
+      const c = { p50Ms: percentile(constant, 0.5), p99Ms: percentile(constant, 0.99) };
+      strategies.push({ strategy, feed: f, constant: c, ratio: f.p50Ms / c.p50Ms });
+    }
+    return { products, events, catalogSeconds, ingestSeconds, eventsPerSecond: events / ingestSeconds, strategies };
+  } finally {
+    await app.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function formatFeedBench(r: FeedBenchResult): string {
+  const ms = (n: number): string => `${n.toFixed(2)} ms`;
+  const rows = r.strategies.map((s) => `| ${s.strategy} | ${ms(s.feed.p50Ms)} | ${ms(s.feed.p99Ms)} | ${ms(s.constant.p50Ms)} | ${ms(s.constant.p99Ms)} | ${s.ratio.toFixed(2)} |`);
+  return [
+    `Recommendation feeds: ${r.products.toLocaleString('en-US')} products, ${r.events.toLocaleString('en-US')} product events (SQLite, durable)`,
+    `catalog upsert of ${r.products.toLocaleString('en-US')} products in one transaction: ${r.catalogSeconds.toFixed(1)} s`,
+    `ingestion with models updating: ${r.ingestSeconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond).toLocaleString('en-US')} events/s`
+      + ` (generated in process, stored through Storage.ingestBatch in batches of ${BATCH}: the track route's program, models included, without HTTP)`,
+    'feed latency per request through the route (app.inject, sequential, limit 8, 4 fields), next to the same service answering a constant list:',
+    '| strategy | feed p50 | feed p99 | constant p50 | constant p99 | p50 ratio feed / constant |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
