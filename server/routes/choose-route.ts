@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AssignmentCache } from '../choose/assignment-cache.js';
+import { choicesJson } from '../choose/choices-json.js';
 import { chooseExperiences } from '../choose/choose-engine.js';
 import { ChooseError } from '../choose/choose-error.js';
 import type { ChooseDeps, ChooseRequest, ChooseResult } from '../choose/choose-types.js';
@@ -69,7 +70,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       config: { rateLimit: projectRateLimit(ctx.config) },
       preParsing: projectAuth(ctx.config, { allowApiKey: true }),
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = request.auth;
       if (!auth) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.');
       const body = validateChooseRequest(request.body);
@@ -140,7 +141,10 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
         }));
         exposures.add(dedupe.firstInSession(rows));
       }
-      return { choices: result.choices };
+      // Already JSON text (choicesJson: config bodies are stringified once); Fastify sends a string with a JSON
+      // content type as it is.
+      reply.type('application/json; charset=utf-8');
+      return choicesJson(result.choices);
     },
   );
 }
