@@ -61,7 +61,7 @@ export class SvcRecommendations extends LitElement {
 
   declare feed: number;
   declare limit: number;
-  /** Comma-separated product fields to ask for (`currency` is added when `price` is asked). */
+  /** Comma-separated product fields to ask for; the built-in cards show title, price + currency, image, url. */
   declare fields: string;
   /** The product the page is about; default: the page context, else the last product viewed. */
   declare productId: string | undefined;
@@ -70,7 +70,6 @@ export class SvcRecommendations extends LitElement {
   declare status: RecommendationsStatus;
   declare products: RecommendedProduct[];
   #run = 0;
-  #near = false;
   #items: Element[] = [];
   #list: HTMLUListElement | undefined;
   #seen: IntersectionObserver | undefined;
@@ -80,7 +79,7 @@ export class SvcRecommendations extends LitElement {
     super();
     this.feed = 0;
     this.limit = 4;
-    this.fields = 'title,price,image,url';
+    this.fields = 'title,price,currency,image,url';
     this.status = 'loading';
     this.products = [];
     // One listener for both layouts: composedPath() reaches into the shadow cards and the light-DOM items.
@@ -93,8 +92,7 @@ export class SvcRecommendations extends LitElement {
     if (!source) return; // the plugin was removed: nothing to fetch through
     this.status = 'loading';
     this.products = [];
-    const fields: string[] = this.fields.match(/[^\s,]+/g) ?? [];
-    if (fields.includes('price') && !fields.includes('currency')) fields.push('currency');
+    const fields = this.fields.match(/[^\s,]+/g) ?? [];
     let answer: unknown;
     try {
       answer = await source.recommendation({ id: this.feed, quantity: this.limit, fields, productId: this.productId || undefined });
@@ -110,7 +108,8 @@ export class SvcRecommendations extends LitElement {
   override render() {
     const status = this.status;
     if (status !== 'ready') return html`<slot name=${status}></slot>`;
-    if (this.#template()) return html`<slot name="items"></slot>`;
+    // The page's template: the generated list is the one unslotted child it renders.
+    if (this.#template()) return html`<slot></slot>`;
     return html`<ul part="list" role="list">${this.products.map((p) => {
       const title = textOf(p.title);
       const url = textOf(p.url);
@@ -118,20 +117,20 @@ export class SvcRecommendations extends LitElement {
       // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice.
       return html`<li part="item"><a part="link" href=${safeUrl(url) ? url : nothing}>${safeUrl(image)
         ? html`<img part="image" src=${image} alt="" loading="lazy" @error=${hide}>`
-        : nothing}<span part="title">${title}</span><span part="price">${price(p)}</span></a></li>`;
+        : nothing}<span part="title">${title}</span><span part="price">${textOf(p.price)} ${textOf(p.currency)}</span></a></li>`;
     })}</ul>`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!['feed', 'limit', 'fields', 'productId'].some((k) => changed.has(k as keyof SvcRecommendations))) return;
-    if (!this.lazy || this.#near) {
+    if (!this.lazy) {
       void this.refresh();
       return;
     }
     this.#nearby ??= observe([this], { rootMargin: '300px' }, (e, io) => {
       if (!e.isIntersecting) return;
       io.disconnect();
-      this.#near = true;
+      this.lazy = false; // near once is enough: later attribute changes fetch at once
       void this.refresh();
     });
   }
@@ -143,7 +142,6 @@ export class SvcRecommendations extends LitElement {
     const template = this.#template();
     if (template && this.products.length) {
       const list = (this.#list = document.createElement('ul'));
-      list.slot = 'items';
       list.role = 'list';
       for (const product of this.products) {
         const item = list.appendChild(document.createElement('li'));
@@ -163,7 +161,7 @@ export class SvcRecommendations extends LitElement {
   }
 
   #template(): HTMLTemplateElement | null {
-    return this.querySelector(':scope > template');
+    return this.querySelector(':scope>template');
   }
 
   #track(name: string, index: number): void {
@@ -190,13 +188,4 @@ function observe(
 function hide(e: Event): void {
   // A missing image leaves a text-only card instead of a broken-image icon.
   (e.target as HTMLElement).hidden = true;
-}
-
-function price({ price, currency }: RecommendedProduct): string {
-  try {
-    // Throws without a (known) currency code: then the price as it came.
-    return (price as number).toLocaleString(undefined, { style: 'currency', currency: currency as string });
-  } catch {
-    return textOf(price);
-  }
 }
