@@ -26,3 +26,12 @@ const feeds = await runFeedBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
 });
 console.log(formatFeedBench(feeds));
+console.log('');
+
+// One track() call on the main thread, ours next to @segment/analytics-next in the same Chromium page.
+const { formatTrackBench, runTrackBench } = await import('./track-bench.js');
+const track = await runTrackBench({
+  rounds: Number(process.env.BENCH_TRACK_ROUNDS ?? 15),
+  callsPerRound: Number(process.env.BENCH_TRACK_CALLS ?? 200),
+});
+console.log(formatTrackBench(track));
