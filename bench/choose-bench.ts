@@ -34,6 +34,9 @@ export interface ChooseBenchResult {
   bare: HttpSide;
   throughputRatio: number;
   errors: number;
+  connections: number;
+  /** Bytes of the answer to a returning visitor on each server (checked to be within 5 %). */
+  answerBytes: { svc: number; bare: number };
   engineUsPerRequest: number[];
   growthbookUsPerRequest: number[];
   engineMedianUs: number;
@@ -52,8 +55,8 @@ interface Server {
   port: number;
 }
 
-function startServer(mode: 'svc' | 'bare'): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`], {
+function startServer(mode: 'svc' | 'bare', profiles: number): Promise<Server> {
+  const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`, `--profiles=${profiles}`], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -65,9 +68,37 @@ function startServer(mode: 'svc' | 'bare'): Promise<Server> {
   });
 }
 
+/** Share of requests from a visitor never seen before (20 first assignments stored durably, no attributes). */
+export const NEW_VISITOR_SHARE = Number(process.env.BENCH_CHOOSE_NEW_VISITORS ?? 0.02);
+/** Share of returning visitors' requests that start a new session (a visit of four page views on average). */
+export const NEW_SESSION_SHARE = 0.25;
+
+// The request mix, the same for both servers. Returning visitors (the bench profiles, stored attributes
+// `plan: "pro"`) continue their current session or start a new one; a new session's first request writes its 20
+// exposures, later ones in the session are repeats (ExposureDedupe). New visitors get fresh profile ids.
+const sessions = new Map<number, number>();
+let newVisitors = 0;
 function body(profiles: number): string {
-  const profileId = `bench-profile-${Math.floor(Math.random() * profiles)}`;
-  return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: 'bench-session' });
+  if (Math.random() < NEW_VISITOR_SHARE) {
+    const profileId = `bench-new-${process.pid}-${newVisitors++}`;
+    return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` });
+  }
+  const visitor = Math.floor(Math.random() * profiles);
+  let session = sessions.get(visitor) ?? 0;
+  if (Math.random() < NEW_SESSION_SHARE) sessions.set(visitor, ++session);
+  return JSON.stringify({
+    identification: { sourceId: 'web', profileId: `bench-profile-${visitor}` }, names: NAMES, device: 'desktop',
+    sessionId: `bench-s-${visitor}-${session}`,
+  });
+}
+
+/** Bytes of one answer to a returning visitor: both servers must answer the same JSON (a fairness check). */
+async function answerBytes(server: Server): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identification: { sourceId: 'web', profileId: 'bench-profile-0' }, names: NAMES, device: 'desktop', sessionId: 'size-check' }),
+  });
+  return (await res.arrayBuffer()).byteLength;
 }
 
 async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number }> {
@@ -104,16 +135,20 @@ function side(rps: number[], p99: number[]): HttpSide {
   return { requestsPerSecond: rps, p99Ms: p99, medianRps: median(rps), medianP99Ms: median(p99) };
 }
 
-async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ svc: HttpSide; bare: HttpSide; errors: number }> {
+async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ svc: HttpSide; bare: HttpSide; errors: number; answerBytes: { svc: number; bare: number } }> {
   const { rounds, secondsPerRound, connections, profiles } = options;
-  const svc = await startServer('svc');
-  const bare = await startServer('bare');
+  const svc = await startServer('svc', profiles);
+  const bare = await startServer('bare', profiles);
+  let bytes = { svc: 0, bare: 0 };
   try {
     // Warm-up, not counted: every bench profile once (its 20 first assignments are durable inserts, one
     // fsync'd transaction per new visitor), then JIT and page cache. The rounds measure returning visitors.
     await firstVisits(svc, connections, profiles);
     await load(svc, 1, connections, profiles);
     await load(bare, 2, connections, profiles);
+    bytes = { svc: await answerBytes(svc), bare: await answerBytes(bare) };
+    // Bare always answers "control"; svc's "treatment" choices are a few bytes longer, nothing more.
+    if (Math.abs(bytes.svc - bytes.bare) > 0.05 * bytes.bare) throw new Error(`choose bench: unequal answers (svc ${bytes.svc} B, bare ${bytes.bare} B)`);
     const results = { svc: { rps: [] as number[], p99: [] as number[] }, bare: { rps: [] as number[], p99: [] as number[] } };
     let errors = 0;
     for (let round = 0; round < rounds; round++) {
@@ -126,7 +161,7 @@ async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ svc:
         results[name].p99.push(r.p99);
       }
     }
-    return { svc: side(results.svc.rps, results.svc.p99), bare: side(results.bare.rps, results.bare.p99), errors };
+    return { svc: side(results.svc.rps, results.svc.p99), bare: side(results.bare.rps, results.bare.p99), errors, answerBytes: bytes };
   } finally {
     svc.child.kill('SIGTERM');
     bare.child.kill('SIGTERM');
@@ -197,7 +232,7 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
   const full: Required<ChooseBenchOptions> = {
     rounds: options.rounds ?? 3,
     secondsPerRound: options.secondsPerRound ?? 5,
-    connections: options.connections ?? 10,
+    connections: options.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10),
     profiles: options.profiles ?? 1000,
     evaluations: options.evaluations ?? 20_000,
   };
@@ -210,6 +245,8 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
     bare: http.bare,
     throughputRatio: http.svc.medianRps / http.bare.medianRps,
     errors: http.errors,
+    connections: full.connections,
+    answerBytes: http.answerBytes,
     engineUsPerRequest: evaluation.engine,
     growthbookUsPerRequest: evaluation.growthbook,
     engineMedianUs,
@@ -231,7 +268,9 @@ export function formatChooseBench(r: ChooseBenchResult): string {
   const ms = (n: number): string => `${n.toFixed(1)} ms`;
   const us = (n: number): string => `${n.toFixed(1)} µs`;
   return [
-    'Choose API: POST …/optimization/choose-api, 20 experiments per request, 10 connections, alternating A/B rounds',
+    `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, alternating A/B rounds, warm-up excluded`,
+    `mix: ${(100 * (1 - NEW_VISITOR_SHARE)).toFixed(0)} % returning visitors (stored sticky assignments and attributes; ${(100 * NEW_SESSION_SHARE).toFixed(0)} % of their requests start a new session, whose exposures are written), ` +
+      `${(100 * NEW_VISITOR_SHARE).toFixed(0)} % new visitors (20 durable first assignments each); answer ${r.answerBytes.svc} B (svc) / ${r.answerBytes.bare} B (bare)`,
     ...table(['server', 'requests/s (median)', 'rounds', 'p99 (median)', 'p99 rounds'], [
       ['svc (Fastify + SQLite sticky assignments)', rate(r.svc.medianRps), r.svc.requestsPerSecond.map(rate).join(' / '),
         ms(r.svc.medianP99Ms), r.svc.p99Ms.map(ms).join(' / ')],

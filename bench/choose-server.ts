@@ -1,21 +1,32 @@
 // A server for the choose bench, run as a forked child so the two servers do not share an event loop:
-//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, 20 experiments, exposures batched)
+//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, 20 experiments, exposures batched);
+//                the returning bench profiles bench-profile-0…N-1 (--profiles=N) carry `plan: "pro"` in storage,
+//                so the 5 targeted experiments read real stored attributes and match (20 choices, as bare)
 //   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies and answers the same
 //                shape of JSON (20 choices) without choosing anything
 // It sends {port} once listening.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
-import { NAMES, svcExperiments } from './choose-experiments.js';
+import type { ServiceEvent } from '../src/event.js';
+import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 
 async function startSvc(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-choose-bench-'));
   const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const profiles = Number(process.argv.find((a) => a.startsWith('--profiles='))?.slice('--profiles='.length) ?? 1000);
+  // Stored the way the SDK's events store them (ingestion), not written around the service.
+  const events: ServiceEvent[] = Array.from({ length: profiles }, (_, i) => ({
+    eventId: randomUUID(), type: 'track', name: 'Plan seen', profileId: `bench-profile-${i}`, sessionId: 'seed',
+    pageId: 'seed', timestamp: new Date().toISOString(), userAttributes: ATTRIBUTES,
+  }));
+  for (let i = 0; i < events.length; i += 500) await storage.ingestBatch('acme/shop', 'web', events.slice(i, i + 500));
   const app = await buildApp({
     storage,
     config: {
