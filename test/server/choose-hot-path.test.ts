@@ -1,0 +1,181 @@
+// The Choose API's per-node hot-path mechanisms: exposure dedupe, the worker-thread exposure sink (nothing
+// buffered is lost on close), the targeting attribute cache (TTL on the app's clock) and the verified-key
+// memory (emptied by a config reload). Real SQLite; clocks pinned, no timing assertions.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../../server/app.js';
+import { rememberVerifiedKey, verifiedKey } from '../../server/auth/verified-keys.js';
+import { ExposureDedupe } from '../../server/choose/exposure-dedupe.js';
+import { ExposureWriter } from '../../server/choose/exposure-writer.js';
+import { choicesJson } from '../../server/choose/choices-json.js';
+import { TargetingAttributeCache } from '../../server/choose/targeting-attribute-cache.js';
+import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js';
+import { ConfigStore } from '../../server/config/config-store.js';
+import type { ServiceConfigFile } from '../../server/config/config-types.js';
+import { TARGETING_TTL_MS } from '../../server/routes/choose-route.js';
+import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
+import type { ExposureRow } from '../../server/storage/storage.js';
+import { makeEvent } from './helpers/events.js';
+import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+
+const P = 'acme/shop';
+const row = (over: Partial<ExposureRow> = {}): ExposureRow => ({ project: P, profileId: 'p1', experience: 'e1', variation: 'a', sessionId: 's1', ...over });
+
+function config(keys = ['srv1.s3cret']): ServiceConfigFile {
+  return {
+    organizations: { acme: { projects: { shop: {
+      apiKeys: keys, writeKeys: ['web1.p4ss'], sources: ['web'],
+      experiences: [{ name: 'pro-only', condition: { plan: 'pro' }, variations: [{ name: 'on', weight: 100, body: { t: 1 } }] }],
+    } } } },
+  };
+}
+
+describe('ExposureDedupe', () => {
+  it('drops a repeat of (profile, experience, variation, session) and keeps the first', () => {
+    const dedupe = new ExposureDedupe();
+    assert.equal(dedupe.firstInSession([row(), row({ experience: 'e2' })]).length, 2);
+    assert.deepEqual(dedupe.firstInSession([row(), row({ experience: 'e3' })]), [row({ experience: 'e3' })]);
+  });
+
+  it('keeps the same exposure in a new session, for another profile, or with another variation', () => {
+    const dedupe = new ExposureDedupe();
+    dedupe.firstInSession([row()]);
+    const kept = dedupe.firstInSession([row({ sessionId: 's2' }), row({ profileId: 'p2' }), row({ variation: 'b' })]);
+    assert.equal(kept.length, 3);
+  });
+
+  it('never drops rows without a session id', () => {
+    const dedupe = new ExposureDedupe();
+    dedupe.firstInSession([row({ sessionId: null })]);
+    assert.equal(dedupe.firstInSession([row({ sessionId: null }), row({ sessionId: undefined })]).length, 2);
+  });
+
+  it('forgets the least recently seen session beyond its bound', () => {
+    const dedupe = new ExposureDedupe(2);
+    dedupe.firstInSession([row({ sessionId: 'old' })]);
+    dedupe.firstInSession([row({ sessionId: 'mid' })]);
+    dedupe.firstInSession([row({ sessionId: 'new' })]);
+    assert.equal(dedupe.size, 2);
+    assert.equal(dedupe.firstInSession([row({ sessionId: 'old' })]).length, 1);
+    assert.equal(dedupe.firstInSession([row({ sessionId: 'new' })]).length, 0);
+  });
+});
+
+describe('choicesJson', () => {
+  it('is the text JSON.stringify gives for the answer', () => {
+    const body = { title: 'Hi "there"', n: [1, 2] };
+    const choices = [{ name: 'a', group: 'g', variation: 'v', body }, { name: 'b', body }, { name: 'c', body: {} }];
+    assert.equal(choicesJson(choices), JSON.stringify({ choices }));
+    assert.equal(choicesJson([]), '{"choices":[]}');
+  });
+});
+
+describe('TargetingAttributeCache', () => {
+  it('answers within the TTL and reads again once it has passed', () => {
+    let now = 1000;
+    const cache = new TargetingAttributeCache(() => now, 10_000);
+    cache.set(P, 'p1', 'p1', { profile: { plan: 'pro' }, account: {} });
+    now += 9_999;
+    assert.deepEqual(cache.get(P, 'p1', 'p1')?.profile, { plan: 'pro' });
+    now += 1;
+    assert.equal(cache.get(P, 'p1', 'p1'), undefined);
+  });
+
+  it('is keyed by the canonical profile too (an identified profile is a different entry)', () => {
+    const cache = new TargetingAttributeCache(() => 0);
+    cache.set(P, 'p1', 'p1', { profile: { plan: 'pro' }, account: {} });
+    assert.equal(cache.get(P, 'p1', 'canonical'), undefined);
+  });
+});
+
+describe('verified keys', () => {
+  it('remembers a verified key under the current config only: a reload forgets it', () => {
+    const store = new ConfigStore(config());
+    const entry = store.keyById('srv1');
+    assert.ok(entry);
+    rememberVerifiedKey(store, 'srv1.s3cret', entry);
+    assert.equal(verifiedKey(store, 'srv1.s3cret'), entry);
+    store.replace(config(['srv1.rotated']));
+    assert.equal(verifiedKey(store, 'srv1.s3cret'), undefined);
+  });
+});
+
+describe('Choose API hot path over SQLite', () => {
+  let db: TestDatabase;
+  let storage: SqliteStorage;
+
+  before(async () => {
+    db = sqliteDatabase();
+    storage = (await db.open()) as SqliteStorage;
+  });
+  after(async () => {
+    await storage.close();
+    await db.destroy();
+  });
+
+  it('the worker sink: everything buffered is written by close(), none of it before', async () => {
+    const before = await storage.countExposures('acme/worker');
+    const sink = new WorkerExposureSink(storage.file, storage);
+    const writer = new ExposureWriter(sink, { flushIntervalMs: 60_000, maxBatch: 1000 });
+    writer.add(Array.from({ length: 250 }, (_, i) => row({ project: 'acme/worker', profileId: `w-${i}` })));
+    assert.equal(await storage.countExposures('acme/worker'), before);
+    await writer.close();
+    await sink.close();
+    assert.equal(await storage.countExposures('acme/worker'), before + 250);
+  });
+
+  it('the worker sink: a full batch is written by the worker while the app runs', async () => {
+    const sink = new WorkerExposureSink(storage.file, storage);
+    try {
+      await sink.recordExposures([row({ project: 'acme/worker2' }), row({ project: 'acme/worker2', profileId: 'p2' })]);
+      assert.equal(await storage.countExposures('acme/worker2'), 2);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('a config reload: a removed apiKey is refused at once although it was verified before', async () => {
+    const app = await buildApp({ config: config(), storage });
+    try {
+      const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
+      const payload = { identification: { sourceId: 'web', profileId: 'k-1' }, names: ['pro-only'] };
+      assert.equal((await app.inject({ method: 'POST', url, payload })).statusCode, 200);
+      app.svc.config.replace(config(['srv1.rotated']));
+      assert.equal((await app.inject({ method: 'POST', url, payload })).statusCode, 401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('exposures: a repeat in the same session is written once, a new session again (through app.inject)', async () => {
+    const app = await buildApp({ config: config(), storage });
+    const before = await storage.countExposures(P);
+    await storage.ingestBatch(P, 'web', [makeEvent({ profileId: 'd-1', userAttributes: { plan: 'pro' } })]);
+    const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
+    const choose = (sessionId: string) => app.inject({ method: 'POST', url, payload: { identification: { sourceId: 'web', profileId: 'd-1' }, names: ['pro-only'], sessionId } });
+    try {
+      for (const sessionId of ['s-1', 's-1', 's-1', 's-2']) assert.equal((await choose(sessionId)).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+    assert.equal(await storage.countExposures(P), before + 2);
+  });
+
+  it('targeting: stored attributes are reused for the TTL on the app clock, then read again', async () => {
+    let now = Date.parse('2025-06-01T00:00:00Z');
+    const app = await buildApp({ config: config(), storage, now: () => now });
+    const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
+    const names = async () => ((await app.inject({ method: 'POST', url, payload: { identification: { sourceId: 'web', profileId: 't-1' }, names: ['pro-only'] } }))
+      .json() as { choices: { name: string }[] }).choices.map((c) => c.name);
+    try {
+      assert.deepEqual(await names(), []);
+      await storage.ingestBatch(P, 'web', [makeEvent({ profileId: 't-1', userAttributes: { plan: 'pro' } })]);
+      now += TARGETING_TTL_MS - 1;
+      assert.deepEqual(await names(), [], 'within the TTL the cached (empty) attributes still count');
+      now += 1;
+      assert.deepEqual(await names(), ['pro-only']);
+    } finally {
+      await app.close();
+    }
+  });
+});
