@@ -21,6 +21,7 @@ export const recommendationsStyles = css`
     display: grid;
     align-content: start;
     gap: 0.25rem;
+    box-sizing: border-box;
     height: 100%;
     padding: var(--svc-recommendations-padding, 0.75rem);
     color: inherit;
