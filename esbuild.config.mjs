@@ -2,7 +2,8 @@
 // (what `npm start` uses so a first run on a fresh clone builds and later runs start at once).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/exposure-worker.mjs'];
@@ -64,6 +65,21 @@ await Promise.all([
     define: { SVC_VERSION: JSON.stringify(pkg.version) },
   }),
 ]);
+
+// A second minification pass over the two IIFE bundles: terser's compressor finds ≈3% more than esbuild's
+// in this code, which is what keeps everything a CMS page needs inside its 22 KiB budget (DESIGN 3.1).
+for (const file of ['dist/service-core.js', 'dist/service.js']) {
+  const name = file.slice('dist/'.length);
+  const result = await minify(readFileSync(file, 'utf8'), {
+    compress: { passes: 2 },
+    mangle: true,
+    ecma: 2020,
+    format: { comments: false },
+    sourceMap: { content: readFileSync(`${file}.map`, 'utf8'), url: `${name}.map` },
+  });
+  writeFileSync(file, result.code);
+  writeFileSync(`${file}.map`, String(result.map));
+}
 
 // Type declarations for the ESM build (`exports` in package.json points at them).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
