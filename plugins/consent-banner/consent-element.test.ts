@@ -270,3 +270,54 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !condition(); i++) await new Promise<void>((resolve) => queueMicrotask(resolve));
   expect(condition()).to.equal(true);
 }
+
+// Against our real service (started by the test runner behind /v1, see test/helpers/service-under-test.mjs).
+describe('<svc-consent> with the running service', () => {
+  const api = `${location.origin}/v1`;
+  const removers: (() => void)[] = [];
+  afterEach(() => {
+    for (const remove of removers.splice(0)) remove();
+    cleanup();
+  });
+
+  async function stored(profileId: string, count: number): Promise<Record<string, unknown>[]> {
+    // Bounded polling on the service's answers, not on time: the records are sent with keep-alive.
+    for (let i = 0; i < 200; i++) {
+      const rows = (await (await fetch(`/__svc-test/consents?profileId=${encodeURIComponent(profileId)}`)).json()) as Record<string, unknown>[];
+      if (rows.length >= count) return rows;
+    }
+    throw new Error(`fewer than ${count} consent records were stored for ${profileId}`);
+  }
+
+  const decisions: [string, (el: SvcConsent) => Promise<void>, [string, string][], boolean][] = [
+    ['Accept all', async (el) => button(el, 'accept').click(),
+      [['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'accept'], ['personalization', 'accept']], true],
+    ['Reject all', async (el) => button(el, 'reject').click(),
+      [['necessary', 'accept'], ['analytics', 'reject'], ['marketing', 'reject'], ['personalization', 'reject']], false],
+    ['Customize (marketing only)', async (el) => {
+      button(el, 'customize').click();
+      await el.updateComplete;
+      el.shadowRoot!.querySelector<HTMLInputElement>('input[name="marketing"]')!.click();
+      await el.updateComplete;
+      button(el, 'save').click();
+    }, [['necessary', 'accept'], ['analytics', 'reject'], ['marketing', 'accept'], ['personalization', 'reject']], false],
+  ];
+
+  for (const [name, decide, records, optedIn] of decisions) {
+    it(`${name}: the service stores the right records, and the opt-in state holds after a reload`, async () => {
+      const svc = makeSvc({ api, writeKey: 'web1.p4ss', consent: { required: true } });
+      removers.push(svc.use(consentBanner()));
+      const el = await fixture<SvcConsent>(html`<svc-consent></svc-consent>`);
+      await el.updateComplete;
+      let profileId = '';
+      const onConsent = (e: WindowEventMap['svc:consent']): void => void (profileId = e.detail.event.profileId);
+      window.addEventListener('svc:consent', onConsent);
+      await decide(el);
+      window.removeEventListener('svc:consent', onConsent);
+      const rows = await stored(profileId, 4);
+      expect(rows.map((r) => [r.category, r.action])).to.deep.equal(records);
+      for (const row of rows) expect(row).to.include({ project: 'acme/shop', sourceId: 'web' });
+      expect(makeSvc({ api, writeKey: 'web1.p4ss', consent: { required: true } }).isUserOptIn()).to.equal(optedIn);
+    });
+  }
+});

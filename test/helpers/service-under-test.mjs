@@ -82,6 +82,21 @@ export function serviceUnderTest() {
   };
 
   async function middleware(ctx, next) {
+    // Test-only read-back of what the service stored: the consent records of one profile, straight from its
+    // SQLite file (the service has no read endpoint for them).
+    if (ctx.path === '/__svc-test/consents') {
+      if (!(await ready)) return void (ctx.status = 503);
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(join(dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
+      try {
+        ctx.body = db
+          .prepare('SELECT project, profile_id AS profileId, source_id AS sourceId, category, action, valid_until AS validUntil FROM consents WHERE profile_id = ? ORDER BY id')
+          .all(String(ctx.query.profileId ?? ''));
+      } finally {
+        db.close();
+      }
+      return;
+    }
     if (!ctx.path.startsWith('/v1/')) return next();
     if (!(await ready)) {
       ctx.status = 503;
