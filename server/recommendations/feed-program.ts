@@ -50,15 +50,24 @@ class Picker {
   }
 }
 
+// Pairs seen at least twice are in the partial rank index (count >= 2, migration 4), those seen once only in the
+// primary key, in b order. Repeats by (count DESC, b), then singles by b, IS the list ORDER BY count DESC, b; the
+// literal `count >= 2` / `count = 1` lets both databases use the partial index and the key range respectively.
+const REPEATED = 'o.count >= 2 ORDER BY o.count DESC, o.b';
+const SINGLE = 'o.count = 1 ORDER BY o.b';
+
 function* together(project: string, kind: BasketKind, productId: string, picker: Picker): SqlProgram<void> {
-  const { rows } = yield op(
-    `SELECT c.product_id, c.data FROM co_occurrence o
-     JOIN catalog_products c ON c.project = o.project AND c.product_id = o.b
-     WHERE o.project = ? AND o.kind = ? AND o.a = ? AND c.available = 1
-     ORDER BY o.count DESC, o.b LIMIT ?`,
-    project, kind, productId, picker.ask,
-  );
-  picker.add(rows);
+  for (const part of [REPEATED, SINGLE]) {
+    const ask = picker.ask;
+    const { rows } = yield op(
+      `SELECT c.product_id, c.data FROM co_occurrence o
+       JOIN catalog_products c ON c.project = o.project AND c.product_id = o.b
+       WHERE o.project = ? AND o.kind = ? AND o.a = ? AND c.available = 1 AND ${part} LIMIT ?`,
+      project, kind, productId, ask,
+    );
+    picker.add(rows);
+    if (picker.full) return;
+  }
 }
 
 function* recentlyViewed(project: string, profileId: string, picker: Picker): SqlProgram<void> {
@@ -70,6 +79,20 @@ function* recentlyViewed(project: string, profileId: string, picker: Picker): Sq
     project, profileId, picker.ask,
   );
   picker.add(rows);
+}
+
+/** Up to `n` co-occurrence rows per (kind, a), in `part`'s order: one UNION ALL of LIMITed branches, one round trip. */
+function* topNeighbours(
+  project: string, branches: readonly { kind: BasketKind; a: string; n: number }[], part: string,
+): SqlProgram<SqlRow[]> {
+  const params: SqlValue[] = [];
+  const sql = branches.map((b, i) => {
+    params.push(project, b.kind, b.a, b.n);
+    return `SELECT * FROM (SELECT o.kind, o.a, o.b, o.count FROM co_occurrence o
+      WHERE o.project = ? AND o.kind = ? AND o.a = ? AND ${part} LIMIT ?) AS t${i}`;
+  }).join(' UNION ALL ');
+  const { rows } = yield op(sql, ...params);
+  return rows;
 }
 
 /**
@@ -86,14 +109,22 @@ function* personalized(project: string, profileId: string, picker: Picker): SqlP
   if (history.length === 0) return;
   const ids = history.map((r) => String(r.product_id));
   const rank = new Map(ids.map((id, i) => [id, i]));
-  // Top neighbours per (kind, history product) by the rank index; the window keeps each item's share bounded.
-  const { rows: neighbours } = yield op(
-    `SELECT kind, a, b, count FROM (
-       SELECT kind, a, b, count, ROW_NUMBER() OVER (PARTITION BY kind, a ORDER BY count DESC, b) AS n
-       FROM co_occurrence WHERE project = ? AND kind IN ('session', 'order') AND a IN (${marks(ids.length)})
-     ) ranked WHERE n <= ?`,
-    project, ...ids, NEIGHBOURS_PER_ITEM,
-  );
+  // Top NEIGHBOURS_PER_ITEM neighbours per (kind, history product) by (count DESC, b): one LIMITed branch per pair
+  // over the partial rank index, then the pairs seen once for the branches that came back short.
+  const branches = (['session', 'order'] as const).flatMap((kind) => ids.map((a) => ({ kind, a })));
+  const neighbours: SqlRow[] = [];
+  const repeated = yield* topNeighbours(project, branches.map((b) => ({ ...b, n: NEIGHBOURS_PER_ITEM })), REPEATED);
+  neighbours.push(...repeated);
+  const got = new Map<string, number>();
+  for (const r of repeated) {
+    const key = `${String(r.kind)}\u0000${String(r.a)}`;
+    got.set(key, (got.get(key) ?? 0) + 1);
+  }
+  const short = branches.map((b) => ({ ...b, n: NEIGHBOURS_PER_ITEM - (got.get(`${b.kind}\u0000${b.a}`) ?? 0) }))
+    .filter((b) => b.n > 0);
+  if (short.length > 0) neighbours.push(...yield* topNeighbours(project, short, SINGLE));
+  // Votes are float sums: add them in one fixed order so that both databases (any row order) rank alike.
+  neighbours.sort((x, y) => compare(String(x.kind), String(y.kind)) || compare(String(x.a), String(y.a)) || compare(String(x.b), String(y.b)));
   const votes = new Map<string, number>();
   for (const r of neighbours) {
     const b = String(r.b);

@@ -52,13 +52,44 @@ function orderIdOf(event: ServiceEvent): string | null {
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Runs `INSERT … VALUES (…), (…) <tail>` in chunks; rows sorted by the caller (same lock order everywhere). */
-function* insertRows(head: string, width: number, rows: SqlValue[][], tail: string): SqlProgram<void> {
-  const one = `(${new Array<string>(width).fill('?').join(', ')})`;
-  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-    const chunk = rows.slice(i, i + CHUNK_ROWS);
-    yield op(`${head} VALUES ${chunk.map(() => one).join(', ')} ${tail}`, ...chunk.flat());
+/** `(?, ?, …), (?, ?, …)` for `rows` rows of `width`, built once per shape (full chunks repeat every batch). */
+const valuesCache = new Map<string, string>();
+function valuesList(width: number, rows: number): string {
+  const key = `${width}x${rows}`;
+  let list = valuesCache.get(key);
+  if (list === undefined) {
+    const one = `(${new Array<string>(width).fill('?').join(', ')})`;
+    list = new Array<string>(rows).fill(one).join(', ');
+    valuesCache.set(key, list);
   }
+  return list;
+}
+
+/**
+ * Runs `INSERT … VALUES (…), (…) <tail>` in chunks over `params`, a flat list of rows of `width` values, already
+ * sorted by the caller (same lock order everywhere). Flat and chunked by index: no array per row to collect.
+ */
+function* insertRows(head: string, width: number, params: SqlValue[], tail: string): SqlProgram<void> {
+  const step = CHUNK_ROWS * width;
+  for (let i = 0; i < params.length; i += step) {
+    const chunk = params.slice(i, i + step);
+    yield op(`${head} VALUES ${valuesList(width, chunk.length / width)} ${tail}`, ...chunk);
+  }
+}
+
+/** A map's keys in code-unit order (the order of every write below). */
+function sortedKeys<V>(map: Map<string, V>): string[] {
+  return [...map.keys()].sort(compare);
+}
+
+/** Adds one to `counts[a][b]`. */
+function bump(counts: Map<string, Map<string, number>>, a: string, b: string): void {
+  let row = counts.get(a);
+  if (row === undefined) {
+    row = new Map();
+    counts.set(a, row);
+  }
+  row.set(b, (row.get(b) ?? 0) + 1);
 }
 
 /** The distinct products already stored per basket, for the baskets this batch touches. */
@@ -89,7 +120,8 @@ export function* updateModels(project: string, events: readonly ServiceEvent[], 
   if (productEvents === null) return;
 
   const scores = new Map<string, number>();
-  const recent = new Map<string, { profileId: string; productId: string; at: number }>();
+  // profileId → productId → latest view time in this batch.
+  const recent = new Map<string, Map<string, number>>();
   // Basket id → products of this batch in event order (duplicates removed below against the stored set).
   const added: Record<BasketKind, Map<string, string[]>> = { session: new Map(), order: new Map() };
   for (const p of productEvents) {
@@ -97,9 +129,13 @@ export function* updateModels(project: string, events: readonly ServiceEvent[], 
     const at = Math.min(p.at, now);
     scores.set(p.productId, (scores.get(p.productId) ?? 0) + scoreContribution(p.weight, at, now));
     if (p.event.name === 'Product viewed') {
-      const key = `${p.event.profileId}\u0000${p.productId}`;
-      const seen = recent.get(key);
-      if (!seen || seen.at < at) recent.set(key, { profileId: p.event.profileId, productId: p.productId, at });
+      let viewed = recent.get(p.event.profileId);
+      if (viewed === undefined) {
+        viewed = new Map();
+        recent.set(p.event.profileId, viewed);
+      }
+      const seen = viewed.get(p.productId);
+      if (seen === undefined || seen < at) viewed.set(p.productId, at);
     }
     let kind: BasketKind | null = null;
     let basket: string | null = null;
@@ -117,50 +153,61 @@ export function* updateModels(project: string, events: readonly ServiceEvent[], 
   }
 
   // Pairs: each product new to its basket pairs once with every product the basket already holds (so viewing A
-  // ten times in one session counts A–B once). Counted in memory, then written once per pair.
-  const pairs = new Map<string, number>();
-  const basketRows: SqlValue[][] = [];
-  for (const kind of ['session', 'order'] as const) {
-    const ids = [...added[kind].keys()].sort(compare);
+  // ten times in one session counts A–B once). Counted in memory (kind → a → b → count), then written once per
+  // pair. Kinds in code-unit order ('order' < 'session'), like every other key below.
+  const kinds = ['order', 'session'] as const;
+  const pairs: Record<BasketKind, Map<string, Map<string, number>>> = { session: new Map(), order: new Map() };
+  const basketParams: SqlValue[] = [];
+  for (const kind of kinds) {
+    const ids = sortedKeys(added[kind]);
     if (ids.length === 0) continue;
     const stored = yield* loadBaskets(project, kind, ids);
     for (const id of ids) {
       const products = stored.get(id) as Set<string>;
+      const fresh: string[] = [];
       for (const productId of added[kind].get(id) as string[]) {
         if (products.has(productId) || products.size >= MAX_BASKET_PRODUCTS) continue;
         for (const other of products) {
-          for (const key of [`${kind}\u0000${productId}\u0000${other}`, `${kind}\u0000${other}\u0000${productId}`]) {
-            pairs.set(key, (pairs.get(key) ?? 0) + 1);
-          }
+          bump(pairs[kind], productId, other);
+          bump(pairs[kind], other, productId);
         }
         products.add(productId);
-        basketRows.push([project, kind, id, productId]);
+        fresh.push(productId);
       }
+      for (const productId of fresh.sort(compare)) basketParams.push(project, kind, id, productId);
     }
+  }
+  const pairParams: SqlValue[] = [];
+  for (const kind of kinds) {
+    const byA = pairs[kind];
+    for (const a of sortedKeys(byA)) {
+      const row = byA.get(a) as Map<string, number>;
+      for (const b of sortedKeys(row)) pairParams.push(project, kind, a, b, row.get(b) as number);
+    }
+  }
+  const scoreParams: SqlValue[] = [];
+  for (const productId of sortedKeys(scores)) scoreParams.push(project, productId, scores.get(productId) as number);
+  const recentParams: SqlValue[] = [];
+  for (const profileId of sortedKeys(recent)) {
+    const viewed = recent.get(profileId) as Map<string, number>;
+    for (const productId of sortedKeys(viewed)) recentParams.push(project, profileId, productId, viewed.get(productId) as number);
   }
 
   // Every write sorted by key: concurrent PostgreSQL transactions then lock rows in one order (no deadlock cycle).
   yield* insertRows(
-    'INSERT INTO baskets (project, kind, basket_id, product_id)', 4,
-    basketRows.sort((a, b) => compare(`${a[1]}\u0000${a[2]}\u0000${a[3]}`, `${b[1]}\u0000${b[2]}\u0000${b[3]}`)),
+    'INSERT INTO baskets (project, kind, basket_id, product_id)', 4, basketParams,
     'ON CONFLICT (project, kind, basket_id, product_id) DO NOTHING',
   );
   yield* insertRows(
-    'INSERT INTO co_occurrence (project, kind, a, b, count)', 5,
-    [...pairs.entries()].sort(([a], [b]) => compare(a, b)).map(([key, count]) => {
-      const [kind, a, b] = key.split('\u0000') as [string, string, string];
-      return [project, kind, a, b, count];
-    }),
+    'INSERT INTO co_occurrence (project, kind, a, b, count)', 5, pairParams,
     'ON CONFLICT (project, kind, a, b) DO UPDATE SET count = co_occurrence.count + excluded.count',
   );
   yield* insertRows(
-    'INSERT INTO product_scores (project, product_id, score)', 3,
-    [...scores.entries()].sort(([a], [b]) => compare(a, b)).map(([productId, score]) => [project, productId, score]),
+    'INSERT INTO product_scores (project, product_id, score)', 3, scoreParams,
     'ON CONFLICT (project, product_id) DO UPDATE SET score = product_scores.score + excluded.score',
   );
   yield* insertRows(
-    'INSERT INTO profile_recent (project, profile_id, product_id, last_seen)', 4,
-    [...recent.entries()].sort(([a], [b]) => compare(a, b)).map(([, r]) => [project, r.profileId, r.productId, r.at]),
+    'INSERT INTO profile_recent (project, profile_id, product_id, last_seen)', 4, recentParams,
     // Late-arriving older views never move a product back in the list.
     `ON CONFLICT (project, profile_id, product_id) DO UPDATE SET last_seen = excluded.last_seen
      WHERE excluded.last_seen > profile_recent.last_seen`,
