@@ -87,6 +87,29 @@ for (const driver of DRIVERS) {
       recorded.viewedTogether = await feedIds(app, FEED.viewedTogether, { productId: 'vt0', limit: 10 });
     });
 
+    it('viewed-together: pairs seen twice or more by count, then pairs seen once by product id', async () => {
+      // Pairs seen once live only in the primary key, repeats in the partial rank index: one list all the same.
+      await putCatalog(app, catalog('mo', 6));
+      await track(app, [
+        ...sessions('mo-03', 3, ['mo0', 'mo3']), ...sessions('mo-01', 2, ['mo0', 'mo1']),
+        ...sessions('mo-04', 1, ['mo0', 'mo4']), ...sessions('mo-02', 1, ['mo0', 'mo2']),
+      ]);
+      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'mo0', limit: 4 }), ['mo3', 'mo1', 'mo2', 'mo4']);
+      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'mo0', limit: 3 }), ['mo3', 'mo1', 'mo2']);
+    });
+
+    it('viewed-together and personalized count a session once however often its batch is resent', async () => {
+      await putCatalog(app, catalog('rs', 4));
+      const once = sessions('rs-01', 1, ['rs0', 'rs1']);
+      await track(app, [...once, ...sessions('rs-02', 2, ['rs0', 'rs2'])]);
+      // Resent alone and inside a batch with new events: only the new events count.
+      await track(app, once);
+      await track(app, [...once, ...sessions('rs-03', 1, ['rs0', 'rs3'])]);
+      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'rs0', limit: 3 }), ['rs2', 'rs1', 'rs3']);
+      await track(app, [productEvent('Product viewed', 'rs0', { profileId: 'rs-me', sessionId: 'rs-me-s' })]);
+      assert.deepEqual(await feedIds(app, FEED.personalized, { profileId: 'rs-me', limit: 3 }), ['rs2', 'rs1', 'rs3']);
+    });
+
     it('recently-viewed: this profile\'s views, newest first, a re-view moves a product to the front', async () => {
       await putCatalog(app, catalog('rv', 5));
       const t = Date.now() - DAY;
