@@ -2,7 +2,7 @@
 // scales it down). Measured in one run, in one process:
 // (a) the time to ingest the events with the models updating (updateModels runs inside every ingestion
 //     transaction). A million events over HTTP would take most of the budget on two cores, so they are generated
-//     here and stored through the storage layer's ingestBatch in batches of 5,000 (the same program the track
+//     here and stored through the storage layer's ingestBatch in batches of 20,000 (the same program the track
 //     route runs, models included) — the HTTP path itself is what bench/ingest-bench.ts measures;
 // (b) feed latency p50/p99 per strategy through the real route (app.inject: routing, auth, validation, storage),
 //     next to the same service answering a constant list from a route with the same auth and validation — the
@@ -42,7 +42,10 @@ export interface FeedBenchResult {
 
 const AUTH = { authorization: `Basic ${Buffer.from('web1:p4ss').toString('base64')}` };
 const STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'] as const;
-const BATCH = 5000;
+// Bulk-import sized batches: a commit's cost is the pages it dirties (random eventIds and product pairs land on
+// random index pages), so 20,000 events per transaction write far fewer pages per event than 5,000 (at 200,000
+// events: 13,000 vs 8,600 events/s). The HTTP path gets its large transactions from the group commit instead.
+const BATCH = 20_000;
 const SESSION_VIEWS = 6;
 
 function config(): ServiceConfigFile {
@@ -161,9 +164,14 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
     await storage.upsertProducts('acme/shop', catalog);
     const catalogSeconds = (performance.now() - start) / 1000;
 
-    start = performance.now();
-    for (const batch of eventBatches(events, products, profiles)) await storage.ingestBatch('acme/shop', 'web', batch);
-    const ingestSeconds = (performance.now() - start) / 1000;
+    // Only the ingestBatch calls are timed: generating the history is the bench's work, not the service's.
+    let ingestMs = 0;
+    for (const batch of eventBatches(events, products, profiles)) {
+      start = performance.now();
+      await storage.ingestBatch('acme/shop', 'web', batch);
+      ingestMs += performance.now() - start;
+    }
+    const ingestSeconds = ingestMs / 1000;
 
     const random = rng(7);
     const pick = productPicker(random, products);
@@ -200,7 +208,7 @@ export function formatFeedBench(r: FeedBenchResult): string {
     `Recommendation feeds: ${r.products.toLocaleString('en-US')} products, ${r.events.toLocaleString('en-US')} product events (SQLite, durable)`,
     `catalog upsert of ${r.products.toLocaleString('en-US')} products in one transaction: ${r.catalogSeconds.toFixed(1)} s`,
     `ingestion with models updating: ${r.ingestSeconds.toFixed(1)} s = ${Math.round(r.eventsPerSecond).toLocaleString('en-US')} events/s`
-      + ` (generated in process, stored through Storage.ingestBatch in batches of ${BATCH}: the track route's program, models included, without HTTP)`,
+      + ` (generated in process, stored through Storage.ingestBatch in batches of ${BATCH.toLocaleString('en-US')}: the track route's program, models included, without HTTP)`,
     'feed latency per request through the route (app.inject, sequential, limit 8, 4 fields), next to the same service answering a constant list:',
     '| strategy | feed p50 | feed p99 | constant p50 | constant p99 | p50 ratio feed / constant |',
     '|---|---|---|---|---|---|',
