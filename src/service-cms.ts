@@ -6,19 +6,42 @@ import { experiences } from '../plugins/experiences/index.js';
 import { platformA } from '../plugins/platform-a/index.js';
 import { platformB } from '../plugins/platform-b/index.js';
 import { recommendations } from '../plugins/recommendations/index.js';
-import { autoInit, configFromScript } from './auto-init.js';
+import { autoInit } from './auto-init.js';
+import type { ServiceConfig } from './config.js';
+import type { ServicePlugin } from './plugin.js';
 import { ServiceJs } from './service-js.js';
-import './service-global.js';
 
 // Read now: `document.currentScript` names this tag only while the script is being evaluated.
 const script = document.currentScript;
-// Elements are defined before window.svc exists; they find it through `svc:ready`.
-const plugins = [experiences(), recommendations(), consentBanner()];
-// Auto-tracking unless data-auto-track="false"; a platform plugin only when its flag is on. Auto-tracking
-// goes first so that platform events, too, are preceded by their session's `Session start`.
-const config = configFromScript(script);
-if (config?.autoTrack !== false) plugins.push(autoTrack());
-if (config?.platformA) plugins.push(platformA());
-if (config?.platformB) plugins.push(platformB());
-autoInit(ServiceJs, script);
-for (const plugin of plugins) window.svc?.use(plugin);
+
+/**
+ * The plugins a CMS page gets with its instance: the elements' plugins, auto-tracking unless
+ * `autoTrack: false`, and a platform integration when its flag is on (spec 2.3). Auto-tracking goes first
+ * so that platform events, too, are preceded by their session's `Session start`.
+ */
+function bundledPlugins(config: ServiceConfig): ServicePlugin[] {
+  const plugins = [experiences(), recommendations(), consentBanner()];
+  if (config.autoTrack !== false) plugins.push(autoTrack(typeof config.autoTrack === 'object' ? config.autoTrack : {}));
+  if (config.platformA) plugins.push(platformA());
+  if (config.platformB) plugins.push(platformB());
+  return plugins;
+}
+
+/**
+ * The `ServiceJs` of dist/service.js: the same class, with the bundled plugins installed for every
+ * instance — the one made from the script tag and one a page makes itself with `new ServiceJs({...})`.
+ */
+class BundledServiceJs extends ServiceJs {
+  constructor(config: ServiceConfig) {
+    super(config);
+    for (const plugin of bundledPlugins(config)) this.use(plugin);
+  }
+}
+
+// The elements are defined now, before any instance exists; they wait for one (`svc:ready`, or the
+// plugin registering it) and render their fallback meanwhile.
+experiences();
+recommendations();
+consentBanner();
+window.ServiceJs ??= BundledServiceJs;
+autoInit(window.ServiceJs, script);

@@ -13,12 +13,12 @@ export type {
  * @example svc.use(recommendations());
  */
 export function recommendations(): ServicePlugin {
+  // Defined at once, like the other elements: until an instance registers, elements stay `loading`.
+  defineElement('svc-recommendations', SvcRecommendations);
   return {
     name: 'recommendations',
     setup(ctx) {
       setRecommendationSource({ recommendation: ctx.recommendation, emit: ctx.emit });
-      // Defined once there is an instance: elements already in the page upgrade now and fetch through it.
-      defineElement('svc-recommendations', SvcRecommendations);
       return () => setRecommendationSource(undefined);
     },
   };

@@ -24,6 +24,8 @@ declare global {
 }
 
 let source: RecommendationSource | undefined;
+// Elements that connected before any SDK instance existed; they fetch as soon as one registers.
+const waiting = new Set<SvcRecommendations>();
 
 /**
  * Set by the `recommendations()` plugin before it defines the tag, so every element that upgrades has an
@@ -31,6 +33,9 @@ let source: RecommendationSource | undefined;
  */
 export function setRecommendationSource(next: RecommendationSource | undefined): void {
   source = next;
+  if (!next) return;
+  for (const el of waiting) void el.refresh();
+  waiting.clear();
 }
 
 /**
@@ -89,7 +94,11 @@ export class SvcRecommendations extends LitElement {
   /** Fetches the feed again (and re-renders, so impressions count again). */
   async refresh(): Promise<void> {
     const run = ++this.#run;
-    if (!source) return; // the plugin was removed: nothing to fetch through
+    if (!source) {
+      // No SDK instance yet (or the plugin was removed): stay loading until one registers.
+      waiting.add(this);
+      return;
+    }
     this.status = 'loading';
     this.products = [];
     const fields = this.fields.match(/[^\s,]+/g) ?? [];
@@ -103,6 +112,11 @@ export class SvcRecommendations extends LitElement {
     const list = (answer as { products?: unknown } | null)?.products;
     this.products = Array.isArray(list) ? list.filter((p): p is RecommendedProduct => typeof p?.id === 'string') : [];
     this.status = !Array.isArray(list) ? 'error' : this.products.length ? 'ready' : 'empty';
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    waiting.delete(this);
   }
 
   override render() {
