@@ -223,6 +223,12 @@ export class IdbOutbox implements Outbox {
           rest = rest.slice(1);
           break;
         case 'drop':
+          // A 400 refuses the request for one bad event: halve until it stands alone, so its neighbours still
+          // go. Other 4xx (keys, project) refuse any batch, and halving would only repeat the refusal.
+          if ((outcome.status === 400 || outcome.status === 422) && batch.length > 1) {
+            this.#maxBatch = Math.ceil(batch.length / 2);
+            break;
+          }
           await this.#drop(batch, `http_${outcome.status}`, outcome.message);
           rest = rest.slice(batch.length);
           break;

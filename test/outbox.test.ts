@@ -57,6 +57,37 @@ describe('transport and outbox through ServiceJs', () => {
     expect(errors).to.deep.equal([{ code: 'http_400', message: 'batch[0].name: required', count: 1 }]);
   });
 
+  it('a 400 for one bad event drops only that event: its neighbours are halved out and delivered', async () => {
+    // The service refuses any request that carries the bad event, as ours does (the whole batch, 400).
+    const fetchStub = sinon.stub(window, 'fetch').callsFake(async (_url, init) => {
+      const batch = (JSON.parse(String((init as RequestInit).body)) as { batch: { name: string }[] }).batch;
+      const bad = batch.findIndex((e) => e.name === 'Bad');
+      return bad === -1
+        ? new Response('{"accepted":1,"duplicates":0}', { status: 200 })
+        : new Response(JSON.stringify({ error: { code: 'invalid_event', message: `batch[${bad}].name: too long` } }), { status: 400 });
+    });
+    const svc = makeSvc();
+    const errors: ErrorEventDetail[] = [];
+    const onError = (e: WindowEventMap['svc:error']): void => void errors.push(e.detail);
+    window.addEventListener('svc:error', onError);
+    for (let i = 0; i < 7; i++) svc.track({ eventTitle: i === 4 ? 'Bad' : `E${i}`, data: { i } });
+    await svc.flush();
+    window.removeEventListener('svc:error', onError);
+    // What our fake service accepted: every request without the bad event.
+    const delivered = sentBatches(fetchStub).filter((b) => !b.some((e) => e.name === 'Bad')).flat().map((e) => e.name);
+    expect(delivered.sort()).to.deep.equal(['E0', 'E1', 'E2', 'E3', 'E5', 'E6']);
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.include({ code: 'http_400', count: 1 });
+  });
+
+  it('a 401 drops the whole batch at once: halving cannot help a refused key', async () => {
+    const fetchStub = stubFetch(401, { error: { code: 'invalid_credentials', message: 'no' } });
+    const svc = makeSvc();
+    for (let i = 0; i < 4; i++) svc.track({ eventTitle: 'E', data: { i } });
+    await svc.flush();
+    expect(fetchStub.callCount).to.equal(1);
+  });
+
   it('splits a batch in halves after 413', async () => {
     const fetchStub = sinon.stub(window, 'fetch');
     fetchStub.onFirstCall().resolves(new Response('{}', { status: 413 }));
