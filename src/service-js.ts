@@ -19,9 +19,9 @@ import { PluginHost } from './plugin-host.js';
 import { createSender, enc, trackUrl } from './transport.js';
 import { uuid } from './uuid.js';
 import {
-  cantBeEmpty, forbidTitle, invalidParams, optionalObject, optionalQuantity, optionalString, paramsRequired,
-  requireConsentAction, requireData, requireNumber, requireParams, requireString, requireStringArray,
-  requireTimestamp, requireTitleFor,
+  cantBeEmpty, fieldRequired, forbidTitle, invalidParams, optionalObject, optionalQuantity, optionalString,
+  paramsRequired, requireConsentAction, requireData, requireNumber, requireParams, requireString,
+  requireStringArray, requireTitleFor,
 } from './validation.js';
 
 const RECOMMENDATION_TIMEOUT_MS = 5000;
@@ -213,7 +213,7 @@ export class ServiceJs {
     const p: unknown = params;
     requireParams('consent', p);
     requireConsentAction(p);
-    requireTimestamp('consent', p, 'validUntil');
+    requireNumber('consent', p, 'validUntil');
     optionalString('consent', p, 'email');
     optionalString('consent', p, 'message');
     optionalString('consent', p, 'category');
@@ -241,7 +241,7 @@ export class ServiceJs {
     if (products.length === 0) throw cantBeEmpty('productOrdered', 'products');
     for (const item of products as unknown[]) {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        throw invalidParams('productOrdered', `'productId' is required.`);
+        throw fieldRequired('productOrdered', 'productId');
       }
       requireString('productOrdered', item as Record<string, unknown>, 'productId');
       optionalQuantity('productOrdered', item as Record<string, unknown>);
@@ -301,12 +301,8 @@ export class ServiceJs {
     const p: unknown = params;
     requireParams('choose', p);
     if (p.names === undefined && p.groups === undefined) throw invalidParams('choose', `'names' or 'groups' is required.`);
-    for (const field of ['names', 'groups'] as const) {
-      const v = p[field];
-      if (v !== undefined && (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))) {
-        throw invalidParams('choose', `'${field}' must be an array of strings.`);
-      }
-    }
+    requireStringArray('choose', p, 'names', true);
+    requireStringArray('choose', p, 'groups', true);
     const key = JSON.stringify([params.names ?? [], params.groups ?? []]);
     let answer = this.#chooseCache.get(key);
     if (!answer) {
