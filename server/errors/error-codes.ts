@@ -28,7 +28,8 @@ export const ERROR_CODES = {
   feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project.' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
   payload_too_large: { status: 413, description: 'The body is over 1 MiB.' },
-  unsupported_media_type: { status: 415, description: 'The body\'s content type is neither application/json nor text/plain.' },
+  // 400, not 415: DESIGN 3.3 answers bad input with 400, and a content type we do not read is bad input.
+  unsupported_media_type: { status: 400, description: 'The body\'s content type is neither application/json nor text/plain (nor NDJSON for the catalog).' },
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },
   storage_unavailable: { status: 503, description: 'The database does not answer (health check), or the Choose API could not store an assignment (retry).' },

@@ -103,9 +103,9 @@ for (const driver of DRIVERS) {
       }
     });
 
-    it('answers 415 for other content types', async () => {
+    it('answers 400 unsupported_media_type for other content types', async () => {
       const res = await post('<batch/>', { ...AUTH, 'content-type': 'application/xml' });
-      assert.equal(res.statusCode, 415);
+      assert.equal(res.statusCode, 400);
       assert.equal(res.json().error.code, 'unsupported_media_type');
     });
 
