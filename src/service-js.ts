@@ -293,8 +293,9 @@ export class ServiceJs {
   }
 
   /**
-   * Resolves experiences for this visitor through the Choose API; `[]` on any failure. Answers are kept
-   * for the page view, so several elements asking the same question cost one request.
+   * Resolves experiences for this visitor through the Choose API; `[]` on any failure, and `[]` without a
+   * request while opted out. Answers are kept for the page view, so several elements asking the same
+   * question cost one request.
    * @example const [hero] = await svc.choose({ names: ['hero-banner'] });
    */
   choose(params: ChooseParams): Promise<Choice[]> {
@@ -303,6 +304,9 @@ export class ServiceJs {
     if (p.names === undefined && p.groups === undefined) throw invalidParams('choose', `'names' or 'groups' is required.`);
     requireStringArray('choose', p, 'names', true);
     requireStringArray('choose', p, 'groups', true);
+    // Opted out, nobody is assigned or exposed: the service would store both for a throwaway profile id.
+    // Pages show their fallback content.
+    if (!this.#optIn.optedIn) return Promise.resolve([]);
     const key = JSON.stringify([params.names ?? [], params.groups ?? []]);
     let answer = this.#chooseCache.get(key);
     if (!answer) {

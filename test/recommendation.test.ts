@@ -74,6 +74,14 @@ describe('choose()', () => {
     expect(body.sessionId).to.be.a('string');
   });
 
+  it('while opted out answers [] without asking: nobody is assigned or exposed', async () => {
+    const fetchStub = stubFetch(200, { choices: [{ name: 'a', body: {} }] });
+    const svc = makeSvc();
+    svc.optOut();
+    expect(await svc.choose({ names: ['a'] })).to.deep.equal([]);
+    expect(fetchStub.callCount).to.equal(0);
+  });
+
   it('asks once per page view for the same question', async () => {
     const fetchStub = stubFetch(200, { choices: [] });
     const svc = makeSvc();
