@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { CanonicalProfileCache, changesIdentity } from './choose/canonical-profile-cache.js';
 import { ConfigStore } from './config/config-store.js';
 import type { ServiceConfigFile } from './config/config-types.js';
 import { validateConfig } from './config/validate-config.js';
@@ -58,12 +59,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
     forceCloseConnections: 'idle',
   });
+  const now = options.now ?? Date.now;
   const ctx: ServiceContext = {
     config,
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
     feeds: new FeedService(options.storage),
-    now: options.now ?? Date.now,
+    canonicalProfiles: new CanonicalProfileCache(now),
+    now,
   };
   app.decorate('svc', ctx);
 
@@ -80,6 +83,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
+  // The track route stores identify/alias links: once they are stored (onSend runs after the handler, before
+  // the answer is written), this node's canonical-profile memory is cleared, so a client that logged in and then
+  // calls the Choose API is served the person's assignments at once (canonical-profile-cache.ts). Attached to
+  // that route alone, so no other route pays for the hook.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.endsWith('/track') || route.method !== 'POST') return;
+    const clear = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
+      if (changesIdentity(request.body)) ctx.canonicalProfiles.invalidateAll();
+      done(null, payload);
+    };
+    route.onSend = route.onSend === undefined ? [clear] : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), clear];
+  });
   trackRoute(app, ctx);
   chooseRoute(app, ctx);
   consentRoute(app, ctx);

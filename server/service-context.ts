@@ -1,3 +1,4 @@
+import type { CanonicalProfileCache } from './choose/canonical-profile-cache.js';
 import type { ConfigStore } from './config/config-store.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';
@@ -10,6 +11,8 @@ export interface ServiceContext {
   metrics: ServiceMetrics;
   /** Recommendation feeds (feed endpoint and Choose's feed-backed experiences answer the same list). */
   feeds: FeedService;
+  /** Profile → canonical profile for the Choose API; cleared when this node stores an identify or alias. */
+  canonicalProfiles: CanonicalProfileCache;
   /** The clock (tests pin it); epoch milliseconds. */
   now: () => number;
 }

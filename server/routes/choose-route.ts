@@ -97,7 +97,15 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
           throw new ServiceError('source_not_allowed', `The source "${identification.sourceId.slice(0, 100)}" is not a source of this project.`);
         }
         profileId = identification.profileId;
-        unitProfileId = await fromStorage(ctx.storage.canonicalProfile(project.key, profileId));
+        // Remembered for 2 s and cleared when this node stores a link (canonical-profile-cache.ts).
+        const cached = ctx.canonicalProfiles.get(project.key, profileId);
+        if (cached !== undefined) {
+          unitProfileId = cached;
+        } else {
+          const generation = ctx.canonicalProfiles.generation;
+          const canonical = await fromStorage(ctx.storage.canonicalProfile(project.key, profileId));
+          unitProfileId = ctx.canonicalProfiles.set(project.key, profileId, canonical, generation);
+        }
       }
 
       const experiences = project.config.experiences ?? [];
