@@ -41,9 +41,19 @@ export class ServiceMetrics {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
 
+  // The labelled children of both metrics per (method, route, status): prom-client otherwise rebuilds and hashes
+  // the label set twice on every request. Bounded by routes × methods × statuses (route patterns, not URLs).
+  private readonly children = new Map<string, { requests: { inc: () => void }; duration: { observe: (v: number) => void } }>();
+
   observe(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    const k = `${method} ${status} ${route}`;
+    let child = this.children.get(k);
+    if (child === undefined) {
+      const labels = { method, route, status: String(status) };
+      child = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.children.set(k, child);
+    }
+    child.requests.inc();
+    child.duration.observe(seconds);
   }
 }
