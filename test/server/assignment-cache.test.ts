@@ -1,25 +1,16 @@
 // The per-node cache of stored assignments and the storage port that consults it (real SQLite).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AssignmentCache } from '../../server/choose/assignment-cache.js';
 import { storageAssignmentPort } from '../../server/choose/storage-assignment-port.js';
 import type { Storage } from '../../server/storage/storage.js';
-import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
+import { useStorage } from './helpers/use-test-app.js';
 
 const P = 'acme/cache';
 
 describe('AssignmentCache and the storage assignment port', () => {
-  let db: TestDatabase;
-  let storage: Storage;
-
-  before(async () => {
-    db = sqliteDatabase();
-    storage = await db.open();
-  });
-  after(async () => {
-    await storage.close();
-    await db.destroy();
-  });
+  const h = useStorage(SQLITE_DRIVER);
 
   it('evicts the oldest entry beyond its bound', () => {
     const cache = new AssignmentCache(2);
@@ -32,26 +23,26 @@ describe('AssignmentCache and the storage assignment port', () => {
   });
 
   it('serves the stored variation, not the proposal, and remembers it', async () => {
-    await storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
+    await h.storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
     const cache = new AssignmentCache();
-    const port = storageAssignmentPort(storage, P, cache);
+    const port = storageAssignmentPort(h.storage, P, cache);
     const answer = await port.getOrCreateAssignments!([
       { experience: 'e1', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
       { experience: 'e2', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
     ]);
     assert.deepEqual(answer, ['a', 'b']);
     assert.equal(cache.get(P, 'e1', 'u-stored'), 'a');
-    assert.equal((await storage.getAssignment(P, 'e2', 'u-stored'))?.variation, 'b');
+    assert.equal((await h.storage.getAssignment(P, 'e2', 'u-stored'))?.variation, 'b');
   });
 
   it('asks storage only for the pairs the cache does not hold', async () => {
     const cache = new AssignmentCache();
     cache.set(P, 'e3', 'u-mixed', 'cached');
     const asked: string[] = [];
-    const spy: Storage = Object.create(storage) as Storage;
+    const spy: Storage = Object.create(h.storage) as Storage;
     spy.getOrCreateAssignments = (inputs) => {
       asked.push(...inputs.map((i) => i.experience));
-      return storage.getOrCreateAssignments(inputs);
+      return h.storage.getOrCreateAssignments(inputs);
     };
     const port = storageAssignmentPort(spy, P, cache);
     const answer = await port.getOrCreateAssignments!([

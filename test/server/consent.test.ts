@@ -1,11 +1,10 @@
 // The consent endpoint, against SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import type { Storage } from '../../server/storage/storage.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const URL_ = '/v1/acme/projects/shop/consents/data';
 const AUTH = { authorization: basic('web1.p4ss') };
@@ -23,55 +22,42 @@ const INVALID: { name: string; body: unknown; message: string }[] = [
 
 for (const driver of DRIVERS) {
   describe(`consent endpoint (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-    let app: FastifyInstance;
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-      app = await buildApp({ config: testConfig(), storage });
-    });
-    after(async () => {
-      await app.close();
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useApp(driver);
 
     it('stores a record and answers {ok:true}; the latest valid record per category is the state', async () => {
-      const send = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body });
+      const send = (body: Record<string, unknown>) => h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body });
       const first = await send({ profileId: 'cp', sourceId: 'web', action: 'accept', validUntil: FUTURE, timestamp: '2025-01-01T00:00:00.000Z', email: 'a@b.c', message: 'ok' });
       assert.equal(first.statusCode, 200);
       assert.deepEqual(first.json(), { ok: true });
       await send({ profileId: 'cp', action: 'reject', validUntil: FUTURE, timestamp: Date.parse('2025-01-02T00:00:00.000Z') });
       await send({ profileId: 'cp', action: 'accept', validUntil: FUTURE, category: 'analytics', timestamp: '2025-01-03T00:00:00.000Z' });
-      const state = await storage.getConsentState('acme/shop', 'cp');
+      const state = await h.storage.getConsentState('acme/shop', 'cp');
       assert.deepEqual(state.map((s) => [s.category, s.action]), [['analytics', 'accept'], ['default', 'reject']]);
     });
 
     it('stores a record resent with the same eventId once', async () => {
       const body = { profileId: 'cd', action: 'accept', validUntil: FUTURE, eventId: '6f1c2a8e-3b1d-4c55-9a77-1f2e3d4c5b6a', timestamp: '2025-01-01T00:00:00.000Z' };
       for (let i = 0; i < 3; i++) {
-        const res = await app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body });
+        const res = await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body });
         assert.deepEqual(res.json(), { ok: true });
       }
       // A later reject with another id must win; three copies of the accept must not have been stored as newer rows.
-      await app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, eventId: undefined, action: 'reject', timestamp: '2025-01-02T00:00:00.000Z' } });
-      assert.deepEqual((await storage.getConsentState('acme/shop', 'cd')).map((s) => s.action), ['reject']);
+      await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, eventId: undefined, action: 'reject', timestamp: '2025-01-02T00:00:00.000Z' } });
+      assert.deepEqual((await h.storage.getConsentState('acme/shop', 'cd')).map((s) => s.action), ['reject']);
     });
 
     it('takes text/plain JSON bodies', async () => {
-      const res = await app.inject({
+      const res = await h.app.inject({
         method: 'POST', url: URL_, headers: { ...AUTH, 'content-type': 'text/plain' },
         payload: JSON.stringify({ profileId: 'ct', action: 'reject', validUntil: FUTURE }),
       });
       assert.equal(res.statusCode, 200);
-      assert.equal((await storage.getConsentState('acme/shop', 'ct'))[0]?.action, 'reject');
+      assert.equal((await h.storage.getConsentState('acme/shop', 'ct'))[0]?.action, 'reject');
     });
 
     for (const c of INVALID) {
       it(`answers 400 invalid_consent: ${c.name}`, async () => {
-        const res = await app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: c.body as Record<string, unknown> });
+        const res = await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: c.body as Record<string, unknown> });
         assert.equal(res.statusCode, 400);
         assert.deepEqual(res.json(), { error: { code: 'invalid_consent', message: c.message } });
       });
@@ -79,19 +65,19 @@ for (const driver of DRIVERS) {
 
     it('answers 401 without a key, 403 for a source of no project source and for a key of another project', async () => {
       const body = { profileId: 'cx', action: 'accept', validUntil: FUTURE };
-      const none = await app.inject({ method: 'POST', url: URL_, payload: body });
+      const none = await h.app.inject({ method: 'POST', url: URL_, payload: body });
       assert.equal(none.statusCode, 401);
-      const source = await app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, sourceId: 'pos' } });
+      const source = await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, sourceId: 'pos' } });
       assert.equal(source.statusCode, 403);
       assert.equal(source.json().error.code, 'source_not_allowed');
-      const other = await app.inject({ method: 'POST', url: '/v1/acme/projects/blog/consents/data', headers: AUTH, payload: body });
+      const other = await h.app.inject({ method: 'POST', url: '/v1/acme/projects/blog/consents/data', headers: AUTH, payload: body });
       assert.equal(other.statusCode, 403);
       assert.equal(other.json().error.code, 'key_not_for_project');
-      assert.deepEqual(await storage.getConsentState('acme/shop', 'cx'), []);
+      assert.deepEqual(await h.storage.getConsentState('acme/shop', 'cx'), []);
     });
 
     it('works over a real socket', async () => {
-      const live = await buildApp({ config: testConfig(), storage });
+      const live = await buildApp({ config: testConfig(), storage: h.storage });
       try {
         const address = await live.listen({ port: 0, host: '127.0.0.1' });
         const res = await fetch(`${address}${URL_}`, {

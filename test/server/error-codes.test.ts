@@ -2,13 +2,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
+import { describe, it } from 'node:test';
 import { ERROR_CODES, type ErrorCode } from '../../server/errors/error-codes.js';
-import type { Storage } from '../../server/storage/storage.js';
-import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
-import { basic, testConfig } from './helpers/test-config.js';
+import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
+import { basic } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const DOC = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'errors.md'), 'utf8');
 
@@ -20,19 +18,7 @@ describe('error codes', () => {
     });
   }
 
-  let db: TestDatabase;
-  let storage: Storage;
-  let app: FastifyInstance;
-  before(async () => {
-    db = sqliteDatabase();
-    storage = await db.open();
-    app = await buildApp({ config: testConfig(), storage });
-  });
-  after(async () => {
-    await app.close();
-    await storage.close();
-    await db.destroy();
-  });
+  const h = useApp(SQLITE_DRIVER);
 
   const track = '/v1/acme/projects/shop/sources/web/track';
   const REQUESTS: { name: string; method: 'GET' | 'POST' | 'PUT'; url: string; headers?: Record<string, string>; payload?: string }[] = [
@@ -45,7 +31,7 @@ describe('error codes', () => {
   ];
   for (const r of REQUESTS) {
     it(`answers JSON {error:{code, message}} with the code's status, no stack trace: ${r.name}`, async () => {
-      const res = await app.inject({ method: r.method, url: r.url, headers: r.headers ?? {}, ...(r.payload !== undefined ? { payload: r.payload } : {}) });
+      const res = await h.app.inject({ method: r.method, url: r.url, headers: r.headers ?? {}, ...(r.payload !== undefined ? { payload: r.payload } : {}) });
       assert.ok(res.statusCode >= 400);
       assert.match(String(res.headers['content-type']), /^application\/json/);
       const body = res.json() as { error: { code: ErrorCode; message: string } };

@@ -1,9 +1,10 @@
 // The batching exposure writer over real SQLite, with the clock faked at the boundary (STYLE 12).
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
 import type { ExposureRow, Storage } from '../../server/storage/storage.js';
-import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
+import { useStorage } from './helpers/use-test-app.js';
 
 const P = 'acme/writer';
 
@@ -14,28 +15,19 @@ function rows(n: number, experience = 'exp'): ExposureRow[] {
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('ExposureWriter', () => {
-  let db: TestDatabase;
-  let storage: Storage;
+  const h = useStorage(SQLITE_DRIVER);
   let written = 0;
 
-  before(async () => {
-    db = sqliteDatabase();
-    storage = await db.open();
-  });
-  after(async () => {
-    await storage.close();
-    await db.destroy();
-  });
   beforeEach(async () => {
     mock.timers.enable({ apis: ['setTimeout'] });
-    written = await storage.countExposures(P);
+    written = await h.storage.countExposures(P);
   });
   afterEach(() => mock.timers.reset());
 
-  const newRows = async () => (await storage.countExposures(P)) - written;
+  const newRows = async () => (await h.storage.countExposures(P)) - written;
 
   it('holds rows until the flush interval has passed, then writes them in one batch', async () => {
-    const writer = new ExposureWriter(storage, { flushIntervalMs: 1000 });
+    const writer = new ExposureWriter(h.storage, { flushIntervalMs: 1000 });
     writer.add(rows(3));
     mock.timers.tick(999);
     await settle();
@@ -47,7 +39,7 @@ describe('ExposureWriter', () => {
   });
 
   it('writes at once when a full batch is buffered', async () => {
-    const writer = new ExposureWriter(storage, { flushIntervalMs: 1000, maxBatch: 500 });
+    const writer = new ExposureWriter(h.storage, { flushIntervalMs: 1000, maxBatch: 500 });
     writer.add(rows(499));
     await settle();
     assert.equal(await newRows(), 0);
@@ -58,8 +50,8 @@ describe('ExposureWriter', () => {
 
   it('keeps the rows of a failed write and writes them on the next attempt', async () => {
     let failures = 1;
-    const flaky: Storage = Object.create(storage) as Storage;
-    flaky.recordExposures = (batch) => (failures-- > 0 ? Promise.reject(new Error('down')) : storage.recordExposures(batch));
+    const flaky: Storage = Object.create(h.storage) as Storage;
+    flaky.recordExposures = (batch) => (failures-- > 0 ? Promise.reject(new Error('down')) : h.storage.recordExposures(batch));
     const warnings: string[] = [];
     const writer = new ExposureWriter(flaky, {
       flushIntervalMs: 1000,
@@ -77,7 +69,7 @@ describe('ExposureWriter', () => {
   });
 
   it('close() writes everything buffered without waiting for the timer', async () => {
-    const writer = new ExposureWriter(storage, { flushIntervalMs: 60_000 });
+    const writer = new ExposureWriter(h.storage, { flushIntervalMs: 60_000 });
     writer.add(rows(7));
     await writer.close();
     assert.equal(await newRows(), 7);

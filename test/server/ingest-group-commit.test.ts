@@ -13,8 +13,9 @@ import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { IngestResult, Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
+import { useStorage } from './helpers/use-test-app.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -37,48 +38,37 @@ function total(results: IngestResult[]): IngestResult {
 
 for (const driver of DRIVERS) {
   describe(`concurrent ingestion (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-    });
-    after(async () => {
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useStorage(driver);
 
     it('acknowledges every concurrent batch and stores each event exactly once', async () => {
       const batches = overlappingBatches('gc-once');
-      const results = await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
+      const results = await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
       results.forEach((r, i) => assert.equal(r.accepted + r.duplicates, (batches[i] as ServiceEvent[]).length));
       assert.deepEqual(total(results), { accepted: 81, duplicates: 19 });
-      assert.equal((await storage.listEvents(PROJECT, { profileId: 'gc-once' })).length, 81);
+      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'gc-once' })).length, 81);
     });
 
     it('applies identity effects of batches stored in one group', async () => {
       const [identify, attributes] = await Promise.all([
-        storage.ingestBatch(PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
-        storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
+        h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
+        h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
       assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0 }, { accepted: 1, duplicates: 0 }]);
-      assert.equal(await storage.resolveUser(PROJECT, 'gc-u'), 'gc-p');
-      assert.deepEqual(await storage.getProfileAttributes(PROJECT, 'gc-p'), { plan: 'pro' });
+      assert.equal(await h.storage.resolveUser(PROJECT, 'gc-u'), 'gc-p');
+      assert.deepEqual(await h.storage.getProfileAttributes(PROJECT, 'gc-p'), { plan: 'pro' });
     });
 
     it('answers a concurrent resend after a restart with duplicates only', async () => {
       const batches = overlappingBatches('gc-restart');
-      await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
-      await storage.close();
-      storage = await db.open();
-      const results = await Promise.all(batches.map((batch) => storage.ingestBatch(PROJECT, 'web', batch)));
+      await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
+      await h.reopen();
+      const results = await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
       assert.deepEqual(total(results), { accepted: 0, duplicates: 100 });
-      assert.equal((await storage.listEvents(PROJECT, { profileId: 'gc-restart' })).length, 81);
+      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'gc-restart' })).length, 81);
     });
 
     it('answers concurrent HTTP requests each with its own counts', async () => {
-      const app = await buildApp({ config: testConfig(), storage });
+      const app = await buildApp({ config: testConfig(), storage: h.storage });
       try {
         const batches = overlappingBatches('gc-http');
         const responses = await Promise.all(batches.map((batch) => app.inject({

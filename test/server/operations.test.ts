@@ -4,43 +4,30 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import { buildApp, type RouteModule } from '../../server/app.js';
-import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 
 for (const driver of DRIVERS) {
   describe(`operations (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-    let app: FastifyInstance;
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-      app = await buildApp({ config: testConfig(), storage });
-    });
-    after(async () => {
-      await app.close();
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useApp(driver);
 
     it('GET /healthz answers 200 with the storage dialect', async () => {
-      const res = await app.inject({ method: 'GET', url: '/healthz' });
+      const res = await h.app.inject({ method: 'GET', url: '/healthz' });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { ok: true, storage: driver.name });
     });
 
     it('GET /metrics counts requests by route and status, events ingested and duplicates, per app', async () => {
       const batch = [makeEvent(), makeEvent()];
-      await app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
-      await app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
-      await app.inject({ method: 'POST', url: TRACK, payload: { batch } });
-      const res = await app.inject({ method: 'GET', url: '/metrics' });
+      await h.app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
+      await h.app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
+      await h.app.inject({ method: 'POST', url: TRACK, payload: { batch } });
+      const res = await h.app.inject({ method: 'GET', url: '/metrics' });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^text\/plain/);
       const text = res.body;
@@ -50,7 +37,7 @@ for (const driver of DRIVERS) {
       assert.match(text, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
       assert.match(text, /svc_event_duplicates_total\{project="acme\/shop"\} 2/);
       // A second app in the same process has its own registry (no "already registered" clash, own counts).
-      const second = await buildApp({ config: testConfig(), storage });
+      const second = await buildApp({ config: testConfig(), storage: h.storage });
       try {
         const fresh = await second.inject({ method: 'GET', url: '/metrics' });
         assert.doesNotMatch(fresh.body, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
@@ -60,7 +47,7 @@ for (const driver of DRIVERS) {
     });
 
     it('serves a swapped config at once (what SIGHUP does): a new key works on the next request', async () => {
-      const local = await buildApp({ config: testConfig(), storage });
+      const local = await buildApp({ config: testConfig(), storage: h.storage });
       try {
         const send = () => local.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web9.new') }, payload: { batch: [makeEvent()] } });
         assert.equal((await send()).statusCode, 401);
@@ -85,7 +72,7 @@ for (const driver of DRIVERS) {
           return { done: true };
         });
       };
-      const live = await buildApp({ config: testConfig(), storage, routes: [slow] });
+      const live = await buildApp({ config: testConfig(), storage: h.storage, routes: [slow] });
       const address = await live.listen({ port: 0, host: '127.0.0.1' });
       const pending = fetch(`${address}/slow`);
       await inside;
@@ -102,34 +89,26 @@ for (const driver of DRIVERS) {
 
 describe('static files', () => {
   const root = mkdtempSync(join(tmpdir(), 'svc-static-'));
-  let db: TestDatabase;
-  let storage: Storage;
-  let app: FastifyInstance;
-  before(async () => {
+  before(() => {
     mkdirSync(join(root, 'demo'));
     mkdirSync(join(root, 'dist'));
     writeFileSync(join(root, 'demo', 'index.html'), '<!doctype html><title>demo</title>');
     writeFileSync(join(root, 'dist', 'service.js'), 'window.x = 1;');
     writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
-    db = (await DRIVERS[0]!.create());
-    storage = await db.open();
-    app = await buildApp({ config: testConfig(), storage, staticRoot: root });
   });
-  after(async () => {
-    await app.close();
-    await storage.close();
-    await db.destroy();
-    rmSync(root, { recursive: true, force: true });
-  });
+  // Hooks run in the order they are registered: the files above are written before the app is built, and the
+  // root is removed after the app, storage and database are closed.
+  const h = useApp(DRIVERS[0]!, { staticRoot: root });
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves demo/ at / and dist/ at /svc/, but not the service bundle', async () => {
-    const page = await app.inject({ method: 'GET', url: '/' });
+    const page = await h.app.inject({ method: 'GET', url: '/' });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<title>demo<\/title>/);
-    const sdk = await app.inject({ method: 'GET', url: '/svc/service.js' });
+    const sdk = await h.app.inject({ method: 'GET', url: '/svc/service.js' });
     assert.equal(sdk.statusCode, 200);
     assert.match(String(sdk.headers['content-type']), /javascript/);
-    const server = await app.inject({ method: 'GET', url: '/svc/server.mjs' });
+    const server = await h.app.inject({ method: 'GET', url: '/svc/server.mjs' });
     assert.equal(server.statusCode, 404);
     assert.equal(server.json().error.code, 'route_not_found');
   });

@@ -1,13 +1,11 @@
 // The catalog API and the feed endpoint over app.inject(), and Choose's feed-backed experiences, on SQLite and
 // PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
-import type { Storage } from '../../server/storage/storage.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { describe, it } from 'node:test';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
 import { API_KEY, WRITE_AUTH, feedIds, productEvent, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const CATALOG = `/v1/acme/projects/shop/catalog?apiKey=${API_KEY}`;
 const FEED_1 = '/v1/acme/projects/shop/feeds/1/data';
@@ -40,25 +38,12 @@ const ndjson = (items: readonly unknown[]): string => items.map((p) => JSON.stri
 
 for (const driver of DRIVERS) {
   describe(`catalog API and feed endpoint (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-    let app: FastifyInstance;
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-      app = await buildApp({ config: recommendationsConfig(), storage });
-    });
-    after(async () => {
-      await app.close();
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useApp(driver, { config: recommendationsConfig() });
 
     const put = (payload: string, contentType = 'application/json', url = CATALOG, headers: Record<string, string> = {}) =>
-      app.inject({ method: 'PUT', url, payload, headers: { 'content-type': contentType, ...headers } });
+      h.app.inject({ method: 'PUT', url, payload, headers: { 'content-type': contentType, ...headers } });
     const feed = (body: unknown, headers: Record<string, string> = WRITE_AUTH, url = FEED_1) =>
-      app.inject({ method: 'POST', url, headers, payload: body as Record<string, unknown> });
+      h.app.inject({ method: 'POST', url, headers, payload: body as Record<string, unknown> });
 
     it('seeds the configured catalog: its available products are served, unavailable ones never', async () => {
       const res = await feed({ ...GOOD_FEED_BODY, limit: 100 });
@@ -79,7 +64,7 @@ for (const driver of DRIVERS) {
       const res = await put(body, 'application/x-ndjson');
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { upserted: 2 });
-      const products = (await storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' }));
+      const products = (await h.storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' }));
       assert.equal(products.find((p) => p.id === 'nd-1')?.title, 'New');
     });
 
@@ -91,7 +76,7 @@ for (const driver of DRIVERS) {
           assert.equal(res.statusCode, 400, type);
           assert.deepEqual(res.json(), { error: { code: 'invalid_product', message: c.message } }, type);
         }
-        const all = await storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' });
+        const all = await h.storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' });
         assert.ok(!all.some((p) => p.id.startsWith('never-')), 'nothing of a refused upload is stored');
       });
     }
@@ -138,7 +123,7 @@ for (const driver of DRIVERS) {
 
     it('feed endpoint answers {products:[{id, …requested fields}]}: only those fields, unknown ones absent', async () => {
       await put(JSON.stringify([{ id: 'fld-1', title: 'Field one', price: 9, secret: 'internal', available: true }]));
-      await track(app, [productEvent('Product ordered', 'fld-1', { orderId: 'fld-o' }), productEvent('Product ordered', 'fld-1', { orderId: 'fld-o2' })]);
+      await track(h.app, [productEvent('Product ordered', 'fld-1', { orderId: 'fld-o' }), productEvent('Product ordered', 'fld-1', { orderId: 'fld-o2' })]);
       const res = await feed({ ...GOOD_FEED_BODY, limit: 1, fields: ['title', 'price', 'nope'] });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { products: [{ id: 'fld-1', title: 'Field one', price: 9 }] });
@@ -174,15 +159,15 @@ for (const driver of DRIVERS) {
     });
 
     it('Choose: a feed-backed experience returns the same list as the feed endpoint', async () => {
-      await track(app, [productEvent('Product viewed', 'arr-2', { profileId: 'ch-p' }), productEvent('Product viewed', 'arr-1', { profileId: 'ch-p' })]);
-      const res = await app.inject({
+      await track(h.app, [productEvent('Product viewed', 'arr-2', { profileId: 'ch-p' }), productEvent('Product viewed', 'arr-1', { profileId: 'ch-p' })]);
+      const res = await h.app.inject({
         method: 'POST', url: '/v1/acme/projects/shop/optimization/choose-api', headers: WRITE_AUTH,
         payload: { identification: { sourceId: 'web', profileId: 'ch-p' }, names: ['recs'] },
       });
       assert.equal(res.statusCode, 200, res.body);
       const choice = (res.json() as { choices: { name: string; body: { products: { id: string; title?: string }[] } }[] }).choices[0];
       assert.equal(choice?.name, 'recs');
-      const fromFeed = await feedIds(app, 1, { profileId: 'ch-p', limit: 5 });
+      const fromFeed = await feedIds(h.app, 1, { profileId: 'ch-p', limit: 5 });
       assert.equal(fromFeed.length, 5);
       assert.deepEqual(choice?.body.products.map((p) => p.id), fromFeed);
     });

@@ -1,13 +1,11 @@
 // Feed strategies on generated event histories with known answers, fed through the real track endpoint, on
 // SQLite and PostgreSQL; the two drivers must answer the same lists.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.js';
-import type { Storage } from '../../server/storage/storage.js';
+import { describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { feedIds, productEvent, putCatalog, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const DAY = 24 * 3600 * 1000;
 const FEED = { popular: 1, viewedTogether: 2, boughtTogether: 3, recentlyViewed: 4, personalized: 5 } as const;
@@ -43,142 +41,129 @@ const answers = new Map<string, Record<string, string[]>>();
 
 for (const driver of DRIVERS) {
   describe(`recommendation strategies (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-    let app: FastifyInstance;
+    const h = useApp(driver, { config: recommendationsConfig() });
     const recorded: Record<string, string[]> = {};
     answers.set(driver.name, recorded);
 
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-      app = await buildApp({ config: recommendationsConfig(), storage });
-    });
-    after(async () => {
-      await app.close();
-      await storage.close();
-      await db.destroy();
-    });
-
     it('bought-together: A with B in 50 orders and with C in 2 → B first, then C', async () => {
-      await putCatalog(app, catalog('bt', 6));
-      await track(app, [...orders('bt-ab', 50, ['bt0', 'bt1']), ...orders('bt-ac', 2, ['bt0', 'bt2'])]);
-      const ids = await feedIds(app, FEED.boughtTogether, { productId: 'bt0', limit: 2 });
+      await putCatalog(h.app, catalog('bt', 6));
+      await track(h.app, [...orders('bt-ab', 50, ['bt0', 'bt1']), ...orders('bt-ac', 2, ['bt0', 'bt2'])]);
+      const ids = await feedIds(h.app, FEED.boughtTogether, { productId: 'bt0', limit: 2 });
       assert.deepEqual(ids, ['bt1', 'bt2']);
-      recorded.boughtTogether = await feedIds(app, FEED.boughtTogether, { productId: 'bt0', limit: 10 });
+      recorded.boughtTogether = await feedIds(h.app, FEED.boughtTogether, { productId: 'bt0', limit: 10 });
     });
 
     it('bought-together counts an order once however often its batch is resent (idempotent model updates)', async () => {
-      await putCatalog(app, catalog('idem', 4));
+      await putCatalog(h.app, catalog('idem', 4));
       const ab = orders('idem-ab', 2, ['idem0', 'idem1']);
-      await track(app, [...ab, ...orders('idem-ac', 3, ['idem0', 'idem2'])]);
-      await track(app, ab);
-      await track(app, ab);
-      assert.deepEqual(await feedIds(app, FEED.boughtTogether, { productId: 'idem0', limit: 2 }), ['idem2', 'idem1']);
+      await track(h.app, [...ab, ...orders('idem-ac', 3, ['idem0', 'idem2'])]);
+      await track(h.app, ab);
+      await track(h.app, ab);
+      assert.deepEqual(await feedIds(h.app, FEED.boughtTogether, { productId: 'idem0', limit: 2 }), ['idem2', 'idem1']);
     });
 
     it('viewed-together: A with D in 30 sessions and with E in 3 → D first; orders do not count as views', async () => {
-      await putCatalog(app, catalog('vt', 6));
-      await track(app, [
+      await putCatalog(h.app, catalog('vt', 6));
+      await track(h.app, [
         ...sessions('vt-ad', 30, ['vt0', 'vt3']), ...sessions('vt-ae', 3, ['vt0', 'vt4']), ...orders('vt-af', 40, ['vt0', 'vt5']),
       ]);
-      const ids = await feedIds(app, FEED.viewedTogether, { productId: 'vt0', limit: 2 });
+      const ids = await feedIds(h.app, FEED.viewedTogether, { productId: 'vt0', limit: 2 });
       assert.deepEqual(ids, ['vt3', 'vt4']);
-      recorded.viewedTogether = await feedIds(app, FEED.viewedTogether, { productId: 'vt0', limit: 10 });
+      recorded.viewedTogether = await feedIds(h.app, FEED.viewedTogether, { productId: 'vt0', limit: 10 });
     });
 
     it('viewed-together: pairs seen twice or more by count, then pairs seen once by product id', async () => {
       // Pairs seen once live only in the primary key, repeats in the partial rank index: one list all the same.
-      await putCatalog(app, catalog('mo', 6));
-      await track(app, [
+      await putCatalog(h.app, catalog('mo', 6));
+      await track(h.app, [
         ...sessions('mo-03', 3, ['mo0', 'mo3']), ...sessions('mo-01', 2, ['mo0', 'mo1']),
         ...sessions('mo-04', 1, ['mo0', 'mo4']), ...sessions('mo-02', 1, ['mo0', 'mo2']),
       ]);
-      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'mo0', limit: 4 }), ['mo3', 'mo1', 'mo2', 'mo4']);
-      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'mo0', limit: 3 }), ['mo3', 'mo1', 'mo2']);
+      assert.deepEqual(await feedIds(h.app, FEED.viewedTogether, { productId: 'mo0', limit: 4 }), ['mo3', 'mo1', 'mo2', 'mo4']);
+      assert.deepEqual(await feedIds(h.app, FEED.viewedTogether, { productId: 'mo0', limit: 3 }), ['mo3', 'mo1', 'mo2']);
     });
 
     it('viewed-together and personalized count a session once however often its batch is resent', async () => {
-      await putCatalog(app, catalog('rs', 4));
+      await putCatalog(h.app, catalog('rs', 4));
       const once = sessions('rs-01', 1, ['rs0', 'rs1']);
-      await track(app, [...once, ...sessions('rs-02', 2, ['rs0', 'rs2'])]);
+      await track(h.app, [...once, ...sessions('rs-02', 2, ['rs0', 'rs2'])]);
       // Resent alone and inside a batch with new events: only the new events count.
-      await track(app, once);
-      await track(app, [...once, ...sessions('rs-03', 1, ['rs0', 'rs3'])]);
-      assert.deepEqual(await feedIds(app, FEED.viewedTogether, { productId: 'rs0', limit: 3 }), ['rs2', 'rs1', 'rs3']);
-      await track(app, [productEvent('Product viewed', 'rs0', { profileId: 'rs-me', sessionId: 'rs-me-s' })]);
-      assert.deepEqual(await feedIds(app, FEED.personalized, { profileId: 'rs-me', limit: 3 }), ['rs2', 'rs1', 'rs3']);
+      await track(h.app, once);
+      await track(h.app, [...once, ...sessions('rs-03', 1, ['rs0', 'rs3'])]);
+      assert.deepEqual(await feedIds(h.app, FEED.viewedTogether, { productId: 'rs0', limit: 3 }), ['rs2', 'rs1', 'rs3']);
+      await track(h.app, [productEvent('Product viewed', 'rs0', { profileId: 'rs-me', sessionId: 'rs-me-s' })]);
+      assert.deepEqual(await feedIds(h.app, FEED.personalized, { profileId: 'rs-me', limit: 3 }), ['rs2', 'rs1', 'rs3']);
     });
 
     it('recently-viewed: this profile\'s views, newest first, a re-view moves a product to the front', async () => {
-      await putCatalog(app, catalog('rv', 5));
+      await putCatalog(h.app, catalog('rv', 5));
       const t = Date.now() - DAY;
-      await track(app, [
+      await track(h.app, [
         productEvent('Product viewed', 'rv1', { profileId: 'rv-p', at: t }),
         productEvent('Product viewed', 'rv2', { profileId: 'rv-p', at: t + 1000 }),
         productEvent('Product viewed', 'rv3', { profileId: 'rv-p', at: t + 2000 }),
         productEvent('Product viewed', 'rv4', { profileId: 'someone-else', at: t + 3000 }),
       ]);
-      await track(app, [productEvent('Product viewed', 'rv1', { profileId: 'rv-p', at: t + 4000 })]);
-      assert.deepEqual(await feedIds(app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 3 }), ['rv1', 'rv3', 'rv2']);
+      await track(h.app, [productEvent('Product viewed', 'rv1', { profileId: 'rv-p', at: t + 4000 })]);
+      assert.deepEqual(await feedIds(h.app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 3 }), ['rv1', 'rv3', 'rv2']);
       // The product on screen is never part of the answer.
-      assert.deepEqual(await feedIds(app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 2, productId: 'rv3' }), ['rv1', 'rv2']);
-      recorded.recentlyViewed = await feedIds(app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 10 });
+      assert.deepEqual(await feedIds(h.app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 2, productId: 'rv3' }), ['rv1', 'rv2']);
+      recorded.recentlyViewed = await feedIds(h.app, FEED.recentlyViewed, { profileId: 'rv-p', limit: 10 });
     });
 
     it('personalized: neighbours of the profile\'s history, strongest first, not what it already viewed', async () => {
-      await putCatalog(app, catalog('ps', 6));
+      await putCatalog(h.app, catalog('ps', 6));
       // Others: ps0 goes with ps1 (20 sessions) and ps2 (5); ps3 goes with ps4 (10).
-      await track(app, [...sessions('ps-01', 20, ['ps0', 'ps1']), ...sessions('ps-02', 5, ['ps0', 'ps2']), ...sessions('ps-34', 10, ['ps3', 'ps4'])]);
-      await track(app, [productEvent('Product viewed', 'ps0', { profileId: 'ps-me', sessionId: 'ps-me-s' })]);
-      const ids = await feedIds(app, FEED.personalized, { profileId: 'ps-me', limit: 2 });
+      await track(h.app, [...sessions('ps-01', 20, ['ps0', 'ps1']), ...sessions('ps-02', 5, ['ps0', 'ps2']), ...sessions('ps-34', 10, ['ps3', 'ps4'])]);
+      await track(h.app, [productEvent('Product viewed', 'ps0', { profileId: 'ps-me', sessionId: 'ps-me-s' })]);
+      const ids = await feedIds(h.app, FEED.personalized, { profileId: 'ps-me', limit: 2 });
       assert.deepEqual(ids, ['ps1', 'ps2']);
-      recorded.personalized = await feedIds(app, FEED.personalized, { profileId: 'ps-me', limit: 10 });
+      recorded.personalized = await feedIds(h.app, FEED.personalized, { profileId: 'ps-me', limit: 10 });
     });
 
     it('popular: an old burst loses to recent steady views (time decay)', async () => {
-      await putCatalog(app, catalog('pop', 2));
+      await putCatalog(h.app, catalog('pop', 2));
       const now = Date.now();
       const burst = Array.from({ length: 40 }, (_, i) => productEvent('Product viewed', 'pop0', { sessionId: `pop-old-${i}`, at: now - 60 * DAY }));
       const steady = Array.from({ length: 6 }, (_, i) => productEvent('Product viewed', 'pop1', { sessionId: `pop-new-${i}`, at: now - i * DAY }));
-      await track(app, [...burst, ...steady]);
-      const ids = await feedIds(app, FEED.popular, { limit: 100 });
+      await track(h.app, [...burst, ...steady]);
+      const ids = await feedIds(h.app, FEED.popular, { limit: 100 });
       assert.ok(ids.indexOf('pop1') >= 0 && ids.indexOf('pop1') < ids.indexOf('pop0'), `pop1 before pop0 in ${ids.join(',')}`);
       recorded.popular = ids;
     });
 
     it('popular: orders weigh more than views', async () => {
-      await putCatalog(app, catalog('w', 2));
+      await putCatalog(h.app, catalog('w', 2));
       const at = Date.now() - DAY;
-      await track(app, [
+      await track(h.app, [
         ...Array.from({ length: 4 }, (_, i) => productEvent('Product viewed', 'w0', { sessionId: `w-v-${i}`, at })),
         productEvent('Product ordered', 'w1', { orderId: 'w-order', at }),
       ]);
-      const ids = await feedIds(app, FEED.popular, { limit: 100 });
+      const ids = await feedIds(h.app, FEED.popular, { limit: 100 });
       assert.ok(ids.indexOf('w1') < ids.indexOf('w0'), `w1 before w0 in ${ids.join(',')}`);
     });
 
     it('falls back to popular to fill limit: no current product, no duplicates, never an unavailable product', async () => {
-      await putCatalog(app, catalog('fb', 8, ['fb7']));
+      await putCatalog(h.app, catalog('fb', 8, ['fb7']));
       // fb7 is the most popular and bought with fb0, but unavailable.
-      await track(app, [...orders('fb-07', 30, ['fb0', 'fb7']), ...orders('fb-01', 1, ['fb0', 'fb1'])]);
+      await track(h.app, [...orders('fb-07', 30, ['fb0', 'fb7']), ...orders('fb-01', 1, ['fb0', 'fb1'])]);
       for (const strategy of Object.values(FEED)) {
-        const ids = await feedIds(app, strategy, { productId: 'fb0', profileId: 'fb-nobody', limit: 12 });
+        const ids = await feedIds(h.app, strategy, { productId: 'fb0', profileId: 'fb-nobody', limit: 12 });
         assert.equal(ids.length, 12, `feed ${strategy} fills the limit`);
         assert.equal(new Set(ids).size, ids.length, `feed ${strategy} has no duplicates`);
         assert.ok(!ids.includes('fb0'), `feed ${strategy} never answers the current product`);
         assert.ok(!ids.includes('fb7'), `feed ${strategy} never answers an unavailable product`);
         assert.ok(!ids.includes('cfg-2'), `feed ${strategy} never answers an unavailable configured product`);
       }
-      assert.equal((await feedIds(app, FEED.boughtTogether, { productId: 'fb0', limit: 3 }))[0], 'fb1');
+      assert.equal((await feedIds(h.app, FEED.boughtTogether, { productId: 'fb0', limit: 3 }))[0], 'fb1');
     });
 
     it('a product made unavailable through the catalog API disappears from every feed at once', async () => {
-      await putCatalog(app, catalog('un', 3));
-      await track(app, orders('un-01', 5, ['un0', 'un1']));
-      assert.equal((await feedIds(app, FEED.boughtTogether, { productId: 'un0', limit: 1 }))[0], 'un1');
-      await putCatalog(app, [{ id: 'un1', title: 'Gone', available: false }]);
-      const ids = await feedIds(app, FEED.boughtTogether, { productId: 'un0', limit: 50 });
+      await putCatalog(h.app, catalog('un', 3));
+      await track(h.app, orders('un-01', 5, ['un0', 'un1']));
+      assert.equal((await feedIds(h.app, FEED.boughtTogether, { productId: 'un0', limit: 1 }))[0], 'un1');
+      await putCatalog(h.app, [{ id: 'un1', title: 'Gone', available: false }]);
+      const ids = await feedIds(h.app, FEED.boughtTogether, { productId: 'un0', limit: 50 });
       assert.ok(!ids.includes('un1'));
     });
   });

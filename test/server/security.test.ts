@@ -1,16 +1,15 @@
 // Keys, CORS and rate limits (SQLite: nothing here depends on the driver).
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { after, before, describe, it, mock } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { buildApp, type RouteModule } from '../../server/app.js';
+import { describe, it, mock } from 'node:test';
+import type { RouteModule } from '../../server/app.js';
 import { secretsEqual } from '../../server/auth/secrets-equal.js';
 import { projectAuth, type ProjectParams } from '../../server/http/project-endpoint.js';
 import { projectRateLimit } from '../../server/http/rate-limit.js';
-import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
-import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
-import { basic, testConfig } from './helpers/test-config.js';
+import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
+import { basic } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
 
 // A route shaped like the Choose API (apiKey or writeKey) to exercise the reusable auth and rate-limit helpers.
 const echoRoute: RouteModule = (app, ctx) => {
@@ -21,21 +20,10 @@ const echoRoute: RouteModule = (app, ctx) => {
 };
 
 describe('security', () => {
-  let db: TestDatabase;
-  let storage: Storage;
-  let app: FastifyInstance;
-
-  before(async () => {
-    db = sqliteDatabase();
-    storage = await db.open();
-    // A pinned clock: token buckets do not refill during the test, so the counts below are exact.
+  // A pinned clock: token buckets do not refill during the test, so the counts below are exact.
+  const h = useApp(SQLITE_DRIVER, () => {
     const now = Date.now();
-    app = await buildApp({ config: testConfig(), storage, routes: [echoRoute], now: () => now });
-  });
-  after(async () => {
-    await app.close();
-    await storage.close();
-    await db.destroy();
+    return { routes: [echoRoute], now: () => now };
   });
 
   it('compares secrets in constant time through crypto.timingSafeEqual, for any lengths', async () => {
@@ -46,7 +34,7 @@ describe('security', () => {
       assert.equal(secretsEqual('', 'web1.p4ss'), false);
       assert.equal(spy.mock.callCount(), 3);
       // A request's key check goes through it too, also for an unknown key id.
-      await app.inject({ method: 'POST', url: '/v1/acme/projects/shop/sources/web/track', headers: { authorization: basic('zzz.p4ss') }, payload: { batch: [makeEvent()] } });
+      await h.app.inject({ method: 'POST', url: '/v1/acme/projects/shop/sources/web/track', headers: { authorization: basic('zzz.p4ss') }, payload: { batch: [makeEvent()] } });
       assert.equal(spy.mock.callCount(), 4);
     } finally {
       spy.mock.restore();
@@ -55,21 +43,21 @@ describe('security', () => {
 
   it('the auth helper accepts ?apiKey= and Basic writeKey where allowed, and reports the kind', async () => {
     const url = '/v1/acme/projects/shop/optimization/echo';
-    const api = await app.inject({ method: 'POST', url: `${url}?apiKey=srv1.s3cret`, payload: {} });
+    const api = await h.app.inject({ method: 'POST', url: `${url}?apiKey=srv1.s3cret`, payload: {} });
     assert.deepEqual(api.json(), { kind: 'apiKey', project: 'acme/shop' });
-    const write = await app.inject({ method: 'POST', url, headers: { authorization: basic('web1.p4ss') }, payload: {} });
+    const write = await h.app.inject({ method: 'POST', url, headers: { authorization: basic('web1.p4ss') }, payload: {} });
     assert.deepEqual(write.json(), { kind: 'writeKey', project: 'acme/shop' });
-    const wrong = await app.inject({ method: 'POST', url: `${url}?apiKey=srv1.nope`, payload: {} });
+    const wrong = await h.app.inject({ method: 'POST', url: `${url}?apiKey=srv1.nope`, payload: {} });
     assert.equal(wrong.statusCode, 401);
-    const writeAsApi = await app.inject({ method: 'POST', url: `${url}?apiKey=web1.p4ss`, payload: {} });
+    const writeAsApi = await h.app.inject({ method: 'POST', url: `${url}?apiKey=web1.p4ss`, payload: {} });
     assert.equal(writeAsApi.statusCode, 401);
-    const other = await app.inject({ method: 'POST', url: '/v1/acme/projects/blog/optimization/echo?apiKey=srv1.s3cret', payload: {} });
+    const other = await h.app.inject({ method: 'POST', url: '/v1/acme/projects/blog/optimization/echo?apiKey=srv1.s3cret', payload: {} });
     assert.equal(other.statusCode, 403);
     assert.equal(other.json().error.code, 'key_not_for_project');
   });
 
   it('answers a CORS preflight allowing Authorization and Content-Type, cacheable, any origin by default', async () => {
-    const res = await app.inject({
+    const res = await h.app.inject({
       method: 'OPTIONS', url: '/v1/acme/projects/shop/sources/web/track',
       headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
     });
@@ -82,7 +70,7 @@ describe('security', () => {
   });
 
   it('reflects the origin on actual requests', async () => {
-    const res = await app.inject({
+    const res = await h.app.inject({
       method: 'POST', url: '/v1/acme/projects/shop/sources/web/track',
       headers: { origin: 'https://anywhere.example', authorization: basic('web1.p4ss') }, payload: { batch: [makeEvent()] },
     });
@@ -92,10 +80,10 @@ describe('security', () => {
 
   it('with allowedOrigins: allows the listed origin, refuses others (no CORS header, 403 on requests)', async () => {
     const url = '/v1/acme/projects/tight/sources/web/track';
-    const pre = (origin: string) => app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'POST' } });
+    const pre = (origin: string) => h.app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'POST' } });
     assert.equal((await pre('https://shop.example.com')).headers['access-control-allow-origin'], 'https://shop.example.com');
     assert.equal((await pre('https://evil.example')).headers['access-control-allow-origin'], undefined);
-    const denied = await app.inject({
+    const denied = await h.app.inject({
       method: 'POST', url, headers: { origin: 'https://evil.example', authorization: basic('webtight.b') }, payload: { batch: [makeEvent()] },
     });
     assert.equal(denied.statusCode, 403);
@@ -105,7 +93,7 @@ describe('security', () => {
   it('rate limits browser callers per (writeKey, IP) with a token bucket: 429 with Retry-After once the burst is spent', async () => {
     // Project `tight`: writeKeyPerSecond 1 → a bucket of 2.
     const url = '/v1/acme/projects/tight/sources/web/track';
-    const send = (ip: string) => app.inject({
+    const send = (ip: string) => h.app.inject({
       method: 'POST', url, remoteAddress: ip, headers: { authorization: basic('webtight.b') }, payload: { batch: [makeEvent()] },
     });
     assert.equal((await send('10.0.0.1')).statusCode, 200);
@@ -122,14 +110,14 @@ describe('security', () => {
     const statuses = async (project: string, key: string): Promise<number[]> => {
       const out: number[] = [];
       for (let i = 0; i < 4; i++) {
-        out.push((await app.inject({ method: 'POST', url: `/v1/acme/projects/${project}/optimization/echo?apiKey=${key}`, payload: {} })).statusCode);
+        out.push((await h.app.inject({ method: 'POST', url: `/v1/acme/projects/${project}/optimization/echo?apiKey=${key}`, payload: {} })).statusCode);
       }
       return out;
     };
     assert.deepEqual(await statuses('tight', 'srvtight.a'), [200, 200, 429, 429]);
     const unlimited: number[] = [];
     for (let i = 0; i < 150; i++) {
-      unlimited.push((await app.inject({ method: 'POST', url: '/v1/acme/projects/shop/optimization/echo?apiKey=srv1.s3cret', payload: {} })).statusCode);
+      unlimited.push((await h.app.inject({ method: 'POST', url: '/v1/acme/projects/shop/optimization/echo?apiKey=srv1.s3cret', payload: {} })).statusCode);
     }
     assert.ok(unlimited.every((s) => s === 200));
   });
@@ -137,7 +125,7 @@ describe('security', () => {
   it('browser callers get the default burst of 100, then 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 101; i++) {
-      const res = await app.inject({
+      const res = await h.app.inject({
         method: 'POST', url: '/v1/acme/projects/shop/consents/data', remoteAddress: '10.9.9.9',
         headers: { authorization: basic('web1.p4ss') }, payload: { profileId: 'rl', action: 'accept', validUntil: Date.now() + 1e6 },
       });

@@ -1,57 +1,47 @@
 // Storage's canonical profile (identity carry-over for sticky assignments), on SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Storage } from '../../server/storage/storage.js';
+import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
+import { useStorage } from './helpers/use-test-app.js';
 
 const P = 'acme/shop';
 
 for (const driver of DRIVERS) {
   describe(`storage canonicalProfile (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-    });
-    after(async () => {
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useStorage(driver);
 
     it('an anonymous profile is its own canonical profile', async () => {
-      assert.equal(await storage.canonicalProfile(P, 'anon-only'), 'anon-only');
+      assert.equal(await h.storage.canonicalProfile(P, 'anon-only'), 'anon-only');
     });
 
     it('a second device identified as the same user leads to the first profile linked to that user', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-a', userId: 'cp-u' })]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-b', userId: 'cp-u' })]);
-      assert.equal(await storage.canonicalProfile(P, 'cp-a'), 'cp-a');
-      assert.equal(await storage.canonicalProfile(P, 'cp-b'), 'cp-a');
-      assert.equal(await storage.resolveUser(P, 'cp-u'), 'cp-a');
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-a', userId: 'cp-u' })]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-b', userId: 'cp-u' })]);
+      assert.equal(await h.storage.canonicalProfile(P, 'cp-a'), 'cp-a');
+      assert.equal(await h.storage.canonicalProfile(P, 'cp-b'), 'cp-a');
+      assert.equal(await h.storage.resolveUser(P, 'cp-u'), 'cp-a');
     });
 
     it('a profile identified as an aliased user id leads to the person of the alias target', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-a', userId: 'al-main' })]);
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-a', userId: 'al-main' })]);
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'alias', name: 'Alias', profileId: 'al-b', userId: 'al-main', anotherUserId: 'al-email' }),
       ]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-c', userId: 'al-email' })]);
-      assert.equal(await storage.canonicalProfile(P, 'al-b'), 'al-a');
-      assert.equal(await storage.canonicalProfile(P, 'al-c'), 'al-a');
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-c', userId: 'al-email' })]);
+      assert.equal(await h.storage.canonicalProfile(P, 'al-b'), 'al-a');
+      assert.equal(await h.storage.canonicalProfile(P, 'al-c'), 'al-a');
     });
 
     it('a shared device keeps the first user it was identified as', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u1' })]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-2', userId: 'sh-u2' })]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u2' })]);
-      assert.equal(await storage.canonicalProfile(P, 'sh-1'), 'sh-1');
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u1' })]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-2', userId: 'sh-u2' })]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u2' })]);
+      assert.equal(await h.storage.canonicalProfile(P, 'sh-1'), 'sh-1');
     });
 
     it('links are per project', async () => {
-      assert.equal(await storage.canonicalProfile('acme/blog', 'cp-b'), 'cp-b');
+      assert.equal(await h.storage.canonicalProfile('acme/blog', 'cp-b'), 'cp-b');
     });
   });
 }

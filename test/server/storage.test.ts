@@ -1,150 +1,139 @@
 // The storage contract, run against SQLite and PostgreSQL alike (DESIGN 4: guards live in the database).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Storage } from '../../server/storage/storage.js';
+import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
+import { useStorage } from './helpers/use-test-app.js';
 
 const P = 'acme/shop';
 
 for (const driver of DRIVERS) {
   describe(`storage (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-    });
-    after(async () => {
-      await storage.close();
-      await db.destroy();
-    });
+    const h = useStorage(driver);
 
     it('runs migrations idempotently: a second migrate changes nothing', async () => {
-      await storage.migrate();
-      await storage.migrate();
-      assert.equal(await storage.countEvents(P), 0);
+      await h.storage.migrate();
+      await h.storage.migrate();
+      assert.equal(await h.storage.countEvents(P), 0);
     });
 
     it('stores each eventId once per project, counting resends and in-batch repeats as duplicates', async () => {
       const a = makeEvent({ profileId: 'dup-1' });
       const b = makeEvent({ profileId: 'dup-1' });
-      assert.deepEqual(await storage.ingestBatch(P, 'web', [a, b, a]), { accepted: 2, duplicates: 1 });
-      assert.deepEqual(await storage.ingestBatch(P, 'web', [a, b]), { accepted: 0, duplicates: 2 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b, a]), { accepted: 2, duplicates: 1 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b]), { accepted: 0, duplicates: 2 });
       // The same eventId in another project is another event.
-      assert.deepEqual(await storage.ingestBatch('acme/blog', 'web', [a]), { accepted: 1, duplicates: 0 });
-      const stored = await storage.listEvents(P, { profileId: 'dup-1' });
+      assert.deepEqual(await h.storage.ingestBatch('acme/blog', 'web', [a]), { accepted: 1, duplicates: 0 });
+      const stored = await h.storage.listEvents(P, { profileId: 'dup-1' });
       assert.deepEqual(stored.map((s) => s.event.eventId).sort(), [a.eventId, b.eventId].sort());
       assert.equal(stored[0]?.sourceId, 'web');
     });
 
     it('is idempotent across a restart on the same database', async () => {
       const e = makeEvent({ profileId: 'restart-1' });
-      assert.deepEqual(await storage.ingestBatch(P, 'web', [e]), { accepted: 1, duplicates: 0 });
-      await storage.close();
-      storage = await db.open();
-      assert.deepEqual(await storage.ingestBatch(P, 'web', [e]), { accepted: 0, duplicates: 1 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 1, duplicates: 0 });
+      await h.reopen();
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 0, duplicates: 1 });
     });
 
     it('identify links a userId to the first profile it was seen with', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pA' })]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pB' })]);
-      assert.equal(await storage.resolveUser(P, 'u-first'), 'pA');
-      assert.equal(await storage.resolveUser(P, 'nobody'), null);
-      assert.equal(await storage.resolveUser('acme/blog', 'u-first'), null);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pA' })]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pB' })]);
+      assert.equal(await h.storage.resolveUser(P, 'u-first'), 'pA');
+      assert.equal(await h.storage.resolveUser(P, 'nobody'), null);
+      assert.equal(await h.storage.resolveUser('acme/blog', 'u-first'), null);
     });
 
     it('alias joins two user ids to one person, both ways of resolution', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'old-id', profileId: 'pOld' })]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'alias', name: 'Alias', userId: 'new-id', anotherUserId: 'old-id', profileId: 'pOther' })]);
-      assert.equal(await storage.resolveUser(P, 'new-id'), 'pOld');
-      assert.equal(await storage.resolveUser(P, 'old-id'), 'pOld');
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'old-id', profileId: 'pOld' })]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'alias', name: 'Alias', userId: 'new-id', anotherUserId: 'old-id', profileId: 'pOther' })]);
+      assert.equal(await h.storage.resolveUser(P, 'new-id'), 'pOld');
+      assert.equal(await h.storage.resolveUser(P, 'old-id'), 'pOld');
     });
 
     it('alias of two already identified ids resolves both to the alias target, and a reverse alias makes no cycle', async () => {
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', userId: 'x1', profileId: 'px1' }),
         makeEvent({ type: 'identify', name: 'Identify', userId: 'x2', profileId: 'px2' }),
         makeEvent({ type: 'alias', name: 'Alias', userId: 'x2', anotherUserId: 'x1', profileId: 'px1' }),
         makeEvent({ type: 'alias', name: 'Alias', userId: 'x1', anotherUserId: 'x2', profileId: 'px1' }),
       ]);
-      assert.equal(await storage.resolveUser(P, 'x1'), 'px2');
-      assert.equal(await storage.resolveUser(P, 'x2'), 'px2');
+      assert.equal(await h.storage.resolveUser(P, 'x1'), 'px2');
+      assert.equal(await h.storage.resolveUser(P, 'x2'), 'px2');
     });
 
     it('group links the profile to an account and merges account attributes', async () => {
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'group', name: 'Group', profileId: 'pg', accountId: 'acc-1', accountAttributes: { tier: 'gold' } }),
       ]);
-      assert.deepEqual(await storage.getProfileAccounts(P, 'pg'), ['acc-1']);
-      assert.deepEqual(await storage.getAccountAttributes(P, 'acc-1'), { tier: 'gold' });
+      assert.deepEqual(await h.storage.getProfileAccounts(P, 'pg'), ['acc-1']);
+      assert.deepEqual(await h.storage.getAccountAttributes(P, 'acc-1'), { tier: 'gold' });
     });
 
     it('merges attributes per key, last write by event time wins (a late older event does not overwrite)', async () => {
       const t = (s: string): string => `2025-03-01T00:00:${s}.000Z`;
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('10'), userAttributes: { plan: 'pro', city: 'Oslo' } }),
       ]);
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('05'), userAttributes: { plan: 'free', age: 30 } }),
       ]);
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('20'), userAttributes: { city: 'Bergen' } }),
       ]);
-      assert.deepEqual(await storage.getProfileAttributes(P, 'pm'), { age: 30, city: 'Bergen', plan: 'pro' });
+      assert.deepEqual(await h.storage.getProfileAttributes(P, 'pm'), { age: 30, city: 'Bergen', plan: 'pro' });
     });
 
     it('user attributes sent from a second device also land on the canonical profile of the user', async () => {
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev1', userId: 'multi' })]);
-      await storage.ingestBatch(P, 'web', [
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev1', userId: 'multi' })]);
+      await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev2', userId: 'multi', userAttributes: { vip: true } }),
       ]);
-      assert.deepEqual(await storage.getProfileAttributes(P, 'dev1'), { vip: true });
-      assert.deepEqual(await storage.getProfileAttributes(P, 'dev2'), { vip: true });
+      assert.deepEqual(await h.storage.getProfileAttributes(P, 'dev1'), { vip: true });
+      assert.deepEqual(await h.storage.getProfileAttributes(P, 'dev2'), { vip: true });
     });
 
     it('a duplicate event has no second effect on the identity graph', async () => {
       const first = makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:10.000Z', userAttributes: { n: 1 } });
-      await storage.ingestBatch(P, 'web', [first]);
-      await storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
+      await h.storage.ingestBatch(P, 'web', [first]);
+      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
       // Resent with its old payload: it must not be applied again (it would lose anyway, but it is not even tried).
-      assert.deepEqual(await storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1 });
-      assert.deepEqual(await storage.getProfileAttributes(P, 'pd'), { n: 2 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1 });
+      assert.deepEqual(await h.storage.getProfileAttributes(P, 'pd'), { n: 2 });
     });
 
     it('consent state: the latest valid record per category, expired ones ignored, eventId deduplicates', async () => {
       const now = Date.parse('2025-06-01T00:00:00.000Z');
       const day = 86_400_000;
-      assert.equal(await storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), true);
-      assert.equal(await storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), false);
-      await storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now + day, timestamp: now - 2000 });
-      await storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 1000, category: 'marketing', sourceId: 'web' });
-      await storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now - 1, timestamp: now - 500, category: 'marketing' });
-      const state = await storage.getConsentState(P, 'pc', now);
+      assert.equal(await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), true);
+      assert.equal(await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), false);
+      await h.storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now + day, timestamp: now - 2000 });
+      await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 1000, category: 'marketing', sourceId: 'web' });
+      await h.storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now - 1, timestamp: now - 500, category: 'marketing' });
+      const state = await h.storage.getConsentState(P, 'pc', now);
       assert.deepEqual(state.map((s) => [s.category, s.action, s.sourceId]), [['default', 'reject', null], ['marketing', 'accept', 'web']]);
-      assert.deepEqual(await storage.getConsentState(P, 'pc', now + 2 * day), []);
+      assert.deepEqual(await h.storage.getConsentState(P, 'pc', now + 2 * day), []);
     });
 
     it('getOrCreateAssignment keeps the first variation; concurrent callers all get the stored one', async () => {
       const input = { project: P, experience: 'hero', unit: 'p-assign', hashVersion: 2 };
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => storage.getOrCreateAssignment({ ...input, variation: i % 2 ? 'bold' : 'control' })),
+        Array.from({ length: 12 }, (_, i) => h.storage.getOrCreateAssignment({ ...input, variation: i % 2 ? 'bold' : 'control' })),
       );
       const variations = new Set(results.map((r) => r.variation));
       assert.equal(variations.size, 1);
       assert.equal(results.filter((r) => r.created).length, 1);
-      const later = await storage.getOrCreateAssignment({ ...input, variation: 'other' });
+      const later = await h.storage.getOrCreateAssignment({ ...input, variation: 'other' });
       assert.equal(later.variation, results[0]?.variation);
       assert.equal(later.created, false);
       assert.equal(later.hashVersion, 2);
-      assert.equal((await storage.getAssignment(P, 'hero', 'p-assign'))?.variation, later.variation);
-      assert.equal(await storage.getAssignment(P, 'hero', 'nobody'), null);
+      assert.equal((await h.storage.getAssignment(P, 'hero', 'p-assign'))?.variation, later.variation);
+      assert.equal(await h.storage.getAssignment(P, 'hero', 'nobody'), null);
     });
 
     it('getOrCreateAssignments answers in the order asked and respects stored rows', async () => {
-      await storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'pb', variation: 'kept', hashVersion: 1 });
-      const rows = await storage.getOrCreateAssignments([
+      await h.storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'pb', variation: 'kept', hashVersion: 1 });
+      const rows = await h.storage.getOrCreateAssignments([
         { project: P, experience: 'e2', unit: 'pb', variation: 'b', hashVersion: 2 },
         { project: P, experience: 'e1', unit: 'pb', variation: 'new', hashVersion: 2 },
       ]);
@@ -152,19 +141,19 @@ for (const driver of DRIVERS) {
     });
 
     it('records exposures in batches', async () => {
-      await storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
+      await h.storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
         project: 'acme/expo', profileId: `p${i}`, experience: 'hero', variation: 'control', sessionId: 's', device: 'desktop',
       })));
-      assert.equal(await storage.countExposures('acme/expo'), 700);
+      assert.equal(await h.storage.countExposures('acme/expo'), 700);
     });
 
     it('counts product events per product for feeds', async () => {
       const product = (id: string, name = 'Product viewed') => makeEvent({ type: 'product', name, data: { productId: id, quantity: 1 } });
-      await storage.ingestBatch('acme/pop', 'web', [product('p2'), product('p1'), product('p2'), product('p3', 'Added to cart')]);
-      assert.deepEqual(await storage.productEventCounts('acme/pop'), [
+      await h.storage.ingestBatch('acme/pop', 'web', [product('p2'), product('p1'), product('p2'), product('p3', 'Added to cart')]);
+      assert.deepEqual(await h.storage.productEventCounts('acme/pop'), [
         { productId: 'p2', count: 2 }, { productId: 'p1', count: 1 }, { productId: 'p3', count: 1 },
       ]);
-      assert.deepEqual(await storage.productEventCounts('acme/pop', { names: ['Added to cart'] }), [{ productId: 'p3', count: 1 }]);
+      assert.deepEqual(await h.storage.productEventCounts('acme/pop', { names: ['Added to cart'] }), [{ productId: 'p3', count: 1 }]);
     });
   });
 }

@@ -1,13 +1,12 @@
 // The track endpoint over app.inject() and a real socket, against SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 const AUTH = { authorization: basic('web1.p4ss') };
@@ -34,30 +33,17 @@ const INVALID_EVENTS: { name: string; event: (e: ServiceEvent) => unknown; messa
 
 for (const driver of DRIVERS) {
   describe(`track endpoint (${driver.name})`, () => {
-    let db: TestDatabase;
-    let storage: Storage;
-    let app: FastifyInstance;
+    const h = useApp(driver);
 
     const post = (payload: unknown, headers: Record<string, string> = AUTH, url = TRACK) =>
-      app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
-
-    before(async () => {
-      db = await driver.create();
-      storage = await db.open();
-      app = await buildApp({ config: testConfig(), storage });
-    });
-    after(async () => {
-      await app.close();
-      await storage.close();
-      await db.destroy();
-    });
+      h.app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
 
     it('accepts a batch and answers {accepted, duplicates}', async () => {
       const batch = [makeEvent({ profileId: 'tr-1' }), makeEvent({ profileId: 'tr-1' })];
       const res = await post({ batch });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { accepted: 2, duplicates: 0 });
-      assert.equal((await storage.listEvents('acme/shop', { profileId: 'tr-1' })).length, 2);
+      assert.equal((await h.storage.listEvents('acme/shop', { profileId: 'tr-1' })).length, 2);
     });
 
     it('is idempotent by eventId: a resend counts as duplicates', async () => {
@@ -79,7 +65,7 @@ for (const driver of DRIVERS) {
         const res = await post({ batch: [good, c.event(makeEvent({ profileId: 'never-stored' })), makeEvent()] });
         assert.equal(res.statusCode, 400);
         assert.deepEqual(res.json(), { error: { code: 'invalid_event', message: c.message } });
-        assert.equal((await storage.listEvents('acme/shop', { profileId: 'never-stored' })).length, 0);
+        assert.equal((await h.storage.listEvents('acme/shop', { profileId: 'never-stored' })).length, 0);
       });
     }
 
@@ -137,7 +123,7 @@ for (const driver of DRIVERS) {
         assert.equal(res.statusCode, c.status);
         assert.equal(res.json().error.code, c.code);
         assert.match(res.headers['content-type'] as string, /^application\/json/);
-        assert.equal((await storage.listEvents('acme/shop', { profileId: 'unauth' })).length, 0);
+        assert.equal((await h.storage.listEvents('acme/shop', { profileId: 'unauth' })).length, 0);
       });
     }
 
@@ -153,23 +139,20 @@ for (const driver of DRIVERS) {
         makeEvent({ type: 'group', name: 'Group', profileId: 'http-p', accountId: 'http-acc', accountAttributes: { seats: 5 } }),
       ] });
       assert.equal(res.statusCode, 200);
-      assert.equal(await storage.resolveUser('acme/shop', 'http-u2'), 'http-p');
-      assert.deepEqual(await storage.getProfileAttributes('acme/shop', 'http-p'), { plan: 'pro' });
-      assert.deepEqual(await storage.getAccountAttributes('acme/shop', 'http-acc'), { seats: 5 });
+      assert.equal(await h.storage.resolveUser('acme/shop', 'http-u2'), 'http-p');
+      assert.deepEqual(await h.storage.getProfileAttributes('acme/shop', 'http-p'), { plan: 'pro' });
+      assert.deepEqual(await h.storage.getAccountAttributes('acme/shop', 'http-acc'), { seats: 5 });
     });
 
     it('counts resends as duplicates after a restart (new app, storage reopened on the same database)', async () => {
       const batch = [makeEvent({ profileId: 'restart' }), makeEvent({ profileId: 'restart' })];
       assert.deepEqual((await post({ batch })).json(), { accepted: 2, duplicates: 0 });
-      await app.close();
-      await storage.close();
-      storage = await db.open();
-      app = await buildApp({ config: testConfig(), storage });
+      await h.restart();
       assert.deepEqual((await post({ batch })).json(), { accepted: 0, duplicates: 2 });
     });
 
     it('works over a real socket (listen on port 0 + fetch)', async () => {
-      const live = await buildApp({ config: testConfig(), storage });
+      const live = await buildApp({ config: testConfig(), storage: h.storage });
       try {
         const address = await live.listen({ port: 0, host: '127.0.0.1' });
         const batch = [makeEvent({ profileId: 'socket' })];

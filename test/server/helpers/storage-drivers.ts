@@ -52,8 +52,17 @@ export async function postgresDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** Makes a fresh database for a suite. */
+export interface TestDriver {
+  name: 'sqlite' | 'postgres';
+  create: () => Promise<TestDatabase>;
+}
+
+/** SQLite alone, for suites where nothing depends on the driver. */
+export const SQLITE_DRIVER: TestDriver = { name: 'sqlite', create: async () => sqliteDatabase() };
+
 /** Both drivers: the same suites run against each. */
-export const DRIVERS: { name: 'sqlite' | 'postgres'; create: () => Promise<TestDatabase> }[] = [
-  { name: 'sqlite', create: async () => sqliteDatabase() },
+export const DRIVERS: TestDriver[] = [
+  SQLITE_DRIVER,
   { name: 'postgres', create: postgresDatabase },
 ];

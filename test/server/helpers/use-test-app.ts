@@ -1,0 +1,81 @@
+// One suite's database, storage and app: node:test before/after hooks plus a handle to what they set up.
+import { after, before } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildAppOptions } from '../../../server/app.js';
+import type { ServiceConfigFile } from '../../../server/config/config-types.js';
+import type { Storage } from '../../../server/storage/storage.js';
+import type { TestDatabase, TestDriver } from './storage-drivers.js';
+import { testConfig } from './test-config.js';
+
+/** What `before` set up for the suite; reading it before then (or after a failed setup) throws. */
+export interface StorageHandle {
+  readonly db: TestDatabase;
+  readonly storage: Storage;
+  /** A restart on the same data: closes the storage and opens the same database again. */
+  reopen(): Promise<Storage>;
+}
+
+export interface AppHandle extends StorageHandle {
+  readonly app: FastifyInstance;
+  /** A restart: closes the app and the storage, reopens the same database and builds a new app on it. */
+  restart(config?: ServiceConfigFile): Promise<FastifyInstance>;
+}
+
+/** buildApp's options but the storage; `config` defaults to a fresh testConfig(). */
+export type TestAppOptions = Partial<Omit<BuildAppOptions, 'storage'>>;
+
+function setUp<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not set up: use it inside a test, after the suite's before hook`);
+  return value;
+}
+
+/** Registers hooks that create a database and open storage on it before the suite, and close and drop it after. */
+export function useStorage(driver: TestDriver): StorageHandle {
+  return useSuite(driver, undefined);
+}
+
+/**
+ * Like useStorage, plus an app built on that storage before the suite and closed after it (before the storage).
+ * `options` may be a function, called each time the app is built (in `before` and on restart).
+ */
+export function useApp(driver: TestDriver, options: TestAppOptions | (() => TestAppOptions) = {}): AppHandle {
+  return useSuite(driver, options);
+}
+
+/** The hooks and the handle; without app options no app is built. */
+function useSuite(driver: TestDriver, options: TestAppOptions | (() => TestAppOptions) | undefined): AppHandle {
+  let db: TestDatabase | undefined;
+  let storage: Storage | undefined;
+  let app: FastifyInstance | undefined;
+  const build = (config?: ServiceConfigFile): Promise<FastifyInstance> => {
+    const resolved = typeof options === 'function' ? options() : (options ?? {});
+    return buildApp({ ...resolved, config: config ?? resolved.config ?? testConfig(), storage: setUp(storage, 'storage') });
+  };
+  before(async () => {
+    db = await driver.create();
+    storage = await db.open();
+    if (options !== undefined) app = await build();
+  });
+  after(async () => {
+    if (options !== undefined) await setUp(app, 'app').close();
+    await setUp(storage, 'storage').close();
+    await setUp(db, 'db').destroy();
+  });
+  const reopen = async (): Promise<Storage> => {
+    await setUp(storage, 'storage').close();
+    storage = await setUp(db, 'db').open();
+    return storage;
+  };
+  return {
+    get db() { return setUp(db, 'db'); },
+    get storage() { return setUp(storage, 'storage'); },
+    get app() { return setUp(app, 'app'); },
+    reopen,
+    async restart(config?: ServiceConfigFile) {
+      await setUp(app, 'app').close();
+      await reopen();
+      app = await build(config);
+      return app;
+    },
+  };
+}
