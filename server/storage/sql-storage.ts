@@ -253,7 +253,23 @@ function* storedAssignments(
   }));
 }
 
-function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+/** A request's distinct assignment keys, and which of them are already stored (`assignmentReadProgram`). */
+export interface AssignmentRead {
+  project: string;
+  /** Stored rows keyed `${experience}\0${unit}`; `assignmentWriteProgram`'s rows are added to it. */
+  byId: Map<string, Assignment>;
+  /** Distinct inputs without a stored row, sorted by key (so concurrent callers lock in one order). */
+  missing: AssignmentInput[];
+}
+
+const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentInput>): string[] => [...new Set([...of].map(pick))];
+
+/**
+ * The read half of `getOrCreateAssignments`: a returning unit (the common case) costs one indexed SELECT and
+ * no write at all. A driver may run it outside any transaction: `missing` is only a hint of what to insert,
+ * the insert-if-absent in `assignmentWriteProgram` decides.
+ */
+export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlProgram<AssignmentRead> {
   const project = inputs[0]?.project ?? '';
   const unique = new Map<string, AssignmentInput>();
   for (const input of inputs) {
@@ -261,35 +277,47 @@ function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): S
     const id = `${input.experience}\u0000${input.unit}`;
     if (!unique.has(id)) unique.set(id, input);
   }
-  const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentInput>): string[] => [...new Set([...of].map(pick))];
-  // Read first: a returning unit (the common case) costs one indexed SELECT and no write at all.
   const byId = yield* storedAssignments(
     project, distinct((r) => r.experience, unique.values()), distinct((r) => r.unit, unique.values()), new Set(),
   );
-  // Sorted so that concurrent callers take the unique-index locks in one order.
   const missing = [...unique.entries()].filter(([id]) => !byId.has(id))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  if (missing.length > 0) {
-    const params: SqlValue[] = [];
-    for (const r of missing) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
-    const { rows: inserted } = yield op(
-      `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
-       VALUES ${missing.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit`,
-      ...params,
-    );
-    const created = new Set(inserted.map((r) => `${str(r.experience)}\u0000${str(r.unit)}`));
-    // Read back what is stored now: ours, or a concurrent caller's that won the insert.
-    const after = yield* storedAssignments(
-      project, distinct((r) => r.experience, missing), distinct((r) => r.unit, missing), created,
-    );
-    for (const [id, assignment] of after) if (!byId.has(id)) byId.set(id, assignment);
-  }
+  return { project, byId, missing };
+}
+
+/**
+ * The write half: insert-if-absent of the missing first assignments, then the rows stored now — ours, or a
+ * concurrent caller's that won the insert (`created` tells which).
+ */
+export function* assignmentWriteProgram(
+  project: string, missing: readonly AssignmentInput[], now: number,
+): SqlProgram<Map<string, Assignment>> {
+  const params: SqlValue[] = [];
+  for (const r of missing) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
+  const { rows: inserted } = yield op(
+    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
+     VALUES ${missing.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit`,
+    ...params,
+  );
+  const created = new Set(inserted.map((r) => `${str(r.experience)}\u0000${str(r.unit)}`));
+  return yield* storedAssignments(project, distinct((r) => r.experience, missing), distinct((r) => r.unit, missing), created);
+}
+
+/** The answers in the order asked, once `read.byId` holds every key (after the write half, if any was missing). */
+export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written?: Map<string, Assignment>): Assignment[] {
+  if (written) for (const [id, assignment] of written) if (!read.byId.has(id)) read.byId.set(id, assignment);
   return inputs.map((input) => {
-    const found = byId.get(`${input.experience}\u0000${input.unit}`);
+    const found = read.byId.get(`${input.experience}\u0000${input.unit}`);
     if (!found) throw new Error('assignment vanished after insert-if-absent');
     return found;
   });
+}
+
+function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const read = yield* assignmentReadProgram(inputs);
+  if (read.missing.length === 0) return assignmentAnswers(inputs, read);
+  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));
 }
 
 export abstract class SqlStorage implements Storage {

@@ -3,25 +3,30 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram, SqlResult } from './sql-program.js';
-import { ingestProgram, SqlStorage } from './sql-storage.js';
-import type { IngestResult } from './storage.js';
+import {
+  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, ingestProgram, SqlStorage, type AssignmentRead,
+} from './sql-storage.js';
+import type { Assignment, AssignmentInput, IngestResult } from './storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 
-/** A batch waiting for the next group commit, and the request waiting for its answer. */
-interface PendingBatch {
-  project: string;
-  sourceId: string;
-  events: ServiceEvent[];
-  now: number;
-  resolve: (result: IngestResult) => void;
-  reject: (error: Error) => void;
+/** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
+interface PendingWrite {
+  /** Rows it writes (events, assignments): what bounds a group. */
+  rows: number;
+  /**
+   * Runs the write's statements on the open transaction and returns what answers its request once the
+   * transaction committed (never before: an answer means "on disk"). Throws when a statement fails.
+   */
+  execute(): () => void;
+  /** Answers the request with a failure. */
+  fail(error: Error): void;
 }
 
 /**
- * A group stops growing at this many events: a commit's latency (and the time the event loop is blocked by
- * it) stays bounded; later batches go into the next group.
+ * A group stops growing at this many rows: a commit's latency (and the time the event loop is blocked by
+ * it) stays bounded; later writes go into the next group.
  */
-const MAX_GROUP_EVENTS = 5000;
+const MAX_GROUP_ROWS = 5000;
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -38,13 +43,18 @@ function asError(error: unknown): Error {
  * savepoint, and every request is answered only after that shared commit returned — so each answer still
  * means "on disk". A batch whose statements fail is rolled back to its savepoint and fails alone; if the
  * shared transaction itself fails, every batch of the group is retried in a transaction of its own.
+ *
+ * The Choose API's first assignments go through the same groups: a new visitor's insert-if-absent was an
+ * auto-committed write of its own, one fsync on the event loop per new visitor. Their read half runs at once,
+ * outside any transaction (a returning unit writes nothing and waits for no commit); only the missing rows
+ * are queued, and the insert-if-absent inside the group decides, as before (DESIGN 4).
  * @example const storage = await openSqliteStorage('./data/svc.db');
  */
 export class SqliteStorage extends SqlStorage {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private pending: PendingBatch[] = [];
+  private pending: PendingWrite[] = [];
   private flushScheduled = false;
 
   constructor(file: string) {
@@ -102,12 +112,47 @@ export class SqliteStorage extends SqlStorage {
     }
   }
 
-  override ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
-    return new Promise<IngestResult>((resolve, reject) => {
-      this.pending.push({ project, sourceId, events, now: Date.now(), resolve, reject });
+  /** Queues `make`'s program for the next group commit; resolves with its value once that commit returned. */
+  private enqueue<T>(rows: number, make: () => SqlProgram<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({
+        rows,
+        execute: () => {
+          const value = this.drive(make());
+          return () => resolve(value);
+        },
+        fail: reject,
+      });
       this.scheduleFlush();
     });
+  }
+
+  override ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
+    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    const now = Date.now();
+    return this.enqueue(events.length, () => ingestProgram(project, sourceId, events, now, true));
+  }
+
+  override getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
+    if (inputs.length === 0) return Promise.resolve([]);
+    let read: AssignmentRead;
+    try {
+      read = this.drive(assignmentReadProgram(inputs));
+    } catch (error) {
+      return Promise.reject(asError(error));
+    }
+    if (read.missing.length === 0) return Promise.resolve(assignmentAnswers(inputs, read));
+    const { project, missing } = read;
+    const now = Date.now();
+    return this.enqueue(missing.length, () => assignmentWriteProgram(project, missing, now))
+      .then((written) => assignmentAnswers(inputs, read, written));
+  }
+
+  override async getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {
+    // The batch form of one: the same group commit instead of an auto-committed write per call.
+    const [assignment] = await this.getOrCreateAssignments([input]);
+    if (!assignment) throw new Error('assignment vanished after insert-if-absent');
+    return assignment;
   }
 
   private scheduleFlush(): void {
@@ -120,66 +165,69 @@ export class SqliteStorage extends SqlStorage {
     });
   }
 
-  /** Takes the next group off the queue (at least one batch, at most MAX_GROUP_EVENTS events otherwise). */
-  private takeGroup(): PendingBatch[] {
-    let events = 0;
+  /** Takes the next group off the queue (at least one write, at most MAX_GROUP_ROWS rows otherwise). */
+  private takeGroup(): PendingWrite[] {
+    let rows = 0;
     let count = 0;
     while (count < this.pending.length) {
-      const size = (this.pending[count] as PendingBatch).events.length;
-      if (count > 0 && events + size > MAX_GROUP_EVENTS) break;
-      events += size;
+      const size = (this.pending[count] as PendingWrite).rows;
+      if (count > 0 && rows + size > MAX_GROUP_ROWS) break;
+      rows += size;
       count++;
     }
     return this.pending.splice(0, count);
   }
 
-  /** Commits one group; schedules the next one if batches are still waiting. */
+  /** Commits one group; schedules the next one if writes are still waiting. */
   private flushGroup(): void {
     const group = this.takeGroup();
     if (this.pending.length > 0) this.scheduleFlush();
     if (group.length === 0) return;
     if (!this.db.open) {
-      for (const batch of group) batch.reject(new Error('storage is closed'));
+      for (const write of group) write.fail(new Error('storage is closed'));
       return;
     }
-    const outcomes: (IngestResult | Error)[] = [];
+    const outcomes: ((() => void) | Error)[] = [];
     try {
       this.statement('BEGIN IMMEDIATE').run();
-      for (const batch of group) {
-        this.statement('SAVEPOINT ingest_batch').run();
+      for (const write of group) {
+        this.statement('SAVEPOINT group_write').run();
         try {
-          outcomes.push(this.drive(ingestProgram(batch.project, batch.sourceId, batch.events, batch.now, true)));
-          this.statement('RELEASE ingest_batch').run();
+          outcomes.push(write.execute());
+          this.statement('RELEASE group_write').run();
         } catch (error) {
-          // Only this batch's writes are undone; the group's transaction goes on. (If SQLite already rolled
+          // Only this write's rows are undone; the group's transaction goes on. (If SQLite already rolled
           // the whole transaction back — I/O error, disk full — ROLLBACK TO throws and the catch below retries.)
-          this.statement('ROLLBACK TO ingest_batch').run();
-          this.statement('RELEASE ingest_batch').run();
+          this.statement('ROLLBACK TO group_write').run();
+          this.statement('RELEASE group_write').run();
           outcomes.push(asError(error));
         }
       }
       this.statement('COMMIT').run();
     } catch {
-      // Nothing of the group is stored: retry each batch alone, so that what failed the shared transaction
-      // fails only the batch that caused it (or every batch, if the database is unusable).
+      // Nothing of the group is stored: retry each write alone, so that what failed the shared transaction
+      // fails only the write that caused it (or every write, if the database is unusable).
       if (this.db.inTransaction) this.statement('ROLLBACK').run();
-      for (const batch of group) this.ingestAlone(batch);
+      for (const write of group) this.writeAlone(write);
       return;
     }
-    group.forEach((batch, i) => {
-      const outcome = outcomes[i] as IngestResult | Error;
-      if (outcome instanceof Error) batch.reject(outcome);
-      else batch.resolve(outcome);
+    group.forEach((write, i) => {
+      const outcome = outcomes[i] as (() => void) | Error;
+      if (outcome instanceof Error) write.fail(outcome);
+      else outcome();
     });
   }
 
-  /** One batch in a transaction of its own (the group commit's fallback). */
-  private ingestAlone(batch: PendingBatch): void {
+  /** One write in a transaction of its own (the group commit's fallback). */
+  private writeAlone(write: PendingWrite): void {
+    let answer: () => void;
     try {
-      batch.resolve(this.db.transaction(() => this.drive(ingestProgram(batch.project, batch.sourceId, batch.events, batch.now, true))).immediate());
+      answer = this.db.transaction(() => write.execute()).immediate();
     } catch (error) {
-      batch.reject(asError(error));
+      write.fail(asError(error));
+      return;
     }
+    answer();
   }
 
   migrate(): Promise<void> {
@@ -204,7 +252,8 @@ export class SqliteStorage extends SqlStorage {
   }
 
   close(): Promise<void> {
-    // Batches already queued are committed (and answered) before the connection goes away.
+    // Writes already queued (ingest batches, first assignments) are committed and answered before the
+    // connection goes away.
     while (this.pending.length > 0 && this.db.open) this.flushGroup();
     if (this.db.open) this.db.close();
     return Promise.resolve();
