@@ -282,7 +282,7 @@ describe('IndexedDB outbox', () => {
     expect(await stored()).to.have.length(0);
   });
 
-  for (const code of [400, 401, 403, 404, 422]) {
+  for (const code of [401, 403, 404]) {
     it(`drops a batch refused with ${code} (poison), reports it and never retries it`, async () => {
       const fetchStub = sinon.stub(window, 'fetch').callsFake(async () => status(code));
       const outbox = await open();
@@ -298,14 +298,41 @@ describe('IndexedDB outbox', () => {
     });
   }
 
-  it('a poison batch does not block the events behind it', async () => {
-    const fetchStub = sinon.stub(window, 'fetch');
-    fetchStub.onFirstCall().resolves(status(400));
-    fetchStub.resolves(ok());
+  for (const code of [400, 422]) {
+    it(`a batch refused with ${code} is halved until each refused event stands alone, then dropped and never retried`, async () => {
+      const fetchStub = sinon.stub(window, 'fetch').callsFake(async () => status(code));
+      const outbox = await open();
+      outbox.push(ev());
+      outbox.push(ev());
+      await outbox.flush();
+      await clock.tickAsync(DAY);
+      await outbox.idle();
+      expect(sentBatches(fetchStub).map((b) => b.length)).to.deep.equal([2, 1, 1]);
+      expect(errors).to.deep.equal([
+        { code: `http_${code}`, message: `refused with ${code}`, count: 1 },
+        { code: `http_${code}`, message: `refused with ${code}`, count: 1 },
+      ]);
+      expect(await stored()).to.have.length(0);
+      expect(outbox.pending).to.equal(0);
+    });
+  }
+
+  it('a poison event does not block the events beside and behind it', async () => {
+    const poison = ev();
+    // The service refuses any request that carries the poison event, and takes every other.
+    const fetchStub = sinon.stub(window, 'fetch').callsFake(async (_url, init) =>
+      String((init as RequestInit).body).includes(poison.eventId) ? status(400) : ok());
     const outbox = await open({ batchSize: 2 });
-    for (let i = 0; i < 4; i++) outbox.push(ev());
+    const others = [ev(), ev(), ev()];
+    outbox.push(others[0]!);
+    outbox.push(poison);
+    outbox.push(others[1]!);
+    outbox.push(others[2]!);
     await outbox.flush();
-    expect(sentBatches(fetchStub).map((b) => b.map((e) => e.name))).to.have.length(2);
+    const accepted = sentBatches(fetchStub).filter((b) => !b.some((e) => e.eventId === poison.eventId)).flat();
+    expect(accepted.map((e) => e.eventId).sort()).to.deep.equal(others.map((e) => e.eventId).sort());
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.include({ code: 'http_400', count: 1 });
     expect(await stored()).to.have.length(0);
   });
 
