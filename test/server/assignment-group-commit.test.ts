@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { Assignment, AssignmentInput, Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { useSqliteWithSide } from './helpers/use-test-app.js';
 
 const PROJECT = 'acme/shop';
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
@@ -129,55 +129,41 @@ for (const driver of DRIVERS) {
 }
 
 describe('assignment group commit: a database error fails only its own request (sqlite)', () => {
-  let dir: string;
-  let storage: Storage;
-  let side: Database.Database;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-assign-group-'));
-    storage = await openSqliteStorage(join(dir, 'svc.db'));
-    // A second connection changes the schema under the service, as an operator (or a corrupt page) could.
-    side = new Database(join(dir, 'svc.db'));
-  });
-  after(async () => {
-    side.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const h = useSqliteWithSide();
 
   // ABORT undoes the failing statement (the request's savepoint is rolled back); ROLLBACK ends the whole shared
   // transaction, which the group answers by retrying each write alone.
   for (const raise of ['ABORT', 'ROLLBACK'] as const) {
     describe(`RAISE(${raise})`, () => {
       beforeEach(() => {
-        side.exec(`CREATE TRIGGER poison BEFORE INSERT ON assignments WHEN NEW.unit = 'poison-${raise}'
+        h.side.exec(`CREATE TRIGGER poison BEFORE INSERT ON assignments WHEN NEW.unit = 'poison-${raise}'
           BEGIN SELECT RAISE(${raise}, 'poisoned assignment'); END`);
       });
       afterEach(() => {
-        side.exec('DROP TRIGGER poison');
+        h.side.exec('DROP TRIGGER poison');
       });
 
       it('stores and answers the other requests of the group, ingestion included', async () => {
         const outcomes = await Promise.allSettled([
-          storage.getOrCreateAssignments(inputs(`ok1-${raise}`)),
+          h.storage.getOrCreateAssignments(inputs(`ok1-${raise}`)),
           // Its first rows are valid: none of them may be kept.
-          storage.getOrCreateAssignments([...inputs(`bad-${raise}`), ...inputs(`poison-${raise}`)]),
-          storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: `ev-${raise}` })]),
-          storage.getOrCreateAssignments(inputs(`ok2-${raise}`, 'b')),
+          h.storage.getOrCreateAssignments([...inputs(`bad-${raise}`), ...inputs(`poison-${raise}`)]),
+          h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: `ev-${raise}` })]),
+          h.storage.getOrCreateAssignments(inputs(`ok2-${raise}`, 'b')),
         ]);
         assert.equal(outcomes[0]?.status, 'fulfilled');
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned assignment/);
         assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0 } });
         assert.equal(outcomes[3]?.status, 'fulfilled');
-        assert.deepEqual(await stored(storage, `ok1-${raise}`), EXPERIMENTS.map(() => 'a'));
-        assert.deepEqual(await stored(storage, `ok2-${raise}`), EXPERIMENTS.map(() => 'b'));
-        assert.deepEqual(await stored(storage, `bad-${raise}`), EXPERIMENTS.map(() => null));
-        assert.equal((await storage.listEvents(PROJECT, { profileId: `ev-${raise}` })).length, 1);
+        assert.deepEqual(await stored(h.storage, `ok1-${raise}`), EXPERIMENTS.map(() => 'a'));
+        assert.deepEqual(await stored(h.storage, `ok2-${raise}`), EXPERIMENTS.map(() => 'b'));
+        assert.deepEqual(await stored(h.storage, `bad-${raise}`), EXPERIMENTS.map(() => null));
+        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `ev-${raise}` })).length, 1);
       });
 
       it('answers the failed Choose request with 503 and the others with 200', async () => {
-        const app = await buildApp({ config: config(), storage });
+        const app = await buildApp({ config: config(), storage: h.storage });
         try {
           const post = (profileId: string) => app.inject({ method: 'POST', url: CHOOSE, payload: chooseBody(profileId) });
           const responses = await Promise.all([post(`http-ok1-${raise}`), post(`poison-${raise}`), post(`http-ok2-${raise}`)]);
@@ -185,7 +171,7 @@ describe('assignment group commit: a database error fails only its own request (
           assert.equal(responses[1]?.json<{ error: { code: string } }>().error.code, 'storage_unavailable');
           for (const [i, profileId] of [[0, `http-ok1-${raise}`], [2, `http-ok2-${raise}`]] as const) {
             const variations = responses[i]?.json<{ choices: ChoiceJson[] }>().choices.map((c) => c.variation ?? null);
-            assert.deepEqual(await stored(storage, profileId), variations);
+            assert.deepEqual(await stored(h.storage, profileId), variations);
           }
         } finally {
           await app.close();

@@ -3,19 +3,14 @@
 // duplicate. The SQLite-only cases make the database itself fail one batch of a group (a trigger) and check
 // that the others are stored and answered.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
-import type { IngestResult, Storage } from '../../server/storage/storage.js';
+import type { IngestResult } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
-import { useStorage } from './helpers/use-test-app.js';
+import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -84,27 +79,13 @@ for (const driver of DRIVERS) {
 }
 
 describe('group commit: a database error fails only its own batch (sqlite)', () => {
-  let dir: string;
-  let storage: Storage;
-  let side: Database.Database;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-group-'));
-    storage = await openSqliteStorage(join(dir, 'svc.db'));
-    // A second connection changes the schema under the service, as an operator (or a corrupt page) could.
-    side = new Database(join(dir, 'svc.db'));
-  });
-  after(async () => {
-    side.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const h = useSqliteWithSide();
 
   // ABORT undoes the failing statement (the batch's savepoint is rolled back); ROLLBACK ends the whole shared
   // transaction, which the group answers by retrying each batch alone.
   for (const raise of ['ABORT', 'ROLLBACK'] as const) {
     it(`stores and acknowledges the other batches of the group (RAISE(${raise}))`, async () => {
-      side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
+      h.side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
         BEGIN SELECT RAISE(${raise}, 'poisoned batch'); END`);
       try {
         const good = [makeEvent({ profileId: `ok-${raise}` }), makeEvent({ profileId: `ok-${raise}` })];
@@ -112,26 +93,26 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
         const bad = [makeEvent({ profileId: `bad-${raise}` }), makeEvent({ profileId: 'poison' })];
         const later = [makeEvent({ profileId: `ok-${raise}` })];
         const outcomes = await Promise.allSettled([
-          storage.ingestBatch(PROJECT, 'web', good),
-          storage.ingestBatch(PROJECT, 'web', bad),
-          storage.ingestBatch(PROJECT, 'web', later),
+          h.storage.ingestBatch(PROJECT, 'web', good),
+          h.storage.ingestBatch(PROJECT, 'web', bad),
+          h.storage.ingestBatch(PROJECT, 'web', later),
         ]);
         assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0 } });
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
         assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0 } });
-        assert.equal((await storage.listEvents(PROJECT, { profileId: `ok-${raise}` })).length, 3);
-        assert.equal((await storage.listEvents(PROJECT, { profileId: `bad-${raise}` })).length, 0);
+        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `ok-${raise}` })).length, 3);
+        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `bad-${raise}` })).length, 0);
       } finally {
-        side.exec('DROP TRIGGER poison');
+        h.side.exec('DROP TRIGGER poison');
       }
     });
   }
 
   it('answers the failed request with 500 and the others with 200', async () => {
-    side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
+    h.side.exec(`CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.profile_id = 'poison'
       BEGIN SELECT RAISE(ABORT, 'poisoned batch'); END`);
-    const app = await buildApp({ config: testConfig(), storage });
+    const app = await buildApp({ config: testConfig(), storage: h.storage });
     try {
       const post = (batch: ServiceEvent[]) => app.inject({
         method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch },
@@ -143,10 +124,10 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
       ]);
       assert.deepEqual(responses.map((r) => r.statusCode), [200, 500, 200]);
       assert.equal(responses[1]?.json<{ error: { code: string } }>().error.code, 'internal_error');
-      assert.equal((await storage.listEvents(PROJECT, { profileId: 'http-ok' })).length, 2);
+      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'http-ok' })).length, 2);
     } finally {
       await app.close();
-      side.exec('DROP TRIGGER poison');
+      h.side.exec('DROP TRIGGER poison');
     }
   });
 });

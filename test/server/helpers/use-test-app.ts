@@ -1,8 +1,13 @@
 // One suite's database, storage and app: node:test before/after hooks plus a handle to what they set up.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
+import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
 import type { Storage } from '../../../server/storage/storage.js';
 import type { TestDatabase, TestDriver } from './storage-drivers.js';
 import { testConfig } from './test-config.js';
@@ -76,6 +81,39 @@ function useSuite(driver: TestDriver, options: TestAppOptions | (() => TestAppOp
       await reopen();
       app = await build(config);
       return app;
+    },
+  };
+}
+
+/** A SQLite storage and a second raw connection to its file, for tests that change the schema under it. */
+export interface SqliteSideHandle {
+  readonly storage: Storage;
+  /** Another connection to the same database: triggers made through it poison the service's writes. */
+  readonly side: Database.Database;
+}
+
+/** Registers hooks that open a SQLite storage in a temp dir plus a side connection, and remove both after. */
+export function useSqliteWithSide(): SqliteSideHandle {
+  let dir: string | undefined;
+  let storage: Storage | undefined;
+  let side: Database.Database | undefined;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-side-'));
+    storage = await openSqliteStorage(join(dir, 'svc.db'));
+    // A second connection changes the schema under the service, as an operator (or a corrupt page) could.
+    side = new Database(join(dir, 'svc.db'));
+  });
+  after(async () => {
+    side?.close();
+    await storage?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get storage() {
+      return setUp(storage, 'storage');
+    },
+    get side() {
+      return setUp(side, 'side connection');
     },
   };
 }
