@@ -1,7 +1,9 @@
 // The Choose API with 20 experiments per request, against two named peers measured in the same run:
 // (a) over a real socket, the service (Fastify, durable SQLite, sticky assignments, batched exposures) next to
-//     a bare node:http server answering the same JSON without choosing — both forked children driven by
-//     autocannon from this process, rounds alternating A/B, medians compared (throughput goal ≥ 0.6);
+//     a bare node:http server answering the same JSON without choosing — forked children driven by autocannon
+//     from this process, rounds rotating, medians compared (throughput goal ≥ 0.6) — and next to the
+//     framework's floor, a Fastify route answering that JSON without choosing; each server reports its own CPU
+//     time per request too (the cost it pays, which the load generator on the same cores does not blur);
 // (b) in process, our engine's per-request evaluation next to @growthbook/growthbook's GrowthBookClient
 //     evaluating the same 20 experiments (same seeds, weights, hash version and conditions; cost goal ≤ 1.0).
 import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
@@ -27,12 +29,17 @@ export interface HttpSide {
   p99Ms: number[];
   medianRps: number;
   medianP99Ms: number;
+  /** Median over the rounds of the server's CPU time (user + system, all threads) per request, in µs. */
+  cpuUsPerRequest: number;
 }
 
 export interface ChooseBenchResult {
   svc: HttpSide;
   bare: HttpSide;
+  fastify: HttpSide;
   throughputRatio: number;
+  /** fastify / bare: the most any Fastify service can reach in this harness. */
+  floorRatio: number;
   errors: number;
   connections: number;
   /** Bytes of the answer to a returning visitor on each server (checked to be within 5 %). */
@@ -50,12 +57,28 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+type Mode = 'svc' | 'bare' | 'fastify';
+
 interface Server {
   child: ChildProcess;
   port: number;
 }
 
-function startServer(mode: 'svc' | 'bare', profiles: number): Promise<Server> {
+/** The server process's CPU time so far (user + system, µs), asked over IPC. */
+function cpuOf(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown): void => {
+      if (typeof m === 'object' && m !== null && 'cpu' in m) {
+        server.child.off('message', onMessage);
+        resolve(Number((m as { cpu: number }).cpu));
+      }
+    };
+    server.child.on('message', onMessage);
+    server.child.send('cpu');
+  });
+}
+
+function startServer(mode: Mode, profiles: number): Promise<Server> {
   const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`, `--profiles=${profiles}`], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -71,7 +94,7 @@ function startServer(mode: 'svc' | 'bare', profiles: number): Promise<Server> {
 /** Share of requests from a visitor never seen before (20 first assignments stored durably, no attributes). */
 export const NEW_VISITOR_SHARE = Number(process.env.BENCH_CHOOSE_NEW_VISITORS ?? 0.02);
 /** Share of returning visitors' requests that start a new session (a visit of four page views on average). */
-export const NEW_SESSION_SHARE = 0.25;
+export const NEW_SESSION_SHARE = Number(process.env.BENCH_CHOOSE_NEW_SESSIONS ?? 0.25);
 
 // The request mix, the same for both servers. Returning visitors (the bench profiles, stored attributes
 // `plan: "pro"`) continue their current session or start a new one; a new session's first request writes its 20
@@ -101,7 +124,8 @@ async function answerBytes(server: Server): Promise<number> {
   return (await res.arrayBuffer()).byteLength;
 }
 
-async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number }> {
+async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number; cpu: number }> {
+  const cpuBefore = await cpuOf(server);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
     method: 'POST',
@@ -110,7 +134,8 @@ async function load(server: Server, seconds: number, connections: number, profil
     headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: body(profiles) }) }],
   });
-  return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+  const cpu = (await cpuOf(server) - cpuBefore) / Math.max(1, result.requests.total);
+  return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpu };
 }
 
 /** One request per profile, in order, so every profile's assignments are stored before measuring. */
@@ -131,40 +156,48 @@ async function firstVisits(server: Server, connections: number, profiles: number
   });
 }
 
-function side(rps: number[], p99: number[]): HttpSide {
-  return { requestsPerSecond: rps, p99Ms: p99, medianRps: median(rps), medianP99Ms: median(p99) };
+function side(rounds: { rps: number[]; p99: number[]; cpu: number[] }): HttpSide {
+  return {
+    requestsPerSecond: rounds.rps, p99Ms: rounds.p99, medianRps: median(rounds.rps), medianP99Ms: median(rounds.p99),
+    cpuUsPerRequest: median(rounds.cpu),
+  };
 }
 
-async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ svc: HttpSide; bare: HttpSide; errors: number; answerBytes: { svc: number; bare: number } }> {
+async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ sides: Record<Mode, HttpSide>; errors: number; answerBytes: { svc: number; bare: number } }> {
   const { rounds, secondsPerRound, connections, profiles } = options;
-  const svc = await startServer('svc', profiles);
-  const bare = await startServer('bare', profiles);
+  const modes: Mode[] = ['svc', 'bare', 'fastify'];
+  const servers = new Map<Mode, Server>();
   let bytes = { svc: 0, bare: 0 };
   try {
+    for (const mode of modes) servers.set(mode, await startServer(mode, profiles));
+    const server = (mode: Mode): Server => servers.get(mode) as Server;
     // Warm-up, not counted: every bench profile once (its 20 first assignments are durable inserts, one
     // fsync'd transaction per new visitor), then JIT and page cache. The rounds measure returning visitors.
-    await firstVisits(svc, connections, profiles);
-    await load(svc, 1, connections, profiles);
-    await load(bare, 2, connections, profiles);
-    bytes = { svc: await answerBytes(svc), bare: await answerBytes(bare) };
+    await firstVisits(server('svc'), connections, profiles);
+    await load(server('svc'), 1, connections, profiles);
+    await load(server('bare'), 2, connections, profiles);
+    await load(server('fastify'), 2, connections, profiles);
+    bytes = { svc: await answerBytes(server('svc')), bare: await answerBytes(server('bare')) };
     // Bare always answers "control"; svc's "treatment" choices are a few bytes longer, nothing more.
     if (Math.abs(bytes.svc - bytes.bare) > 0.05 * bytes.bare) throw new Error(`choose bench: unequal answers (svc ${bytes.svc} B, bare ${bytes.bare} B)`);
-    const results = { svc: { rps: [] as number[], p99: [] as number[] }, bare: { rps: [] as number[], p99: [] as number[] } };
+    const results = new Map<Mode, { rps: number[]; p99: number[]; cpu: number[] }>(modes.map((m) => [m, { rps: [], p99: [], cpu: [] }]));
     let errors = 0;
     for (let round = 0; round < rounds; round++) {
-      // Alternate which goes first so drift (thermal, neighbours) hits both alike.
-      const order: ['svc' | 'bare', Server][] = round % 2 === 0 ? [['svc', svc], ['bare', bare]] : [['bare', bare], ['svc', svc]];
-      for (const [name, server] of order) {
-        const r = await load(server, secondsPerRound, connections, profiles);
+      // Rotate which goes first so drift (thermal, neighbours) hits all alike.
+      const order = modes.map((_, i) => modes[(i + round) % modes.length] as Mode);
+      for (const mode of order) {
+        const r = await load(server(mode), secondsPerRound, connections, profiles);
         errors += r.errors;
-        results[name].rps.push(r.rps);
-        results[name].p99.push(r.p99);
+        const into = results.get(mode) as { rps: number[]; p99: number[]; cpu: number[] };
+        into.rps.push(r.rps);
+        into.p99.push(r.p99);
+        into.cpu.push(r.cpu);
       }
     }
-    return { svc: side(results.svc.rps, results.svc.p99), bare: side(results.bare.rps, results.bare.p99), errors, answerBytes: bytes };
+    const sides = Object.fromEntries(modes.map((m) => [m, side(results.get(m) as { rps: number[]; p99: number[]; cpu: number[] })])) as Record<Mode, HttpSide>;
+    return { sides, errors, answerBytes: bytes };
   } finally {
-    svc.child.kill('SIGTERM');
-    bare.child.kill('SIGTERM');
+    for (const s of servers.values()) s.child.kill('SIGTERM');
   }
 }
 
@@ -241,9 +274,11 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
   const engineMedianUs = median(evaluation.engine);
   const growthbookMedianUs = median(evaluation.growthbook);
   return {
-    svc: http.svc,
-    bare: http.bare,
-    throughputRatio: http.svc.medianRps / http.bare.medianRps,
+    svc: http.sides.svc,
+    bare: http.sides.bare,
+    fastify: http.sides.fastify,
+    throughputRatio: http.sides.svc.medianRps / http.sides.bare.medianRps,
+    floorRatio: http.sides.fastify.medianRps / http.sides.bare.medianRps,
     errors: http.errors,
     connections: full.connections,
     answerBytes: http.answerBytes,
@@ -268,14 +303,16 @@ export function formatChooseBench(r: ChooseBenchResult): string {
   const ms = (n: number): string => `${n.toFixed(1)} ms`;
   const us = (n: number): string => `${n.toFixed(1)} µs`;
   return [
-    `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, alternating A/B rounds, warm-up excluded`,
+    `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, rotating rounds, warm-up excluded`,
     `mix: ${(100 * (1 - NEW_VISITOR_SHARE)).toFixed(0)} % returning visitors (stored sticky assignments and attributes; ${(100 * NEW_SESSION_SHARE).toFixed(0)} % of their requests start a new session, whose exposures are written), ` +
       `${(100 * NEW_VISITOR_SHARE).toFixed(0)} % new visitors (20 durable first assignments each); answer ${r.answerBytes.svc} B (svc) / ${r.answerBytes.bare} B (bare)`,
-    ...table(['server', 'requests/s (median)', 'rounds', 'p99 (median)', 'p99 rounds'], [
+    ...table(['server', 'requests/s (median)', 'rounds', 'vs bare', 'CPU/request', 'p99 (median)', 'p99 rounds'], [
       ['svc (Fastify + SQLite sticky assignments)', rate(r.svc.medianRps), r.svc.requestsPerSecond.map(rate).join(' / '),
-        ms(r.svc.medianP99Ms), r.svc.p99Ms.map(ms).join(' / ')],
+        r.throughputRatio.toFixed(2), us(r.svc.cpuUsPerRequest), ms(r.svc.medianP99Ms), r.svc.p99Ms.map(ms).join(' / ')],
       ['bare node:http (parse + same JSON)', rate(r.bare.medianRps), r.bare.requestsPerSecond.map(rate).join(' / '),
-        ms(r.bare.medianP99Ms), r.bare.p99Ms.map(ms).join(' / ')],
+        '1.00', us(r.bare.cpuUsPerRequest), ms(r.bare.medianP99Ms), r.bare.p99Ms.map(ms).join(' / ')],
+      ['floor: Fastify route (parse + same JSON)', rate(r.fastify.medianRps), r.fastify.requestsPerSecond.map(rate).join(' / '),
+        r.floorRatio.toFixed(2), us(r.fastify.cpuUsPerRequest), ms(r.fastify.medianP99Ms), r.fastify.p99Ms.map(ms).join(' / ')],
     ]),
     `throughput ratio svc / bare = ${r.throughputRatio.toFixed(2)} (goal ≥ 0.6)${r.errors ? `  — ${r.errors} non-2xx/errors` : ''}`,
     '',

@@ -4,9 +4,12 @@
 //                so the 5 targeted experiments read real stored attributes and match (20 choices, as bare)
 //   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies and answers the same
 //                shape of JSON (20 choices) without choosing anything
-// It sends {port} once listening.
+//   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
+//                (Fastify's own JSON parser) and answers bare's JSON: what svc would cost if choosing were free
+// It sends {port} once listening and answers {cpu} (user + system µs of the whole process) on request over IPC.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,5 +67,22 @@ async function startBare(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-const port = await (mode === 'bare' ? startBare() : startSvc());
+async function startFastify(): Promise<number> {
+  const app = Fastify();
+  const answer = JSON.stringify({ choices: CHOICES });
+  app.post('/v1/:org/projects/:project/optimization/choose-api', async (_request, reply) => {
+    reply.type('application/json; charset=utf-8');
+    return answer;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
+process.on('message', (message) => {
+  if (message !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  process.send?.({ cpu: user + system });
+});
 process.send?.({ port });

@@ -1,7 +1,11 @@
 // A server for the ingestion bench, run as a forked child so that its RSS is its own:
 //   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, rate limits lifted)
 //   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies, then discards them
-// It sends {port} once listening and answers {rss} on request over the IPC channel.
+//   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
+//                (Fastify's own JSON parser) and discards it: what svc would cost if validating and storing were free
+// It sends {port} once listening and answers {rss} and {cpu} (user + system µs of the whole process) on request
+// over the IPC channel.
+import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,8 +54,23 @@ async function startBare(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-const port = await (mode === 'bare' ? startBare() : startSvc());
+async function startFastify(): Promise<number> {
+  const app = Fastify();
+  app.post<{ Body: { batch?: unknown[] } }>('/v1/:org/projects/:project/sources/:sourceId/track', async (request) => {
+    const n = Array.isArray(request.body.batch) ? request.body.batch.length : 0;
+    return { accepted: n, duplicates: 0 };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
 process.on('message', (message) => {
   if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+  }
 });
 process.send?.({ port });
