@@ -1,16 +1,25 @@
-// The Choose API's exposure writer thread (see worker-exposure-sink.ts): owns a second SQLite connection to the
-// service's database file and inserts the batches the main thread posts, so neither the inserts nor their
-// commits run on the event loop that answers requests.
+// The Choose API's writer thread (see worker-exposure-sink.ts): owns a second SQLite connection to the service's
+// database file and writes what the main thread posts — exposure batches, and the first assignments of units the
+// database has not seen — so neither the inserts nor their commits (and fsyncs) run on the event loop that
+// answers requests.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ExposureRow } from '../storage/storage.js';
+import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
 
 /** Main → worker. */
-export type ExposureWorkerRequest = { id: number; rows: ExposureRow[] } | { id: number; close: true };
-/** Worker → main: `error` set when the batch was not stored (the main thread keeps and retries it). */
+export type ExposureWorkerRequest =
+  | { id: number; rows: ExposureRow[] }
+  | { id: number; assignments: AssignmentInput[] }
+  | { id: number; close: true };
+/**
+ * Worker → main: `error` set when nothing of the request was stored (the main thread keeps and retries an
+ * exposure batch, and answers a Choose request 503 rather than serve an unstored assignment); `assignments` the
+ * stored rows of an assignments request, in its order.
+ */
 export interface ExposureWorkerReply {
   id: number;
   error?: string;
+  assignments?: Assignment[];
 }
 
 export interface ExposureWorkerData {
@@ -26,31 +35,99 @@ const db = new Database(file);
 // still take turns: both connections wait up to busy_timeout for each other's (short) transactions.
 db.pragma('journal_mode = WAL');
 db.pragma('busy_timeout = 5000');
-// NORMAL for THIS connection only: in WAL mode a commit is then not fsync'd by itself; it reaches the disk at
-// the next checkpoint or with the next FULL commit of the main connection (which syncs the whole WAL). A power
-// loss may take the last exposures committed here — they were already at risk while buffered in memory before
-// a flush, and exposures are reporting data that no answer depends on. Acknowledged events, assignments and
-// identity links are written by the main connection, which stays synchronous=FULL.
+// Exposures commit with NORMAL: in WAL mode such a commit is not fsync'd by itself; it reaches the disk at the
+// next checkpoint or with the next FULL commit (which syncs the whole WAL). A power loss may take the last
+// exposures committed here — they were already at risk while buffered in memory before a flush, and exposures
+// are reporting data that no answer depends on. First assignments are answers (a unit must never flip), so their
+// commits switch this connection to FULL, as the main connection's (withFullSync).
 db.pragma('synchronous = NORMAL');
 
-const insert = db.prepare(
+const insertExposure = db.prepare(
   'INSERT INTO exposures (project, profile_id, experience, variation, session_id, device, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
 // One prepared single-row statement looped inside one transaction: SQLite does no per-row parsing then, and
 // the batch is one commit.
-const insertAll = db.transaction((rows: readonly ExposureRow[], now: number) => {
-  for (const r of rows) insert.run(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
+const insertExposures = db.transaction((rows: readonly ExposureRow[], now: number) => {
+  for (const r of rows) insertExposure.run(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
 });
+
+// Insert-if-absent on (project, experience, unit), then the stored row: the database decides which first
+// assignment wins (DESIGN 4), whichever node or connection wrote it.
+const insertAssignment = db.prepare(
+  `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT (project, experience, unit) DO NOTHING`,
+);
+const storedAssignment = db.prepare(
+  'SELECT variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
+);
+const createAssignments = db.transaction((inputs: readonly AssignmentInput[], now: number): Assignment[] => inputs.map((input) => {
+  const { changes } = insertAssignment.run(input.project, input.experience, input.unit, input.variation, input.hashVersion, now);
+  const row = storedAssignment.get(input.project, input.experience, input.unit) as
+    { variation: string; hash_version: number; created_at: number } | undefined;
+  if (!row) throw new Error('assignment vanished after insert-if-absent');
+  return {
+    experience: input.experience, unit: input.unit, variation: row.variation, hashVersion: row.hash_version,
+    createdAt: row.created_at, created: changes === 1,
+  };
+}));
+
+function withFullSync<T>(write: () => T): T {
+  db.pragma('synchronous = FULL');
+  try {
+    return write();
+  } finally {
+    db.pragma('synchronous = NORMAL');
+  }
+}
+
+/**
+ * The first assignments posted in one turn share ONE transaction (a group commit, as the main connection's): a
+ * burst of new visitors costs one fsync, not one each. A failed group is retried request by request, so one
+ * bad request fails alone.
+ */
+let waitingAssignments: { id: number; assignments: AssignmentInput[] }[] = [];
+let assignmentFlushScheduled = false;
+
+function flushAssignments(): void {
+  assignmentFlushScheduled = false;
+  const group = waitingAssignments;
+  waitingAssignments = [];
+  if (group.length === 0) return;
+  const now = Date.now();
+  try {
+    const answers = withFullSync(() => db.transaction(() => group.map((r) => createAssignments(r.assignments, now))).immediate());
+    group.forEach((r, i) => port?.postMessage({ id: r.id, assignments: answers[i] } satisfies ExposureWorkerReply));
+  } catch {
+    for (const r of group) {
+      try {
+        const assignments = withFullSync(() => createAssignments.immediate(r.assignments, now));
+        port?.postMessage({ id: r.id, assignments } satisfies ExposureWorkerReply);
+      } catch (error) {
+        port?.postMessage({ id: r.id, error: error instanceof Error ? error.message : String(error) } satisfies ExposureWorkerReply);
+      }
+    }
+  }
+}
 
 port.on('message', (message: ExposureWorkerRequest) => {
   if ('close' in message) {
+    flushAssignments();
     db.close();
     port.postMessage({ id: message.id } satisfies ExposureWorkerReply);
     port.close();
     return;
   }
+  if ('assignments' in message) {
+    waitingAssignments.push(message);
+    if (!assignmentFlushScheduled) {
+      assignmentFlushScheduled = true;
+      // After the messages already delivered in this turn: they join the same group.
+      setImmediate(flushAssignments);
+    }
+    return;
+  }
   try {
-    insertAll.immediate(message.rows, Date.now());
+    insertExposures.immediate(message.rows, Date.now());
     port.postMessage({ id: message.id } satisfies ExposureWorkerReply);
   } catch (error) {
     port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies ExposureWorkerReply);

@@ -3,6 +3,12 @@ import type { AssignmentCache } from './assignment-cache.js';
 import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
 
 /**
+ * Where first assignments are stored (insert-if-absent; the stored rows come back in order): the storage itself,
+ * or on SQLite the Choose API's writer thread (WorkerExposureSink), which commits off the event loop.
+ */
+export type AssignmentStore = Pick<Storage, 'getOrCreateAssignments'>;
+
+/**
  * The engine's sticky-assignment port over storage for one project: insert-if-absent on
  * (project, experience, unit) in the database, so every node and every restart serves the first variation
  * (DESIGN 4). The batch form makes a request's experiments one round trip, and none at all when every
@@ -10,13 +16,14 @@ import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
  * memory).
  * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(storage, 'acme/shop', cache) })
  */
-export function storageAssignmentPort(storage: Storage, project: string, cache?: AssignmentCache): AssignmentPort {
+export function storageAssignmentPort(storage: AssignmentStore, project: string, cache?: AssignmentCache): AssignmentPort {
   return {
     getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
       const cached = cache?.get(project, experience, unitKey);
       if (cached !== undefined) return cached;
-      return storage.getOrCreateAssignment({ project, experience, unit: unitKey, variation: proposedVariation, hashVersion })
-        .then((stored) => {
+      return storage.getOrCreateAssignments([{ project, experience, unit: unitKey, variation: proposedVariation, hashVersion }])
+        .then(([stored]) => {
+          if (stored === undefined) throw new Error('assignment vanished after insert-if-absent');
           cache?.set(project, experience, unitKey, stored.variation);
           return stored.variation;
         });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { ExposureRow } from '../storage/storage.js';
+import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
 import type { ExposureWorkerData, ExposureWorkerReply, ExposureWorkerRequest } from './exposure-worker.js';
+import type { AssignmentStore } from './storage-assignment-port.js';
 
 /** Where the ExposureWriter puts its batches: storage itself, or a worker thread (below). */
 export interface ExposureSink {
@@ -8,7 +9,7 @@ export interface ExposureSink {
 }
 
 interface Pending {
-  resolve: () => void;
+  resolve: (reply: ExposureWorkerReply) => void;
   reject: (error: Error) => void;
 }
 
@@ -25,15 +26,17 @@ function startWorker(workerData: ExposureWorkerData): Worker {
 }
 
 /**
- * Writes exposure batches from a worker thread that owns its own SQLite connection to `file` (WAL allows a
- * second writer connection; see exposure-worker.ts for its synchronous=NORMAL). Under the bench's load the
- * exposure inserts and their fsync'd commits were a third of the main thread's time; here they cost the main
- * thread one postMessage per batch. The worker starts on the first batch (most apps in tests never write one).
- * If the worker cannot start or dies, the batches in flight fail (the ExposureWriter keeps and retries them)
- * and later batches go to `fallback` (the storage, on the main thread): slower, never lost.
+ * Writes exposure batches and first assignments from a worker thread that owns its own SQLite connection to
+ * `file` (WAL allows a second writer connection; see exposure-worker.ts for its synchronous settings). Under the
+ * bench's load the exposure inserts and their commits were a third of the main thread's time, and a new visitor's
+ * 20 durable first assignments stalled every other request for the length of an fsync; here each costs the main
+ * thread one postMessage. The worker starts on the first write (most apps in tests never write one).
+ * If the worker cannot start or dies, the writes in flight fail (the ExposureWriter keeps and retries its batches;
+ * a Choose request answers 503 and is retried by its caller) and later writes go to `fallback` (the storage, on
+ * the main thread): slower, never lost.
  * @example new ExposureWriter(new WorkerExposureSink(storage.file, storage), { logger })
  */
-export class WorkerExposureSink implements ExposureSink {
+export class WorkerExposureSink implements ExposureSink, AssignmentStore {
   private worker: Worker | null = null;
   // After the worker failed, or after close(): batches go to the fallback (storage) directly.
   private useFallback = false;
@@ -41,12 +44,21 @@ export class WorkerExposureSink implements ExposureSink {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly file: string, private readonly fallback: ExposureSink) {}
+  constructor(private readonly file: string, private readonly fallback: ExposureSink & AssignmentStore) {}
 
-  recordExposures(rows: ExposureRow[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
+  async recordExposures(rows: ExposureRow[]): Promise<void> {
+    if (rows.length === 0) return;
     if (this.useFallback) return this.fallback.recordExposures(rows);
-    return this.send({ id: this.nextId++, rows });
+    await this.send({ id: this.nextId++, rows });
+  }
+
+  /** Insert-if-absent of each (project, experience, unit) in one durable commit; the stored rows, in order. */
+  async getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
+    if (inputs.length === 0) return [];
+    if (this.useFallback) return this.fallback.getOrCreateAssignments(inputs);
+    const reply = await this.send({ id: this.nextId++, assignments: [...inputs] });
+    if (reply.assignments?.length !== inputs.length) throw new Error('the writer thread answered no assignments');
+    return reply.assignments;
   }
 
   /** Ends the worker after its last batch (call after the ExposureWriter's close() wrote everything). */
@@ -68,9 +80,9 @@ export class WorkerExposureSink implements ExposureSink {
     this.useFallback = true;
   }
 
-  private send(message: ExposureWorkerRequest): Promise<void> {
+  private send(message: ExposureWorkerRequest): Promise<ExposureWorkerReply> {
     const worker = this.start();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<ExposureWorkerReply>((resolve, reject) => {
       // Referenced while a batch is in flight, so a process that is otherwise done still waits for its write.
       if (this.pending.size === 0) worker.ref();
       this.pending.set(message.id, { resolve, reject });
@@ -89,7 +101,7 @@ export class WorkerExposureSink implements ExposureSink {
       this.pending.delete(reply.id);
       // Closing: stays referenced until it has exited (close() awaits that).
       if (this.pending.size === 0 && !this.closing) worker.unref();
-      if (reply.error === undefined) waiting.resolve();
+      if (reply.error === undefined) waiting.resolve(reply);
       else waiting.reject(new Error(reply.error));
     });
     const fail = (error: Error): void => {

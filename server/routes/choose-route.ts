@@ -39,6 +39,9 @@ export const TARGETING_TTL_MS = 10_000;
  */
 export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   const sink = exposureSink(ctx.storage);
+  // First assignments go where exposures go: on a SQLite file, the writer thread (its durable commits no longer
+  // stall the event loop); otherwise the storage.
+  const assignmentStore = sink instanceof WorkerExposureSink ? sink : ctx.storage;
   // Batches of up to 2000 rows (100 requests of 20 choices): one postMessage and one commit each.
   const exposures = new ExposureWriter(sink, { logger: app.log, maxBatch: 2000 });
   const dedupe = new ExposureDedupe();
@@ -121,7 +124,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
         }, targetingCache));
       }
 
-      const deps: ChooseDeps = { assignments: storageAssignmentPort(ctx.storage, project.key, assignmentCache), logger: app.log };
+      const deps: ChooseDeps = { assignments: storageAssignmentPort(assignmentStore, project.key, assignmentCache), logger: app.log };
       if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
         deps.feedProducts = feedProductsPort(ctx.feeds, project);
       }

@@ -134,6 +134,35 @@ describe('Choose API hot path over SQLite', () => {
     }
   });
 
+  it('the worker sink: first assignments are inserted if absent and answered with what is stored', async () => {
+    const sink = new WorkerExposureSink(storage.file, storage);
+    const input = (unit: string, variation: string) => ['e1', 'e2'].map((experience) => ({
+      project: 'acme/worker3', experience, unit, variation, hashVersion: 2,
+    }));
+    try {
+      // Two requests for one unit in the same turn (one group commit) and a later one proposing another variation.
+      const [first, second] = await Promise.all([sink.getOrCreateAssignments(input('u1', 'a')), sink.getOrCreateAssignments(input('u1', 'a'))]);
+      const later = await sink.getOrCreateAssignments(input('u1', 'b'));
+      assert.deepEqual(first?.map((a) => [a.variation, a.created]), [['a', true], ['a', true]]);
+      assert.deepEqual(second?.map((a) => [a.variation, a.created]), [['a', false], ['a', false]]);
+      assert.deepEqual(later.map((a) => [a.experience, a.unit, a.variation, a.hashVersion, a.created]), [
+        ['e1', 'u1', 'a', 2, false], ['e2', 'u1', 'a', 2, false],
+      ]);
+      // Committed before the answer: the main connection reads them.
+      assert.equal((await storage.getAssignment('acme/worker3', 'e2', 'u1'))?.variation, 'a');
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('the worker sink: after close() first assignments go to the storage, still insert-if-absent', async () => {
+    const sink = new WorkerExposureSink(storage.file, storage);
+    await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'a', hashVersion: 2 }]);
+    await sink.close();
+    const [after] = await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'b', hashVersion: 2 }]);
+    assert.deepEqual([after?.variation, after?.created], ['a', false]);
+  });
+
   it('a config reload: a removed apiKey is refused at once although it was verified before', async () => {
     const app = await buildApp({ config: config(), storage });
     try {
