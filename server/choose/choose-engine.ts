@@ -149,6 +149,19 @@ export async function chooseExperiences(
     }
     if (experience.namespace && !inNamespace(unit, experience.namespace)) continue;
 
+    // A returning unit of a full-traffic experiment: its stored variation is what the assignment port would
+    // answer for any proposal, so the hash is not computed. (A stored variation since removed from config takes
+    // the path below, which serves today's hash for this request.)
+    if (experience.enrollsEveryUnit && deps.assignments.knownAssignment) {
+      const known = deps.assignments.knownAssignment(name, unit);
+      const stored = known === undefined ? undefined : experience.variationIndex.get(known);
+      if (stored !== undefined) {
+        choices.push(makeChoice(name, group, experience.variationNames[stored], experience.bodies[stored]!));
+        exposed.push(true);
+        continue;
+      }
+    }
+
     let index = 0;
     if (experience.needsHash) {
       index = chooseVariation(bucketOf(experience, unit), experience.ranges);

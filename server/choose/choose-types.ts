@@ -78,6 +78,11 @@ export interface AssignmentPort {
   ): string | PromiseLike<string>;
   /** Optional batch form (one round trip per request); must answer in the order asked. Preferred when present. */
   getOrCreateAssignments?(requests: readonly AssignmentRequest[]): PromiseLike<readonly string[]>;
+  /**
+   * Optional: the unit's stored variation when it is known without I/O (a cache), else undefined. Lets the engine
+   * serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).
+   */
+  knownAssignment?(experience: string, unitKey: string): string | undefined;
 }
 
 export interface FeedContext {

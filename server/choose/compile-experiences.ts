@@ -34,6 +34,12 @@ export interface CompiledExperience {
   readonly ranges: readonly BucketRange[];
   /** False when every unit is enrolled in the only range, so no hash is needed at all. */
   readonly needsHash: boolean;
+  /**
+   * An experiment whose ranges leave no bucket out (full traffic): every unit is enrolled, so a unit whose stored
+   * variation is already known is served it without hashing — the hash could only have proposed a variation
+   * that the stored one replaces.
+   */
+  readonly enrollsEveryUnit: boolean;
   readonly variationNames: readonly string[];
   readonly bodies: readonly Readonly<Record<string, unknown>>[];
   readonly variationIndex: ReadonlyMap<string, number>;
@@ -110,6 +116,7 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     seedState: seedState(seed),
     ranges,
     needsHash: kind === 'experiment' || !(coverage >= 1),
+    enrollsEveryUnit: kind === 'experiment' && coversEveryBucket(ranges, hashVersion),
     variationNames,
     bodies,
     variationIndex,
@@ -118,6 +125,20 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     seen: 0,
     feedWarned: false,
   };
+}
+
+/**
+ * Whether every bucket the hash can give falls in a range: the ranges run on from 0 without a gap up to past the
+ * largest bucket (0.9999 for hash v2, 0.999 for v1). False when traffic leaves units out.
+ */
+function coversEveryBucket(ranges: readonly BucketRange[], hashVersion: HashVersion): boolean {
+  const largestBucket = hashVersion === 2 ? 0.9999 : 0.999;
+  let end = 0;
+  for (const [start, stop] of ranges) {
+    if (start !== end) return false;
+    end = stop;
+  }
+  return end > largestBucket;
 }
 
 /**

@@ -18,6 +18,9 @@ export type AssignmentStore = Pick<Storage, 'getOrCreateAssignments'>;
  */
 export function storageAssignmentPort(storage: AssignmentStore, project: string, cache?: AssignmentCache): AssignmentPort {
   return {
+    knownAssignment(experience, unitKey) {
+      return cache?.get(project, experience, unitKey);
+    },
     getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
       const cached = cache?.get(project, experience, unitKey);
       if (cached !== undefined) return cached;

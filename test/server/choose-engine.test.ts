@@ -46,6 +46,16 @@ class BatchAssignments extends FakeAssignments {
   }
 }
 
+/** A port with a cache in front of it: `knownAssignment` answers from `known` without a call. */
+class KnownAssignments extends FakeAssignments {
+  constructor(private readonly known: Record<string, string>) {
+    super();
+  }
+  knownAssignment(experience: string, unitKey: string): string | undefined {
+    return this.known[`${experience}\u0000${unitKey}`];
+  }
+}
+
 class MemoryLogger implements ChooseLogger {
   readonly warnings: { details: Record<string, unknown>; message: string }[] = [];
   warn(details: Record<string, unknown>, message: string): void {
@@ -369,6 +379,26 @@ describe('choose engine: sticky first assignment', () => {
     assert.equal(store.batches, 1);
     assert.deepEqual(store.calls.map((c) => c.experience), ['hero-banner', 'footer-exp']);
     assert.equal(choices[2]!.variation, 'b');
+  });
+
+  it('a known stored variation of a full-traffic experiment is served without asking the port', async () => {
+    // The cache (knownAssignment) says 'bold' for a unit whose hash proposes 'control', and vice versa.
+    const unit = units(50).find((u) => expectedIndex('hero-banner', u, [0.5, 0.5]) === 0)!;
+    const store = new KnownAssignments({ [`hero-banner\u0000${unit}`]: 'bold', [`footer-exp\u0000${unit}`]: 'retired' });
+    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner', 'footer-exp'], profileId: unit }), { assignments: store });
+    assert.equal(choices[0]!.variation, 'bold');
+    assert.deepEqual(choices[0]!.body, { title: 'bold' });
+    assert.equal(exposures[0]!.variation, 'bold');
+    // Only the experiment whose known variation left the config went to the port (and was served today's hash).
+    assert.deepEqual(store.calls.map((c) => c.experience), ['footer-exp']);
+    assert.equal(choices[1]!.variation, ['a', 'b'][expectedIndex('footer-exp', unit, [0.5, 0.5])]);
+  });
+
+  it('traffic under 100 % still hashes a unit with a known variation: lowering traffic un-enrolls it', async () => {
+    const outside = units(200).find((u) => expectedIndex('half-traffic', u, [0.5, 0.5], 0.5) === -1)!;
+    const store = new KnownAssignments({ [`half-traffic\u0000${outside}`]: 'bold' });
+    const { choices } = await chooseExperiences(config, req({ names: ['half-traffic'], profileId: outside }), { assignments: store });
+    assert.deepEqual(choices, []);
   });
 
   it('a failing assignment port rejects rather than serving an unstored variation', async () => {
