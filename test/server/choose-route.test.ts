@@ -1,12 +1,14 @@
 // The Choose API through app.inject(), against SQLite and PostgreSQL: auth, validation, identification forms,
 // selection, targeting, stickiness (weights, restart, identity), force, exposures.
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
+import { SqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
@@ -395,16 +397,24 @@ for (const driver of DRIVERS) {
     });
 
     it('answers 503 storage_unavailable when assignments cannot be stored, and serves nothing unstored', async () => {
+      // The write fails where it is made: in the storage (PostgreSQL) — stubbed here — or, on a SQLite file, in
+      // the database itself, refused by a trigger, since the Choose API's writer thread commits first assignments.
       const failing: Storage = Object.create(storage) as Storage;
       failing.getOrCreateAssignments = () => Promise.reject(new Error('connection lost'));
+      const side = storage instanceof SqliteStorage ? new Database(storage.file) : null;
+      side?.exec(`CREATE TRIGGER refuse_down BEFORE INSERT ON assignments WHEN NEW.unit = 'down-1'
+        BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
       const broken = await buildApp({ config: config(), storage: failing });
       try {
         const res = await broken.inject({ method: 'POST', url: URL_API, payload: { identification: profile('down-1'), names: ['hero-banner'] } });
         assert.equal(res.statusCode, 503);
         assert.equal((res.json() as { error: { code: string } }).error.code, 'storage_unavailable');
         assert.doesNotMatch(res.body, /connection lost/);
+        assert.equal(await storage.getAssignment(P, 'hero-banner', 'down-1'), null);
       } finally {
         await broken.close();
+        side?.exec('DROP TRIGGER refuse_down');
+        side?.close();
       }
     });
 
