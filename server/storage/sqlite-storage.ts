@@ -69,6 +69,11 @@ export class SqliteStorage extends SqlStorage {
     // random page of the (project, event_id) index; with the hot index pages cached, storing a batch cost
     // ≈ 20 % less CPU in the ingestion micro-bench (48 vs 62 µs/event). An upper bound, not an allocation.
     this.db.pragma('cache_size = -65536');
+    // Each write of a group runs in a savepoint, whose undo copy of every page it touches (the sub-journal)
+    // spilled into a temporary FILE past 64 KiB: about one 4 KiB page per event. In memory, storing an event cost
+    // ≈ 12 instead of 18–22 µs (the INSERT alone, ingestion probe). Migrations, which may sort whole tables, use
+    // files again.
+    this.db.pragma('temp_store = MEMORY');
   }
 
   /** The database file (`:memory:` for none): the Choose API's exposure worker opens its own connection to it. */
@@ -231,6 +236,17 @@ export class SqliteStorage extends SqlStorage {
   }
 
   migrate(): Promise<void> {
+    // A migration may sort or copy a whole table (CREATE INDEX, INSERT … SELECT): in temporary files, not in RAM.
+    this.db.pragma('temp_store = FILE');
+    try {
+      this.applyMigrations();
+    } finally {
+      this.db.pragma('temp_store = MEMORY');
+    }
+    return Promise.resolve();
+  }
+
+  private applyMigrations(): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
     for (const migration of MIGRATIONS) {
@@ -243,7 +259,6 @@ export class SqliteStorage extends SqlStorage {
           .run(migration.version, migration.name, Date.now());
       }).immediate();
     }
-    return Promise.resolve();
   }
 
   ping(): Promise<void> {
