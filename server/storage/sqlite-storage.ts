@@ -7,6 +7,7 @@ import {
   assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, ingestProgram, SqlStorage, type AssignmentRead,
 } from './sql-storage.js';
 import type { Assignment, AssignmentInput, IngestResult } from './storage.js';
+import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import type { ServiceEvent } from '../../src/event.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
@@ -27,6 +28,11 @@ interface PendingWrite {
  * it) stays bounded; later writes go into the next group.
  */
 const MAX_GROUP_ROWS = 5000;
+
+export interface SqliteStorageOptions {
+  /** Overrides WAL_BOUND_PAGES (tests use a small bound to reach it quickly). */
+  walBoundPages?: number;
+}
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -56,12 +62,14 @@ export class SqliteStorage extends SqlStorage {
   private readonly statements = new Map<string, Database.Statement>();
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
+  /** Null for `:memory:` (no WAL). */
+  private readonly checkpointer: WalCheckpointer | null;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteStorageOptions = {}) {
     super();
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
+    const journal = this.db.pragma('journal_mode = WAL', { simple: true });
     // FULL: a batch is acknowledged only after its commit reached the disk (nothing accepted is lost).
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
@@ -74,6 +82,15 @@ export class SqliteStorage extends SqlStorage {
     // ≈ 12 instead of 18–22 µs (the INSERT alone, ingestion probe). Migrations, which may sort whole tables, use
     // files again.
     this.db.pragma('temp_store = MEMORY');
+    this.checkpointer = journal === 'wal' ? this.checkpointInTheBackground(options.walBoundPages ?? WAL_BOUND_PAGES) : null;
+  }
+
+  /** Hands the WAL's checkpoints to a thread (wal-checkpointer.ts), keeping a bound on the main connection. */
+  private checkpointInTheBackground(boundPages: number): WalCheckpointer {
+    const pageSize = Number(this.db.pragma('page_size', { simple: true }));
+    this.db.pragma(`wal_autocheckpoint = ${boundPages}`);
+    this.db.pragma(`journal_size_limit = ${boundPages * pageSize}`);
+    return WalCheckpointer.start(this.db.name, boundPages);
   }
 
   /** The database file (`:memory:` for none): the Choose API's exposure worker opens its own connection to it. */
@@ -266,18 +283,20 @@ export class SqliteStorage extends SqlStorage {
     return Promise.resolve();
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // The thread's connection closes first, so that this one is the last: SQLite then checkpoints the whole WAL
+    // and removes it.
+    await this.checkpointer?.stop();
     // Writes already queued (ingest batches, first assignments) are committed and answered before the
     // connection goes away.
     while (this.pending.length > 0 && this.db.open) this.flushGroup();
     if (this.db.open) this.db.close();
-    return Promise.resolve();
   }
 }
 
 /** Opens (creating if needed) and migrates a SQLite database file. */
-export async function openSqliteStorage(file: string): Promise<SqliteStorage> {
-  const storage = new SqliteStorage(file);
+export async function openSqliteStorage(file: string, options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
+  const storage = new SqliteStorage(file, options);
   await storage.migrate();
   return storage;
 }
