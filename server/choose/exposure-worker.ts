@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
+import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 
 /** Main → worker. */
 export type ExposureWorkerRequest =
@@ -35,6 +36,10 @@ const db = new Database(file);
 // still take turns: both connections wait up to busy_timeout for each other's (short) transactions.
 db.pragma('journal_mode = WAL');
 db.pragma('busy_timeout = 5000');
+// Checkpoints belong to the storage's checkpoint thread (wal-checkpointer.ts); this connection only takes part at
+// the same bound as the main one. At SQLite's default of 1000 pages it would checkpoint after most of its commits,
+// since the WAL now usually holds more than that.
+db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
 // Exposures commit with NORMAL: in WAL mode such a commit is not fsync'd by itself; it reaches the disk at the
 // next checkpoint or with the next FULL commit (which syncs the whole WAL). A power loss may take the last
 // exposures committed here — they were already at risk while buffered in memory before a flush, and exposures
