@@ -27,12 +27,17 @@ for (const driver of DRIVERS) {
       await h.app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
       await h.app.inject({ method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch } });
       await h.app.inject({ method: 'POST', url: TRACK, payload: { batch } });
+      await h.app.inject({ method: 'GET', url: '/no/such/route' });
       const res = await h.app.inject({ method: 'GET', url: '/metrics' });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^text\/plain/);
       const text = res.body;
       assert.match(text, /svc_http_requests_total\{method="POST",route="\/v1\/:org\/projects\/:project\/sources\/:sourceId\/track",status="200"\} 2/);
       assert.match(text, /svc_http_requests_total\{[^}]*status="401"\} 1/);
+      // Counted once each: by its route's own hook, or as unmatched by the global one.
+      assert.match(text, /svc_http_requests_total\{method="GET",route="unmatched",status="404"\} 1\n/);
+      assert.match(text, /svc_http_requests_total\{method="POST",route="\/v1\/:org\/projects\/:project\/sources\/:sourceId\/track",status="200"\} 2\n/);
+      assert.match(text, /svc_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1\n/);
       assert.match(text, /svc_http_request_duration_seconds_bucket\{/);
       assert.match(text, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
       assert.match(text, /svc_event_duplicates_total\{project="acme\/shop"\} 2/);
