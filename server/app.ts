@@ -94,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
 
-  await registerCors(app, config);
+  registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
   // The track route stores identify/alias links: once they are stored (onSend runs after the handler, before
