@@ -122,7 +122,7 @@ export async function chooseExperiences(
     if (force && experience.kind === 'experiment' && Object.hasOwn(force, name)) {
       const forced = experience.variationIndex.get(force[name]!);
       if (forced !== undefined) {
-        choices.push(makeChoice(name, group, experience.variationNames[forced], experience.bodies[forced]!));
+        choices.push(experience.choices[forced]!);
         exposed.push(false);
         continue;
       }
@@ -156,7 +156,7 @@ export async function chooseExperiences(
       const known = deps.assignments.knownAssignment(name, unit);
       const stored = known === undefined ? undefined : experience.variationIndex.get(known);
       if (stored !== undefined) {
-        choices.push(makeChoice(name, group, experience.variationNames[stored], experience.bodies[stored]!));
+        choices.push(experience.choices[stored]!);
         exposed.push(true);
         continue;
       }
@@ -174,7 +174,7 @@ export async function chooseExperiences(
       choices.push(choice);
       exposed.push(true);
     } else if (experience.kind === 'personalization') {
-      choices.push(makeChoice(name, group, undefined, experience.bodies[0]!));
+      choices.push(experience.choices[0]!);
       exposed.push(true);
     } else if (deps.feedProducts) {
       const choice = makeChoice(name, group, undefined, experience.bodies[0]!);

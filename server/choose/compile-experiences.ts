@@ -8,7 +8,7 @@ import type { Condition } from './condition.js';
 import { seedState } from './hash.js';
 import type { HashVersion } from './hash.js';
 import type { Namespace } from './in-namespace.js';
-import type { ChooseLogger } from './choose-types.js';
+import type { ChooseLogger, Choice } from './choose-types.js';
 
 /** Number of products a feed-backed experience asks for when its config has no `limit`. */
 export const DEFAULT_FEED_LIMIT = 10;
@@ -43,6 +43,12 @@ export interface CompiledExperience {
   readonly variationNames: readonly string[];
   readonly bodies: readonly Readonly<Record<string, unknown>>[];
   readonly variationIndex: ReadonlyMap<string, number>;
+  /**
+   * The answer's choice per variation (the single body's for personalization; none for feed-backed experiences,
+   * whose body is built per request), frozen and shared by every request that serves it as it is, so that its
+   * JSON is built once (choices-json.ts remembers frozen choices).
+   */
+  readonly choices: readonly Readonly<Choice>[];
   readonly feed: number | undefined;
   readonly limit: number;
   /** Request generation that last selected it: dedups names ∪ groups without allocating a Set. */
@@ -120,11 +126,19 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     variationNames,
     bodies,
     variationIndex,
+    choices: kind === 'feed' ? [] : bodies.map((body, i) => frozenChoice(name, config.group, kind === 'experiment' ? variationNames[i] : undefined, body)),
     feed: config.feed,
     limit: config.limit ?? DEFAULT_FEED_LIMIT,
     seen: 0,
     feedWarned: false,
   };
+}
+
+function frozenChoice(name: string, group: string | undefined, variation: string | undefined, body: Readonly<Record<string, unknown>>): Readonly<Choice> {
+  const choice: Choice = { name, body };
+  if (group !== undefined) choice.group = group;
+  if (variation !== undefined) choice.variation = variation;
+  return Object.freeze(choice);
 }
 
 /**

@@ -68,6 +68,14 @@ describe('choicesJson', () => {
     assert.equal(choicesJson(choices), JSON.stringify({ choices }));
     assert.equal(choicesJson([]), '{"choices":[]}');
   });
+
+  it('answers the same text for the frozen choices it remembers, on every call, mixed with fresh ones', () => {
+    const shared = Object.freeze({ name: 'hero', group: 'home', variation: 'bold', body: { title: 'Big' } });
+    const fresh = { name: 'recs', body: { products: [{ id: 'p1' }] } };
+    const expected = JSON.stringify({ choices: [shared, fresh, shared] });
+    assert.equal(choicesJson([shared, fresh, shared]), expected);
+    assert.equal(choicesJson([shared, fresh, shared]), expected);
+  });
 });
 
 describe('TargetingAttributeCache', () => {
