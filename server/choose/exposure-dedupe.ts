@@ -1,5 +1,3 @@
-import type { ExposureRow } from '../storage/storage.js';
-
 /**
  * Drops the repeats of an exposure within one session on this node: a profile that sees the same variation of
  * the same experience again in the same session (every page view of a visit asks the Choose API again) adds
@@ -12,10 +10,10 @@ import type { ExposureRow } from '../storage/storage.js';
  * writes the exposure again, so the table holds AT LEAST one row per (profile, experience, variation,
  * session) that was served, and analysis must count distinct units (it must anyway: sessions repeat them).
  * Rows without a session id are never dropped (nothing tells two visits apart).
- * @example rows = dedupe.firstInSession(rows);
+ * @example const fresh = dedupe.newInSession('acme/shop', profileId, sessionId, result.exposures);
  */
 export class ExposureDedupe {
-  // (project, profile, session) → experience → variation. Nested so that a request's rows, which share one
+  // (project, profile, session) → experience → variation. Nested so that a request's exposures, which share one
   // profile and session, build one key between them (see AssignmentCache for why that matters). Insertion
   // order is recency: a session seen again moves to the end, and the least recently seen session goes first.
   private readonly sessions = new Map<string, Map<string, string>>();
@@ -28,33 +26,30 @@ export class ExposureDedupe {
     return this.entries;
   }
 
-  /** The rows not yet seen in their session (remembering them); the array itself when none is a repeat. */
-  firstInSession(rows: readonly ExposureRow[]): ExposureRow[] {
-    let kept: ExposureRow[] | null = null;
-    let lastKey: string | null = null;
-    let seen: Map<string, string> | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as ExposureRow;
-      let first = true;
-      if (row.sessionId !== undefined && row.sessionId !== null) {
-        const key = `${row.project}\u0000${row.profileId}\u0000${row.sessionId}`;
-        if (key !== lastKey) {
-          lastKey = key;
-          seen = this.session(key);
-        }
-        const variation = row.variation ?? '';
-        if (seen?.get(row.experience) === variation) {
-          first = false;
-        } else if (seen !== undefined) {
-          if (!seen.has(row.experience)) this.entries++;
-          seen.set(row.experience, variation);
-        }
+  /**
+   * The exposures of ONE request (one project, profile and session) not yet seen in their session, remembering
+   * them; the array itself when none is a repeat. Called before any row is built: a returning visitor's request
+   * repeats all of its exposures and then builds none. Without a session id, all of them.
+   */
+  newInSession<T extends { experience: string; variation?: string | null }>(
+    project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
+  ): readonly T[] {
+    if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
+    const seen = this.session(`${project}\u0000${profileId}\u0000${sessionId}`);
+    let kept: T[] | null = null;
+    for (let i = 0; i < exposures.length; i++) {
+      const exposure = exposures[i] as T;
+      const variation = exposure.variation ?? '';
+      if (seen.get(exposure.experience) === variation) {
+        kept ??= exposures.slice(0, i);
+        continue;
       }
-      if (first) kept?.push(row);
-      else kept ??= rows.slice(0, i);
+      if (!seen.has(exposure.experience)) this.entries++;
+      seen.set(exposure.experience, variation);
+      kept?.push(exposure);
     }
     this.evict();
-    return kept ?? (rows as ExposureRow[]);
+    return kept ?? exposures;
   }
 
   private session(key: string): Map<string, string> {

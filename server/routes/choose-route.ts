@@ -137,11 +137,13 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
         throw error;
       }
 
-      if (result.exposures.length > 0) {
+      // Repeats within the session are dropped before any row is built (ExposureDedupe).
+      const fresh = dedupe.newInSession(project.key, profileId, body.sessionId, result.exposures);
+      if (fresh.length > 0) {
         const time = ctx.now();
         // Exposures name the profile the caller identified (the one its events carry), so results can join
         // exposures to conversions by profile; assignments are stored under the canonical profile.
-        const rows: ExposureRow[] = result.exposures.map((e) => ({
+        const rows: ExposureRow[] = fresh.map((e) => ({
           project: project.key,
           profileId,
           experience: e.experience,
@@ -150,7 +152,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
           device: e.device ?? null,
           time,
         }));
-        exposures.add(dedupe.firstInSession(rows));
+        exposures.add(rows);
       }
       // Already JSON text (choicesJson: config bodies are stringified once); Fastify sends a string with a JSON
       // content type as it is.

@@ -31,33 +31,38 @@ function config(keys = ['srv1.s3cret']): ServiceConfigFile {
 }
 
 describe('ExposureDedupe', () => {
+  // One request's exposures: one project, profile and session (as the route passes them).
+  const fresh = (dedupe: ExposureDedupe, rows: ExposureRow[]) => dedupe.newInSession(P, rows[0]!.profileId, rows[0]!.sessionId, rows);
+
   it('drops a repeat of (profile, experience, variation, session) and keeps the first', () => {
     const dedupe = new ExposureDedupe();
-    assert.equal(dedupe.firstInSession([row(), row({ experience: 'e2' })]).length, 2);
-    assert.deepEqual(dedupe.firstInSession([row(), row({ experience: 'e3' })]), [row({ experience: 'e3' })]);
+    assert.equal(fresh(dedupe, [row(), row({ experience: 'e2' })]).length, 2);
+    assert.deepEqual(fresh(dedupe, [row(), row({ experience: 'e3' })]), [row({ experience: 'e3' })]);
   });
 
   it('keeps the same exposure in a new session, for another profile, or with another variation', () => {
     const dedupe = new ExposureDedupe();
-    dedupe.firstInSession([row()]);
-    const kept = dedupe.firstInSession([row({ sessionId: 's2' }), row({ profileId: 'p2' }), row({ variation: 'b' })]);
-    assert.equal(kept.length, 3);
+    fresh(dedupe, [row()]);
+    assert.equal(fresh(dedupe, [row({ sessionId: 's2' })]).length, 1);
+    assert.equal(fresh(dedupe, [row({ profileId: 'p2' })]).length, 1);
+    assert.equal(fresh(dedupe, [row({ variation: 'b' })]).length, 1);
   });
 
   it('never drops rows without a session id', () => {
     const dedupe = new ExposureDedupe();
-    dedupe.firstInSession([row({ sessionId: null })]);
-    assert.equal(dedupe.firstInSession([row({ sessionId: null }), row({ sessionId: undefined })]).length, 2);
+    fresh(dedupe, [row({ sessionId: null })]);
+    assert.equal(fresh(dedupe, [row({ sessionId: null }), row({ sessionId: null, experience: 'e2' })]).length, 2);
+    assert.equal(fresh(dedupe, [row({ sessionId: undefined })]).length, 1);
   });
 
   it('forgets the least recently seen session beyond its bound', () => {
     const dedupe = new ExposureDedupe(2);
-    dedupe.firstInSession([row({ sessionId: 'old' })]);
-    dedupe.firstInSession([row({ sessionId: 'mid' })]);
-    dedupe.firstInSession([row({ sessionId: 'new' })]);
+    fresh(dedupe, [row({ sessionId: 'old' })]);
+    fresh(dedupe, [row({ sessionId: 'mid' })]);
+    fresh(dedupe, [row({ sessionId: 'new' })]);
     assert.equal(dedupe.size, 2);
-    assert.equal(dedupe.firstInSession([row({ sessionId: 'old' })]).length, 1);
-    assert.equal(dedupe.firstInSession([row({ sessionId: 'new' })]).length, 0);
+    assert.equal(fresh(dedupe, [row({ sessionId: 'old' })]).length, 1);
+    assert.equal(fresh(dedupe, [row({ sessionId: 'new' })]).length, 0);
   });
 });
 
