@@ -60,15 +60,22 @@ export interface TargetingInput {
  * `{...profileAttributes, account: {...}, profileId, device?, url?}`. With `cache`, the stored part may be up
  * to the cache's TTL old (see TargetingAttributeCache); the request's facts are always this request's.
  */
-export async function loadTargetingAttributes(storage: Storage, input: TargetingInput, cache?: TargetingAttributeCache): Promise<Attributes> {
+export function loadTargetingAttributes(
+  storage: Storage, input: TargetingInput, cache?: TargetingAttributeCache,
+): Attributes | Promise<Attributes> {
   const { project, profileId, canonicalProfileId } = input;
-  let stored = cache?.get(project, profileId, canonicalProfileId);
-  if (stored === undefined) {
-    stored = await loadStored(storage, input);
+  const cached = cache?.get(project, profileId, canonicalProfileId);
+  // A cache hit answers synchronously: most requests then wait for no promise here.
+  if (cached !== undefined) return withRequestFacts(cached, input);
+  return loadStored(storage, input).then((stored) => {
     cache?.set(project, profileId, canonicalProfileId, stored);
-  }
+    return withRequestFacts(stored, input);
+  });
+}
+
+function withRequestFacts(stored: StoredTargeting, input: TargetingInput): Attributes {
   // A fresh object per request: the cached one is shared and never handed out.
-  const attributes: Attributes = { ...stored.profile, account: { ...stored.account }, profileId };
+  const attributes: Attributes = { ...stored.profile, account: { ...stored.account }, profileId: input.profileId };
   if (input.device !== undefined) attributes.device = input.device;
   if (input.url !== undefined) attributes.url = input.url;
   return attributes;

@@ -119,9 +119,10 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
       if (body.force !== undefined) chooseRequest.force = body.force;
       if (needsTargeting(experiences, body.names, body.groups)) {
-        chooseRequest.attributes = await fromStorage(loadTargetingAttributes(ctx.storage, {
+        const attributes = loadTargetingAttributes(ctx.storage, {
           project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
-        }, targetingCache));
+        }, targetingCache);
+        chooseRequest.attributes = attributes instanceof Promise ? await fromStorage(attributes) : attributes;
       }
 
       const deps: ChooseDeps = { assignments: storageAssignmentPort(assignmentStore, project.key, assignmentCache), logger: app.log };
