@@ -5,6 +5,8 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
+import { assignmentsProgram } from '../storage/sql-storage.js';
+import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 
 /** Main → worker. */
@@ -56,25 +58,12 @@ const insertExposures = db.transaction((rows: readonly ExposureRow[], now: numbe
   for (const r of rows) insertExposure.run(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
 });
 
-// Insert-if-absent on (project, experience, unit), then the stored row: the database decides which first
-// assignment wins (DESIGN 4), whichever node or connection wrote it.
-const insertAssignment = db.prepare(
-  `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
-   ON CONFLICT (project, experience, unit) DO NOTHING`,
-);
-const storedAssignment = db.prepare(
-  'SELECT variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
-);
-const createAssignments = db.transaction((inputs: readonly AssignmentInput[], now: number): Assignment[] => inputs.map((input) => {
-  const { changes } = insertAssignment.run(input.project, input.experience, input.unit, input.variation, input.hashVersion, now);
-  const row = storedAssignment.get(input.project, input.experience, input.unit) as
-    { variation: string; hash_version: number; created_at: number } | undefined;
-  if (!row) throw new Error('assignment vanished after insert-if-absent');
-  return {
-    experience: input.experience, unit: input.unit, variation: row.variation, hashVersion: row.hash_version,
-    createdAt: row.created_at, created: changes === 1,
-  };
-}));
+// Insert-if-absent on (project, experience, unit), then the stored rows: the storage's own program (the same
+// SQL as the main connection's), so the database decides which first assignment wins (DESIGN 4), whichever node
+// or connection wrote it.
+const runner = new SqliteProgramRunner(db);
+const createAssignments = db.transaction((inputs: readonly AssignmentInput[], now: number): Assignment[] =>
+  runner.drive(assignmentsProgram(inputs, now)));
 
 function withFullSync<T>(write: () => T): T {
   db.pragma('synchronous = FULL');

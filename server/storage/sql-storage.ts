@@ -314,7 +314,11 @@ export function assignmentAnswers(inputs: readonly AssignmentInput[], read: Assi
   });
 }
 
-function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+/**
+ * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
+ * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
+ */
+export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
   const read = yield* assignmentReadProgram(inputs);
   if (read.missing.length === 0) return assignmentAnswers(inputs, read);
   return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
-import type { SqlProgram, SqlResult } from './sql-program.js';
+import type { SqlProgram } from './sql-program.js';
+import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import {
   assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, ingestProgram, SqlStorage, type AssignmentRead,
 } from './sql-storage.js';
@@ -59,7 +60,7 @@ function asError(error: unknown): Error {
 export class SqliteStorage extends SqlStorage {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly runner: SqliteProgramRunner;
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   /** Null for `:memory:` (no WAL). */
@@ -69,6 +70,7 @@ export class SqliteStorage extends SqlStorage {
     super();
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
+    this.runner = new SqliteProgramRunner(this.db);
     const journal = this.db.pragma('journal_mode = WAL', { simple: true });
     // FULL: a batch is acknowledged only after its commit reached the disk (nothing accepted is lost).
     this.db.pragma('synchronous = FULL');
@@ -98,36 +100,9 @@ export class SqliteStorage extends SqlStorage {
     return this.db.name;
   }
 
-  private statement(sql: string): Database.Statement {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      // Multi-row inserts differ per batch size; the cache stays bounded.
-      if (this.statements.size > 1000) this.statements.clear();
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
-  }
-
-  private drive<T>(program: SqlProgram<T>): T {
-    let step = program.next();
-    while (!step.done) {
-      const { sql, params } = step.value;
-      const stmt = this.statement(sql);
-      let result: SqlResult;
-      if (stmt.reader) {
-        result = { changes: 0, rows: stmt.all(...params) as Record<string, unknown>[] };
-      } else {
-        result = { changes: stmt.run(...params).changes, rows: [] };
-      }
-      step = program.next(result);
-    }
-    return step.value;
-  }
-
   protected run<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
     try {
-      const value = transaction ? this.db.transaction(() => this.drive(make())).immediate() : this.drive(make());
+      const value = transaction ? this.db.transaction(() => this.runner.drive(make())).immediate() : this.runner.drive(make());
       return Promise.resolve(value);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -140,7 +115,7 @@ export class SqliteStorage extends SqlStorage {
       this.pending.push({
         rows,
         execute: () => {
-          const value = this.drive(make());
+          const value = this.runner.drive(make());
           return () => resolve(value);
         },
         fail: reject,
@@ -159,7 +134,7 @@ export class SqliteStorage extends SqlStorage {
     if (inputs.length === 0) return Promise.resolve([]);
     let read: AssignmentRead;
     try {
-      read = this.drive(assignmentReadProgram(inputs));
+      read = this.runner.drive(assignmentReadProgram(inputs));
     } catch (error) {
       return Promise.reject(asError(error));
     }
@@ -211,25 +186,25 @@ export class SqliteStorage extends SqlStorage {
     }
     const outcomes: ((() => void) | Error)[] = [];
     try {
-      this.statement('BEGIN IMMEDIATE').run();
+      this.runner.statement('BEGIN IMMEDIATE').run();
       for (const write of group) {
-        this.statement('SAVEPOINT group_write').run();
+        this.runner.statement('SAVEPOINT group_write').run();
         try {
           outcomes.push(write.execute());
-          this.statement('RELEASE group_write').run();
+          this.runner.statement('RELEASE group_write').run();
         } catch (error) {
           // Only this write's rows are undone; the group's transaction goes on. (If SQLite already rolled
           // the whole transaction back — I/O error, disk full — ROLLBACK TO throws and the catch below retries.)
-          this.statement('ROLLBACK TO group_write').run();
-          this.statement('RELEASE group_write').run();
+          this.runner.statement('ROLLBACK TO group_write').run();
+          this.runner.statement('RELEASE group_write').run();
           outcomes.push(asError(error));
         }
       }
-      this.statement('COMMIT').run();
+      this.runner.statement('COMMIT').run();
     } catch {
       // Nothing of the group is stored: retry each write alone, so that what failed the shared transaction
       // fails only the write that caused it (or every write, if the database is unusable).
-      if (this.db.inTransaction) this.statement('ROLLBACK').run();
+      if (this.db.inTransaction) this.runner.statement('ROLLBACK').run();
       for (const write of group) this.writeAlone(write);
       return;
     }

@@ -1,0 +1,42 @@
+import type Database from 'better-sqlite3';
+import type { SqlProgram, SqlResult } from './sql-program.js';
+
+/**
+ * Runs storage programs (sql-program.ts) on one better-sqlite3 connection, synchronously, with its prepared
+ * statements cached by SQL text. The storage's main connection and the Choose API's writer thread each have one,
+ * so both run the same programs (the same SQL) on their own connection.
+ * @example new SqliteProgramRunner(db).drive(assignmentsProgram(inputs, Date.now()));
+ */
+export class SqliteProgramRunner {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  statement(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      // Multi-row inserts differ per batch size; the cache stays bounded.
+      if (this.statements.size > 1000) this.statements.clear();
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** Runs `program` to its end on the connection as it is (inside a transaction only if the caller opened one). */
+  drive<T>(program: SqlProgram<T>): T {
+    let step = program.next();
+    while (!step.done) {
+      const { sql, params } = step.value;
+      const stmt = this.statement(sql);
+      let result: SqlResult;
+      if (stmt.reader) {
+        result = { changes: 0, rows: stmt.all(...params) as Record<string, unknown>[] };
+      } else {
+        result = { changes: stmt.run(...params).changes, rows: [] };
+      }
+      step = program.next(result);
+    }
+    return step.value;
+  }
+}
