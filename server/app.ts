@@ -21,6 +21,12 @@ import { trackRoute } from './routes/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import type { Storage } from './storage/storage.js';
 
+/** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
+function withHook<H>(hooks: H | H[] | undefined, hook: H): H[] {
+  if (hooks === undefined) return [hook];
+  return [...(Array.isArray(hooks) ? hooks : [hooks]), hook];
+}
+
 /** A route module: registers its routes on the app with the shared context. */
 export type RouteModule = (app: FastifyInstance, ctx: ServiceContext) => void | Promise<void>;
 
@@ -87,7 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       observe(pattern, request, reply);
       done();
     };
-    route.onResponse = route.onResponse === undefined ? [measure] : [...(Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse]), measure];
+    route.onResponse = withHook(route.onResponse, measure);
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (request.is404) observe('unmatched', request, reply);
@@ -107,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (changesIdentity(request.body)) ctx.canonicalProfiles.invalidateAll();
       done(null, payload);
     };
-    route.onSend = route.onSend === undefined ? [clear] : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), clear];
+    route.onSend = withHook(route.onSend, clear);
   });
   trackRoute(app, ctx);
   chooseRoute(app, ctx);
