@@ -10,6 +10,7 @@ import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthboo
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { askServer } from './server-ipc.js';
 import { chooseExperiences } from '../server/choose/choose-engine.js';
 import type { AssignmentPort } from '../server/choose/choose-types.js';
 import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
@@ -64,20 +65,6 @@ interface Server {
   port: number;
 }
 
-/** The server process's CPU time so far (user + system, µs), asked over IPC. */
-function cpuOf(server: Server): Promise<number> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown): void => {
-      if (typeof m === 'object' && m !== null && 'cpu' in m) {
-        server.child.off('message', onMessage);
-        resolve(Number((m as { cpu: number }).cpu));
-      }
-    };
-    server.child.on('message', onMessage);
-    server.child.send('cpu');
-  });
-}
-
 function startServer(mode: Mode, profiles: number): Promise<Server> {
   const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`, `--profiles=${profiles}`], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -125,7 +112,7 @@ async function answerBytes(server: Server): Promise<number> {
 }
 
 async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number; cpu: number }> {
-  const cpuBefore = await cpuOf(server);
+  const cpuBefore = await askServer(server.child, 'cpu');
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
     method: 'POST',
@@ -134,7 +121,7 @@ async function load(server: Server, seconds: number, connections: number, profil
     headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: body(profiles) }) }],
   });
-  const cpu = (await cpuOf(server) - cpuBefore) / Math.max(1, result.requests.total);
+  const cpu = (await askServer(server.child, 'cpu') - cpuBefore) / Math.max(1, result.requests.total);
   return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpu };
 }
 

@@ -6,7 +6,7 @@
 //                shape of JSON (20 choices) without choosing anything
 //   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
 //                (Fastify's own JSON parser) and answers bare's JSON: what svc would cost if choosing were free
-// It sends {port} once listening and answers {cpu} (user + system µs of the whole process) on request over IPC.
+// It sends {port} once listening and answers the bench's questions over IPC (server-ipc.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import Fastify from 'fastify';
@@ -17,6 +17,7 @@ import { buildApp } from '../server/app.js';
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
+import { answerBenchQuestions } from './server-ipc.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 
@@ -80,9 +81,5 @@ async function startFastify(): Promise<number> {
 }
 
 const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
-process.on('message', (message) => {
-  if (message !== 'cpu') return;
-  const { user, system } = process.cpuUsage();
-  process.send?.({ cpu: user + system });
-});
+answerBenchQuestions();
 process.send?.({ port });

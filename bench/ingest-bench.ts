@@ -11,6 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { validateBatch } from '../server/ingest/validate-event.js';
+import { askServer } from './server-ipc.js';
 
 export interface IngestBenchOptions {
   rounds?: number;
@@ -84,20 +85,6 @@ interface Server {
   cpu(): Promise<number>;
 }
 
-/** Sends `question` to the child and resolves with the number it answers under that key. */
-function ask(child: ChildProcess, question: 'rss' | 'cpu'): Promise<number> {
-  return new Promise((resolve) => {
-    const onMessage = (m: unknown): void => {
-      if (typeof m === 'object' && m !== null && question in m) {
-        child.off('message', onMessage);
-        resolve(Number((m as Record<string, unknown>)[question]));
-      }
-    };
-    child.on('message', onMessage);
-    child.send(question);
-  });
-}
-
 function startServer(mode: Mode): Promise<Server> {
   const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -107,7 +94,7 @@ function startServer(mode: Mode): Promise<Server> {
     child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
     child.on('message', (m: unknown) => {
       if (typeof m === 'object' && m !== null && 'port' in m) {
-        resolve({ child, port: Number((m as { port: number }).port), rss: () => ask(child, 'rss'), cpu: () => ask(child, 'cpu') });
+        resolve({ child, port: Number((m as { port: number }).port), rss: () => askServer(child, 'rss'), cpu: () => askServer(child, 'cpu') });
       }
     });
   });

@@ -3,8 +3,7 @@
 //   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies, then discards them
 //   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
 //                (Fastify's own JSON parser) and discards it: what svc would cost if validating and storing were free
-// It sends {port} once listening and answers {rss} and {cpu} (user + system µs of the whole process) on request
-// over the IPC channel.
+// It sends {port} once listening and answers the bench's questions (RSS, CPU time) over IPC (server-ipc.ts).
 import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import { answerBenchQuestions } from './server-ipc.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 
@@ -66,11 +66,5 @@ async function startFastify(): Promise<number> {
 }
 
 const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
-process.on('message', (message) => {
-  if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
-  if (message === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
-  }
-});
+answerBenchQuestions();
 process.send?.({ port });

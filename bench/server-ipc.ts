@@ -1,0 +1,33 @@
+// The questions a bench asks its forked server children over IPC, both sides in one place.
+import type { ChildProcess } from 'node:child_process';
+
+/** What a bench server answers: its RSS in bytes, or its CPU time so far (user + system, µs, all threads). */
+export type ServerQuestion = 'rss' | 'cpu';
+
+/**
+ * Bench side: sends `question` to the child and resolves with the number it answers under that key.
+ * @example const cpuBefore = await askServer(child, 'cpu');
+ */
+export function askServer(child: ChildProcess, question: ServerQuestion): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: unknown): void => {
+      if (typeof m === 'object' && m !== null && question in m) {
+        child.off('message', onMessage);
+        resolve(Number((m as Record<string, unknown>)[question]));
+      }
+    };
+    child.on('message', onMessage);
+    child.send(question);
+  });
+}
+
+/** Server side: answers the bench's questions (askServer) for as long as the process runs. */
+export function answerBenchQuestions(): void {
+  process.on('message', (message) => {
+    if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpu: user + system });
+    }
+  });
+}
