@@ -4,14 +4,15 @@
 // answers requests.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
-import { assignmentsProgram } from '../storage/sql-storage.js';
+import type { SqlValue } from '../storage/sql-program.js';
+import type { Assignment, AssignmentInput } from '../storage/storage.js';
+import { INSERT_EXPOSURE_SETS, assignmentsProgram } from '../storage/sql-storage.js';
 import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 
-/** Main → worker. */
+/** Main → worker: exposure sets as the values of their rows (exposureSetParams: plain arrays clone cheaply). */
 export type ExposureWorkerRequest =
-  | { id: number; rows: ExposureRow[] }
+  | { id: number; exposureSets: SqlValue[][] }
   | { id: number; assignments: AssignmentInput[] }
   | { id: number; close: true };
 /**
@@ -49,13 +50,11 @@ db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
 // commits switch this connection to FULL, as the main connection's (withFullSync).
 db.pragma('synchronous = NORMAL');
 
-const insertExposure = db.prepare(
-  'INSERT INTO exposures (project, profile_id, experience, variation, session_id, device, ts) VALUES (?, ?, ?, ?, ?, ?, ?)',
-);
+const insertExposureSet = db.prepare(`${INSERT_EXPOSURE_SETS} VALUES (?, ?, ?, ?, ?, ?, ?)`);
 // One prepared single-row statement looped inside one transaction: SQLite does no per-row parsing then, and
 // the batch is one commit.
-const insertExposures = db.transaction((rows: readonly ExposureRow[], now: number) => {
-  for (const r of rows) insertExposure.run(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
+const insertExposureSets = db.transaction((rows: readonly SqlValue[][]) => {
+  for (const row of rows) insertExposureSet.run(row);
 });
 
 // Insert-if-absent on (project, experience, unit), then the stored rows: the storage's own program (the same
@@ -121,7 +120,7 @@ port.on('message', (message: ExposureWorkerRequest) => {
     return;
   }
   try {
-    insertExposures.immediate(message.rows, Date.now());
+    insertExposureSets.immediate(message.exposureSets);
     port.postMessage({ id: message.id } satisfies ExposureWorkerReply);
   } catch (error) {
     port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies ExposureWorkerReply);

@@ -1,11 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { Assignment, AssignmentInput, ExposureRow } from '../storage/storage.js';
+import { exposureSetParams } from '../storage/sql-storage.js';
+import type { Assignment, AssignmentInput, ExposureSet } from '../storage/storage.js';
 import type { ExposureWorkerData, ExposureWorkerReply, ExposureWorkerRequest } from './exposure-worker.js';
 import type { AssignmentStore } from './storage-assignment-port.js';
 
 /** Where the ExposureWriter puts its batches: storage itself, or a worker thread (below). */
 export interface ExposureSink {
-  recordExposures(rows: ExposureRow[]): Promise<void>;
+  recordExposures(sets: readonly ExposureSet[]): Promise<void>;
 }
 
 interface Pending {
@@ -46,10 +47,11 @@ export class WorkerExposureSink implements ExposureSink, AssignmentStore {
 
   constructor(private readonly file: string, private readonly fallback: ExposureSink & AssignmentStore) {}
 
-  async recordExposures(rows: ExposureRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (this.useFallback) return this.fallback.recordExposures(rows);
-    await this.send({ id: this.nextId++, rows });
+  async recordExposures(sets: readonly ExposureSet[]): Promise<void> {
+    if (sets.length === 0) return;
+    if (this.useFallback) return this.fallback.recordExposures(sets);
+    const now = Date.now();
+    await this.send({ id: this.nextId++, exposureSets: sets.map((set) => exposureSetParams(set, now)) });
   }
 
   /** Insert-if-absent of each (project, experience, unit) in one durable commit; the stored rows, in order. */

@@ -17,7 +17,7 @@ import { projectRateLimit } from '../http/rate-limit.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
-import type { ExposureRow, Storage } from '../storage/storage.js';
+import type { Storage } from '../storage/storage.js';
 
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 /** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
@@ -42,8 +42,8 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   // First assignments go where exposures go: on a SQLite file, the writer thread (its durable commits no longer
   // stall the event loop); otherwise the storage.
   const assignmentStore = sink instanceof WorkerExposureSink ? sink : ctx.storage;
-  // Batches of up to 2000 rows (100 requests of 20 choices): one postMessage and one commit each.
-  const exposures = new ExposureWriter(sink, { logger: app.log, maxBatch: 2000 });
+  // Batches of up to 500 answers' exposure sets: one postMessage and one commit each.
+  const exposures = new ExposureWriter(sink, { logger: app.log });
   const dedupe = new ExposureDedupe();
   const assignmentCache = new AssignmentCache();
   // Stored targeting attributes for 10 s (TargetingAttributeCache: staleness is acceptable for targeting).
@@ -141,19 +141,12 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       // Repeats within the session are dropped before any row is built (ExposureDedupe).
       const fresh = dedupe.newInSession(project.key, profileId, body.sessionId, result.exposures);
       if (fresh.length > 0) {
-        const time = ctx.now();
-        // Exposures name the profile the caller identified (the one its events carry), so results can join
-        // exposures to conversions by profile; assignments are stored under the canonical profile.
-        const rows: ExposureRow[] = fresh.map((e) => ({
-          project: project.key,
-          profileId,
-          experience: e.experience,
-          variation: e.variation ?? null,
-          sessionId: e.sessionId ?? null,
-          device: e.device ?? null,
-          time,
-        }));
-        exposures.add(rows);
+        // One set for the answer (one row). Exposures name the profile the caller identified (the one its events
+        // carry), so results can join exposures to conversions by profile; assignments are stored under the
+        // canonical profile.
+        exposures.add({
+          project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: ctx.now(), choices: fresh,
+        });
       }
       // Already JSON text (choicesJson: config bodies are stringified once); Fastify sends a string with a JSON
       // content type as it is.

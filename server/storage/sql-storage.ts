@@ -6,7 +6,7 @@ import type { FeedQuery } from '../recommendations/feed-query.js';
 import { updateModels } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
 import type {
-  Assignment, AssignmentInput, ConsentRecord, ConsentState, ExposureRow, IngestResult, ProductEventCount,
+  Assignment, AssignmentInput, ConsentRecord, ConsentState, ExposureRow, ExposureSet, IngestResult, ProductEventCount,
   Storage, StoredEvent,
 } from './storage.js';
 
@@ -318,6 +318,24 @@ export function assignmentAnswers(inputs: readonly AssignmentInput[], read: Assi
  * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
  * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
  */
+/** The insert of exposure sets (migration 5), without its VALUES: one row per set, its choices as JSON pairs. */
+export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices)';
+
+/**
+ * One exposure set's row for INSERT_EXPOSURE_SETS (7 values): the set's choices become `[["experience",
+ * "variation"], …]`, a null variation for a choice without one. Used by the storage and the Choose writer thread,
+ * so both write the same row.
+ */
+export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
+  let pairs = '[';
+  for (let i = 0; i < set.choices.length; i++) {
+    const { experience, variation } = set.choices[i]!;
+    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(experience)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
+  }
+  pairs += ']';
+  return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, pairs];
+}
+
 export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
   const read = yield* assignmentReadProgram(inputs);
   if (read.missing.length === 0) return assignmentAnswers(inputs, read);
@@ -475,30 +493,42 @@ export abstract class SqlStorage implements Storage {
     return rows[0] ? toAssignment(rows[0], false) : null;
   }
 
-  async recordExposures(rows: ExposureRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  async recordExposures(sets: readonly ExposureSet[]): Promise<void> {
+    if (sets.length === 0) return;
     const now = Date.now();
     // Chunks keep the statement under both databases' bound-parameter limits.
     const chunkSize = 500;
     await this.run(function* () {
-      for (let i = 0; i < rows.length; i += chunkSize) {
-        const chunk = rows.slice(i, i + chunkSize);
+      for (let i = 0; i < sets.length; i += chunkSize) {
+        const chunk = sets.slice(i, i + chunkSize);
         const params: SqlValue[] = [];
-        for (const r of chunk) {
-          params.push(r.project, r.profileId, r.experience, r.variation, r.sessionId ?? null, r.device ?? null, r.time ?? now);
-        }
-        yield op(
-          `INSERT INTO exposures (project, profile_id, experience, variation, session_id, device, ts)
-           VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          ...params,
-        );
+        for (const set of chunk) params.push(...exposureSetParams(set, now));
+        yield op(`${INSERT_EXPOSURE_SETS} VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, ...params);
       }
     }, true);
   }
 
   async countExposures(project: string): Promise<number> {
-    const rows = await this.query('SELECT COUNT(*) AS n FROM exposures WHERE project = ?', project);
+    const rows = await this.query('SELECT COALESCE(SUM(choice_count), 0) AS n FROM exposures WHERE project = ?', project);
     return num(rows[0]?.n ?? 0);
+  }
+
+  async readExposures(project: string): Promise<ExposureRow[]> {
+    const rows = await this.query(
+      'SELECT profile_id, session_id, device, ts, choices FROM exposures WHERE project = ? ORDER BY id', project,
+    );
+    const exposures: ExposureRow[] = [];
+    for (const row of rows) {
+      const pairs = JSON.parse(String(row.choices)) as [string, string | null][];
+      for (const [experience, variation] of pairs) {
+        exposures.push({
+          profileId: String(row.profile_id), experience, variation,
+          sessionId: row.session_id === null ? null : String(row.session_id),
+          device: row.device === null ? null : String(row.device), time: num(row.ts),
+        });
+      }
+    }
+    return exposures;
   }
 
   upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number> {

@@ -55,15 +55,35 @@ export interface Assignment {
   created: boolean;
 }
 
-export interface ExposureRow {
+/** One choice recorded as served: its experience, and its variation (none for personalization and feeds). */
+export interface ExposedChoice {
+  experience: string;
+  variation?: string | null;
+}
+
+/**
+ * The exposures of one Choose answer (DESIGN 3.5: each choice served is recorded): who, in which session, on
+ * which device and when, and every choice of the answer that is recorded. Stored as ONE row, its choices as
+ * JSON, so an answer of 20 choices is one insert rather than 20 (see migration 5).
+ */
+export interface ExposureSet {
   project: string;
   profileId: string;
-  experience: string;
-  variation: string | null;
   sessionId?: string | null;
   device?: string | null;
   /** Epoch milliseconds; defaults to now. */
   time?: number;
+  choices: readonly ExposedChoice[];
+}
+
+/** One exposure as read back: a choice of an ExposureSet with the set's profile, session, device and time. */
+export interface ExposureRow {
+  profileId: string;
+  experience: string;
+  variation: string | null;
+  sessionId: string | null;
+  device: string | null;
+  time: number;
 }
 
 /** A stored event as read back (tests, feeds, the end-to-end check). */
@@ -126,9 +146,12 @@ export interface Storage {
   getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]>;
   /** The stored assignment, if any, without creating one. */
   getAssignment(project: string, experience: string, unit: string): Promise<Assignment | null>;
-  /** Inserts exposures in one transaction (callers batch them; DESIGN 4). */
-  recordExposures(rows: ExposureRow[]): Promise<void>;
+  /** Inserts exposure sets in one transaction, one row each (callers batch them; DESIGN 4). */
+  recordExposures(sets: readonly ExposureSet[]): Promise<void>;
+  /** Exposures (choices, not sets) stored for the project. */
   countExposures(project: string): Promise<number>;
+  /** The project's exposures, one per choice, in the order they were stored (tests, results). */
+  readExposures(project: string): Promise<ExposureRow[]>;
 
   /**
    * Recommendations: upserts catalog products (each replaces the stored product with its id) in ONE transaction;

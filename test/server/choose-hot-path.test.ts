@@ -14,12 +14,17 @@ import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/routes/choose-route.js';
 import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
-import type { ExposureRow } from '../../server/storage/storage.js';
+import type { ExposureSet } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
 
 const P = 'acme/shop';
-const row = (over: Partial<ExposureRow> = {}): ExposureRow => ({ project: P, profileId: 'p1', experience: 'e1', variation: 'a', sessionId: 's1', ...over });
+interface SeenExposure { profileId: string; experience: string; variation: string; sessionId: string | null | undefined }
+const row = (over: Partial<SeenExposure> = {}): SeenExposure => ({ profileId: 'p1', experience: 'e1', variation: 'a', sessionId: 's1', ...over });
+/** One answer's exposures: `n` choices for one profile and session. */
+const set = (project: string, profileId: string, n = 1): ExposureSet => ({
+  project, profileId, sessionId: 's1', device: 'desktop', choices: Array.from({ length: n }, (_, i) => ({ experience: `e${i}`, variation: 'a' })),
+});
 
 function config(keys = ['srv1.s3cret']): ServiceConfigFile {
   return {
@@ -32,7 +37,7 @@ function config(keys = ['srv1.s3cret']): ServiceConfigFile {
 
 describe('ExposureDedupe', () => {
   // One request's exposures: one project, profile and session (as the route passes them).
-  const fresh = (dedupe: ExposureDedupe, rows: ExposureRow[]) => dedupe.newInSession(P, rows[0]!.profileId, rows[0]!.sessionId, rows);
+  const fresh = (dedupe: ExposureDedupe, rows: SeenExposure[]) => dedupe.newInSession(P, rows[0]!.profileId, rows[0]!.sessionId, rows);
 
   it('drops a repeat of (profile, experience, variation, session) and keeps the first', () => {
     const dedupe = new ExposureDedupe();
@@ -130,7 +135,7 @@ describe('Choose API hot path over SQLite', () => {
     const before = await storage.countExposures('acme/worker');
     const sink = new WorkerExposureSink(storage.file, storage);
     const writer = new ExposureWriter(sink, { flushIntervalMs: 60_000, maxBatch: 1000 });
-    writer.add(Array.from({ length: 250 }, (_, i) => row({ project: 'acme/worker', profileId: `w-${i}` })));
+    for (let i = 0; i < 25; i++) writer.add(set('acme/worker', `w-${i}`, 10));
     assert.equal(await storage.countExposures('acme/worker'), before);
     await writer.close();
     await sink.close();
@@ -140,8 +145,12 @@ describe('Choose API hot path over SQLite', () => {
   it('the worker sink: a full batch is written by the worker while the app runs', async () => {
     const sink = new WorkerExposureSink(storage.file, storage);
     try {
-      await sink.recordExposures([row({ project: 'acme/worker2' }), row({ project: 'acme/worker2', profileId: 'p2' })]);
-      assert.equal(await storage.countExposures('acme/worker2'), 2);
+      await sink.recordExposures([set('acme/worker2', 'p1', 2), { ...set('acme/worker2', 'p2'), sessionId: null, device: null, time: 1_700_000_000_000 }]);
+      const stored = await storage.readExposures('acme/worker2');
+      assert.deepEqual(stored.map((e) => [e.profileId, e.experience, e.variation, e.sessionId, e.device]), [
+        ['p1', 'e0', 'a', 's1', 'desktop'], ['p1', 'e1', 'a', 's1', 'desktop'], ['p2', 'e0', 'a', null, null],
+      ]);
+      assert.equal(stored[2]?.time, 1_700_000_000_000);
     } finally {
       await sink.close();
     }

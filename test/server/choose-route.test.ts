@@ -394,6 +394,10 @@ for (const driver of DRIVERS) {
       await choose({ identification: profile(profileId), names: ['hero-banner'], force: { 'hero-banner': 'bold' } }, URL_API, {}, own);
       await own.close();
       assert.equal(await storage.countExposures(P), before + 2);
+      const mine = (await storage.readExposures(P)).filter((e) => e.profileId === profileId);
+      assert.deepEqual(mine.map((e) => [e.experience, e.sessionId, e.device]), [['hero-banner', 's-exp', 'desktop'], ['welcome-note', 's-exp', 'desktop']]);
+      assert.ok(mine[0]?.variation === 'control' || mine[0]?.variation === 'bold');
+      assert.equal(mine[1]?.variation, null);
     });
 
     it('answers 503 storage_unavailable when assignments cannot be stored, and serves nothing unstored', async () => {

@@ -2,14 +2,18 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
-import type { ExposureRow, Storage } from '../../server/storage/storage.js';
+import type { ExposureSet, Storage } from '../../server/storage/storage.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 
 const P = 'acme/writer';
 
-function rows(n: number, experience = 'exp'): ExposureRow[] {
-  return Array.from({ length: n }, (_, i) => ({ project: P, profileId: `p-${i}`, experience, variation: 'a' }));
+/** n answers' exposure sets of one choice each, added to the writer. */
+function addSets(writer: ExposureWriter, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const set: ExposureSet = { project: P, profileId: `p-${i}`, sessionId: 's', choices: [{ experience: 'exp', variation: 'a' }] };
+    writer.add(set);
+  }
 }
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -24,31 +28,31 @@ describe('ExposureWriter', () => {
   });
   afterEach(() => mock.timers.reset());
 
-  const newRows = async () => (await h.storage.countExposures(P)) - written;
+  const newExposures = async () => (await h.storage.countExposures(P)) - written;
 
-  it('holds rows until the flush interval has passed, then writes them in one batch', async () => {
+  it('holds sets until the flush interval has passed, then writes them in one batch', async () => {
     const writer = new ExposureWriter(h.storage, { flushIntervalMs: 1000 });
-    writer.add(rows(3));
+    addSets(writer, 3);
     mock.timers.tick(999);
     await settle();
-    assert.equal(await newRows(), 0);
+    assert.equal(await newExposures(), 0);
     mock.timers.tick(1);
     await settle();
-    assert.equal(await newRows(), 3);
+    assert.equal(await newExposures(), 3);
     assert.equal(writer.pending, 0);
   });
 
-  it('writes at once when a full batch is buffered', async () => {
+  it('writes at once when a full batch of sets is buffered', async () => {
     const writer = new ExposureWriter(h.storage, { flushIntervalMs: 1000, maxBatch: 500 });
-    writer.add(rows(499));
+    addSets(writer, 499);
     await settle();
-    assert.equal(await newRows(), 0);
-    writer.add(rows(1));
+    assert.equal(await newExposures(), 0);
+    addSets(writer, 1);
     await settle();
-    assert.equal(await newRows(), 500);
+    assert.equal(await newExposures(), 500);
   });
 
-  it('keeps the rows of a failed write and writes them on the next attempt', async () => {
+  it('keeps the sets of a failed write and writes them on the next attempt', async () => {
     let failures = 1;
     const flaky: Storage = Object.create(h.storage) as Storage;
     flaky.recordExposures = (batch) => (failures-- > 0 ? Promise.reject(new Error('down')) : h.storage.recordExposures(batch));
@@ -57,25 +61,25 @@ describe('ExposureWriter', () => {
       flushIntervalMs: 1000,
       logger: { warn: (_d, m) => warnings.push(m), error: (_d, m) => warnings.push(m) },
     });
-    writer.add(rows(4));
+    addSets(writer, 4);
     mock.timers.tick(1000);
     await settle();
-    assert.equal(await newRows(), 0);
+    assert.equal(await newExposures(), 0);
     assert.equal(writer.pending, 4);
     assert.deepEqual(warnings, ['Exposure write failed; retrying later']);
     mock.timers.tick(1000);
     await settle();
-    assert.equal(await newRows(), 4);
+    assert.equal(await newExposures(), 4);
   });
 
   it('close() writes everything buffered without waiting for the timer', async () => {
     const writer = new ExposureWriter(h.storage, { flushIntervalMs: 60_000 });
-    writer.add(rows(7));
+    addSets(writer, 7);
     await writer.close();
-    assert.equal(await newRows(), 7);
-    // Rows arriving after close are written straight away rather than waiting for a timer nobody runs.
-    writer.add(rows(2));
+    assert.equal(await newExposures(), 7);
+    // Sets arriving after close are written straight away rather than waiting for a timer nobody runs.
+    addSets(writer, 2);
     await settle();
-    assert.equal(await newRows(), 9);
+    assert.equal(await newExposures(), 9);
   });
 });

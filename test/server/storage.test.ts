@@ -140,11 +140,24 @@ for (const driver of DRIVERS) {
       assert.deepEqual(rows.map((r) => [r.experience, r.variation, r.created]), [['e2', 'b', true], ['e1', 'kept', false]]);
     });
 
-    it('records exposures in batches', async () => {
+    it('records exposure sets in batches, one row per answer, and reads back every choice with its set', async () => {
+      const time = 1_750_000_000_000;
       await h.storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
-        project: 'acme/expo', profileId: `p${i}`, experience: 'hero', variation: 'control', sessionId: 's', device: 'desktop',
+        project: 'acme/expo', profileId: `p${i}`, sessionId: 's', device: 'desktop', time: time + i,
+        choices: [{ experience: 'hero', variation: 'control' }, { experience: 'note "quoted" ✓' }],
       })));
-      assert.equal(await h.storage.countExposures('acme/expo'), 700);
+      await h.storage.recordExposures([{ project: 'acme/other', profileId: 'x', choices: [{ experience: 'hero', variation: 'bold' }] }]);
+      assert.equal(await h.storage.countExposures('acme/expo'), 1400);
+      const stored = await h.storage.readExposures('acme/expo');
+      assert.equal(stored.length, 1400);
+      assert.deepEqual(stored.slice(0, 2), [
+        { profileId: 'p0', experience: 'hero', variation: 'control', sessionId: 's', device: 'desktop', time },
+        { profileId: 'p0', experience: 'note "quoted" ✓', variation: null, sessionId: 's', device: 'desktop', time },
+      ]);
+      assert.deepEqual(stored[1399], { profileId: 'p699', experience: 'note "quoted" ✓', variation: null, sessionId: 's', device: 'desktop', time: time + 699 });
+      const other = await h.storage.readExposures('acme/other');
+      assert.deepEqual(other.map((e) => [e.experience, e.variation, e.sessionId, e.device]), [['hero', 'bold', null, null]]);
+      assert.ok(Math.abs((other[0]?.time ?? 0) - Date.now()) < 60_000, 'a set without a time is stamped when stored');
     });
 
     it('counts product events per product for feeds', async () => {

@@ -12,6 +12,8 @@ export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@
 /** One database for a test file: `open()` may be called again after closing (a restart on the same data). */
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
+  /** The SQLite file or the PostgreSQL connection URL (tests that prepare a database before open()). */
+  location: string;
   open(): Promise<Storage>;
   /** Removes the database (temp dir / DROP DATABASE). */
   destroy(): Promise<void>;
@@ -19,9 +21,11 @@ export interface TestDatabase {
 
 export function sqliteDatabase(): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const file = join(dir, 'svc.db');
   return {
     name: 'sqlite',
-    open: () => openSqliteStorage(join(dir, 'svc.db')),
+    location: file,
+    open: () => openSqliteStorage(file),
     destroy: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -39,6 +43,7 @@ export async function postgresDatabase(): Promise<TestDatabase> {
   url.pathname = `/${dbName}`;
   return {
     name: 'postgres',
+    location: url.toString(),
     open: () => openPostgresStorage(url.toString()),
     destroy: async () => {
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });
