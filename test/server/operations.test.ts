@@ -38,7 +38,18 @@ for (const driver of DRIVERS) {
       assert.match(text, /svc_http_requests_total\{method="GET",route="unmatched",status="404"\} 1\n/);
       assert.match(text, /svc_http_requests_total\{method="POST",route="\/v1\/:org\/projects\/:project\/sources\/:sourceId\/track",status="200"\} 2\n/);
       assert.match(text, /svc_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1\n/);
-      assert.match(text, /svc_http_request_duration_seconds_bucket\{/);
+      assert.match(text, /# TYPE svc_http_requests_total counter\n/);
+      assert.match(text, /# TYPE svc_http_request_duration_seconds histogram\n/);
+      // The histogram of the two 200 track requests: cumulative buckets ending in +Inf = count = 2, and a sum.
+      const trackLabels = 'method="POST",route="/v1/:org/projects/:project/sources/:sourceId/track",status="200"';
+      const series = (suffix: string) => text.split('\n').filter((l) => l.startsWith(`svc_http_request_duration_seconds_${suffix}{`) && l.includes(trackLabels));
+      const buckets = series('bucket').map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+      assert.equal(buckets.length, 12);
+      assert.deepEqual([...buckets].sort((x, y) => x - y), buckets, 'buckets are cumulative');
+      assert.match(series('bucket').at(-1) ?? '', /le="\+Inf"\} 2$/);
+      assert.match(series('bucket')[0] ?? '', /le="0.001"/);
+      assert.match(series('count')[0] ?? '', / 2$/);
+      assert.ok(Number((series('sum')[0] ?? '').split(' ').at(-1)) > 0);
       assert.match(text, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
       assert.match(text, /svc_event_duplicates_total\{project="acme\/shop"\} 2/);
       // A second app in the same process has its own registry (no "already registered" clash, own counts).
