@@ -14,16 +14,21 @@
  */
 export class ExposureDedupe {
   // (project, profile, session) → experience → variation. Nested so that a request's exposures, which share one
-  // profile and session, build one key between them (see AssignmentCache for why that matters). Insertion
-  // order is recency: a session seen again moves to the end, and the least recently seen session goes first.
-  private readonly sessions = new Map<string, Map<string, string>>();
-  private entries = 0;
+  // profile and session, build one key between them (see AssignmentCache for why that matters).
+  // Bounded by two generations rather than an exact LRU order: sessions seen lately are in `current`; when it
+  // holds half the bound, it becomes `previous` and the older `previous` is dropped whole. A session found in
+  // `previous` moves to `current`. So a session seen within the last half-bound of entries is always kept, and
+  // a hit costs one lookup (an exact LRU paid a delete and a re-insert on every request).
+  private current = new Map<string, Map<string, string>>();
+  private previous = new Map<string, Map<string, string>>();
+  private currentEntries = 0;
+  private previousEntries = 0;
 
   constructor(private readonly maxEntries = 200_000) {}
 
   /** (profile, experience, variation, session) combinations remembered. */
   get size(): number {
-    return this.entries;
+    return this.currentEntries + this.previousEntries;
   }
 
   /**
@@ -44,31 +49,36 @@ export class ExposureDedupe {
         kept ??= exposures.slice(0, i);
         continue;
       }
-      if (!seen.has(exposure.experience)) this.entries++;
+      if (!seen.has(exposure.experience)) this.currentEntries++;
       seen.set(exposure.experience, variation);
       kept?.push(exposure);
     }
-    this.evict();
     return kept ?? exposures;
   }
 
+  /** The session's remembered exposures, in `current` (moved there from `previous`, or new). */
   private session(key: string): Map<string, string> {
-    let seen = this.sessions.get(key);
+    const recent = this.current.get(key);
+    if (recent !== undefined) return recent;
+    const older = this.previous.get(key);
+    // Half the bound reached: start a new generation before adding (the oldest one goes whole).
+    if (this.currentEntries >= this.maxEntries / 2) {
+      this.previous = this.current;
+      this.previousEntries = this.currentEntries;
+      this.current = new Map();
+      this.currentEntries = 0;
+    }
+    let seen = older;
     if (seen === undefined) {
       seen = new Map();
+    } else if (this.previous.delete(key)) {
+      this.previousEntries -= seen.size;
+      this.currentEntries += seen.size;
     } else {
-      this.sessions.delete(key);
+      // It was in the generation just dropped: keep it.
+      this.currentEntries += seen.size;
     }
-    this.sessions.set(key, seen);
+    this.current.set(key, seen);
     return seen;
-  }
-
-  private evict(): void {
-    while (this.entries > this.maxEntries) {
-      const oldest = this.sessions.entries().next();
-      if (oldest.done) return;
-      this.sessions.delete(oldest.value[0]);
-      this.entries -= oldest.value[1].size;
-    }
   }
 }
