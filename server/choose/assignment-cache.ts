@@ -37,6 +37,14 @@ export class AssignmentCache {
     return experiences.get(experience);
   }
 
+  /** The unit's stored variations by experience (read-only), marking the unit used; undefined when none is held. */
+  unitAssignments(project: string, unit: string): ReadonlyMap<string, string> | undefined {
+    const k = this.unitKey(project, unit);
+    const experiences = this.units.get(k);
+    if (experiences !== undefined) this.touch(k, experiences);
+    return experiences;
+  }
+
   set(project: string, experience: string, unit: string, variation: string): void {
     const k = this.unitKey(project, unit);
     let experiences = this.units.get(k);

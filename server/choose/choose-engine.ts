@@ -12,7 +12,6 @@ import type {
   ChooseRequest,
   ChooseResult,
   Choice,
-  Exposure,
 } from './choose-types.js';
 import { compiledFor } from './compile-experiences.js';
 import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
@@ -111,7 +110,11 @@ export async function chooseExperiences(
   const force = options.allowForce ? request.force : undefined;
 
   const choices: Choice[] = [];
-  const exposed: boolean[] = [];
+  // Forced choices served so far (not exposures); null while there are none.
+  let forced: Set<Choice> | null = null;
+  // The stored variations of the unit last asked about (one question per unit and request).
+  let knownUnit: string | undefined;
+  let known: ReadonlyMap<string, string> | undefined;
   let pendingAssignments: PendingAssignment[] | null = null;
   let pendingFeeds: PendingFeed[] | null = null;
   let attributes: unknown = null;
@@ -120,10 +123,11 @@ export async function chooseExperiences(
     const { name, group } = experience;
 
     if (force && experience.kind === 'experiment' && Object.hasOwn(force, name)) {
-      const forced = experience.variationIndex.get(force[name]!);
-      if (forced !== undefined) {
-        choices.push(experience.choices[forced]!);
-        exposed.push(false);
+      const index = experience.variationIndex.get(force[name]!);
+      if (index !== undefined) {
+        const choice = experience.choices[index]!;
+        choices.push(choice);
+        (forced ??= new Set()).add(choice);
         continue;
       }
     }
@@ -152,12 +156,15 @@ export async function chooseExperiences(
     // A returning unit of a full-traffic experiment: its stored variation is what the assignment port would
     // answer for any proposal, so the hash is not computed. (A stored variation since removed from config takes
     // the path below, which serves today's hash for this request.)
-    if (experience.enrollsEveryUnit && deps.assignments.knownAssignment) {
-      const known = deps.assignments.knownAssignment(name, unit);
-      const stored = known === undefined ? undefined : experience.variationIndex.get(known);
+    if (experience.enrollsEveryUnit && deps.assignments.knownAssignments) {
+      if (unit !== knownUnit) {
+        knownUnit = unit;
+        known = deps.assignments.knownAssignments(unit);
+      }
+      const variation = known?.get(name);
+      const stored = variation === undefined ? undefined : experience.variationIndex.get(variation);
       if (stored !== undefined) {
         choices.push(experience.choices[stored]!);
-        exposed.push(true);
         continue;
       }
     }
@@ -172,15 +179,12 @@ export async function chooseExperiences(
       const choice = makeChoice(name, group, experience.variationNames[index], experience.bodies[index]!);
       (pendingAssignments ??= []).push({ choice, experience, unit, proposed: index });
       choices.push(choice);
-      exposed.push(true);
     } else if (experience.kind === 'personalization') {
       choices.push(experience.choices[0]!);
-      exposed.push(true);
     } else if (deps.feedProducts) {
       const choice = makeChoice(name, group, undefined, experience.bodies[0]!);
       (pendingFeeds ??= []).push({ choice, experience });
       choices.push(choice);
-      exposed.push(true);
     } else if (!experience.feedWarned) {
       experience.feedWarned = true;
       deps.logger?.warn(
@@ -217,18 +221,10 @@ export async function chooseExperiences(
   }
   if (waits.length > 0) await Promise.all(waits);
 
-  const exposures: Exposure[] = [];
   const anyFailed = failedFeeds !== null && failedFeeds.size > 0;
-  const served: Choice[] = anyFailed ? [] : choices;
-  for (let i = 0; i < choices.length; i++) {
-    const choice = choices[i]!;
-    if (anyFailed) {
-      if (failedFeeds.has(choice)) continue;
-      served.push(choice);
-    }
-    if (exposed[i]) exposures.push(makeExposure(profileId, choice, sessionId, request));
-  }
-  return { choices: served, exposures };
+  const served = anyFailed ? choices.filter((c) => !failedFeeds.has(c)) : choices;
+  const exposed = forced === null ? served : served.filter((c) => !forced.has(c));
+  return { choices: served, exposed };
 }
 
 function resolveAssignments(
@@ -289,12 +285,4 @@ function makeChoice(
   if (group !== undefined) choice.group = group;
   if (variation !== undefined) choice.variation = variation;
   return choice;
-}
-
-function makeExposure(profileId: string, choice: Choice, sessionId: string | undefined, request: ChooseRequest): Exposure {
-  const exposure: Exposure = { profileId, experience: choice.name };
-  if (choice.variation !== undefined) exposure.variation = choice.variation;
-  if (sessionId !== undefined) exposure.sessionId = sessionId;
-  if (request.device !== undefined) exposure.device = request.device;
-  return exposure;
 }

@@ -37,20 +37,13 @@ export interface Choice {
   body: Readonly<Record<string, unknown>>;
 }
 
-/** A choice served, for the caller to record in batches (stamping the time itself). */
-export interface Exposure {
-  profileId: string;
-  experience: string;
-  /** Absent for personalizations and feed-backed experiences. */
-  variation?: string;
-  sessionId?: string;
-  device?: Device;
-}
-
 export interface ChooseResult {
   choices: Choice[];
-  /** One per choice served, in the same order, except forced ones (QA traffic must not skew results). */
-  exposures: Exposure[];
+  /**
+   * The choices to record as exposures: every choice served except forced ones (QA traffic must not skew
+   * results), in the same order. The `choices` array itself when none was forced, so nothing is built for it.
+   */
+  exposed: readonly Choice[];
 }
 
 /** One first-assignment request; `unitKey` is the profile id, or the session id for session stickiness. */
@@ -79,10 +72,11 @@ export interface AssignmentPort {
   /** Optional batch form (one round trip per request); must answer in the order asked. Preferred when present. */
   getOrCreateAssignments?(requests: readonly AssignmentRequest[]): PromiseLike<readonly string[]>;
   /**
-   * Optional: the unit's stored variation when it is known without I/O (a cache), else undefined. Lets the engine
-   * serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).
+   * Optional: the unit's stored variations known without I/O (a cache), by experience name, or undefined. Lets the
+   * engine serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).
+   * Asked once per unit and request.
    */
-  knownAssignment?(experience: string, unitKey: string): string | undefined;
+  knownAssignments?(unitKey: string): ReadonlyMap<string, string> | undefined;
 }
 
 export interface FeedContext {

@@ -10,7 +10,7 @@
  * writes the exposure again, so the table holds AT LEAST one row per (profile, experience, variation,
  * session) that was served, and analysis must count distinct units (it must anyway: sessions repeat them).
  * Rows without a session id are never dropped (nothing tells two visits apart).
- * @example const fresh = dedupe.newInSession('acme/shop', profileId, sessionId, result.exposures);
+ * @example const fresh = dedupe.newInSession('acme/shop', profileId, sessionId, result.exposed);
  */
 export class ExposureDedupe {
   // (project, profile, session) → experience → variation. Nested so that a request's exposures, which share one
@@ -36,7 +36,7 @@ export class ExposureDedupe {
    * them; the array itself when none is a repeat. Called before any row is built: a returning visitor's request
    * repeats all of its exposures and then builds none. Without a session id, all of them.
    */
-  newInSession<T extends { experience: string; variation?: string | null }>(
+  newInSession<T extends { name: string; variation?: string | null }>(
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
   ): readonly T[] {
     if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
@@ -45,12 +45,12 @@ export class ExposureDedupe {
     for (let i = 0; i < exposures.length; i++) {
       const exposure = exposures[i] as T;
       const variation = exposure.variation ?? '';
-      if (seen.get(exposure.experience) === variation) {
+      if (seen.get(exposure.name) === variation) {
         kept ??= exposures.slice(0, i);
         continue;
       }
-      if (!seen.has(exposure.experience)) this.currentEntries++;
-      seen.set(exposure.experience, variation);
+      if (!seen.has(exposure.name)) this.currentEntries++;
+      seen.set(exposure.name, variation);
       kept?.push(exposure);
     }
     return kept ?? exposures;

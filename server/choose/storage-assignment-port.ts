@@ -18,8 +18,8 @@ export type AssignmentStore = Pick<Storage, 'getOrCreateAssignments'>;
  */
 export function storageAssignmentPort(storage: AssignmentStore, project: string, cache?: AssignmentCache): AssignmentPort {
   return {
-    knownAssignment(experience, unitKey) {
-      return cache?.get(project, experience, unitKey);
+    knownAssignments(unitKey) {
+      return cache?.unitAssignments(project, unitKey);
     },
     getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
       const cached = cache?.get(project, experience, unitKey);

@@ -139,7 +139,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       }
 
       // Repeats within the session are dropped before any row is built (ExposureDedupe).
-      const fresh = dedupe.newInSession(project.key, profileId, body.sessionId, result.exposures);
+      const fresh = dedupe.newInSession(project.key, profileId, body.sessionId, result.exposed);
       if (fresh.length > 0) {
         // One set for the answer (one row). Exposures name the profile the caller identified (the one its events
         // carry), so results can join exposures to conversions by profile; assignments are stored under the

@@ -329,8 +329,8 @@ export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id,
 export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
   let pairs = '[';
   for (let i = 0; i < set.choices.length; i++) {
-    const { experience, variation } = set.choices[i]!;
-    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(experience)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
+    const { name, variation } = set.choices[i]!;
+    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(name)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
   }
   pairs += ']';
   return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, pairs];

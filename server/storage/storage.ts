@@ -55,9 +55,12 @@ export interface Assignment {
   created: boolean;
 }
 
-/** One choice recorded as served: its experience, and its variation (none for personalization and feeds). */
+/**
+ * One choice recorded as served: its experience's `name`, and its variation (none for personalization and feeds).
+ * The shape of a Choose answer's choice, so an answer's choices are recorded as they are.
+ */
 export interface ExposedChoice {
-  experience: string;
+  name: string;
   variation?: string | null;
 }
 

@@ -46,13 +46,16 @@ class BatchAssignments extends FakeAssignments {
   }
 }
 
-/** A port with a cache in front of it: `knownAssignment` answers from `known` without a call. */
+/** A port with a cache in front of it: `knownAssignments` answers from `known` without a call. */
 class KnownAssignments extends FakeAssignments {
+  unitQuestions = 0;
   constructor(private readonly known: Record<string, string>) {
     super();
   }
-  knownAssignment(experience: string, unitKey: string): string | undefined {
-    return this.known[`${experience}\u0000${unitKey}`];
+  knownAssignments(unitKey: string): ReadonlyMap<string, string> | undefined {
+    this.unitQuestions++;
+    const mine = Object.entries(this.known).filter(([k]) => k.endsWith(`\u0000${unitKey}`));
+    return mine.length === 0 ? undefined : new Map(mine.map(([k, v]) => [k.slice(0, k.indexOf('\u0000')), v]));
   }
 }
 
@@ -145,16 +148,14 @@ describe('choose engine: choice shapes and exposures', () => {
     assert.deepEqual(choices, [{ name: 'welcome-note', body: { text: 'Hello again' } }]);
   });
 
-  it('every choice served is returned as an exposure with profile, experience, variation, session and device', async () => {
-    const { choices, exposures } = await chooseExperiences(
+  it('every choice served is returned as exposed (the answer\'s own choices when none is forced)', async () => {
+    const { choices, exposed } = await chooseExperiences(
       config,
       req({ names: ['hero-banner', 'welcome-note'], sessionId: 's-9', device: 'desktop' }),
       deps(),
     );
-    assert.deepEqual(exposures, [
-      { profileId: 'p-1', experience: 'hero-banner', variation: choices[0]!.variation, sessionId: 's-9', device: 'desktop' },
-      { profileId: 'p-1', experience: 'welcome-note', sessionId: 's-9', device: 'desktop' },
-    ]);
+    assert.deepEqual(exposed.map((c) => [c.name, c.variation]), [['hero-banner', choices[0]!.variation], ['welcome-note', undefined]]);
+    assert.equal(exposed, choices);
   });
 });
 
@@ -357,10 +358,10 @@ describe('choose engine: sticky first assignment', () => {
   it('a stored variation removed from config serves the hash proposal, without overwriting the store', async () => {
     const store = new FakeAssignments();
     store.stored.set('hero-banner\u0000p-1', 'retired');
-    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: store });
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: store });
     const proposed = ['control', 'bold'][expectedIndex('hero-banner', 'p-1', [0.5, 0.5])];
     assert.equal(choices[0]!.variation, proposed);
-    assert.equal(exposures[0]!.variation, proposed);
+    assert.equal(exposed[0]!.variation, proposed);
     assert.equal(store.stored.get('hero-banner\u0000p-1'), 'retired');
   });
 
@@ -382,13 +383,15 @@ describe('choose engine: sticky first assignment', () => {
   });
 
   it('a known stored variation of a full-traffic experiment is served without asking the port', async () => {
-    // The cache (knownAssignment) says 'bold' for a unit whose hash proposes 'control', and vice versa.
+    // The cache (knownAssignments) says 'bold' for a unit whose hash proposes 'control', and vice versa.
     const unit = units(50).find((u) => expectedIndex('hero-banner', u, [0.5, 0.5]) === 0)!;
     const store = new KnownAssignments({ [`hero-banner\u0000${unit}`]: 'bold', [`footer-exp\u0000${unit}`]: 'retired' });
-    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner', 'footer-exp'], profileId: unit }), { assignments: store });
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['hero-banner', 'footer-exp'], profileId: unit }), { assignments: store });
     assert.equal(choices[0]!.variation, 'bold');
     assert.deepEqual(choices[0]!.body, { title: 'bold' });
-    assert.equal(exposures[0]!.variation, 'bold');
+    assert.equal(exposed[0]!.variation, 'bold');
+    // The known variations were asked for once, for the unit, not once per experience.
+    assert.equal(store.unitQuestions, 1);
     // Only the experiment whose known variation left the config went to the port (and was served today's hash).
     assert.deepEqual(store.calls.map((c) => c.experience), ['footer-exp']);
     assert.equal(choices[1]!.variation, ['a', 'b'][expectedIndex('footer-exp', unit, [0.5, 0.5])]);
@@ -412,10 +415,16 @@ describe('choose engine: forced variations (QA)', () => {
     const d = deps();
     const proposed = ['control', 'bold'][expectedIndex('hero-banner', 'p-1', [0.5, 0.5])]!;
     const forced = proposed === 'bold' ? 'control' : 'bold';
-    const { choices, exposures } = await chooseExperiences(config, req({ names: ['hero-banner'], force: { 'hero-banner': forced } }), d, { allowForce: true });
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['hero-banner'], force: { 'hero-banner': forced } }), d, { allowForce: true });
     assert.deepEqual(choices, [{ name: 'hero-banner', group: 'homepage', variation: forced, body: { title: forced } }]);
-    assert.deepEqual(exposures, []);
+    assert.deepEqual(exposed, []);
     assert.equal(d.assignments.calls.length, 0);
+  });
+
+  it('a forced choice next to unforced ones: only the unforced ones are exposed, in order', async () => {
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['welcome-note', 'hero-banner', 'footer-exp'], force: { 'hero-banner': 'bold' } }), deps(), { allowForce: true });
+    assert.deepEqual(names(choices), ['welcome-note', 'hero-banner', 'footer-exp']);
+    assert.deepEqual(names([...exposed]), ['welcome-note', 'footer-exp']);
   });
 
   it('force bypasses targeting and traffic', async () => {
@@ -443,10 +452,10 @@ describe('choose engine: feed-backed experiences', () => {
       calls.push([feedId, limit, context]);
       return [{ id: 'p1', title: 'Mug' }];
     };
-    const { choices, exposures } = await chooseExperiences(config, req({ names: ['home-recs'], sessionId: 's-1', device: 'mobile' }), deps({ feedProducts }));
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['home-recs'], sessionId: 's-1', device: 'mobile' }), deps({ feedProducts }));
     assert.deepEqual(choices, [{ name: 'home-recs', group: 'homepage', body: { products: [{ id: 'p1', title: 'Mug' }] } }]);
     assert.deepEqual(calls, [[1, 8, { experience: 'home-recs', profileId: 'p-1', sessionId: 's-1', device: 'mobile' }]]);
-    assert.deepEqual(exposures, [{ profileId: 'p-1', experience: 'home-recs', sessionId: 's-1', device: 'mobile' }]);
+    assert.deepEqual(exposed, choices);
   });
 
   it('without a feed port the experience is skipped and a warning is logged once', async () => {
@@ -462,9 +471,9 @@ describe('choose engine: feed-backed experiences', () => {
   it('a failing feed skips that experience with a warning and keeps the others', async () => {
     const logger = new MemoryLogger();
     const feedProducts = () => Promise.reject(new Error('feed down'));
-    const { choices, exposures } = await chooseExperiences(config, req({ names: ['home-recs', 'welcome-note'] }), deps({ feedProducts, logger }));
+    const { choices, exposed } = await chooseExperiences(config, req({ names: ['home-recs', 'welcome-note'] }), deps({ feedProducts, logger }));
     assert.deepEqual(names(choices), ['welcome-note']);
-    assert.deepEqual(exposures.map((e) => e.experience), ['welcome-note']);
+    assert.deepEqual(names([...exposed]), ['welcome-note']);
     assert.equal(logger.warnings.length, 1);
   });
 });

@@ -19,11 +19,11 @@ import { makeEvent } from './helpers/events.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
 
 const P = 'acme/shop';
-interface SeenExposure { profileId: string; experience: string; variation: string; sessionId: string | null | undefined }
-const row = (over: Partial<SeenExposure> = {}): SeenExposure => ({ profileId: 'p1', experience: 'e1', variation: 'a', sessionId: 's1', ...over });
+interface SeenExposure { profileId: string; name: string; variation: string; sessionId: string | null | undefined }
+const row = (over: Partial<SeenExposure> = {}): SeenExposure => ({ profileId: 'p1', name: 'e1', variation: 'a', sessionId: 's1', ...over });
 /** One answer's exposures: `n` choices for one profile and session. */
 const set = (project: string, profileId: string, n = 1): ExposureSet => ({
-  project, profileId, sessionId: 's1', device: 'desktop', choices: Array.from({ length: n }, (_, i) => ({ experience: `e${i}`, variation: 'a' })),
+  project, profileId, sessionId: 's1', device: 'desktop', choices: Array.from({ length: n }, (_, i) => ({ name: `e${i}`, variation: 'a' })),
 });
 
 function config(keys = ['srv1.s3cret']): ServiceConfigFile {
@@ -41,8 +41,8 @@ describe('ExposureDedupe', () => {
 
   it('drops a repeat of (profile, experience, variation, session) and keeps the first', () => {
     const dedupe = new ExposureDedupe();
-    assert.equal(fresh(dedupe, [row(), row({ experience: 'e2' })]).length, 2);
-    assert.deepEqual(fresh(dedupe, [row(), row({ experience: 'e3' })]), [row({ experience: 'e3' })]);
+    assert.equal(fresh(dedupe, [row(), row({ name: 'e2' })]).length, 2);
+    assert.deepEqual(fresh(dedupe, [row(), row({ name: 'e3' })]), [row({ name: 'e3' })]);
   });
 
   it('keeps the same exposure in a new session, for another profile, or with another variation', () => {
@@ -56,7 +56,7 @@ describe('ExposureDedupe', () => {
   it('never drops rows without a session id', () => {
     const dedupe = new ExposureDedupe();
     fresh(dedupe, [row({ sessionId: null })]);
-    assert.equal(fresh(dedupe, [row({ sessionId: null }), row({ sessionId: null, experience: 'e2' })]).length, 2);
+    assert.equal(fresh(dedupe, [row({ sessionId: null }), row({ sessionId: null, name: 'e2' })]).length, 2);
     assert.equal(fresh(dedupe, [row({ sessionId: undefined })]).length, 1);
   });
 

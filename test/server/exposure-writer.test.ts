@@ -11,7 +11,7 @@ const P = 'acme/writer';
 /** n answers' exposure sets of one choice each, added to the writer. */
 function addSets(writer: ExposureWriter, n: number): void {
   for (let i = 0; i < n; i++) {
-    const set: ExposureSet = { project: P, profileId: `p-${i}`, sessionId: 's', choices: [{ experience: 'exp', variation: 'a' }] };
+    const set: ExposureSet = { project: P, profileId: `p-${i}`, sessionId: 's', choices: [{ name: 'exp', variation: 'a' }] };
     writer.add(set);
   }
 }

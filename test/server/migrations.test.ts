@@ -74,7 +74,7 @@ for (const driver of DRIVERS) {
         { profileId: 'p2', experience: 'hero', variation: 'control', sessionId: null, device: null, time: 1700000000500 },
       ]);
       // New sets land after the migrated rows.
-      await storage.recordExposures([{ project: 'acme/shop', profileId: 'p3', time: 1700000001000, choices: [{ experience: 'hero', variation: 'bold' }] }]);
+      await storage.recordExposures([{ project: 'acme/shop', profileId: 'p3', time: 1700000001000, choices: [{ name: 'hero', variation: 'bold' }] }]);
       assert.deepEqual((await storage.readExposures('acme/shop')).map((e) => e.profileId), ['p1', 'p1', 'p2', 'p3']);
       assert.equal(await storage.countExposures('acme/blog'), 1);
     });

@@ -144,9 +144,9 @@ for (const driver of DRIVERS) {
       const time = 1_750_000_000_000;
       await h.storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
         project: 'acme/expo', profileId: `p${i}`, sessionId: 's', device: 'desktop', time: time + i,
-        choices: [{ experience: 'hero', variation: 'control' }, { experience: 'note "quoted" ✓' }],
+        choices: [{ name: 'hero', variation: 'control' }, { name: 'note "quoted" ✓' }],
       })));
-      await h.storage.recordExposures([{ project: 'acme/other', profileId: 'x', choices: [{ experience: 'hero', variation: 'bold' }] }]);
+      await h.storage.recordExposures([{ project: 'acme/other', profileId: 'x', choices: [{ name: 'hero', variation: 'bold' }] }]);
       assert.equal(await h.storage.countExposures('acme/expo'), 1400);
       const stored = await h.storage.readExposures('acme/expo');
       assert.equal(stored.length, 1400);
