@@ -14,9 +14,12 @@ function bodyJson(body: Readonly<Record<string, unknown>>): string {
   return json;
 }
 
-// A choice's JSON, for the frozen choices the engine shares between requests (compiled per config: see
-// CompiledExperience.choices): a returning visitor's 20 choices then cost 20 lookups, not 20 objects stringified.
-const frozenChoices = new WeakMap<object, string>();
+// A config choice carries its JSON text itself, attached when it is compiled (frozenWithJson): the engine shares
+// these frozen choices between requests (CompiledExperience.choices), so a returning visitor's 20 choices cost 20
+// property reads, not 20 objects stringified (nor 20 WeakMap lookups, ≈1 % of the main thread's CPU).
+const JSON_TEXT = Symbol('choice JSON');
+
+type WithJson = Choice & { readonly [JSON_TEXT]?: string };
 
 function buildChoiceJson(c: Choice): string {
   let json = `{"name":${JSON.stringify(c.name)}`;
@@ -25,14 +28,14 @@ function buildChoiceJson(c: Choice): string {
   return `${json},"body":${bodyJson(c.body)}}`;
 }
 
-function choiceJson(c: Choice): string {
-  if (!Object.isFrozen(c)) return buildChoiceJson(c);
-  let json = frozenChoices.get(c);
-  if (json === undefined) {
-    json = buildChoiceJson(c);
-    frozenChoices.set(c, json);
-  }
-  return json;
+/**
+ * Freezes a choice compiled from config with its JSON text attached (not enumerable: the choice still compares
+ * and serialises as `{name, group?, variation?, body}`).
+ * @example const choice = frozenWithJson({ name: 'hero', variation: 'bold', body: { title: 'Big sale' } });
+ */
+export function frozenWithJson(choice: Choice): Readonly<Choice> {
+  Object.defineProperty(choice, JSON_TEXT, { value: buildChoiceJson(choice) });
+  return Object.freeze(choice);
 }
 
 /**
@@ -43,10 +46,12 @@ function choiceJson(c: Choice): string {
  * @example reply.type('application/json; charset=utf-8').send(choicesJson(result.choices));
  */
 export function choicesJson(choices: readonly Choice[]): string {
-  let json = '{"choices":[';
+  // Joined rather than appended: join builds one flat string, where += builds a tree of 40 pieces that the socket
+  // write then has to flatten.
+  const parts = new Array<string>(choices.length);
   for (let i = 0; i < choices.length; i++) {
-    if (i > 0) json += ',';
-    json += choiceJson(choices[i] as Choice);
+    const choice = choices[i] as WithJson;
+    parts[i] = choice[JSON_TEXT] ?? buildChoiceJson(choice);
   }
-  return `${json}]}`;
+  return `{"choices":[${parts.join(',')}]}`;
 }

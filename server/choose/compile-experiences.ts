@@ -3,6 +3,7 @@
 
 import type { Device, ExperienceConfig } from '../config/config-types.js';
 import { getBucketRanges } from './bucket-ranges.js';
+import { frozenWithJson } from './choices-json.js';
 import type { BucketRange } from './bucket-ranges.js';
 import type { Condition } from './condition.js';
 import { seedState } from './hash.js';
@@ -46,7 +47,7 @@ export interface CompiledExperience {
   /**
    * The answer's choice per variation (the single body's for personalization; none for feed-backed experiences,
    * whose body is built per request), frozen and shared by every request that serves it as it is, so that its
-   * JSON is built once (choices-json.ts remembers frozen choices).
+   * JSON is built once (frozenWithJson attaches it).
    */
   readonly choices: readonly Readonly<Choice>[];
   readonly feed: number | undefined;
@@ -138,7 +139,7 @@ function frozenChoice(name: string, group: string | undefined, variation: string
   const choice: Choice = { name, body };
   if (group !== undefined) choice.group = group;
   if (variation !== undefined) choice.variation = variation;
-  return Object.freeze(choice);
+  return frozenWithJson(choice);
 }
 
 /**
