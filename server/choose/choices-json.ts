@@ -22,10 +22,12 @@ const JSON_TEXT = Symbol('choice JSON');
 type WithJson = Choice & { readonly [JSON_TEXT]?: string };
 
 function buildChoiceJson(c: Choice): string {
-  let json = `{"name":${JSON.stringify(c.name)}`;
-  if (c.group !== undefined) json += `,"group":${JSON.stringify(c.group)}`;
-  if (c.variation !== undefined) json += `,"variation":${JSON.stringify(c.variation)}`;
-  return `${json},"body":${bodyJson(c.body)}}`;
+  // Joined, so the text is one flat string (+= would keep a tree of pieces, walked again by every answer's join).
+  const parts = [`{"name":${JSON.stringify(c.name)}`];
+  if (c.group !== undefined) parts.push(`,"group":${JSON.stringify(c.group)}`);
+  if (c.variation !== undefined) parts.push(`,"variation":${JSON.stringify(c.variation)}`);
+  parts.push(`,"body":${bodyJson(c.body)}}`);
+  return parts.join('');
 }
 
 /**

@@ -327,13 +327,14 @@ export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id,
  * so both write the same row.
  */
 export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
-  let pairs = '[';
+  // Joined into one flat string: the row is cloned to the writer thread, and a tree of appended pieces would be
+  // flattened there first.
+  const pairs = new Array<string>(set.choices.length);
   for (let i = 0; i < set.choices.length; i++) {
     const { name, variation } = set.choices[i]!;
-    pairs += `${i === 0 ? '' : ','}[${JSON.stringify(name)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
+    pairs[i] = `[${JSON.stringify(name)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
   }
-  pairs += ']';
-  return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, pairs];
+  return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`];
 }
 
 export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
