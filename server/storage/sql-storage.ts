@@ -314,10 +314,6 @@ export function assignmentAnswers(inputs: readonly AssignmentInput[], read: Assi
   });
 }
 
-/**
- * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
- * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
- */
 /** The insert of exposure sets (migration 5), without its VALUES: one row per set, its choices as JSON pairs. */
 export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices)';
 
@@ -337,6 +333,10 @@ export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
   return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`];
 }
 
+/**
+ * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
+ * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
+ */
 export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
   const read = yield* assignmentReadProgram(inputs);
   if (read.missing.length === 0) return assignmentAnswers(inputs, read);
