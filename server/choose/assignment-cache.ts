@@ -30,11 +30,7 @@ export class AssignmentCache {
   }
 
   get(project: string, experience: string, unit: string): string | undefined {
-    const k = this.unitKey(project, unit);
-    const experiences = this.units.get(k);
-    if (experiences === undefined) return undefined;
-    this.touch(k, experiences);
-    return experiences.get(experience);
+    return this.unitAssignments(project, unit)?.get(experience);
   }
 
   /** The unit's stored variations by experience (read-only), marking the unit used; undefined when none is held. */
