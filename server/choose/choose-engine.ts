@@ -13,7 +13,7 @@ import type {
   ChooseResult,
   Choice,
 } from './choose-types.js';
-import { compiledFor } from './compile-experiences.js';
+import { compiledFor, makeChoice } from './compile-experiences.js';
 import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
 import { evalCondition } from './condition.js';
 import { hash, hashV2FromSeedState } from './hash.js';
@@ -273,16 +273,4 @@ function targetingAttributes(request: ChooseRequest): unknown {
   const { attributes, device } = request;
   if (device === undefined || (attributes && Object.hasOwn(attributes, 'device'))) return attributes ?? {};
   return { ...attributes, device };
-}
-
-function makeChoice(
-  name: string,
-  group: string | undefined,
-  variation: string | undefined,
-  body: Readonly<Record<string, unknown>>,
-): Choice {
-  const choice: Choice = { name, body };
-  if (group !== undefined) choice.group = group;
-  if (variation !== undefined) choice.variation = variation;
-  return choice;
 }

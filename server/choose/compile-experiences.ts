@@ -127,7 +127,7 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     variationNames,
     bodies,
     variationIndex,
-    choices: kind === 'feed' ? [] : bodies.map((body, i) => frozenChoice(name, config.group, kind === 'experiment' ? variationNames[i] : undefined, body)),
+    choices: kind === 'feed' ? [] : bodies.map((body, i) => frozenWithJson(makeChoice(name, config.group, kind === 'experiment' ? variationNames[i] : undefined, body))),
     feed: config.feed,
     limit: config.limit ?? DEFAULT_FEED_LIMIT,
     seen: 0,
@@ -135,11 +135,17 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
   };
 }
 
-function frozenChoice(name: string, group: string | undefined, variation: string | undefined, body: Readonly<Record<string, unknown>>): Readonly<Choice> {
+/** An answer's choice `{name, group?, variation?, body}`, without the keys it has no value for. */
+export function makeChoice(
+  name: string,
+  group: string | undefined,
+  variation: string | undefined,
+  body: Readonly<Record<string, unknown>>,
+): Choice {
   const choice: Choice = { name, body };
   if (group !== undefined) choice.group = group;
   if (variation !== undefined) choice.variation = variation;
-  return frozenWithJson(choice);
+  return choice;
 }
 
 /**
