@@ -37,10 +37,14 @@ interface PendingFeed {
  * The experiences the request asks for, each once: `names` in request order, then the members of
  * `groups` in config order.
  */
-function select(compiled: CompiledExperiences, request: ChooseRequest): CompiledExperience[] {
+function select(compiled: CompiledExperiences, request: ChooseRequest): readonly CompiledExperience[] {
   const { names, groups } = request;
   if (names == null && groups == null) {
     throw new ChooseError('names_or_groups_required', "Send 'names' or 'groups' to choose experiences.");
+  }
+  if (names && groups == null) {
+    const last = compiled.lastNames;
+    if (last !== null && sameStrings(last, names)) return compiled.lastSelected;
   }
   // Selection is synchronous, so a generation stamp on each compiled experience is a safe dedup.
   const generation = ++compiled.generation;
@@ -65,7 +69,54 @@ function select(compiled: CompiledExperiences, request: ChooseRequest): Compiled
       }
     }
   }
+  if (names && groups == null) {
+    compiled.lastNames = names.slice();
+    compiled.lastSelected = selected;
+  }
   return selected;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * One unit's known stored variations (AssignmentPort.knownAssignments), resolved against one compiled config: the
+ * config's frozen choice per experience ordinal, filled as experiences are looked up. A stored variation never
+ * changes, so a filled slot never goes stale; a new config compiles anew and starts a new array.
+ */
+interface ResolvedChoices {
+  compiled: CompiledExperiences;
+  byOrdinal: (Readonly<Choice> | undefined)[];
+}
+
+// Keyed by the known-assignments map itself (the assignment cache's per-unit map): a returning unit's request
+// indexes an array per experience instead of two map lookups (experience → variation → choice).
+const resolvedChoices = new WeakMap<ReadonlyMap<string, string>, ResolvedChoices>();
+
+function resolvedFor(known: ReadonlyMap<string, string>, compiled: CompiledExperiences): ResolvedChoices {
+  let resolved = resolvedChoices.get(known);
+  if (resolved === undefined || resolved.compiled !== compiled) {
+    resolved = { compiled, byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined) };
+    resolvedChoices.set(known, resolved);
+  }
+  return resolved;
+}
+
+/** The config's choice for the unit's stored variation of `experience`, or undefined (none known, or removed). */
+function knownChoice(
+  experience: CompiledExperience, known: ReadonlyMap<string, string>, resolved: ResolvedChoices,
+): Readonly<Choice> | undefined {
+  const memo = resolved.byOrdinal[experience.ordinal];
+  if (memo !== undefined) return memo;
+  const variation = known.get(experience.name);
+  const index = variation === undefined ? undefined : experience.variationIndex.get(variation);
+  if (index === undefined) return undefined;
+  const choice = experience.choices[index]!;
+  resolved.byOrdinal[experience.ordinal] = choice;
+  return choice;
 }
 
 /** The unit's position in [0, 1) for this experience: its seed, its hash version. */
@@ -115,6 +166,7 @@ export async function chooseExperiences(
   // The stored variations of the unit last asked about (one question per unit and request).
   let knownUnit: string | undefined;
   let known: ReadonlyMap<string, string> | undefined;
+  let resolved: ResolvedChoices | undefined;
   let pendingAssignments: PendingAssignment[] | null = null;
   let pendingFeeds: PendingFeed[] | null = null;
   let attributes: unknown = null;
@@ -160,11 +212,11 @@ export async function chooseExperiences(
       if (unit !== knownUnit) {
         knownUnit = unit;
         known = deps.assignments.knownAssignments(unit);
+        resolved = known === undefined ? undefined : resolvedFor(known, compiled);
       }
-      const variation = known?.get(name);
-      const stored = variation === undefined ? undefined : experience.variationIndex.get(variation);
-      if (stored !== undefined) {
-        choices.push(experience.choices[stored]!);
+      const choice = known === undefined ? undefined : knownChoice(experience, known, resolved!);
+      if (choice !== undefined) {
+        choices.push(choice);
         continue;
       }
     }

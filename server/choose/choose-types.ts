@@ -74,7 +74,8 @@ export interface AssignmentPort {
   /**
    * Optional: the unit's stored variations known without I/O (a cache), by experience name, or undefined. Lets the
    * engine serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).
-   * Asked once per unit and request.
+   * Asked once per unit and request. A variation in the map never changes (stored assignments never do), and the
+   * engine remembers what it resolved per map object; entries may be added.
    */
   knownAssignments?(unitKey: string): ReadonlyMap<string, string> | undefined;
 }

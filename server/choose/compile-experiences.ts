@@ -19,6 +19,8 @@ export type ExperienceKind = 'experiment' | 'personalization' | 'feed';
 const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export interface CompiledExperience {
+  /** Its position in CompiledExperiences.list: an index for per-config arrays (the engine's resolved choices). */
+  readonly ordinal: number;
   readonly name: string;
   readonly group: string | undefined;
   readonly kind: ExperienceKind;
@@ -63,11 +65,17 @@ export interface CompiledExperiences {
   readonly byName: ReadonlyMap<string, CompiledExperience>;
   readonly byGroup: ReadonlyMap<string, readonly CompiledExperience[]>;
   generation: number;
+  /**
+   * The `names` of the last request that selected by names alone, and what they selected: callers ask for the
+   * same list on every page view, so the next such request compares names instead of looking each one up.
+   */
+  lastNames: readonly string[] | null;
+  lastSelected: readonly CompiledExperience[];
 }
 
 const ALL_DEVICES: readonly Device[] = ['mobile', 'desktop'];
 
-function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined): CompiledExperience | null {
+function compileOne(config: ExperienceConfig, ordinal: number, logger: ChooseLogger | undefined): CompiledExperience | null {
   const name = config.name;
   const variations = config.variations;
   let kind: ExperienceKind;
@@ -111,6 +119,7 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
   const condition = config.condition && Object.keys(config.condition).length > 0 ? config.condition : null;
 
   return {
+    ordinal,
     name,
     group: config.group,
     kind,
@@ -180,7 +189,7 @@ export function compileExperiences(
       logger?.warn({ experience: config.name }, 'Duplicate experience name; only the first is served');
       continue;
     }
-    const compiled = compileOne(config, logger);
+    const compiled = compileOne(config, list.length, logger);
     if (!compiled) continue;
     list.push(compiled);
     byName.set(compiled.name, compiled);
@@ -190,7 +199,7 @@ export function compileExperiences(
       else byGroup.set(compiled.group, [compiled]);
     }
   }
-  return { list, byName, byGroup, generation: 0 };
+  return { list, byName, byGroup, generation: 0, lastNames: null, lastSelected: [] };
 }
 
 const cache = new WeakMap<readonly ExperienceConfig[], CompiledExperiences>();

@@ -128,6 +128,20 @@ describe('choose engine: selection', () => {
     });
   }
 
+  it('the same names again select the same; other names, or names with groups, right after are not served that', async () => {
+    // One config array for the whole test: its compiled form remembers the last names it selected.
+    const experiences = baseConfig();
+    const serve = async (request: Partial<ChooseRequest>) =>
+      names((await chooseExperiences(experiences, req(request), deps({ feedProducts: async () => [] }))).choices);
+    assert.deepEqual(await serve({ names: ['welcome-note', 'hero-banner'] }), ['welcome-note', 'hero-banner']);
+    assert.deepEqual(await serve({ names: ['welcome-note', 'hero-banner'] }), ['welcome-note', 'hero-banner']);
+    assert.deepEqual(await serve({ names: ['welcome-note'] }), ['welcome-note']);
+    assert.deepEqual(await serve({ names: ['hero-banner', 'welcome-note'] }), ['hero-banner', 'welcome-note']);
+    assert.deepEqual(await serve({ names: ['hero-banner', 'welcome-note'], groups: ['footer'] }), ['hero-banner', 'welcome-note', 'footer-exp']);
+    assert.deepEqual(await serve({ names: ['hero-banner', 'welcome-note'] }), ['hero-banner', 'welcome-note']);
+    assert.deepEqual(await serve({ names: ['hero-banner', 'nope'] }), ['hero-banner']);
+  });
+
   it('neither names nor groups is a ChooseError names_or_groups_required, and nothing is stored', async () => {
     const d = deps();
     await assert.rejects(chooseExperiences(config, req({}), d), (e: unknown) => e instanceof ChooseError && e.code === 'names_or_groups_required');
@@ -395,6 +409,27 @@ describe('choose engine: sticky first assignment', () => {
     // Only the experiment whose known variation left the config went to the port (and was served today's hash).
     assert.deepEqual(store.calls.map((c) => c.experience), ['footer-exp']);
     assert.equal(choices[1]!.variation, ['a', 'b'][expectedIndex('footer-exp', unit, [0.5, 0.5])]);
+  });
+
+  it('a unit\'s known variations, asked again as the same map: an entry added since is served, a new config is served its own bodies', async () => {
+    // Like the service's assignment cache: one map per unit, which only ever gains entries.
+    const known = new Map<string, string>([['hero-banner', 'bold']]);
+    const port: AssignmentPort = {
+      knownAssignments: () => known,
+      getOrCreateAssignment: () => Promise.reject(new Error('a known unit must not reach the store')),
+    };
+    const experiences = baseConfig();
+    const serve = async (list: ExperienceConfig[]) =>
+      (await chooseExperiences(list, req({ names: ['hero-banner', 'footer-exp'] }), { assignments: port })).choices;
+    await assert.rejects(serve(experiences), /must not reach the store/);
+    known.set('footer-exp', 'a');
+    const first = await serve(experiences);
+    assert.deepEqual(first.map((c) => [c.name, c.variation]), [['hero-banner', 'bold'], ['footer-exp', 'a']]);
+    assert.deepEqual(await serve(experiences), first);
+    // A reloaded config (a new array) with new bodies: the same stored variations, the new bodies.
+    const reloaded = baseConfig().map((e) => (e.name === 'hero-banner' ? { ...e, variations: fiftyFifty().map((v) => ({ ...v, body: { title: `${v.name} v2` } })) } : e));
+    const again = await serve(reloaded);
+    assert.deepEqual(again.map((c) => [c.name, c.variation, c.body]), [['hero-banner', 'bold', { title: 'bold v2' }], ['footer-exp', 'a', { title: 'a' }]]);
   });
 
   it('traffic under 100 % still hashes a unit with a known variation: lowering traffic un-enrolls it', async () => {
