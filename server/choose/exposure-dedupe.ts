@@ -19,8 +19,8 @@ export class ExposureDedupe {
   // holds half the bound, it becomes `previous` and the older `previous` is dropped whole. A session found in
   // `previous` moves to `current`. So a session seen within the last half-bound of entries is always kept, and
   // a hit costs one lookup (an exact LRU paid a delete and a re-insert on every request).
-  private current = new Map<string, Map<string, string>>();
-  private previous = new Map<string, Map<string, string>>();
+  private current = new Map<string, SessionExposures>();
+  private previous = new Map<string, SessionExposures>();
   private currentEntries = 0;
   private previousEntries = 0;
 
@@ -40,7 +40,18 @@ export class ExposureDedupe {
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
   ): readonly T[] {
     if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
-    const seen = this.session(`${project}\u0000${profileId}\u0000${sessionId}`);
+    const session = this.session(`${project}\u0000${profileId}\u0000${sessionId}`);
+    // The same exposure objects as the session's last request (a returning unit is served the config's frozen
+    // choices): each was remembered then, so all are repeats, found without a lookup each.
+    if (session.last !== null && sameElements(session.last, exposures)) return NO_EXPOSURES;
+    session.last = exposures;
+    const seen = session.seen;
+    if (seen.size === 0) {
+      // A new session: nothing to compare (an answer names each experience once).
+      for (let i = 0; i < exposures.length; i++) seen.set((exposures[i] as T).name, (exposures[i] as T).variation ?? '');
+      this.currentEntries += seen.size;
+      return exposures;
+    }
     let kept: T[] | null = null;
     for (let i = 0; i < exposures.length; i++) {
       const exposure = exposures[i] as T;
@@ -57,7 +68,7 @@ export class ExposureDedupe {
   }
 
   /** The session's remembered exposures, in `current` (moved there from `previous`, or new). */
-  private session(key: string): Map<string, string> {
+  private session(key: string): SessionExposures {
     const recent = this.current.get(key);
     if (recent !== undefined) return recent;
     const older = this.previous.get(key);
@@ -68,17 +79,31 @@ export class ExposureDedupe {
       this.current = new Map();
       this.currentEntries = 0;
     }
-    let seen = older;
-    if (seen === undefined) {
-      seen = new Map();
+    let session = older;
+    if (session === undefined) {
+      session = { seen: new Map(), last: null };
     } else if (this.previous.delete(key)) {
-      this.previousEntries -= seen.size;
-      this.currentEntries += seen.size;
+      this.previousEntries -= session.seen.size;
+      this.currentEntries += session.seen.size;
     } else {
       // It was in the generation just dropped: keep it.
-      this.currentEntries += seen.size;
+      this.currentEntries += session.seen.size;
     }
-    this.current.set(key, seen);
-    return seen;
+    this.current.set(key, session);
+    return session;
   }
+}
+
+/** One session's exposures: experience → variation, and the exposures of its last request as they were passed. */
+interface SessionExposures {
+  seen: Map<string, string>;
+  last: readonly unknown[] | null;
+}
+
+const NO_EXPOSURES: readonly never[] = Object.freeze([]);
+
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

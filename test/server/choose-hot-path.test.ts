@@ -60,6 +60,24 @@ describe('ExposureDedupe', () => {
     assert.equal(fresh(dedupe, [row({ sessionId: undefined })]).length, 1);
   });
 
+  it('the same exposure objects again in the session are all repeats; a changed one among them is not', () => {
+    const dedupe = new ExposureDedupe();
+    const a = row();
+    const b = row({ name: 'e2' });
+    assert.deepEqual(fresh(dedupe, [a, b]), [a, b]);
+    assert.deepEqual(fresh(dedupe, [a, b]), []);
+    // Other objects, the same values: still repeats (compared by experience and variation).
+    assert.deepEqual(fresh(dedupe, [row(), row({ name: 'e2' })]), []);
+    // One object changed: only it is new; then the new pair is remembered as the session's last.
+    const b2 = row({ name: 'e2', variation: 'b' });
+    assert.deepEqual(fresh(dedupe, [a, b2]), [b2]);
+    assert.deepEqual(fresh(dedupe, [a, b2]), []);
+    assert.deepEqual(fresh(dedupe, [a, b]), [b]);
+    // The same objects in another session are that session's first exposures.
+    assert.deepEqual(fresh(dedupe, [{ ...a, sessionId: 's2' }, { ...b, sessionId: 's2' }]).length, 2);
+    assert.equal(dedupe.size, 4);
+  });
+
   it('forgets the least recently seen session beyond its bound', () => {
     const dedupe = new ExposureDedupe(2);
     fresh(dedupe, [row({ sessionId: 'old' })]);
