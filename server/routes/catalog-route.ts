@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimit } from '../http/rate-limit.js';
+import { projectRateLimitHook } from '../http/rate-limit.js';
 import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from '../recommendations/catalog-body.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -37,7 +37,7 @@ export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): P
       CATALOG_PATH,
       {
         bodyLimit: CATALOG_BODY_LIMIT,
-        config: { rateLimit: projectRateLimit(ctx.config) },
+        onRequest: projectRateLimitHook(app, ctx.config),
         preParsing: apiKeyOnly,
       },
       async (request) => {

@@ -13,7 +13,7 @@ import { validateChooseRequest } from '../choose/validate-choose-request.js';
 import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimit } from '../http/rate-limit.js';
+import { projectRateLimitHook } from '../http/rate-limit.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
@@ -70,7 +70,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams }>(
     CHOOSE_PATH,
     {
-      config: { rateLimit: projectRateLimit(ctx.config) },
+      onRequest: projectRateLimitHook(app, ctx.config),
       preParsing: projectAuth(ctx.config, { allowApiKey: true }),
     },
     async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { validateConsent } from '../consent/validate-consent.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimit } from '../http/rate-limit.js';
+import { projectRateLimitHook } from '../http/rate-limit.js';
 import type { ServiceContext } from '../service-context.js';
 
 /**
@@ -13,7 +13,7 @@ export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams }>(
     '/v1/:org/projects/:project/consents/data',
     {
-      config: { rateLimit: projectRateLimit(ctx.config) },
+      onRequest: projectRateLimitHook(app, ctx.config),
       preParsing: projectAuth(ctx.config, { allowApiKey: false }),
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimit } from '../http/rate-limit.js';
+import { projectRateLimitHook } from '../http/rate-limit.js';
 import { pickFields } from '../recommendations/feed-service.js';
 import { validateFeedRequest } from '../recommendations/validate-feed-request.js';
 import type { ServiceContext } from '../service-context.js';
@@ -18,7 +18,7 @@ export function feedRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams & { id: string } }>(
     FEED_PATH,
     {
-      config: { rateLimit: projectRateLimit(ctx.config) },
+      onRequest: projectRateLimitHook(app, ctx.config),
       preParsing: projectAuth(ctx.config, { allowApiKey: true }),
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimit } from '../http/rate-limit.js';
+import { projectRateLimitHook } from '../http/rate-limit.js';
 import { validateBatch } from '../ingest/validate-event.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -13,7 +13,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams & { sourceId: string } }>(
     '/v1/:org/projects/:project/sources/:sourceId/track',
     {
-      config: { rateLimit: projectRateLimit(ctx.config) },
+      onRequest: projectRateLimitHook(app, ctx.config),
       preParsing: projectAuth(ctx.config, { allowApiKey: false }),
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { describe, it, mock } from 'node:test';
 import type { RouteModule } from '../../server/app.js';
 import { secretsEqual } from '../../server/auth/secrets-equal.js';
 import { projectAuth, type ProjectParams } from '../../server/http/project-endpoint.js';
-import { projectRateLimit } from '../../server/http/rate-limit.js';
+import { projectRateLimitHook } from '../../server/http/rate-limit.js';
 import { makeEvent } from './helpers/events.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
@@ -14,7 +14,7 @@ import { useApp } from './helpers/use-test-app.js';
 // A route shaped like the Choose API (apiKey or writeKey) to exercise the reusable auth and rate-limit helpers.
 const echoRoute: RouteModule = (app, ctx) => {
   app.post<{ Params: ProjectParams }>('/v1/:org/projects/:project/optimization/echo', {
-    config: { rateLimit: projectRateLimit(ctx.config) },
+    onRequest: projectRateLimitHook(app, ctx.config),
     preParsing: projectAuth(ctx.config, { allowApiKey: true }),
   }, async (request) => ({ kind: request.auth?.kind, project: request.auth?.project.key }));
 };
