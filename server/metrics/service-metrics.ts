@@ -67,19 +67,35 @@ export class ServiceMetrics {
   // Choose bench. Bounded by routes × methods × statuses (route patterns, not URLs).
   private readonly stats = new Map<string, RequestStats>();
 
-  /** Counts one answered request and its latency. */
-  observe(method: string, route: string, status: number, seconds: number): void {
+  /**
+   * Counts answered requests of one route pattern and their latencies, for that route's hook. It remembers the
+   * stats of the (method, status) pairs the route has answered (a route answers few) and finds them by comparing,
+   * without building and hashing a string key per request (≈ 1 % of the main thread's CPU in the Choose bench).
+   * @example const observe = metrics.routeObserver('/healthz'); observe('GET', 200, 0.001);
+   */
+  routeObserver(route: string): (method: string, status: number, seconds: number) => void {
+    const known: { method: string; status: number; stats: RequestStats }[] = [];
+    return (method, status, seconds) => {
+      for (const k of known) {
+        if (k.status === status && k.method === method) {
+          record(k.stats, seconds);
+          return;
+        }
+      }
+      const stats = this.statsOf(method, route, status);
+      known.push({ method, status, stats });
+      record(stats, seconds);
+    };
+  }
+
+  private statsOf(method: string, route: string, status: number): RequestStats {
     const k = `${method} ${status} ${route}`;
     let stats = this.stats.get(k);
     if (stats === undefined) {
       stats = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(DURATION_BUCKETS.length + 1) };
       this.stats.set(k, stats);
     }
-    stats.count++;
-    stats.sum += seconds;
-    let bucket = 0;
-    while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++;
-    stats.buckets[bucket] = (stats.buckets[bucket] ?? 0) + 1;
+    return stats;
   }
 
   /** A metric of the registry built from `stats` at scrape time, in the shape prom-client's own metrics answer. */
@@ -98,4 +114,12 @@ export class ServiceMetrics {
     // registerMetric is typed for prom-client's own classes; its registry needs only name, type and get().
     return metric as unknown as Metric;
   }
+}
+
+function record(stats: RequestStats, seconds: number): void {
+  stats.count++;
+  stats.sum += seconds;
+  let bucket = 0;
+  while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++;
+  stats.buckets[bucket] = (stats.buckets[bucket] ?? 0) + 1;
 }
