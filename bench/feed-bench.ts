@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type RouteModule } from '../server/app.js';
 import type { ServiceConfigFile } from '../server/config/config-types.js';
-import { projectAuth, type ProjectParams } from '../server/http/project-endpoint.js';
+import { projectEndpoint, type ProjectParams } from '../server/http/project-endpoint.js';
 import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
@@ -64,7 +64,7 @@ const constantRoute: RouteModule = (app, ctx) => {
   const products = Array.from({ length: 100 }, (_, i) => ({ id: `c${i}`, title: `Constant ${i}`, price: i }));
   app.post<{ Params: ProjectParams & { id: string } }>(
     '/v1/:org/projects/:project/constant/:id/data',
-    { preParsing: projectAuth(ctx.config, { allowApiKey: true }) },
+    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }) },
     async (request) => {
       const body = validateFeedRequest(request.body);
       return { products: products.slice(0, body.limit) };

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { ConfigStore } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -57,22 +57,17 @@ function unlimited(store: ConfigStore, request: FastifyRequest): boolean {
 }
 
 /**
- * The onRequest hook of a `/v1/{org}/projects/{project}` endpoint: @fastify/rate-limit's limiter with
- * projectRateLimit's options, skipped for callers that are not limited (apiKey callers by default). Our own hook
- * in front of the plugin's rather than its route `config.rateLimit` with an allow-list: its route hook awaits the
- * key generator and the allow-list and reads `request.routeOptions` (a fresh object on every read) even for a
- * caller it then lets through, ≈ 2 % of a Choose request's CPU for server-side callers who are never limited.
- * @example app.post(path, { onRequest: projectRateLimitHook(app, ctx.config) }, handler)
+ * The limiter of a `/v1/{org}/projects/{project}` endpoint (its onRequest hook, projectEndpoint, calls it):
+ * @fastify/rate-limit's with projectRateLimit's options, or null for a caller that is not limited (apiKey callers
+ * by default) without calling it. Called by our hook rather than set as the route's `config.rateLimit` with an
+ * allow-list: the plugin's route hook awaits the key generator and the allow-list and reads
+ * `request.routeOptions` (a fresh object on every read) even for a caller it then lets through, ≈ 2 % of a Choose
+ * request's CPU for server-side callers who are never limited.
+ * @example const limit = projectRateLimiter(app, store); await limit(request, reply);
  */
-export function projectRateLimitHook(
+export function projectRateLimiter(
   app: FastifyInstance, store: ConfigStore,
-): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null {
   const limit = app.rateLimit(projectRateLimit(store));
-  return (request, reply, done) => {
-    if (unlimited(store, request)) {
-      done();
-      return;
-    }
-    limit.call(app, request, reply).then(() => done(), done);
-  };
+  return (request, reply) => (unlimited(store, request) ? null : limit.call(app, request, reply));
 }

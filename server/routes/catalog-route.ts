@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
-import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimitHook } from '../http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from '../recommendations/catalog-body.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -20,12 +19,12 @@ export const CATALOG_PATH = '/v1/:org/projects/:project/catalog';
  * parser apply to it alone (every other route keeps 1 MiB).
  */
 export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
-  const auth = projectAuth(ctx.config, { allowApiKey: true });
-  const apiKeyOnly: preParsingAsyncHookHandler = async function apiKeyOnly(request, reply, payload) {
-    await auth.call(this, request, reply, payload);
+  const apiKeyOnly = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (request.auth?.kind !== 'apiKey') {
-      throw new ServiceError('invalid_credentials', 'The catalog API takes an apiKey (?apiKey=); a writeKey may not change the catalog.');
+      done(new ServiceError('invalid_credentials', 'The catalog API takes an apiKey (?apiKey=); a writeKey may not change the catalog.'));
+      return;
     }
+    done();
   };
 
   await app.register(async (scope) => {
@@ -37,8 +36,7 @@ export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): P
       CATALOG_PATH,
       {
         bodyLimit: CATALOG_BODY_LIMIT,
-        onRequest: projectRateLimitHook(app, ctx.config),
-        preParsing: apiKeyOnly,
+        onRequest: [projectEndpoint(app, ctx.config, { allowApiKey: true }), apiKeyOnly],
       },
       async (request) => {
         const project = request.auth?.project;

@@ -12,8 +12,7 @@ import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-att
 import { validateChooseRequest } from '../choose/validate-choose-request.js';
 import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimitHook } from '../http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
@@ -27,7 +26,7 @@ export const TARGETING_TTL_MS = 10_000;
  * `POST /v1/{org}/projects/{project}/optimization/choose-api` (spec 4.1, DESIGN 3.3 and 3.5): resolves the
  * requested experiences for one profile and answers `{choices:[{name, group?, variation?, body}]}`.
  *
- * Order of work, cheapest refusal first: authentication before the body is read (projectAuth), then the
+ * Order of work, cheapest refusal first: authentication before the body is read (projectEndpoint), then the
  * whole body is validated (400, no lookup yet), then the identification is checked against the key
  * (403) and resolved (form B: 400 `unknown_user`), then the engine runs; exposures are queued for a
  * batched write and never delay the answer.
@@ -70,8 +69,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams }>(
     CHOOSE_PATH,
     {
-      onRequest: projectRateLimitHook(app, ctx.config),
-      preParsing: projectAuth(ctx.config, { allowApiKey: true }),
+      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }),
     },
     async (request, reply) => {
       const auth = request.auth;

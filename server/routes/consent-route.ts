@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validateConsent } from '../consent/validate-consent.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimitHook } from '../http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
 
 /**
@@ -13,8 +12,7 @@ export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams }>(
     '/v1/:org/projects/:project/consents/data',
     {
-      onRequest: projectRateLimitHook(app, ctx.config),
-      preParsing: projectAuth(ctx.config, { allowApiKey: false }),
+      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false }),
     },
     async (request) => {
       const record = validateConsent(request.body);

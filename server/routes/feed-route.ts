@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
-import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimitHook } from '../http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { pickFields } from '../recommendations/feed-service.js';
 import { validateFeedRequest } from '../recommendations/validate-feed-request.js';
 import type { ServiceContext } from '../service-context.js';
@@ -18,8 +17,7 @@ export function feedRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams & { id: string } }>(
     FEED_PATH,
     {
-      onRequest: projectRateLimitHook(app, ctx.config),
-      preParsing: projectAuth(ctx.config, { allowApiKey: true }),
+      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }),
     },
     async (request) => {
       const project = request.auth?.project;

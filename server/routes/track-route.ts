@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { projectAuth, type ProjectParams } from '../http/project-endpoint.js';
-import { projectRateLimitHook } from '../http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { validateBatch } from '../ingest/validate-event.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -13,8 +12,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.post<{ Params: ProjectParams & { sourceId: string } }>(
     '/v1/:org/projects/:project/sources/:sourceId/track',
     {
-      onRequest: projectRateLimitHook(app, ctx.config),
-      preParsing: projectAuth(ctx.config, { allowApiKey: false }),
+      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false }),
     },
     async (request) => {
       const events = validateBatch(request.body);

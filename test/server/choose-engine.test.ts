@@ -427,7 +427,7 @@ describe('choose engine: sticky first assignment', () => {
     assert.deepEqual(first.map((c) => [c.name, c.variation]), [['hero-banner', 'bold'], ['footer-exp', 'a']]);
     assert.deepEqual(await serve(experiences), first);
     // A reloaded config (a new array) with new bodies: the same stored variations, the new bodies.
-    const reloaded = baseConfig().map((e) => (e.name === 'hero-banner' ? { ...e, variations: fiftyFifty().map((v) => ({ ...v, body: { title: `${v.name} v2` } })) } : e));
+    const reloaded = baseConfig().map((e) => (e.name === 'hero-banner' ? { ...e, variations: fiftyFifty()!.map((v) => ({ ...v, body: { title: `${v.name} v2` } })) } : e));
     const again = await serve(reloaded);
     assert.deepEqual(again.map((c) => [c.name, c.variation, c.body]), [['hero-banner', 'bold', { title: 'bold v2' }], ['footer-exp', 'a', { title: 'a' }]]);
   });

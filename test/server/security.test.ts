@@ -4,8 +4,7 @@ import crypto from 'node:crypto';
 import { describe, it, mock } from 'node:test';
 import type { RouteModule } from '../../server/app.js';
 import { secretsEqual } from '../../server/auth/secrets-equal.js';
-import { projectAuth, type ProjectParams } from '../../server/http/project-endpoint.js';
-import { projectRateLimitHook } from '../../server/http/rate-limit.js';
+import { projectEndpoint, type ProjectParams } from '../../server/http/project-endpoint.js';
 import { makeEvent } from './helpers/events.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
@@ -14,8 +13,7 @@ import { useApp } from './helpers/use-test-app.js';
 // A route shaped like the Choose API (apiKey or writeKey) to exercise the reusable auth and rate-limit helpers.
 const echoRoute: RouteModule = (app, ctx) => {
   app.post<{ Params: ProjectParams }>('/v1/:org/projects/:project/optimization/echo', {
-    onRequest: projectRateLimitHook(app, ctx.config),
-    preParsing: projectAuth(ctx.config, { allowApiKey: true }),
+    onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }),
   }, async (request) => ({ kind: request.auth?.kind, project: request.auth?.project.key }));
 };
 
