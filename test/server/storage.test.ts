@@ -140,6 +140,18 @@ for (const driver of DRIVERS) {
       assert.deepEqual(rows.map((r) => [r.experience, r.variation, r.created]), [['e2', 'b', true], ['e1', 'kept', false]]);
     });
 
+    it('getOrCreateAssignments from concurrent callers: each pair stored once, every caller answered the stored row', async () => {
+      const pairs = ['e1', 'e2', 'e3'].map((experience) => ({ project: P, experience, unit: 'p-race', hashVersion: 2 }));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        h.storage.getOrCreateAssignments(pairs.map((p, j) => ({ ...p, variation: `v${(i + j) % 3}` })))));
+      for (let j = 0; j < pairs.length; j++) {
+        const stored = await h.storage.getAssignment(P, pairs[j]!.experience, 'p-race');
+        assert.deepEqual(new Set(answers.map((a) => a[j]!.variation)), new Set([stored?.variation]));
+        assert.equal(answers.filter((a) => a[j]!.created).length, 1);
+        assert.ok(answers.every((a) => a[j]!.hashVersion === 2 && a[j]!.createdAt === stored?.createdAt && a[j]!.unit === 'p-race'));
+      }
+    });
+
     it('records exposure sets in batches, one row per answer, and reads back every choice with its set', async () => {
       const time = 1_750_000_000_000;
       await h.storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
