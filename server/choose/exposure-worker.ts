@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlValue } from '../storage/sql-program.js';
 import type { Assignment, AssignmentInput } from '../storage/storage.js';
-import { INSERT_EXPOSURE_SETS, assignmentsProgram } from '../storage/sql-storage.js';
+import { INSERT_EXPOSURE_SETS, assignmentsInsertFirstProgram } from '../storage/sql-storage.js';
 import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 
@@ -67,12 +67,12 @@ const insertExposureSets = db.transaction((rows: readonly SqlValue[][]) => {
   for (const row of rows) insertExposureSet.run(row);
 });
 
-// Insert-if-absent on (project, experience, unit), then the stored rows: the storage's own program (the same
-// SQL as the main connection's), so the database decides which first assignment wins (DESIGN 4), whichever node
-// or connection wrote it.
+// Insert-if-absent on (project, experience, unit), then the stored rows: the storage's own SQL (its program with
+// the write first, as this connection's transactions are IMMEDIATE anyway), so the database decides which first
+// assignment wins (DESIGN 4), whichever node or connection wrote it.
 const runner = new SqliteProgramRunner(assignmentsDb);
 const createAssignments = assignmentsDb.transaction((inputs: readonly AssignmentInput[], now: number): Assignment[] =>
-  runner.drive(assignmentsProgram(inputs, now)));
+  runner.drive(assignmentsInsertFirstProgram(inputs, now)));
 const createAssignmentGroup = assignmentsDb.transaction((group: readonly { assignments: AssignmentInput[] }[], now: number): Assignment[][] =>
   group.map((r) => createAssignments(r.assignments, now)));
 

@@ -270,6 +270,15 @@ const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentI
  * the insert-if-absent in `assignmentWriteProgram` decides.
  */
 export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlProgram<AssignmentRead> {
+  const { project, unique } = distinctAssignments(inputs);
+  const byId = yield* storedAssignments(
+    project, distinct((r) => r.experience, unique.values()), distinct((r) => r.unit, unique.values()), new Set(),
+  );
+  return { project, byId, missing: sortedById([...unique.entries()].filter(([id]) => !byId.has(id))) };
+}
+
+/** The inputs' one project, and each (experience, unit) pair once, keyed `${experience}\0${unit}`. */
+function distinctAssignments(inputs: readonly AssignmentInput[]): { project: string; unique: Map<string, AssignmentInput> } {
   const project = inputs[0]?.project ?? '';
   const unique = new Map<string, AssignmentInput>();
   for (const input of inputs) {
@@ -277,12 +286,12 @@ export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlP
     const id = `${input.experience}\u0000${input.unit}`;
     if (!unique.has(id)) unique.set(id, input);
   }
-  const byId = yield* storedAssignments(
-    project, distinct((r) => r.experience, unique.values()), distinct((r) => r.unit, unique.values()), new Set(),
-  );
-  const missing = [...unique.entries()].filter(([id]) => !byId.has(id))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-  return { project, byId, missing };
+  return { project, unique };
+}
+
+/** Sorted by key, so concurrent callers lock in one order. */
+function sortedById(entries: [string, AssignmentInput][]): AssignmentInput[] {
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
 /**
@@ -347,6 +356,18 @@ export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: num
   const read = yield* assignmentReadProgram(inputs);
   if (read.missing.length === 0) return assignmentAnswers(inputs, read);
   return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));
+}
+
+/**
+ * assignmentsProgram's answer, with the write half first: insert-if-absent of every pair, then only the rows that
+ * were stored before are read. For a connection that takes the write lock whatever it finds (the Choose writer
+ * thread's transactions are IMMEDIATE), a new unit's request is one statement instead of two; a unit whose rows are
+ * all stored costs two either way. Returning units whose rows this node has cached never get here.
+ */
+export function* assignmentsInsertFirstProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const { project, unique } = distinctAssignments(inputs);
+  const read: AssignmentRead = { project, byId: new Map(), missing: sortedById([...unique.entries()]) };
+  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(project, read.missing, now));
 }
 
 export abstract class SqlStorage implements Storage {
