@@ -13,6 +13,7 @@ import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js'
 import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/routes/choose-route.js';
+import { exposureSetParams } from '../../server/storage/sql-storage.js';
 import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { ExposureSet } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
@@ -86,6 +87,20 @@ describe('ExposureDedupe', () => {
     assert.equal(dedupe.size, 2);
     assert.equal(fresh(dedupe, [row({ sessionId: 'old' })]).length, 1);
     assert.equal(fresh(dedupe, [row({ sessionId: 'new' })]).length, 0);
+  });
+});
+
+describe('exposureSetParams', () => {
+  it('writes each choice as [name, variation] JSON, the same object again as it is now', () => {
+    const choice: { name: string; variation?: string | null } = { name: 'hero "big"', variation: 'bold' };
+    const params = (choices: { name: string; variation?: string | null }[]) =>
+      exposureSetParams({ project: P, profileId: 'p', sessionId: 's', device: 'mobile', time: 5, choices }, 9);
+    assert.deepEqual(params([choice, { name: 'note' }]), [P, 'p', 's', 'mobile', 5, 2, '[["hero \\"big\\"","bold"],["note",null]]']);
+    assert.equal(params([choice])[6], '[["hero \\"big\\"","bold"]]');
+    choice.variation = 'control';
+    assert.equal(params([choice])[6], '[["hero \\"big\\"","control"]]');
+    choice.variation = null;
+    assert.equal(params([choice])[6], '[["hero \\"big\\"",null]]');
   });
 });
 
