@@ -17,20 +17,25 @@
  * got a moment before; assignments themselves stay exact (stored first-wins in the database, DESIGN 4).
  * A lookup that started before an invalidation is not remembered (the generation check in `set`), so a
  * query answered just before a link was committed cannot re-insert the old answer after the clear.
- * Bounded: the oldest entry goes first.
+ * Bounded per project (so one busy project cannot push out another's entries): the oldest entry goes first.
  * @example
  * const generation = cache.generation;
  * const canonical = cache.get(project, profileId) ?? cache.set(project, profileId, await load(), generation);
  */
 export class CanonicalProfileCache {
-  private entries = new Map<string, { canonical: string; expiresAt: number }>();
+  // Project → profile → entry: nested rather than one concatenated key, so the request's profile id (a string
+  // parsed from its body) is hashed once and reused by the Choose route's other per-profile caches, where a
+  // concatenated key was a new string to flatten and hash in each of them.
+  private projects = new Map<string, Map<string, { canonical: string; expiresAt: number }>>();
+  private entries = 0;
   private currentGeneration = 0;
 
+  /** `maxEntries` bounds each project's entries. */
   constructor(private readonly now: () => number, private readonly ttlMs = 2_000, private readonly maxEntries = 50_000) {}
 
   /** Entries held (expired ones included until they are read or pushed out). */
   get size(): number {
-    return this.entries.size;
+    return this.entries;
   }
 
   /** Taken before a lookup and passed to `set`: an invalidation in between makes `set` forget the answer. */
@@ -39,11 +44,12 @@ export class CanonicalProfileCache {
   }
 
   get(project: string, profileId: string): string | undefined {
-    const k = `${project}\u0000${profileId}`;
-    const entry = this.entries.get(k);
+    const profiles = this.projects.get(project);
+    const entry = profiles?.get(profileId);
     if (entry === undefined) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(k);
+      profiles!.delete(profileId);
+      this.entries--;
       return undefined;
     }
     return entry.canonical;
@@ -52,13 +58,21 @@ export class CanonicalProfileCache {
   /** Remembers a stored answer read under `generation`; returns `canonical` for chaining. */
   set(project: string, profileId: string, canonical: string, generation: number): string {
     if (generation !== this.currentGeneration) return canonical;
-    const k = `${project}\u0000${profileId}`;
-    // Re-inserted at the end: insertion order is expiry order, so the first entry is the oldest.
-    this.entries.delete(k);
-    this.entries.set(k, { canonical, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    let profiles = this.projects.get(project);
+    if (profiles === undefined) {
+      profiles = new Map();
+      this.projects.set(project, profiles);
+    }
+    // Re-inserted at the end: insertion order is expiry order, so a project's first entry is its oldest.
+    if (profiles.delete(profileId)) this.entries--;
+    profiles.set(profileId, { canonical, expiresAt: this.now() + this.ttlMs });
+    this.entries++;
+    if (profiles.size > this.maxEntries) {
+      const oldest = profiles.keys().next();
+      if (!oldest.done) {
+        profiles.delete(oldest.value);
+        this.entries--;
+      }
     }
     return canonical;
   }
@@ -66,7 +80,8 @@ export class CanonicalProfileCache {
   /** An identify or alias was stored on this node: any profile's canonical may have changed. */
   invalidateAll(): void {
     this.currentGeneration++;
-    this.entries = new Map();
+    this.projects = new Map();
+    this.entries = 0;
   }
 }
 

@@ -13,14 +13,17 @@
  * @example const fresh = dedupe.newInSession('acme/shop', profileId, sessionId, result.exposed);
  */
 export class ExposureDedupe {
-  // (project, profile, session) → experience → variation. Nested so that a request's exposures, which share one
-  // profile and session, build one key between them (see AssignmentCache for why that matters).
-  // Bounded by two generations rather than an exact LRU order: sessions seen lately are in `current`; when it
-  // holds half the bound, it becomes `previous` and the older `previous` is dropped whole. A session found in
-  // `previous` moves to `current`. So a session seen within the last half-bound of entries is always kept, and
+  // Project → profile → its latest sessions → experience → variation. Nested rather than one concatenated key, so
+  // the request's profile and session ids (strings parsed from its body, the profile's already hashed by the other
+  // per-profile caches) are looked up as they are (see AssignmentCache for why that matters). A profile keeps its
+  // SESSIONS_PER_PROFILE latest sessions: a visitor has one at a time, and an older session seen again is written
+  // again (this is not a guarantee of uniqueness, above).
+  // Bounded by two generations rather than an exact LRU order: profiles seen lately are in `current`; when it
+  // holds half the bound, it becomes `previous` and the older `previous` is dropped whole. A profile found in
+  // `previous` moves to `current`. So a profile seen within the last half-bound of entries is always kept, and
   // a hit costs one lookup (an exact LRU paid a delete and a re-insert on every request).
-  private current = new Map<string, SessionExposures>();
-  private previous = new Map<string, SessionExposures>();
+  private current = new Map<string, Map<string, ProfileSessions>>();
+  private previous = new Map<string, Map<string, ProfileSessions>>();
   private currentEntries = 0;
   private previousEntries = 0;
 
@@ -40,7 +43,7 @@ export class ExposureDedupe {
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
   ): readonly T[] {
     if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
-    const session = this.session(`${project}\u0000${profileId}\u0000${sessionId}`);
+    const session = this.session(project, profileId, sessionId);
     // The same exposure objects as the session's last request (a returning unit is served the config's frozen
     // choices): each was remembered then, so all are repeats, found without a lookup each.
     if (session.last !== null && sameElements(session.last, exposures)) return NO_EXPOSURES;
@@ -67,11 +70,37 @@ export class ExposureDedupe {
     return kept ?? exposures;
   }
 
-  /** The session's remembered exposures, in `current` (moved there from `previous`, or new). */
-  private session(key: string): SessionExposures {
-    const recent = this.current.get(key);
+  /** The session's remembered exposures (its profile in `current`, moved there from `previous`, or new). */
+  private session(project: string, profileId: string, sessionId: string): SessionExposures {
+    const sessions = this.profileSessions(project, profileId);
+    let session = sessions.get(sessionId);
+    if (session === undefined) {
+      if (sessions.size >= SESSIONS_PER_PROFILE) {
+        const oldest = sessions.entries().next();
+        if (!oldest.done) {
+          sessions.delete(oldest.value[0]);
+          this.currentEntries -= oldest.value[1].seen.size;
+        }
+      }
+      session = { seen: new Map(), last: null };
+      sessions.set(sessionId, session);
+    }
+    return session;
+  }
+
+  private profileSessions(project: string, profileId: string): ProfileSessions {
+    const recent = this.current.get(project)?.get(profileId);
     if (recent !== undefined) return recent;
-    const older = this.previous.get(key);
+    const olderProfiles = this.previous.get(project);
+    let sessions = olderProfiles?.get(profileId);
+    let weight = 0;
+    if (sessions !== undefined) {
+      olderProfiles!.delete(profileId);
+      for (const session of sessions.values()) weight += session.seen.size;
+      this.previousEntries -= weight;
+    } else {
+      sessions = new Map();
+    }
     // Half the bound reached: start a new generation before adding (the oldest one goes whole).
     if (this.currentEntries >= this.maxEntries / 2) {
       this.previous = this.current;
@@ -79,20 +108,22 @@ export class ExposureDedupe {
       this.current = new Map();
       this.currentEntries = 0;
     }
-    let session = older;
-    if (session === undefined) {
-      session = { seen: new Map(), last: null };
-    } else if (this.previous.delete(key)) {
-      this.previousEntries -= session.seen.size;
-      this.currentEntries += session.seen.size;
-    } else {
-      // It was in the generation just dropped: keep it.
-      this.currentEntries += session.seen.size;
+    let profiles = this.current.get(project);
+    if (profiles === undefined) {
+      profiles = new Map();
+      this.current.set(project, profiles);
     }
-    this.current.set(key, session);
-    return session;
+    profiles.set(profileId, sessions);
+    this.currentEntries += weight;
+    return sessions;
   }
 }
+
+/** The most sessions remembered per profile; a newer one pushes out the oldest. */
+const SESSIONS_PER_PROFILE = 4;
+
+/** A profile's latest sessions, oldest first. */
+type ProfileSessions = Map<string, SessionExposures>;
 
 /** One session's exposures: experience → variation, and the exposures of its last request as they were passed. */
 interface SessionExposures {

@@ -7,6 +7,7 @@ export interface StoredTargeting {
 }
 
 interface Entry {
+  canonicalProfileId: string;
   value: StoredTargeting;
   expiresAt: number;
 }
@@ -18,42 +19,52 @@ interface Entry {
  * view of the same visitor. Staleness is acceptable for targeting and bounded by `ttlMs`: an attribute
  * tracked a moment ago counts within `ttlMs` rather than at once, and a visitor who newly matches a condition
  * is enrolled on a later request. Assignments stay exact: they are sticky in the database, never here.
- * Attributes do not come from the config, so a config reload leaves this cache alone. Bounded: the oldest
+ * Attributes do not come from the config, so a config reload leaves this cache alone. One entry per profile,
+ * for the canonical profile it was read with (an identified profile reads anew). Bounded per project: the oldest
  * entry goes first.
  * @example const cache = new TargetingAttributeCache(() => Date.now(), 10_000);
  */
 export class TargetingAttributeCache {
-  private readonly entries = new Map<string, Entry>();
+  // Project → profile → its entry, which names the canonical profile it was read for: nested, like
+  // CanonicalProfileCache, so the request's profile id is hashed once for every per-profile cache.
+  private readonly projects = new Map<string, Map<string, Entry>>();
+  private entries = 0;
 
+  /** `maxEntries` bounds each project's entries. */
   constructor(private readonly now: () => number, private readonly ttlMs = 10_000, private readonly maxEntries = 50_000) {}
 
   get size(): number {
-    return this.entries.size;
+    return this.entries;
   }
 
   get(project: string, profileId: string, canonicalProfileId: string): StoredTargeting | undefined {
-    const k = key(project, profileId, canonicalProfileId);
-    const entry = this.entries.get(k);
-    if (entry === undefined) return undefined;
+    const profiles = this.projects.get(project);
+    const entry = profiles?.get(profileId);
+    if (entry === undefined || entry.canonicalProfileId !== canonicalProfileId) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(k);
+      profiles!.delete(profileId);
+      this.entries--;
       return undefined;
     }
     return entry.value;
   }
 
   set(project: string, profileId: string, canonicalProfileId: string, value: StoredTargeting): void {
-    const k = key(project, profileId, canonicalProfileId);
-    // Re-inserted at the end: insertion order is expiry order, so the first entry is the oldest.
-    this.entries.delete(k);
-    this.entries.set(k, { value, expiresAt: this.now() + this.ttlMs });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    let profiles = this.projects.get(project);
+    if (profiles === undefined) {
+      profiles = new Map();
+      this.projects.set(project, profiles);
+    }
+    // Re-inserted at the end: insertion order is expiry order, so a project's first entry is its oldest.
+    if (profiles.delete(profileId)) this.entries--;
+    profiles.set(profileId, { canonicalProfileId, value, expiresAt: this.now() + this.ttlMs });
+    this.entries++;
+    if (profiles.size > this.maxEntries) {
+      const oldest = profiles.keys().next();
+      if (!oldest.done) {
+        profiles.delete(oldest.value);
+        this.entries--;
+      }
     }
   }
-}
-
-function key(project: string, profileId: string, canonicalProfileId: string): string {
-  return `${project}\u0000${profileId}\u0000${canonicalProfileId}`;
 }

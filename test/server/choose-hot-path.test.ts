@@ -79,14 +79,22 @@ describe('ExposureDedupe', () => {
     assert.equal(dedupe.size, 4);
   });
 
-  it('forgets the least recently seen session beyond its bound', () => {
+  it('forgets the least recently seen profile beyond its bound', () => {
     const dedupe = new ExposureDedupe(2);
-    fresh(dedupe, [row({ sessionId: 'old' })]);
-    fresh(dedupe, [row({ sessionId: 'mid' })]);
-    fresh(dedupe, [row({ sessionId: 'new' })]);
+    fresh(dedupe, [row({ profileId: 'old' })]);
+    fresh(dedupe, [row({ profileId: 'mid' })]);
+    fresh(dedupe, [row({ profileId: 'new' })]);
     assert.equal(dedupe.size, 2);
-    assert.equal(fresh(dedupe, [row({ sessionId: 'old' })]).length, 1);
-    assert.equal(fresh(dedupe, [row({ sessionId: 'new' })]).length, 0);
+    assert.equal(fresh(dedupe, [row({ profileId: 'old' })]).length, 1);
+    assert.equal(fresh(dedupe, [row({ profileId: 'new' })]).length, 0);
+  });
+
+  it('remembers a profile\'s four latest sessions: a fifth pushes out its first', () => {
+    const dedupe = new ExposureDedupe();
+    for (const s of ['s1', 's2', 's3', 's4', 's5']) assert.equal(fresh(dedupe, [row({ sessionId: s })]).length, 1);
+    assert.equal(dedupe.size, 4);
+    for (const s of ['s2', 's3', 's4', 's5']) assert.equal(fresh(dedupe, [row({ sessionId: s })]).length, 0);
+    assert.equal(fresh(dedupe, [row({ sessionId: 's1' })]).length, 1);
   });
 });
 
