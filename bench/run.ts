@@ -13,8 +13,9 @@ console.log(formatIngestBench(ingest));
 console.log('');
 
 // Shorter rounds than ingestion: the whole `npm run bench` stays within about two minutes on two cores.
+// Five rounds: the goal is a median of per-round ratios, and two cores shared with neighbours drift between rounds.
 const choose = await runChooseBench({
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  rounds: Number(process.env.BENCH_CHOOSE_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5),
   secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
 });
 console.log(formatChooseBench(choose));
