@@ -170,6 +170,7 @@ export async function chooseExperiences(
   let pendingAssignments: PendingAssignment[] | null = null;
   let pendingFeeds: PendingFeed[] | null = null;
   let attributes: unknown = null;
+  let conditions: ConditionResults | null = null;
 
   for (const experience of selected) {
     const { name, group } = experience;
@@ -200,8 +201,11 @@ export async function chooseExperiences(
     }
 
     if (experience.condition) {
-      if (attributes === null) attributes = targetingAttributes(request);
-      if (!evalCondition(attributes, experience.condition, deps.savedGroups)) continue;
+      if (attributes === null) {
+        attributes = targetingAttributes(request);
+        conditions = conditionResultsFor(attributes, compiled, deps.savedGroups);
+      }
+      if (!conditionHolds(experience, attributes, conditions, deps.savedGroups)) continue;
     }
     if (experience.namespace && !inNamespace(unit, experience.namespace)) continue;
 
@@ -277,6 +281,40 @@ export async function chooseExperiences(
   const served = anyFailed ? choices.filter((c) => !failedFeeds.has(c)) : choices;
   const exposed = forced === null ? served : served.filter((c) => !forced.has(c));
   return { choices: served, exposed };
+}
+
+/**
+ * The conditions' results for one attributes object and compiled config, by experience ordinal, filled as they are
+ * evaluated. Kept only for a frozen attributes object, which is taken as unchanging, nested values included: the
+ * route's are (targeting-attributes.ts), and it serves the same object while the profile's stored attributes are
+ * cached, so its conditions are evaluated once, not on every request.
+ */
+interface ConditionResults {
+  compiled: CompiledExperiences;
+  savedGroups: ChooseDeps['savedGroups'];
+  byOrdinal: (boolean | undefined)[];
+}
+
+const conditionResults = new WeakMap<object, ConditionResults>();
+
+function conditionResultsFor(attributes: unknown, compiled: CompiledExperiences, savedGroups: ChooseDeps['savedGroups']): ConditionResults | null {
+  if (typeof attributes !== 'object' || attributes === null || !Object.isFrozen(attributes)) return null;
+  let results = conditionResults.get(attributes);
+  if (results === undefined || results.compiled !== compiled || results.savedGroups !== savedGroups) {
+    results = { compiled, savedGroups, byOrdinal: new Array<boolean | undefined>(compiled.list.length).fill(undefined) };
+    conditionResults.set(attributes, results);
+  }
+  return results;
+}
+
+function conditionHolds(
+  experience: CompiledExperience, attributes: unknown, results: ConditionResults | null, savedGroups: ChooseDeps['savedGroups'],
+): boolean {
+  const known = results?.byOrdinal[experience.ordinal];
+  if (known !== undefined) return known;
+  const holds = evalCondition(attributes, experience.condition!, savedGroups);
+  if (results !== null) results.byOrdinal[experience.ordinal] = holds;
+  return holds;
 }
 
 function resolveAssignments(

@@ -16,7 +16,8 @@ export interface ChooseRequest {
   profileId: string;
   /**
    * What `condition` rules see: `url`, profile and account attributes, anything the route knows.
-   * `device` is added from the request when this object has none.
+   * `device` is added from the request when this object has none. A frozen object is taken as unchanging, nested
+   * values included: the engine remembers its conditions' results with it.
    */
   attributes?: Readonly<Record<string, unknown>>;
   /** QA overrides `{experienceName: variationName}`; honoured only with `ChooseOptions.allowForce`. */

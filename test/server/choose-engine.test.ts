@@ -206,6 +206,21 @@ describe('choose engine: enrollment rules', () => {
     assert.equal(d.assignments.calls.length, 0);
   });
 
+  it('condition: a frozen attributes object\'s results are remembered with it; another object is evaluated anew', async () => {
+    const experiences = baseConfig();
+    const serve = async (attributes: Record<string, unknown>) =>
+      names((await chooseExperiences(experiences, req({ names: ['pro-only'], attributes }), deps())).choices);
+    const pro = Object.freeze({ plan: 'pro' });
+    assert.deepEqual(await serve(pro), ['pro-only']);
+    assert.deepEqual(await serve(pro), ['pro-only']);
+    assert.deepEqual(await serve(Object.freeze({ plan: 'free' })), []);
+    // Not frozen: read on every request, so a change counts.
+    const open: Record<string, unknown> = { plan: 'pro' };
+    assert.deepEqual(await serve(open), ['pro-only']);
+    open.plan = 'free';
+    assert.deepEqual(await serve(open), []);
+  });
+
   it('condition: sees the request device when attributes carry none', async () => {
     const attributes = { url: 'https://shop.example/sale/shoes' };
     const desktop = await chooseExperiences(config, req({ names: ['sale-page'], device: 'desktop', attributes }), deps());
