@@ -140,21 +140,36 @@ function bucketOf(experience: CompiledExperience, unit: string): number {
  * the variation brings the unit back to it. Units outside `traffic` are not looked up at all, so
  * lowering traffic un-enrolls some previously assigned units (as in GrowthBook).
  *
- * Throws (rejects with) {@link ChooseError} for bad input before any port is called.
- * A failing feed port skips that experience with a warning; a failing assignment port rejects,
- * since serving an unstored variation could flip a unit on the next request.
+ * Answers at once when no port answers asynchronously (a returning unit whose assignments are cached: the
+ * common request needs no promise), else a promise. Rejects with {@link ChooseError} for bad input before any port
+ * is called (a rejected promise, never a synchronous throw). A failing feed port skips that experience with a
+ * warning; a failing assignment port rejects, since serving an unstored variation could flip a unit on the next
+ * request.
  *
  * @example
- * const { choices, exposures } = await chooseExperiences(project.experiences ?? [],
+ * const { choices, exposed } = await chooseExperiences(project.experiences ?? [],
  *   { names: ['hero-banner'], profileId: 'p-1', device: 'mobile' },
  *   { assignments: store, logger: app.log });
  */
-export async function chooseExperiences(
+export function chooseExperiences(
   experiences: readonly ExperienceConfig[],
   request: ChooseRequest,
   deps: ChooseDeps,
   options: ChooseOptions = {},
-): Promise<ChooseResult> {
+): ChooseResult | Promise<ChooseResult> {
+  try {
+    return choose(experiences, request, deps, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function choose(
+  experiences: readonly ExperienceConfig[],
+  request: ChooseRequest,
+  deps: ChooseDeps,
+  options: ChooseOptions,
+): ChooseResult | Promise<ChooseResult> {
   const compiled = compiledFor(experiences, deps.logger);
   const selected = select(compiled, request);
   const { device, sessionId, profileId } = request;
@@ -275,8 +290,12 @@ export async function chooseExperiences(
       );
     }
   }
-  if (waits.length > 0) await Promise.all(waits);
+  if (waits.length === 0) return result(choices, forced, failedFeeds);
+  return Promise.all(waits).then(() => result(choices, forced, failedFeeds));
+}
 
+/** The answer's choices without failed feeds, and those of them that are exposed (not forced). */
+function result(choices: Choice[], forced: Set<Choice> | null, failedFeeds: Set<Choice> | null): ChooseResult {
   const anyFailed = failedFeeds !== null && failedFeeds.size > 0;
   const served = anyFailed ? choices.filter((c) => !failedFeeds.has(c)) : choices;
   const exposed = forced === null ? served : served.filter((c) => !forced.has(c));

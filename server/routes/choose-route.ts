@@ -130,7 +130,9 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
 
       let result: ChooseResult;
       try {
-        result = await fromStorage(chooseExperiences(experiences, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' }));
+        // At once for a returning unit whose assignments are cached; a promise when the store is asked.
+        const chosen = chooseExperiences(experiences, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' });
+        result = chosen instanceof Promise ? await fromStorage(chosen) : chosen;
       } catch (error) {
         if (error instanceof ChooseError) throw new ServiceError(error.code, error.message);
         throw error;

@@ -144,7 +144,10 @@ describe('choose engine: selection', () => {
 
   it('neither names nor groups is a ChooseError names_or_groups_required, and nothing is stored', async () => {
     const d = deps();
-    await assert.rejects(chooseExperiences(config, req({}), d), (e: unknown) => e instanceof ChooseError && e.code === 'names_or_groups_required');
+    // A rejected promise, not a synchronous throw.
+    const answer = chooseExperiences(config, req({}), d);
+    assert.ok(answer instanceof Promise);
+    await assert.rejects(answer, (e: unknown) => e instanceof ChooseError && e.code === 'names_or_groups_required');
     assert.equal(d.assignments.calls.length, 0);
   });
 });
@@ -344,7 +347,7 @@ describe('choose engine: session stickiness', () => {
   it('without a sessionId is a ChooseError session_id_required, and nothing is stored', async () => {
     const d = deps();
     await assert.rejects(
-      chooseExperiences(config, req({ names: ['hero-banner', 'session-exp'] }), d),
+      async () => chooseExperiences(config, req({ names: ['hero-banner', 'session-exp'] }), d),
       (e: unknown) => e instanceof ChooseError && e.code === 'session_id_required',
     );
     assert.equal(d.assignments.calls.length, 0);
@@ -447,6 +450,16 @@ describe('choose engine: sticky first assignment', () => {
     assert.deepEqual(again.map((c) => [c.name, c.variation, c.body]), [['hero-banner', 'bold', { title: 'bold v2' }], ['footer-exp', 'a', { title: 'a' }]]);
   });
 
+  it('answers at once when every port answer is at hand, with a promise when the store is asked', async () => {
+    const known = new KnownAssignments({ 'hero-banner\u0000p-1': 'bold' });
+    const atOnce = chooseExperiences(config, req({ names: ['hero-banner', 'welcome-note'] }), { assignments: known });
+    assert.ok(!(atOnce instanceof Promise));
+    assert.deepEqual(atOnce.choices.map((c) => [c.name, c.variation]), [['hero-banner', 'bold'], ['welcome-note', undefined]]);
+    const asked = chooseExperiences(config, req({ names: ['footer-exp'] }), { assignments: known });
+    assert.ok(asked instanceof Promise);
+    assert.equal((await asked).choices[0]!.name, 'footer-exp');
+  });
+
   it('traffic under 100 % still hashes a unit with a known variation: lowering traffic un-enrolls it', async () => {
     const outside = units(200).find((u) => expectedIndex('half-traffic', u, [0.5, 0.5], 0.5) === -1)!;
     const store = new KnownAssignments({ [`half-traffic\u0000${outside}`]: 'bold' });
@@ -456,7 +469,7 @@ describe('choose engine: sticky first assignment', () => {
 
   it('a failing assignment port rejects rather than serving an unstored variation', async () => {
     const failing: AssignmentPort = { getOrCreateAssignment: () => Promise.reject(new Error('db down')) };
-    await assert.rejects(chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: failing }), /db down/);
+    await assert.rejects(async () => chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: failing }), /db down/);
   });
 });
 
