@@ -317,9 +317,11 @@ interface ConditionResults {
 const conditionResults = new WeakMap<object, ConditionResults>();
 
 function conditionResultsFor(attributes: unknown, compiled: CompiledExperiences, savedGroups: ChooseDeps['savedGroups']): ConditionResults | null {
-  if (typeof attributes !== 'object' || attributes === null || !Object.isFrozen(attributes)) return null;
+  if (typeof attributes !== 'object' || attributes === null) return null;
   let results = conditionResults.get(attributes);
   if (results === undefined || results.compiled !== compiled || results.savedGroups !== savedGroups) {
+    // Asked only for an object not seen yet (a frozen one stays frozen): Object.isFrozen is a call into the runtime.
+    if (results === undefined && !Object.isFrozen(attributes)) return null;
     results = { compiled, savedGroups, byOrdinal: new Array<boolean | undefined>(compiled.list.length).fill(undefined) };
     conditionResults.set(attributes, results);
   }

@@ -1,5 +1,6 @@
 // AssignmentCache evicts the least recently used unit (a read or a write counts as a use), not the oldest
-// inserted: returning visitors stay cached while one-off visitors pass through.
+// inserted: returning visitors stay cached while one-off visitors pass through. Nearly: a unit used while in the
+// newer half of the cache is not moved, and is kept for at least a half-bound of new units after that use.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AssignmentCache } from '../../server/choose/assignment-cache.js';
@@ -50,6 +51,19 @@ describe('AssignmentCache eviction order', () => {
     assert.equal(cache.size, 5);
     assert.equal(cache.get(P, 'e1', 'u2'), undefined);
     assert.deepEqual(['u3', 'u1', 'u4'].map((u) => cache.get(P, 'e1', u)), ['a', 'a', 'a']);
+  });
+
+  it('a unit read while in the newer half stays for half the bound of new units, then goes before later reads', () => {
+    const cache = new AssignmentCache(8);
+    for (let i = 1; i <= 8; i++) cache.set(P, 'e', `u${i}`, 'a');
+    // u6 is in the newer half: the read leaves it in place.
+    assert.equal(cache.get(P, 'e', 'u6'), 'a');
+    for (let i = 9; i <= 11; i++) cache.set(P, 'e', `u${i}`, 'a');
+    assert.deepEqual(['u1', 'u2', 'u3', 'u4', 'u6'].map((u) => cache.get(P, 'e', u)), [undefined, undefined, undefined, 'a', 'a']);
+    // u4 and u6 were in the older half when read just now: both moved to the end, and outlive u5, u7 and u8.
+    for (let i = 12; i <= 14; i++) cache.set(P, 'e', `u${i}`, 'a');
+    assert.deepEqual(['u4', 'u5', 'u6', 'u7', 'u8', 'u9'].map((u) => cache.get(P, 'e', u)), ['a', undefined, 'a', undefined, undefined, 'a']);
+    assert.equal(cache.size, 8);
   });
 
   it('holds nothing when one unit alone is larger than the bound, and recovers', () => {
