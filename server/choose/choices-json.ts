@@ -48,6 +48,8 @@ export function frozenWithJson(choice: Choice): Readonly<Choice> {
  * @example reply.type('application/json; charset=utf-8').send(choicesJson(result.choices));
  */
 export function choicesJson(choices: readonly Choice[]): string {
+  const known = answers.get(choices);
+  if (known !== undefined) return known;
   // Joined rather than appended: join builds one flat string, where += builds a tree of 40 pieces that the socket
   // write then has to flatten.
   const parts = new Array<string>(choices.length);
@@ -55,5 +57,11 @@ export function choicesJson(choices: readonly Choice[]): string {
     const choice = choices[i] as WithJson;
     parts[i] = choice[JSON_TEXT] ?? buildChoiceJson(choice);
   }
-  return `{"choices":[${parts.join(',')}]}`;
+  const json = `{"choices":[${parts.join(',')}]}`;
+  if (Object.isFrozen(choices)) answers.set(choices, json);
+  return json;
 }
+
+// The text of a frozen choices array (the engine serves a returning unit its last answer again as the same frozen
+// array, see choose-engine.ts), so a visit's later page views reuse it rather than join 2 KB anew.
+const answers = new WeakMap<readonly Choice[], string>();

@@ -90,6 +90,8 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 interface ResolvedChoices {
   compiled: CompiledExperiences;
   byOrdinal: (Readonly<Choice> | undefined)[];
+  /** The last answer served with this unit's known variations, frozen; see `sameAsLast`. */
+  last: ChooseResult | null;
 }
 
 // Keyed by the known-assignments map itself (the assignment cache's per-unit map): a returning unit's request
@@ -99,7 +101,7 @@ const resolvedChoices = new WeakMap<ReadonlyMap<string, string>, ResolvedChoices
 function resolvedFor(known: ReadonlyMap<string, string>, compiled: CompiledExperiences): ResolvedChoices {
   let resolved = resolvedChoices.get(known);
   if (resolved === undefined || resolved.compiled !== compiled) {
-    resolved = { compiled, byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined) };
+    resolved = { compiled, byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined), last: null };
     resolvedChoices.set(known, resolved);
   }
   return resolved;
@@ -290,8 +292,32 @@ function choose(
       );
     }
   }
-  if (waits.length === 0) return result(choices, forced, failedFeeds);
+  if (waits.length === 0) {
+    return resolved !== undefined && forced === null && pendingFeeds === null ? sameAsLast(resolved, choices) : result(choices, forced, failedFeeds);
+  }
   return Promise.all(waits).then(() => result(choices, forced, failedFeeds));
+}
+
+/**
+ * The unit's last answer when `choices` are the same choice objects (a returning unit asking for the same
+ * experiences again: every page view of a visit does), so the caller sees the same frozen result and can reuse
+ * what it derived from it (its JSON text, its exposures being repeats); otherwise this answer, remembered.
+ */
+function sameAsLast(resolved: ResolvedChoices, choices: Choice[]): ChooseResult {
+  const last = resolved.last;
+  if (last !== null && last.choices.length === choices.length) {
+    let same = true;
+    for (let i = 0; i < choices.length; i++) {
+      if (last.choices[i] !== choices[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last;
+  }
+  Object.freeze(choices);
+  resolved.last = Object.freeze({ choices, exposed: choices });
+  return resolved.last;
 }
 
 /** The answer's choices without failed feeds, and those of them that are exposed (not forced). */

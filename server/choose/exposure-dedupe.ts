@@ -134,6 +134,7 @@ interface SessionExposures {
 const NO_EXPOSURES: readonly never[] = Object.freeze([]);
 
 function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

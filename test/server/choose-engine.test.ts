@@ -450,6 +450,24 @@ describe('choose engine: sticky first assignment', () => {
     assert.deepEqual(again.map((c) => [c.name, c.variation, c.body]), [['hero-banner', 'bold', { title: 'bold v2' }], ['footer-exp', 'a', { title: 'a' }]]);
   });
 
+  it('a unit served the same choices again gets its last answer, frozen; a different answer is a new one', async () => {
+    const known = new Map<string, string>([['hero-banner', 'bold'], ['footer-exp', 'a']]);
+    const port: AssignmentPort = { knownAssignments: () => known, getOrCreateAssignment: () => Promise.reject(new Error('not asked')) };
+    const experiences = baseConfig();
+    const ask = async (names: string[]) => chooseExperiences(experiences, req({ names }), { assignments: port });
+    const first = await ask(['hero-banner', 'footer-exp']);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.choices));
+    assert.equal(first.exposed, first.choices);
+    assert.equal(await ask(['hero-banner', 'footer-exp']), first);
+    const other = await ask(['footer-exp', 'hero-banner']);
+    assert.notEqual(other, first);
+    assert.deepEqual(other.choices.map((c) => c.name), ['footer-exp', 'hero-banner']);
+    // Forced choices are never the remembered answer.
+    const forced = await chooseExperiences(experiences, req({ names: ['footer-exp', 'hero-banner'], force: { 'hero-banner': 'control' } }), { assignments: port }, { allowForce: true });
+    assert.deepEqual(forced.exposed.map((c) => c.name), ['footer-exp']);
+    assert.notEqual(await ask(['footer-exp', 'hero-banner']), forced);
+  });
+
   it('answers at once when every port answer is at hand, with a promise when the store is asked', async () => {
     const known = new KnownAssignments({ 'hero-banner\u0000p-1': 'bold' });
     const atOnce = chooseExperiences(config, req({ names: ['hero-banner', 'welcome-note'] }), { assignments: known });

@@ -127,6 +127,17 @@ describe('choicesJson', () => {
     assert.equal(choicesJson([shared, fresh, shared]), expected);
     assert.equal(choicesJson([shared, fresh, shared]), expected);
   });
+
+  it('a frozen answer\'s text is built once and is the text of its choices; an open array is read each time', () => {
+    const choices = [{ name: 'a', variation: 'x', body: { n: 1 } }];
+    const frozen = Object.freeze([...choices]);
+    assert.equal(choicesJson(frozen), JSON.stringify({ choices }));
+    assert.equal(choicesJson(frozen), choicesJson(frozen));
+    const open = [...choices];
+    assert.equal(choicesJson(open), JSON.stringify({ choices }));
+    open.push({ name: 'b', variation: 'y', body: { n: 2 } });
+    assert.equal(choicesJson(open), JSON.stringify({ choices: open }));
+  });
 });
 
 describe('TargetingAttributeCache', () => {
