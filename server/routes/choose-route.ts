@@ -11,6 +11,7 @@ import { TargetingAttributeCache } from '../choose/targeting-attribute-cache.js'
 import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-attributes.js';
 import { validateChooseRequest } from '../choose/validate-choose-request.js';
 import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
+import type { ProjectRef } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
@@ -47,6 +48,8 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
   const assignmentCache = new AssignmentCache();
   // Stored targeting attributes for 10 s (TargetingAttributeCache: staleness is acceptable for targeting).
   const targetingCache = new TargetingAttributeCache(ctx.now, TARGETING_TTL_MS);
+  // The engine's ports for a project, built on its first request (a config reload brings new project objects).
+  const projectDeps = new WeakMap<ProjectRef, ChooseDeps>();
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes
   // storage: nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', async () => {
@@ -123,9 +126,13 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
         chooseRequest.attributes = attributes instanceof Promise ? await fromStorage(attributes) : attributes;
       }
 
-      const deps: ChooseDeps = { assignments: storageAssignmentPort(assignmentStore, project.key, assignmentCache), logger: app.log };
-      if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
-        deps.feedProducts = feedProductsPort(ctx.feeds, project);
+      let deps = projectDeps.get(project);
+      if (deps === undefined) {
+        deps = { assignments: storageAssignmentPort(assignmentStore, project.key, assignmentCache), logger: app.log };
+        if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
+          deps.feedProducts = feedProductsPort(ctx.feeds, project);
+        }
+        projectDeps.set(project, deps);
       }
 
       let result: ChooseResult;
