@@ -22,17 +22,23 @@ export interface ProjectRef {
 
 interface Snapshot {
   config: ServiceConfigFile;
-  projects: Map<string, ProjectRef>;
+  /**
+   * Organization → project name → project: nested, so that the names from a request's path are looked up as they
+   * are (their hashes kept for the next lookup of the same request) instead of a key concatenated per lookup.
+   */
+  projects: Map<string, Map<string, ProjectRef>>;
   keysById: Map<string, KeyEntry>;
 }
 
 function index(config: ServiceConfigFile): Snapshot {
-  const projects = new Map<string, ProjectRef>();
+  const projects = new Map<string, Map<string, ProjectRef>>();
   const keysById = new Map<string, KeyEntry>();
   for (const [org, orgConfig] of Object.entries(config.organizations)) {
+    const orgProjects = new Map<string, ProjectRef>();
+    projects.set(org, orgProjects);
     for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
       const key = `${org}/${name}`;
-      projects.set(key, { org, name, key, config: projectConfig });
+      orgProjects.set(name, { org, name, key, config: projectConfig });
       const add = (kind: KeyKind, keys: string[]): void => {
         for (const k of keys) {
           const id = k.slice(0, k.indexOf('.'));
@@ -67,7 +73,7 @@ export class ConfigStore {
   }
 
   project(org: string, project: string): ProjectRef | undefined {
-    return this.snapshot.projects.get(`${org}/${project}`);
+    return this.snapshot.projects.get(org)?.get(project);
   }
 
   /** The configured key whose id (the part before the first dot) is `id`; ids are unique (validated). */
