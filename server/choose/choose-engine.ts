@@ -19,9 +19,13 @@ import { evalCondition } from './condition.js';
 import { hash, hashV2FromSeedState } from './hash.js';
 import { inNamespace } from './in-namespace.js';
 
-/** An experiment whose variation waits for the assignment port. */
+/**
+ * An experiment whose variation waits for the assignment port: its place in the answer holds the config's choice of
+ * the proposed variation until then, and the stored variation's replaces it (a config choice either way, so its
+ * JSON and its exposure pair are built once per config, not per new visitor).
+ */
 interface PendingAssignment {
-  choice: Choice;
+  position: number;
   experience: CompiledExperience;
   unit: string;
   proposed: number;
@@ -249,9 +253,8 @@ function choose(
     }
 
     if (experience.kind === 'experiment') {
-      const choice = makeChoice(name, group, experience.variationNames[index], experience.bodies[index]!);
-      (pendingAssignments ??= []).push({ choice, experience, unit, proposed: index });
-      choices.push(choice);
+      (pendingAssignments ??= []).push({ position: choices.length, experience, unit, proposed: index });
+      choices.push(experience.choices[index]!);
     } else if (experience.kind === 'personalization') {
       choices.push(experience.choices[0]!);
     } else if (deps.feedProducts) {
@@ -270,7 +273,7 @@ function choose(
   // Ports run only after every check passed, so bad input never stores anything; assignments and
   // feeds are awaited together.
   const waits: PromiseLike<unknown>[] = [];
-  if (pendingAssignments) resolveAssignments(pendingAssignments, deps, waits);
+  if (pendingAssignments) resolveAssignments(pendingAssignments, choices, deps, waits);
   const failedFeeds = pendingFeeds ? new Set<Choice>() : null;
   if (pendingFeeds && failedFeeds && deps.feedProducts) {
     const feedProducts = deps.feedProducts;
@@ -366,6 +369,7 @@ function conditionHolds(
 
 function resolveAssignments(
   pending: PendingAssignment[],
+  choices: Choice[],
   deps: ChooseDeps,
   waits: PromiseLike<unknown>[],
 ): void {
@@ -379,7 +383,7 @@ function resolveAssignments(
     }));
     waits.push(
       Promise.resolve(assignments.getOrCreateAssignments(batch)).then((stored) => {
-        for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, stored[i]);
+        for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, stored[i], choices);
       }),
     );
     return;
@@ -392,18 +396,17 @@ function resolveAssignments(
       p.experience.hashVersion,
     );
     // A synchronous answer (cache hit) needs no promise at all.
-    if (typeof stored === 'string') applyStored(p, stored);
-    else waits.push(Promise.resolve(stored).then((s) => applyStored(p, s)));
+    if (typeof stored === 'string') applyStored(p, stored, choices);
+    else waits.push(Promise.resolve(stored).then((s) => applyStored(p, s, choices)));
   }
 }
 
 /** Serve the stored variation; keep the proposal if it was removed from config (see chooseExperiences). */
-function applyStored(p: PendingAssignment, stored: string | undefined): void {
+function applyStored(p: PendingAssignment, stored: string | undefined, choices: Choice[]): void {
   if (stored === undefined) return;
   const index = p.experience.variationIndex.get(stored);
   if (index === undefined || index === p.proposed) return;
-  p.choice.variation = p.experience.variationNames[index];
-  p.choice.body = p.experience.bodies[index]!;
+  choices[p.position] = p.experience.choices[index]!;
 }
 
 function targetingAttributes(request: ChooseRequest): unknown {
