@@ -27,6 +27,12 @@ export class ExposureDedupe {
   private currentEntries = 0;
   private previousEntries = 0;
 
+  // Where a frozen exposures array was last remembered: the Choose engine gives a unit that is served the same
+  // choices again its last answer, the same frozen array (choose-engine.ts), so a visit's later page views are
+  // repeats found by one lookup and three comparisons. It was remembered then, so nothing needs writing, even if
+  // its session has since left the generations.
+  private readonly lastSeenIn = new WeakMap<readonly unknown[], { project: string; profileId: string; sessionId: string }>();
+
   constructor(private readonly maxEntries = 200_000) {}
 
   /** (profile, experience, variation, session) combinations remembered. */
@@ -43,6 +49,24 @@ export class ExposureDedupe {
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
   ): readonly T[] {
     if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
+    const seenIn = this.lastSeenIn.get(exposures);
+    if (seenIn !== undefined && seenIn.sessionId === sessionId && seenIn.profileId === profileId && seenIn.project === project) {
+      return NO_EXPOSURES;
+    }
+    const fresh = this.remember(project, profileId, sessionId, exposures);
+    if (seenIn !== undefined) {
+      seenIn.project = project;
+      seenIn.profileId = profileId;
+      seenIn.sessionId = sessionId;
+    } else if (Object.isFrozen(exposures)) {
+      this.lastSeenIn.set(exposures, { project, profileId, sessionId });
+    }
+    return fresh;
+  }
+
+  private remember<T extends { name: string; variation?: string | null }>(
+    project: string, profileId: string, sessionId: string, exposures: readonly T[],
+  ): readonly T[] {
     const session = this.session(project, profileId, sessionId);
     // The same exposure objects as the session's last request (a returning unit is served the config's frozen
     // choices): each was remembered then, so all are repeats, found without a lookup each.

@@ -79,6 +79,20 @@ describe('ExposureDedupe', () => {
     assert.equal(dedupe.size, 4);
   });
 
+  it('a frozen exposures array seen again in the same session is all repeats, even once its session left the bound', () => {
+    const dedupe = new ExposureDedupe(2);
+    const answer = Object.freeze([row(), row({ name: 'e2' })]);
+    assert.equal(dedupe.newInSession(P, 'p1', 's1', answer).length, 2);
+    // Other profiles push p1's session out of the two generations.
+    for (const p of ['p2', 'p3', 'p4']) fresh(dedupe, [row({ profileId: p })]);
+    assert.equal(dedupe.newInSession(P, 'p1', 's1', answer).length, 0);
+    // The same array in another session, for another profile or project: remembered anew there.
+    assert.equal(dedupe.newInSession(P, 'p1', 's2', answer).length, 2);
+    assert.equal(dedupe.newInSession(P, 'p9', 's2', answer).length, 2);
+    assert.equal(dedupe.newInSession('acme/blog', 'p9', 's2', answer).length, 2);
+    assert.equal(dedupe.newInSession('acme/blog', 'p9', 's2', answer).length, 0);
+  });
+
   it('forgets the least recently seen profile beyond its bound', () => {
     const dedupe = new ExposureDedupe(2);
     fresh(dedupe, [row({ profileId: 'old' })]);
