@@ -76,13 +76,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   app.decorate('svc', ctx);
 
-  installErrorHandlers(app);
-  registerBodyParsers(app);
-
   // Request metrics, labelled by route pattern (not URL: ids in paths would explode the label set). Each route gets
   // its own onResponse hook with its pattern in the closure: `request.routeOptions` builds a fresh object on every
   // read, which made this hook ≈ 12 µs of every request's CPU. Callback hooks, not async ones: an async hook costs a
-  // promise each time. Requests no route matched are counted by the global hook, as `unmatched`.
+  // promise each time. Requests no route matched are counted as `unmatched` (below).
   const observer = (route: string) => {
     const observe = ctx.metrics.routeObserver(route);
     return (request: FastifyRequest, reply: FastifyReply): void => {
@@ -98,11 +95,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     };
     route.onResponse = withHook(route.onResponse, measure);
   });
-  const unmatched = observer('unmatched');
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) unmatched(request, reply);
-    done();
-  });
+  // Requests no route matched are counted by the not-found handler once answered (an onResponse hook of every
+  // route would run for every request to find the few that matched nothing).
+  installErrorHandlers(app, { onNotFoundAnswered: observer('unmatched') });
+  registerBodyParsers(app);
 
   registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, errorBody } from './service-error.js';
 import type { ErrorCode } from './error-codes.js';
 
@@ -32,8 +32,13 @@ function toServiceError(error: FastifyError | ServiceError | Error): ServiceErro
   return null;
 }
 
-/** Installs the error and not-found handlers: every failure answers `{error:{code, message}}` as JSON. */
-export function installErrorHandlers(app: FastifyInstance): void {
+/**
+ * Installs the error and not-found handlers: every failure answers `{error:{code, message}}` as JSON.
+ * `onNotFoundAnswered` is called once a not-found answer is sent (request metrics count them).
+ */
+export function installErrorHandlers(
+  app: FastifyInstance, options: { onNotFoundAnswered?: (request: FastifyRequest, reply: FastifyReply) => void } = {},
+): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     const serviceError = toServiceError(error);
     if (serviceError) {
@@ -50,7 +55,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
       .send(errorBody('internal_error', 'The service failed to handle the request.'));
   });
 
+  const answered = options.onNotFoundAnswered;
   app.setNotFoundHandler((request, reply) => {
+    if (answered) reply.raw.once('finish', () => answered(request, reply));
     return reply
       .code(404)
       .type('application/json; charset=utf-8')
