@@ -178,9 +178,12 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
     },
     (request, reply) => {
       const json = answer(request);
-      // Fastify sends a string with a JSON content type as it is: at once, or once the promise resolved.
+      // Fastify sends a string with a JSON content type as it is: at once, or once the promise resolved. Sent at
+      // once, nothing is returned: a returned reply is a thenable Fastify would wait on for the response to finish.
       reply.type('application/json; charset=utf-8');
-      return typeof json === 'string' ? reply.send(json) : json;
+      if (typeof json !== 'string') return json;
+      reply.send(json);
+      return undefined;
     },
   );
 }
