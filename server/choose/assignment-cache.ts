@@ -2,9 +2,9 @@
  * Stored first assignments this node has already read, keyed by project, experience and unit. Safe to
  * cache without expiry across N nodes because a stored assignment never changes (insert-if-absent, never
  * updated): the cache only ever repeats what the database answered and is never the guard that decides
- * a first assignment (DESIGN 4) — a miss still goes to the database. Bounded per project: the least recently used
- * units go first (nearly: see `touch`), so the returning visitors that make up most of the traffic stay cached while
- * one-off visitors pass.
+ * a first assignment (DESIGN 4) — a miss still goes to the database. Bounded: the least recently used units go
+ * first (nearly: see `touch`), from a project holding more than its share of the bound, so the returning visitors
+ * that make up most of the traffic stay cached while one-off visitors pass.
  * @example const cache = new AssignmentCache(100_000); cache.get('acme/shop', 'hero', 'p-1');
  */
 export class AssignmentCache {
@@ -18,7 +18,7 @@ export class AssignmentCache {
   private readonly projects = new Map<string, ProjectUnits>();
   private entries = 0;
 
-  /** `maxEntries` bounds each project's (experience, unit) pairs. */
+  /** `maxEntries` bounds the (project, experience, unit) pairs held over every project. */
   constructor(private readonly maxEntries = 100_000) {}
 
   /** Stored (project, experience, unit) pairs held. */
@@ -56,13 +56,30 @@ export class AssignmentCache {
     entry.variations.set(experience, variation);
     units.entries++;
     this.entries++;
-    while (units.entries > this.maxEntries) {
-      const oldest = units.units.entries().next();
-      if (oldest.done) break;
-      units.units.delete(oldest.value[0]);
-      units.entries -= oldest.value[1].variations.size;
-      this.entries -= oldest.value[1].variations.size;
+    while (this.entries > this.maxEntries && this.evictOne(units)) { /* until within the bound */ }
+  }
+
+  /**
+   * Evicts the least recently used unit of the project that grew if it holds more than its share of the bound, else
+   * of a project that does (as ProjectScopedMap does). False when there was none.
+   */
+  private evictOne(grown: ProjectUnits): boolean {
+    const share = this.maxEntries / this.projects.size;
+    let from = grown;
+    if (grown.entries <= share) {
+      for (const units of this.projects.values()) {
+        if (units.entries > share) {
+          from = units;
+          break;
+        }
+      }
     }
+    const oldest = from.units.entries().next();
+    if (oldest.done) return false;
+    from.units.delete(oldest.value[0]);
+    from.entries -= oldest.value[1].variations.size;
+    this.entries -= oldest.value[1].variations.size;
+    return true;
   }
 }
 

@@ -1,3 +1,5 @@
+import { ProjectScopedMap } from './project-scoped-map.js';
+
 /**
  * A per-node memory of Storage.canonicalProfile (profile → the profile whose assignments it shares), so a
  * returning visitor's Choose request does not pay the identity-graph query on every page view (≈4–7 % of the
@@ -17,25 +19,24 @@
  * got a moment before; assignments themselves stay exact (stored first-wins in the database, DESIGN 4).
  * A lookup that started before an invalidation is not remembered (the generation check in `set`), so a
  * query answered just before a link was committed cannot re-insert the old answer after the clear.
- * Bounded per project (so one busy project cannot push out another's entries): the oldest entry goes first.
+ * Bounded (ProjectScopedMap): the oldest entry goes first, from a project holding more than its share.
  * @example
  * const generation = cache.generation;
  * const canonical = cache.get(project, profileId) ?? cache.set(project, profileId, await load(), generation);
  */
 export class CanonicalProfileCache {
-  // Project → profile → entry: nested rather than one concatenated key, so the request's profile id (a string
-  // parsed from its body) is hashed once and reused by the Choose route's other per-profile caches, where a
-  // concatenated key was a new string to flatten and hash in each of them.
-  private projects = new Map<string, Map<string, { canonical: string; expiresAt: number }>>();
-  private entries = 0;
+  // Nested by project, then profile (ProjectScopedMap): the request's profile id is hashed once for every
+  // per-profile cache of the Choose route.
+  private readonly entries: ProjectScopedMap<{ canonical: string; expiresAt: number }>;
   private currentGeneration = 0;
 
-  /** `maxEntries` bounds each project's entries. */
-  constructor(private readonly now: () => number, private readonly ttlMs = 2_000, private readonly maxEntries = 50_000) {}
+  constructor(private readonly now: () => number, private readonly ttlMs = 2_000, maxEntries = 50_000) {
+    this.entries = new ProjectScopedMap(maxEntries);
+  }
 
   /** Entries held (expired ones included until they are read or pushed out). */
   get size(): number {
-    return this.entries;
+    return this.entries.size;
   }
 
   /** Taken before a lookup and passed to `set`: an invalidation in between makes `set` forget the answer. */
@@ -44,12 +45,10 @@ export class CanonicalProfileCache {
   }
 
   get(project: string, profileId: string): string | undefined {
-    const profiles = this.projects.get(project);
-    const entry = profiles?.get(profileId);
+    const entry = this.entries.get(project, profileId);
     if (entry === undefined) return undefined;
     if (entry.expiresAt <= this.now()) {
-      profiles!.delete(profileId);
-      this.entries--;
+      this.entries.delete(project, profileId);
       return undefined;
     }
     return entry.canonical;
@@ -58,30 +57,15 @@ export class CanonicalProfileCache {
   /** Remembers a stored answer read under `generation`; returns `canonical` for chaining. */
   set(project: string, profileId: string, canonical: string, generation: number): string {
     if (generation !== this.currentGeneration) return canonical;
-    let profiles = this.projects.get(project);
-    if (profiles === undefined) {
-      profiles = new Map();
-      this.projects.set(project, profiles);
-    }
-    // Re-inserted at the end: insertion order is expiry order, so a project's first entry is its oldest.
-    if (profiles.delete(profileId)) this.entries--;
-    profiles.set(profileId, { canonical, expiresAt: this.now() + this.ttlMs });
-    this.entries++;
-    if (profiles.size > this.maxEntries) {
-      const oldest = profiles.keys().next();
-      if (!oldest.done) {
-        profiles.delete(oldest.value);
-        this.entries--;
-      }
-    }
+    // Set as the newest: insertion order is expiry order, so a project's first entry is its oldest.
+    this.entries.set(project, profileId, { canonical, expiresAt: this.now() + this.ttlMs });
     return canonical;
   }
 
   /** An identify or alias was stored on this node: any profile's canonical may have changed. */
   invalidateAll(): void {
     this.currentGeneration++;
-    this.projects = new Map();
-    this.entries = 0;
+    this.entries.clear();
   }
 }
 

@@ -66,6 +66,16 @@ describe('AssignmentCache eviction order', () => {
     assert.equal(cache.size, 8);
   });
 
+  it('is bounded over every project: a quiet project keeps its share while a busy one evicts its own units', () => {
+    const cache = new AssignmentCache(4);
+    cache.set('acme/quiet', 'e', 'q1', 'a');
+    cache.set('acme/quiet', 'e', 'q2', 'a');
+    for (let i = 1; i <= 5; i++) cache.set('acme/busy', 'e', `b${i}`, 'a');
+    assert.equal(cache.size, 4);
+    assert.deepEqual(['q1', 'q2'].map((u) => cache.get('acme/quiet', 'e', u)), ['a', 'a']);
+    assert.deepEqual(['b1', 'b2', 'b3', 'b4', 'b5'].map((u) => cache.get('acme/busy', 'e', u)), [undefined, undefined, undefined, 'a', 'a']);
+  });
+
   it('holds nothing when one unit alone is larger than the bound, and recovers', () => {
     const cache = new AssignmentCache(1);
     cache.set(P, 'e1', 'u1', 'a');

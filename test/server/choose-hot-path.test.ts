@@ -7,6 +7,7 @@ import { buildApp } from '../../server/app.js';
 import { rememberVerifiedKey, verifiedKey } from '../../server/auth/verified-keys.js';
 import { ExposureDedupe } from '../../server/choose/exposure-dedupe.js';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
+import { ProjectScopedMap } from '../../server/choose/project-scoped-map.js';
 import { choicesJson } from '../../server/choose/choices-json.js';
 import { TargetingAttributeCache } from '../../server/choose/targeting-attribute-cache.js';
 import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js';
@@ -151,6 +152,33 @@ describe('choicesJson', () => {
     assert.equal(choicesJson(open), JSON.stringify({ choices }));
     open.push({ name: 'b', variation: 'y', body: { n: 2 } });
     assert.equal(choicesJson(open), JSON.stringify({ choices: open }));
+  });
+});
+
+describe('ProjectScopedMap', () => {
+  it('is bounded over every project: the project that grew gives up its oldest entry', () => {
+    const map = new ProjectScopedMap<number>(4);
+    for (const id of ['a', 'b']) map.set('p1', id, 1);
+    for (const id of ['a', 'b', 'c']) map.set('p2', id, 2);
+    assert.equal(map.size, 4);
+    assert.equal(map.get('p2', 'a'), undefined);
+    assert.deepEqual([map.get('p1', 'a'), map.get('p1', 'b'), map.get('p2', 'b'), map.get('p2', 'c')], [1, 1, 2, 2]);
+    // Setting an id again makes it the newest of its project.
+    map.set('p2', 'b', 3);
+    map.set('p2', 'd', 4);
+    assert.deepEqual([map.get('p2', 'b'), map.get('p2', 'c'), map.get('p2', 'd')], [3, undefined, 4]);
+  });
+
+  it('a project under its share takes room from one over it, and one emptied is dropped', () => {
+    const map = new ProjectScopedMap<number>(4);
+    for (const id of ['a', 'b', 'c', 'd']) map.set('old', id, 0);
+    for (const id of ['a', 'b', 'c', 'd']) map.set('new', id, 1);
+    assert.equal(map.size, 4);
+    assert.deepEqual(['a', 'b', 'c', 'd'].map((id) => map.get('old', id)), [undefined, undefined, 0, 0]);
+    assert.deepEqual(['a', 'b', 'c', 'd'].map((id) => map.get('new', id)), [undefined, undefined, 1, 1]);
+    map.clear();
+    assert.equal(map.size, 0);
+    assert.equal(map.get('new', 'd'), undefined);
   });
 });
 
