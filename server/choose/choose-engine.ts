@@ -89,24 +89,35 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 /**
  * One unit's known stored variations (AssignmentPort.knownAssignments), resolved against one compiled config: the
  * config's frozen choice per experience ordinal, filled as experiences are looked up. A stored variation never
- * changes, so a filled slot never goes stale; a new config compiles anew and starts a new array.
+ * changes, so a filled slot never goes stale; a new config compiles anew and starts anew.
  */
 interface ResolvedChoices {
-  compiled: CompiledExperiences;
   byOrdinal: (Readonly<Choice> | undefined)[];
   /** The last answer served with this unit's known variations, frozen; see `sameAsLast`. */
   last: ChooseResult | null;
 }
 
-// Keyed by the known-assignments map itself (the assignment cache's per-unit map): a returning unit's request
-// indexes an array per experience instead of two map lookups (experience → variation → choice).
-const resolvedChoices = new WeakMap<ReadonlyMap<string, string>, ResolvedChoices>();
+// Per compiled config, then keyed by the known-assignments map itself (the assignment cache's per-unit map): a
+// returning unit's request indexes an array per experience instead of two map lookups (experience → variation →
+// choice). Per config, so a config replaced by a reload goes with everything resolved against it.
+const resolvedChoices = new WeakMap<CompiledExperiences, WeakMap<ReadonlyMap<string, string>, ResolvedChoices>>();
+let lastCompiled: CompiledExperiences | null = null;
+let lastResolved = new WeakMap<ReadonlyMap<string, string>, ResolvedChoices>();
 
 function resolvedFor(known: ReadonlyMap<string, string>, compiled: CompiledExperiences): ResolvedChoices {
-  let resolved = resolvedChoices.get(known);
-  if (resolved === undefined || resolved.compiled !== compiled) {
-    resolved = { compiled, byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined), last: null };
-    resolvedChoices.set(known, resolved);
+  if (compiled !== lastCompiled) {
+    let forConfig = resolvedChoices.get(compiled);
+    if (forConfig === undefined) {
+      forConfig = new WeakMap();
+      resolvedChoices.set(compiled, forConfig);
+    }
+    lastCompiled = compiled;
+    lastResolved = forConfig;
+  }
+  let resolved = lastResolved.get(known);
+  if (resolved === undefined) {
+    resolved = { byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined), last: null };
+    lastResolved.set(known, resolved);
   }
   return resolved;
 }
