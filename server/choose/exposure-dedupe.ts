@@ -16,8 +16,9 @@ export class ExposureDedupe {
   // Project → profile → its latest sessions → experience → variation. Nested rather than one concatenated key, so
   // the request's profile and session ids (strings parsed from its body, the profile's already hashed by the other
   // per-profile caches) are looked up as they are (see AssignmentCache for why that matters). A profile keeps its
-  // SESSIONS_PER_PROFILE latest sessions: a visitor has one at a time, and an older session seen again is written
-  // again (this is not a guarantee of uniqueness, above).
+  // SESSIONS_PER_PROFILE most recently used sessions: a visitor has one at a time, and a session pushed out and seen
+  // again is written again (this is not a guarantee of uniqueness, above); the bound keeps one profile id shared by
+  // many visitors from holding unbounded memory.
   // Bounded by two generations rather than an exact LRU order: profiles seen lately are in `current`; when it
   // holds half the bound, it becomes `previous` and the older `previous` is dropped whole. A profile found in
   // `previous` moves to `current`. So a profile seen within the last half-bound of entries is always kept, and
@@ -98,7 +99,13 @@ export class ExposureDedupe {
   private session(project: string, profileId: string, sessionId: string): SessionExposures {
     const sessions = this.profileSessions(project, profileId);
     let session = sessions.get(sessionId);
-    if (session === undefined) {
+    if (session !== undefined) {
+      // Used: now the profile's latest (the last of its sessions, the one kept longest).
+      if (sessions.size > 1) {
+        sessions.delete(sessionId);
+        sessions.set(sessionId, session);
+      }
+    } else {
       if (sessions.size >= SESSIONS_PER_PROFILE) {
         const oldest = sessions.entries().next();
         if (!oldest.done) {
@@ -143,10 +150,10 @@ export class ExposureDedupe {
   }
 }
 
-/** The most sessions remembered per profile; a newer one pushes out the oldest. */
-const SESSIONS_PER_PROFILE = 4;
+/** The most sessions remembered per profile; a new one pushes out the least recently used. */
+const SESSIONS_PER_PROFILE = 16;
 
-/** A profile's latest sessions, oldest first. */
+/** A profile's sessions, least recently used first. */
 type ProfileSessions = Map<string, SessionExposures>;
 
 /** One session's exposures: experience → variation, and the exposures of its last request as they were passed. */

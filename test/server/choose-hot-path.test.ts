@@ -104,12 +104,16 @@ describe('ExposureDedupe', () => {
     assert.equal(fresh(dedupe, [row({ profileId: 'new' })]).length, 0);
   });
 
-  it('remembers a profile\'s four latest sessions: a fifth pushes out its first', () => {
+  it('remembers a profile\'s 16 most recently used sessions: a 17th pushes out the least recently used', () => {
     const dedupe = new ExposureDedupe();
-    for (const s of ['s1', 's2', 's3', 's4', 's5']) assert.equal(fresh(dedupe, [row({ sessionId: s })]).length, 1);
-    assert.equal(dedupe.size, 4);
-    for (const s of ['s2', 's3', 's4', 's5']) assert.equal(fresh(dedupe, [row({ sessionId: s })]).length, 0);
-    assert.equal(fresh(dedupe, [row({ sessionId: 's1' })]).length, 1);
+    const sessions = Array.from({ length: 17 }, (_, i) => `s${i + 1}`);
+    for (const s of sessions.slice(0, 16)) assert.equal(fresh(dedupe, [row({ sessionId: s })]).length, 1);
+    // s1 used again (a repeat): now the most recent, so the 17th pushes out s2.
+    assert.equal(fresh(dedupe, [row({ sessionId: 's1' })]).length, 0);
+    assert.equal(fresh(dedupe, [row({ sessionId: 's17' })]).length, 1);
+    assert.equal(dedupe.size, 16);
+    assert.equal(fresh(dedupe, [row({ sessionId: 's1' })]).length, 0);
+    assert.equal(fresh(dedupe, [row({ sessionId: 's2' })]).length, 1);
   });
 });
 
