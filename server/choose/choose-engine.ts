@@ -392,11 +392,13 @@ function resolveAssignments(
       proposedVariation: p.experience.variationNames[p.proposed]!,
       hashVersion: p.experience.hashVersion,
     }));
-    waits.push(
-      Promise.resolve(assignments.getOrCreateAssignments(batch)).then((stored) => {
-        for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, stored[i], choices);
-      }),
-    );
+    const stored = assignments.getOrCreateAssignments(batch);
+    const apply = (answers: readonly string[]): void => {
+      for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, answers[i], choices);
+    };
+    // Answered at once (every assignment cached): no promise at all.
+    if (Array.isArray(stored)) apply(stored as readonly string[]);
+    else waits.push(Promise.resolve(stored).then(apply));
     return;
   }
   for (const p of pending) {

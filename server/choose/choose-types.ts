@@ -70,8 +70,11 @@ export interface AssignmentPort {
     proposedVariation: string,
     hashVersion: HashVersion,
   ): string | PromiseLike<string>;
-  /** Optional batch form (one round trip per request); must answer in the order asked. Preferred when present. */
-  getOrCreateAssignments?(requests: readonly AssignmentRequest[]): PromiseLike<readonly string[]>;
+  /**
+   * Optional batch form (one round trip per request); must answer in the order asked, at once when it can (a
+   * cache holds every answer). Preferred when present.
+   */
+  getOrCreateAssignments?(requests: readonly AssignmentRequest[]): readonly string[] | PromiseLike<readonly string[]>;
   /**
    * Optional: the unit's stored variations known without I/O (a cache), by experience name, or undefined. Lets the
    * engine serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).

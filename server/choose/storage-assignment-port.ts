@@ -35,7 +35,7 @@ export function storageAssignmentPort(storage: AssignmentStore, project: string,
       const answers: (string | undefined)[] = requests.map((r) => cache?.get(project, r.experience, r.unitKey));
       const missing: number[] = [];
       for (let i = 0; i < answers.length; i++) if (answers[i] === undefined) missing.push(i);
-      if (missing.length === 0) return Promise.resolve(answers as string[]);
+      if (missing.length === 0) return answers as string[];
       return storage.getOrCreateAssignments(missing.map((i) => {
         const r = requests[i]!;
         return { project, experience: r.experience, unit: r.unitKey, variation: r.proposedVariation, hashVersion: r.hashVersion };

@@ -51,5 +51,13 @@ describe('AssignmentCache and the storage assignment port', () => {
     ]);
     assert.deepEqual(answer, ['cached', 'y']);
     assert.deepEqual(asked, ['e4']);
+    // Now both are cached: answered at once (an array, not a promise), storage not asked again.
+    const again = port.getOrCreateAssignments!([
+      { experience: 'e3', unitKey: 'u-mixed', proposedVariation: 'x', hashVersion: 2 },
+      { experience: 'e4', unitKey: 'u-mixed', proposedVariation: 'x', hashVersion: 2 },
+    ]);
+    assert.ok(Array.isArray(again));
+    assert.deepEqual(again, ['cached', 'y']);
+    assert.deepEqual(asked, ['e4']);
   });
 });

@@ -468,6 +468,16 @@ describe('choose engine: sticky first assignment', () => {
     assert.notEqual(await ask(['footer-exp', 'hero-banner']), forced);
   });
 
+  it('a batch port answering at once (all cached) gives an answer at once, partial traffic included', () => {
+    const port: AssignmentPort = {
+      getOrCreateAssignment: () => Promise.reject(new Error('the batch form is preferred')),
+      getOrCreateAssignments: (requests) => requests.map((r) => r.proposedVariation),
+    };
+    const result = chooseExperiences(config, req({ names: ['half-traffic', 'hero-banner'], profileId: 'p-1' }), { assignments: port });
+    assert.ok(!(result instanceof Promise));
+    assert.ok(result.choices.some((c) => c.name === 'hero-banner'));
+  });
+
   it('answers at once when every port answer is at hand, with a promise when the store is asked', async () => {
     const known = new KnownAssignments({ 'hero-banner\u0000p-1': 'bold' });
     const atOnce = chooseExperiences(config, req({ names: ['hero-banner', 'welcome-note'] }), { assignments: known });
