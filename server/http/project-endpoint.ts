@@ -13,7 +13,7 @@ export interface ProjectParams {
 
 /**
  * The onRequest hook of an endpoint under `/v1/{org}/projects/{project}`: the project's rate limit
- * (projectRateLimiter; first, so guessing keys is throttled too), then authentication, before the body is read
+ * (projectRateLimiter; first, so guessing write keys is throttled too), then authentication, before the body is read
  * (an unauthenticated caller cannot make us parse 1 MiB), and for browser callers the project's origin
  * allow-list (write keys are public, so the allow-list is what binds a key to a site). The result is on
  * `request.auth`. One callback hook for both: as an onRequest hook and an async preParsing hook they cost two

@@ -26,9 +26,10 @@ function viaApiKey(request: FastifyRequest): boolean {
 }
 
 /**
- * The options of the project endpoints' limiter (projectRateLimitHook): for endpoints under `/v1/{org}/projects/{project}`: browser callers are keyed by
- * (key id, client IP); apiKey callers by key id and unlimited unless the project sets `apiKeyPerSecond`.
- * Runs before authentication, so guessing keys is throttled too (keyed by the claimed id).
+ * The options of the limiter of endpoints under `/v1/{org}/projects/{project}` (projectRateLimiter): browser
+ * callers are keyed by (key id, client IP); apiKey callers by key id, and are not limited unless the project sets
+ * `apiKeyPerSecond`. It runs before authentication, so guessing write keys is throttled too (keyed by the claimed
+ * id); a claimed apiKey of a project without `apiKeyPerSecond` is not (its secret is not guessable in practice).
  * @example const limit = app.rateLimit(projectRateLimit(store));
  */
 export function projectRateLimit(store: ConfigStore): RateLimitOptions {
