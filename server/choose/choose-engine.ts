@@ -18,6 +18,7 @@ import type { CompiledExperience, CompiledExperiences } from './compile-experien
 import { evalCondition } from './condition.js';
 import { hash, hashV2FromSeedState } from './hash.js';
 import { inNamespace } from './in-namespace.js';
+import { sameElements } from './same-elements.js';
 
 /**
  * An experiment whose variation waits for the assignment port: its place in the answer holds the config's choice of
@@ -48,7 +49,7 @@ function select(compiled: CompiledExperiences, request: ChooseRequest): readonly
   }
   if (names && groups == null) {
     const last = compiled.lastNames;
-    if (last !== null && sameStrings(last, names)) return compiled.lastSelected;
+    if (last !== null && sameElements(last, names)) return compiled.lastSelected;
   }
   // Selection is synchronous, so a generation stamp on each compiled experience is a safe dedup.
   const generation = ++compiled.generation;
@@ -78,12 +79,6 @@ function select(compiled: CompiledExperiences, request: ChooseRequest): readonly
     compiled.lastSelected = selected;
   }
   return selected;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
@@ -319,16 +314,7 @@ function choose(
  */
 function sameAsLast(resolved: ResolvedChoices, choices: Choice[]): ChooseResult {
   const last = resolved.last;
-  if (last !== null && last.choices.length === choices.length) {
-    let same = true;
-    for (let i = 0; i < choices.length; i++) {
-      if (last.choices[i] !== choices[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return last;
-  }
+  if (last !== null && sameElements(last.choices, choices)) return last;
   Object.freeze(choices);
   resolved.last = Object.freeze({ choices, exposed: choices });
   return resolved.last;

@@ -1,3 +1,5 @@
+import { sameElements } from './same-elements.js';
+
 /**
  * Drops the repeats of an exposure within one session on this node: a profile that sees the same variation of
  * the same experience again in the same session (every page view of a visit asks the Choose API again) adds
@@ -163,10 +165,3 @@ interface SessionExposures {
 }
 
 const NO_EXPOSURES: readonly never[] = Object.freeze([]);
-
-function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
