@@ -235,7 +235,12 @@ function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Ass
   return toAssignment(row, changes === 1);
 }
 
-/** Stored rows for every (experience, unit) pair of the lists, keyed `${experience}\0${unit}`. */
+/** An assignment's key in the programs' maps: `${experience}\0${unit}`. */
+function assignmentId(experience: string, unit: string): string {
+  return `${experience}\u0000${unit}`;
+}
+
+/** Stored rows for every (experience, unit) pair of the lists, keyed by assignmentId. */
 function* storedAssignments(
   project: string, experiences: readonly string[], units: readonly string[], created: ReadonlySet<string>,
 ): SqlProgram<Map<string, Assignment>> {
@@ -248,7 +253,7 @@ function* storedAssignments(
     project, ...experiences, ...units,
   );
   return new Map(rows.map((r) => {
-    const id = `${str(r.experience)}\u0000${str(r.unit)}`;
+    const id = assignmentId(str(r.experience), str(r.unit));
     return [id, toAssignment(r, created.has(id))];
   }));
 }
@@ -256,7 +261,7 @@ function* storedAssignments(
 /** A request's distinct assignment keys, and which of them are already stored (`assignmentReadProgram`). */
 export interface AssignmentRead {
   project: string;
-  /** Stored rows keyed `${experience}\0${unit}`; `assignmentWriteProgram`'s rows are added to it. */
+  /** Stored rows keyed by assignmentId; `assignmentWriteProgram`'s rows are added to it. */
   byId: Map<string, Assignment>;
   /** Distinct inputs without a stored row, sorted by key (so concurrent callers lock in one order). */
   missing: AssignmentInput[];
@@ -277,13 +282,13 @@ export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlP
   return { project, byId, missing: sortedById([...unique.entries()].filter(([id]) => !byId.has(id))) };
 }
 
-/** The inputs' one project, and each (experience, unit) pair once, keyed `${experience}\0${unit}`. */
+/** The inputs' one project, and each (experience, unit) pair once, keyed by assignmentId. */
 function distinctAssignments(inputs: readonly AssignmentInput[]): { project: string; unique: Map<string, AssignmentInput> } {
   const project = inputs[0]?.project ?? '';
   const unique = new Map<string, AssignmentInput>();
   for (const input of inputs) {
     if (input.project !== project) throw new Error('getOrCreateAssignments: all inputs must share one project');
-    const id = `${input.experience}\u0000${input.unit}`;
+    const id = assignmentId(input.experience, input.unit);
     if (!unique.has(id)) unique.set(id, input);
   }
   return { project, unique };
@@ -311,9 +316,9 @@ export function* assignmentWriteProgram(
      ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit, variation, hash_version, created_at`,
     ...params,
   );
-  const stored = new Map(inserted.map((r) => [`${str(r.experience)}\u0000${str(r.unit)}`, toAssignment(r, true)]));
+  const stored = new Map(inserted.map((r) => [assignmentId(str(r.experience), str(r.unit)), toAssignment(r, true)]));
   if (stored.size === missing.length) return stored;
-  const lost = missing.filter((r) => !stored.has(`${r.experience}\u0000${r.unit}`));
+  const lost = missing.filter((r) => !stored.has(assignmentId(r.experience, r.unit)));
   const theirs = yield* storedAssignments(project, distinct((r) => r.experience, lost), distinct((r) => r.unit, lost), new Set());
   for (const [id, assignment] of theirs) if (!stored.has(id)) stored.set(id, assignment);
   return stored;
@@ -323,7 +328,7 @@ export function* assignmentWriteProgram(
 export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written?: Map<string, Assignment>): Assignment[] {
   if (written) for (const [id, assignment] of written) if (!read.byId.has(id)) read.byId.set(id, assignment);
   return inputs.map((input) => {
-    const found = read.byId.get(`${input.experience}\u0000${input.unit}`);
+    const found = read.byId.get(assignmentId(input.experience, input.unit));
     if (!found) throw new Error('assignment vanished after insert-if-absent');
     return found;
   });
