@@ -57,7 +57,8 @@ export function installErrorHandlers(
 
   const answered = options.onNotFoundAnswered;
   app.setNotFoundHandler((request, reply) => {
-    if (answered) reply.raw.once('finish', () => answered(request, reply));
+    // 'close': sent, or the client went away first (counted either way, as an onResponse hook would).
+    if (answered) reply.raw.once('close', () => answered(request, reply));
     return reply
       .code(404)
       .type('application/json; charset=utf-8')
