@@ -252,6 +252,28 @@ ALTER TABLE exposures_next RENAME TO exposures;
 CREATE INDEX exposures_time ON exposures (project, ts);
 `;
 
+// A unit's first assignments are written together (a new visitor's 20 in one insert) and read together (a unit's
+// experiences), but the primary key (project, experience, unit) put them on one index page per experience: a new
+// visitor's commit wrote about 20 index pages into the WAL, and a unit missing from the cache was read from as many.
+// Keyed (project, unit, experience), a unit's rows are neighbours: a page or two, written and read at once. The
+// inserts keep naming (project, experience, unit) as their conflict target: both databases match it to the key
+// whatever the order. On SQLite the table also becomes WITHOUT ROWID (the key is the table), as in migration 4.
+const assignmentsByUnit = (t: { int: string; withoutRowid: string }): string => `
+CREATE TABLE assignments_next (
+  project TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  variation TEXT NOT NULL,
+  hash_version INTEGER NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, unit, experience)
+)${t.withoutRowid};
+INSERT INTO assignments_next (project, unit, experience, variation, hash_version, created_at)
+SELECT project, unit, experience, variation, hash_version, created_at FROM assignments;
+DROP TABLE assignments;
+ALTER TABLE assignments_next RENAME TO assignments;
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -284,5 +306,11 @@ export const MIGRATIONS: Migration[] = [
     postgres: exposureSets({
       int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', pairs: 'json_build_array(json_build_array(experience, variation))::text',
     }),
+  },
+  {
+    version: 6,
+    name: "assignments keyed by unit first: a unit's rows are neighbours",
+    sqlite: assignmentsByUnit({ int: 'INTEGER', withoutRowid: ' WITHOUT ROWID' }),
+    postgres: assignmentsByUnit({ int: 'BIGINT', withoutRowid: '' }),
   },
 ];

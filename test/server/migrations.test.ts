@@ -78,5 +78,30 @@ for (const driver of DRIVERS) {
       assert.deepEqual((await storage.readExposures('acme/shop')).map((e) => e.profileId), ['p1', 'p1', 'p2', 'p3']);
       assert.equal(await storage.countExposures('acme/blog'), 1);
     });
+
+    it('6: assignments keyed by unit first keep every stored assignment, still first-wins', async () => {
+      await storage?.close();
+      storage = undefined;
+      await db.destroy();
+      db = await driver.create();
+      const exec = await migrateUpTo(db, 5);
+      await exec(`INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES
+        ('acme/shop', 'hero', 'p1', 'bold', 2, 1700000000000),
+        ('acme/shop', 'footer', 'p1', 'a', 1, 1700000000100),
+        ('acme/shop', 'hero', 'p2', 'control', 2, 1700000000200),
+        ('acme/blog', 'hero', 'p1', 'control', 2, 1700000000300)`);
+      storage = await db.open();
+      const stored = await storage.getAssignment('acme/shop', 'footer', 'p1');
+      assert.deepEqual(stored && [stored.variation, stored.hashVersion, stored.createdAt], ['a', 1, 1700000000100]);
+      assert.equal((await storage.getAssignment('acme/blog', 'hero', 'p1'))?.variation, 'control');
+      // Stored rows win over new proposals; a new pair is inserted next to them.
+      const answers = await storage.getOrCreateAssignments([
+        { project: 'acme/shop', experience: 'hero', unit: 'p1', variation: 'control', hashVersion: 2 },
+        { project: 'acme/shop', experience: 'hero', unit: 'p2', variation: 'bold', hashVersion: 2 },
+        { project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'x', hashVersion: 2 },
+      ]);
+      assert.deepEqual(answers.map((a) => [a.variation, a.created]), [['bold', false], ['control', false], ['x', true]]);
+      assert.equal((await storage.getOrCreateAssignment({ project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'y', hashVersion: 2 })).variation, 'x');
+    });
   });
 }
