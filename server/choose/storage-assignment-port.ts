@@ -17,37 +17,35 @@ export type AssignmentStore = Pick<Storage, 'getOrCreateAssignments'>;
  * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(storage, 'acme/shop', cache) })
  */
 export function storageAssignmentPort(storage: AssignmentStore, project: string, cache?: AssignmentCache): AssignmentPort {
+  // At once when the cache holds every pair; otherwise one storage call for the missing ones, remembered.
+  const getOrCreateAssignments = (requests: readonly AssignmentRequest[]): string[] | Promise<string[]> => {
+    const answers: (string | undefined)[] = requests.map((r) => cache?.get(project, r.experience, r.unitKey));
+    const missing: number[] = [];
+    for (let i = 0; i < answers.length; i++) if (answers[i] === undefined) missing.push(i);
+    if (missing.length === 0) return answers as string[];
+    return storage.getOrCreateAssignments(missing.map((i) => {
+      const r = requests[i]!;
+      return { project, experience: r.experience, unit: r.unitKey, variation: r.proposedVariation, hashVersion: r.hashVersion };
+    })).then((stored) => {
+      for (let j = 0; j < missing.length; j++) {
+        const i = missing[j]!;
+        const found = stored[j];
+        if (found === undefined) throw new Error('assignment vanished after insert-if-absent');
+        answers[i] = found.variation;
+        cache?.set(project, requests[i]!.experience, requests[i]!.unitKey, found.variation);
+      }
+      return answers as string[];
+    });
+  };
   return {
     knownAssignments(unitKey) {
       return cache?.unitAssignments(project, unitKey);
     },
+    // The batch of one: the same cache and the same storage call.
     getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
-      const cached = cache?.get(project, experience, unitKey);
-      if (cached !== undefined) return cached;
-      return storage.getOrCreateAssignments([{ project, experience, unit: unitKey, variation: proposedVariation, hashVersion }])
-        .then(([stored]) => {
-          if (stored === undefined) throw new Error('assignment vanished after insert-if-absent');
-          cache?.set(project, experience, unitKey, stored.variation);
-          return stored.variation;
-        });
+      const answers = getOrCreateAssignments([{ experience, unitKey, proposedVariation, hashVersion }]);
+      return Array.isArray(answers) ? answers[0]! : answers.then(([variation]) => variation!);
     },
-    getOrCreateAssignments(requests: readonly AssignmentRequest[]) {
-      const answers: (string | undefined)[] = requests.map((r) => cache?.get(project, r.experience, r.unitKey));
-      const missing: number[] = [];
-      for (let i = 0; i < answers.length; i++) if (answers[i] === undefined) missing.push(i);
-      if (missing.length === 0) return answers as string[];
-      return storage.getOrCreateAssignments(missing.map((i) => {
-        const r = requests[i]!;
-        return { project, experience: r.experience, unit: r.unitKey, variation: r.proposedVariation, hashVersion: r.hashVersion };
-      })).then((stored) => {
-        for (let j = 0; j < missing.length; j++) {
-          const i = missing[j]!;
-          const variation = stored[j]!.variation;
-          answers[i] = variation;
-          cache?.set(project, requests[i]!.experience, requests[i]!.unitKey, variation);
-        }
-        return answers as string[];
-      });
-    },
+    getOrCreateAssignments,
   };
 }

@@ -59,5 +59,12 @@ describe('AssignmentCache and the storage assignment port', () => {
     assert.ok(Array.isArray(again));
     assert.deepEqual(again, ['cached', 'y']);
     assert.deepEqual(asked, ['e4']);
+    // The single form is the batch of one: at once from the cache, else one storage call, remembered.
+    assert.equal(port.getOrCreateAssignment('e4', 'u-mixed', 'z', 2), 'y');
+    const single = port.getOrCreateAssignment('e5', 'u-mixed', 'z', 2);
+    assert.ok(typeof single !== 'string');
+    assert.equal(await single, 'z');
+    assert.deepEqual(asked, ['e4', 'e5']);
+    assert.equal(cache.get(P, 'e5', 'u-mixed'), 'z');
   });
 });
