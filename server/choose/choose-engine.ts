@@ -96,23 +96,17 @@ interface ResolvedChoices {
 // returning unit's request indexes an array per experience instead of two map lookups (experience → variation →
 // choice). Per config, so a config replaced by a reload goes with everything resolved against it.
 const resolvedChoices = new WeakMap<CompiledExperiences, WeakMap<ReadonlyMap<string, string>, ResolvedChoices>>();
-let lastCompiled: CompiledExperiences | null = null;
-let lastResolved = new WeakMap<ReadonlyMap<string, string>, ResolvedChoices>();
 
 function resolvedFor(known: ReadonlyMap<string, string>, compiled: CompiledExperiences): ResolvedChoices {
-  if (compiled !== lastCompiled) {
-    let forConfig = resolvedChoices.get(compiled);
-    if (forConfig === undefined) {
-      forConfig = new WeakMap();
-      resolvedChoices.set(compiled, forConfig);
-    }
-    lastCompiled = compiled;
-    lastResolved = forConfig;
+  let forConfig = resolvedChoices.get(compiled);
+  if (forConfig === undefined) {
+    forConfig = new WeakMap();
+    resolvedChoices.set(compiled, forConfig);
   }
-  let resolved = lastResolved.get(known);
+  let resolved = forConfig.get(known);
   if (resolved === undefined) {
     resolved = { byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined), last: null };
-    lastResolved.set(known, resolved);
+    forConfig.set(known, resolved);
   }
   return resolved;
 }
