@@ -1,5 +1,7 @@
 import type { Device } from '../config/config-types.js';
+import { keySegment } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 
 // Limits keep one request's cost bounded; a page asks for a handful of experiences, a server for a few dozen.
 export const MAX_NAMES = 100;
@@ -63,6 +65,7 @@ function identificationOf(raw: unknown): ProfileIdentification | UserIdentificat
     } catch {
       invalid('identification', 'must be an object or a JSON string of one');
     }
+    refuseJsonHazards(value, 'invalid_request', 'identification');
   }
   if (!isObject(value)) invalid('identification', 'must be an object or a JSON string of one');
   const hasUser = present(value.userId);
@@ -90,7 +93,7 @@ function forceOf(value: unknown): Record<string, string> {
   if (!isObject(value)) invalid('force', 'must be an object of {experienceName: variationName}');
   const keys = Object.keys(value);
   if (keys.length > MAX_FORCED) invalid('force', `must have at most ${MAX_FORCED} keys`);
-  for (const key of keys) id(value[key], `force.${key.slice(0, 100)}`);
+  for (const key of keys) id(value[key], `force${keySegment(key)}`);
   return value as Record<string, string>;
 }
 
@@ -102,6 +105,7 @@ function forceOf(value: unknown): Record<string, string> {
  */
 export function validateChooseRequest(body: unknown): ValidChooseRequest {
   if (!isObject(body)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  refuseJsonHazards(body, 'invalid_request', '');
   const request: ValidChooseRequest = { identification: identificationOf(body.identification) };
   if (present(body.names)) request.names = stringList(body.names, 'names');
   if (present(body.groups)) request.groups = stringList(body.groups, 'groups');

@@ -1,14 +1,21 @@
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 import type { ConsentRecord } from '../storage/storage.js';
 
 const MAX_ID = 256;
 const MAX_EMAIL = 320;
 const MAX_MESSAGE = 1024;
+/** The latest time a JavaScript Date can hold (epoch milliseconds): stored in a BIGINT column, so whole numbers only. */
+const MAX_EPOCH_MS = 8.64e15;
 
 type Json = Record<string, unknown>;
 
 function invalid(field: string, problem: string): never {
   throw new ServiceError('invalid_consent', `${field}: ${problem}`);
+}
+
+function isEpochMs(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_EPOCH_MS;
 }
 
 function optionalText(body: Json, field: string, max: number): string | undefined {
@@ -28,15 +35,14 @@ export function validateConsent(body: unknown): ConsentRecord {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('invalid_consent', 'The body must be a consent record object.');
   }
+  refuseJsonHazards(body, 'invalid_consent', '');
   const b = body as Json;
   const profileId = optionalText(b, 'profileId', MAX_ID);
   if (profileId === undefined) invalid('profileId', 'is required');
   if (b.action !== 'accept' && b.action !== 'reject') invalid('action', 'must be "accept" or "reject"');
-  if (typeof b.validUntil !== 'number' || !Number.isFinite(b.validUntil) || b.validUntil <= 0) {
-    invalid('validUntil', 'must be a timestamp in milliseconds');
-  }
+  if (!isEpochMs(b.validUntil) || b.validUntil === 0) invalid('validUntil', 'must be a timestamp in milliseconds');
   let timestamp: number | undefined;
-  if (typeof b.timestamp === 'number' && Number.isFinite(b.timestamp)) timestamp = b.timestamp;
+  if (isEpochMs(b.timestamp)) timestamp = b.timestamp;
   else if (typeof b.timestamp === 'string' && !Number.isNaN(Date.parse(b.timestamp))) timestamp = Date.parse(b.timestamp);
   else if (b.timestamp !== undefined && b.timestamp !== null) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
   const record: ConsentRecord = { profileId, action: b.action, validUntil: b.validUntil };

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../src/event.js';
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 
 // Limits keep one request's cost bounded (the body is capped at 1 MiB anyway): an SDK never comes close.
 export const MAX_BATCH = 500;
@@ -22,10 +23,11 @@ function invalid(path: string, problem: string): never {
   throw new ServiceError('invalid_event', `${path}: ${problem}`);
 }
 
-function checkId(event: Json, field: string, path: string, required: boolean): void {
+/** An id field: absent (undefined or null) passes unless `missing` says why it may not be. */
+function checkId(event: Json, field: string, path: string, missing?: string): void {
   const value = event[field];
   if (value === undefined || value === null) {
-    if (required) invalid(`${path}.${field}`, 'is required');
+    if (missing !== undefined) invalid(`${path}.${field}`, missing);
     return;
   }
   if (typeof value !== 'string' || value.length === 0) invalid(`${path}.${field}`, 'must be a non-empty string');
@@ -66,14 +68,14 @@ export function validateEvent(raw: unknown, index: number): ServiceEvent {
   }
   if (typeof raw.name !== 'string' || raw.name.trim().length === 0) invalid(`${path}.name`, 'must be a non-empty string');
   if (raw.name.length > MAX_STRING_LENGTH) invalid(`${path}.name`, `must be at most ${MAX_STRING_LENGTH} characters`);
-  for (const field of ['profileId', 'sessionId', 'pageId']) checkId(raw, field, path, true);
+  for (const field of ['profileId', 'sessionId', 'pageId']) checkId(raw, field, path, 'is required');
   if (typeof raw.timestamp !== 'string' || !ISO_8601.test(raw.timestamp) || Number.isNaN(Date.parse(raw.timestamp))) {
     invalid(`${path}.timestamp`, 'must be an ISO 8601 date-time');
   }
   const required = REQUIRED_BY_TYPE[raw.type as EventType] ?? [];
+  // Required means present and a non-empty string: a null userId must not reach the identity graph.
   for (const field of ['userId', 'anotherUserId', 'accountId']) {
-    checkId(raw, field, path, false);
-    if (required.includes(field) && raw[field] === undefined) invalid(`${path}.${field}`, `is required for ${raw.type} events`);
+    checkId(raw, field, path, required.includes(field) ? `is required for ${raw.type} events` : undefined);
   }
   for (const field of ['userAttributes', 'accountAttributes', 'data']) checkMap(raw, field, path);
   return raw as unknown as ServiceEvent;
@@ -90,5 +92,6 @@ export function validateBatch(body: unknown): ServiceEvent[] {
   const batch: unknown[] = body.batch;
   if (batch.length === 0) throw new ServiceError('invalid_batch', 'batch: must contain at least one event');
   if (batch.length > MAX_BATCH) throw new ServiceError('invalid_batch', `batch: must contain at most ${MAX_BATCH} events`);
+  refuseJsonHazards(body, 'invalid_event', '');
   return batch.map((event, i) => validateEvent(event, i));
 }

@@ -1,4 +1,5 @@
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 
 /** The feed endpoint's body (spec 4.2) after validation. */
 export interface FeedRequestBody {
@@ -32,6 +33,7 @@ function id(value: unknown, path: string): string {
  */
 export function validateFeedRequest(raw: unknown): FeedRequestBody {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('body', 'must be a JSON object');
+  refuseJsonHazards(raw, 'invalid_request', '');
   const body = raw as Record<string, unknown>;
   const profileId = id(body.profileId, 'profileId');
   const sourceId = id(body.sourceId, 'sourceId');

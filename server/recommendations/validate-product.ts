@@ -1,5 +1,6 @@
 import type { ProductConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 
 /** A product's id is a key in URLs and tables: bounded like every other id. */
 const MAX_ID_LENGTH = 256;
@@ -18,6 +19,7 @@ function fail(path: string, problem: string): never {
  */
 export function validateProduct(raw: unknown, path: string): ProductConfig {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(path, 'must be an object');
+  refuseJsonHazards(raw, 'invalid_product', path);
   const product = raw as Record<string, unknown>;
   const id = product.id;
   if (typeof id !== 'string' || id.length === 0) fail(`${path}.id`, 'must be a non-empty string');
