@@ -36,9 +36,19 @@ export function describe(el: Element): Record<string, unknown> {
   return info;
 }
 
+/**
+ * The first `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair: half an emoji is
+ * ill-formed Unicode, which the service refuses (and the event with it).
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** Whitespace-collapsed text, at most 200 characters. */
 export function boundedText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+  return cutText(text.replace(/\s+/g, ' ').trim(), MAX_TEXT);
 }
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -54,5 +64,5 @@ export function isField(el: Element): el is Field {
 export function capturedValue(el: Field): string | undefined {
   if (!el.hasAttribute('data-svc-capture') || el.type === 'password' || el.type === 'hidden' || isExcluded(el)) return undefined;
   if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio') && !el.checked) return '';
-  return el.value.slice(0, MAX_TEXT);
+  return cutText(el.value, MAX_TEXT);
 }

@@ -46,13 +46,14 @@ export function trackSubmits(ctx: PluginContext): () => void {
     data.method = (form.getAttribute('method') ?? 'get').toLowerCase();
     const action = form.getAttribute('action');
     if (action) data.action = action;
-    const values: Record<string, string> = {};
+    // A Map, then own properties: a field named `__proto__` is kept as a value, never set as a prototype.
+    const values = new Map<string, string>();
     for (const el of form.querySelectorAll('[data-svc-capture]')) {
       const name = el.getAttribute('name');
       const value = name && isField(el) ? capturedValue(el) : undefined;
-      if (name && value !== undefined) values[name] = value;
+      if (name && value !== undefined) values.set(name, value);
     }
-    if (Object.keys(values).length) data.values = values;
+    if (values.size) data.values = Object.fromEntries(values);
     ctx.emit({ type: 'track', name: 'Submit On', data });
   }, true);
 }

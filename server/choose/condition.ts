@@ -75,7 +75,8 @@ function getPath(obj: unknown, path: string): unknown {
   }
   let current = obj;
   for (const part of parts) {
-    if (current !== null && typeof current === 'object' && part in current) {
+    // Own properties only: attribute objects come from callers, and `constructor` must not find Object's.
+    if (current !== null && typeof current === 'object' && Object.hasOwn(current, part)) {
       current = (current as Record<string, unknown>)[part];
     } else {
       return null;

@@ -10,12 +10,15 @@ export const HALF_LIFE_MS = 7 * 24 * 3600 * 1000;
 /** The reference time of every stored score (2024-01-01T00:00:00Z). */
 export const SCORE_EPOCH_MS = Date.UTC(2024, 0, 1);
 
-/** What one event is worth: an order says more than a cart, a cart more than a view. */
-export const EVENT_WEIGHTS: Readonly<Record<string, number>> = {
-  'Product viewed': 1,
-  'Added to cart': 3,
-  'Product ordered': 5,
-};
+/**
+ * What one event is worth: an order says more than a cart, a cart more than a view. A Map, because it is looked up
+ * by an event's name, which the caller chose: an object would answer `constructor` with an inherited function.
+ */
+export const EVENT_WEIGHTS: ReadonlyMap<string, number> = new Map([
+  ['Product viewed', 1],
+  ['Added to cart', 3],
+  ['Product ordered', 5],
+]);
 
 /** The stored-score contribution of an event of `weight` at `atMs` (clamped to `nowMs`). */
 export function scoreContribution(weight: number, atMs: number, nowMs: number): number {

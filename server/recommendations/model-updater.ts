@@ -36,7 +36,7 @@ interface ProductEvent {
 
 function productEventOf(event: ServiceEvent): ProductEvent | null {
   if (event.type !== 'product') return null;
-  const weight = EVENT_WEIGHTS[event.name];
+  const weight = EVENT_WEIGHTS.get(event.name);
   if (weight === undefined) return null;
   const id = event.data?.productId;
   if (typeof id !== 'string' && typeof id !== 'number') return null;

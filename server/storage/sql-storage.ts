@@ -462,9 +462,8 @@ export abstract class SqlStorage implements Storage {
       'SELECT key, value FROM attributes WHERE project = ? AND scope = ? AND owner_id = ? ORDER BY key',
       project, scope, ownerId,
     );
-    const result: Attributes = {};
-    for (const r of rows) result[str(r.key)] = JSON.parse(str(r.value)) as unknown;
-    return result;
+    // fromEntries defines each key as an own property: a stored `__proto__` attribute stays data, not a prototype.
+    return Object.fromEntries(rows.map((r) => [str(r.key), JSON.parse(str(r.value)) as unknown]));
   }
 
   getProfileAttributes(project: string, profileId: string): Promise<Attributes> {
