@@ -4,8 +4,10 @@ import { CanonicalProfileCache, changesIdentity } from './choose/canonical-profi
 import { ConfigStore } from './config/config-store.js';
 import type { ServiceConfigFile } from './config/config-types.js';
 import { validateConfig } from './config/validate-config.js';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './errors/client-errors.js';
 import { installErrorHandlers } from './errors/error-handler.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
+import { capConnectionsPerIp, DEFAULT_CONNECTION_LIMITS, deadlineOptions, type ConnectionLimits } from './http/connection-limits.js';
 import { registerCors } from './http/cors.js';
 import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
@@ -45,6 +47,8 @@ export interface BuildAppOptions {
   trustProxy?: boolean;
   /** Collect process metrics (RSS, event loop) into /metrics: on for the CLI. */
   processMetrics?: boolean;
+  /** Socket deadlines and the per-address connection cap (DEFAULT_CONNECTION_LIMITS; no cap when `trustProxy`). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** More route modules (e.g. the Choose API), registered after the built-in ones. */
   routes?: RouteModule[];
 }
@@ -58,13 +62,24 @@ export interface BuildAppOptions {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const config = new ConfigStore(validateConfig(options.config));
+  const limits: ConnectionLimits = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    // Behind a load balancer every client arrives from its address: a cap per address would cap everyone.
+    ...(options.trustProxy ? { maxConnectionsPerIp: 0 } : {}),
+    ...options.connectionLimits,
+  };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
     forceCloseConnections: 'idle',
+    ...deadlineOptions(limits),
+    maxParamLength: MAX_PATH_SEGMENT,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
+  capConnectionsPerIp(app.server, limits.maxConnectionsPerIp);
   const now = options.now ?? Date.now;
   const ctx: ServiceContext = {
     config,
@@ -98,6 +113,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Requests no route matched are counted by the not-found handler once answered (an onResponse hook of every
   // route would run for every request to find the few that matched nothing).
   installErrorHandlers(app, { onNotFoundAnswered: observer('unmatched') });
+  // Every answer, errors and static files included: browsers must not guess a type other than the one sent.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    done();
+  });
   registerBodyParsers(app);
 
   registerCors(app, config);

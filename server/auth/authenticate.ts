@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConfigStore, KeyEntry, ProjectRef } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from './read-credentials.js';
 import { secretsEqual } from './secrets-equal.js';
@@ -53,12 +54,12 @@ export function authenticate(
   const expectedKind = credentials.via === 'basic' ? 'writeKey' : 'apiKey';
   if (entry.kind !== expectedKind) throw new ServiceError('invalid_credentials', 'The key is not valid.');
   const project = store.project(org, projectName);
-  if (!project) throw new ServiceError('project_not_found', `There is no project "${projectName}" in organization "${org}".`);
+  if (!project) throw new ServiceError('project_not_found', `There is no project ${quoted(projectName)} in organization ${quoted(org)}.`);
   if (entry.org !== org || entry.project !== projectName) {
     throw new ServiceError('key_not_for_project', 'The key does not belong to this project.');
   }
   if (options.sourceId !== undefined && !project.config.sources.includes(options.sourceId)) {
-    throw new ServiceError('source_not_allowed', `The source "${options.sourceId}" is not a source of this project.`);
+    throw new ServiceError('source_not_allowed', `The source ${quoted(options.sourceId)} is not a source of this project.`);
   }
   return { kind: entry.kind, key: entry, project };
 }

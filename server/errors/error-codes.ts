@@ -7,7 +7,7 @@ export interface ErrorCodeInfo {
 }
 
 export const ERROR_CODES = {
-  bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers (also: HTTP that does not parse, a path that is not valid percent-encoding).' },
   invalid_json: { status: 400, description: 'The body is not valid JSON (for application/json or text/plain bodies).' },
   invalid_batch: { status: 400, description: 'The track body is not `{batch:[event…]}` or the batch is empty or too long.' },
   invalid_event: { status: 400, description: 'An event of the batch breaks the event shape; the message names the index and field. The whole batch is refused.' },
@@ -27,7 +27,10 @@ export const ERROR_CODES = {
   project_not_found: { status: 404, description: 'The organization or project in the path does not exist (only told to callers holding a valid key).' },
   feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project.' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
-  payload_too_large: { status: 413, description: 'The body is over 1 MiB.' },
+  request_timeout: { status: 408, description: 'The request\'s headers or body did not arrive within the service\'s deadlines (headers 15 s, the whole request 120 s by default); the connection is closed.' },
+  payload_too_large: { status: 413, description: 'The body is over 1 MiB (64 MiB for the catalog). The rest of the body is read and discarded before the answer\'s connection is reused, so a client still sending sees the answer, not a reset.' },
+  path_too_long: { status: 414, description: 'A segment of the path is over 100 characters: no organization, project, source or feed has such a name.' },
+  headers_too_large: { status: 431, description: 'The request line and headers are over 16 KiB; the connection is closed.' },
   // 400, not 415: DESIGN 3.3 answers bad input with 400, and a content type we do not read is bad input.
   unsupported_media_type: { status: 400, description: 'The body\'s content type is neither application/json nor text/plain (nor NDJSON for the catalog).' },
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { quoted } from './echo-input.js';
+import { discardRestOfBody } from '../http/discard-body.js';
 import { ServiceError, errorBody } from './service-error.js';
 import type { ErrorCode } from './error-codes.js';
 
@@ -43,6 +45,7 @@ export function installErrorHandlers(
     const serviceError = toServiceError(error);
     if (serviceError) {
       if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (serviceError.code === 'payload_too_large') discardRestOfBody(request, reply);
       return reply
         .code(serviceError.statusCode)
         .type('application/json; charset=utf-8')
@@ -62,6 +65,6 @@ export function installErrorHandlers(
     return reply
       .code(404)
       .type('application/json; charset=utf-8')
-      .send(errorBody('route_not_found', `No route for ${request.method} ${(request.url.split("?")[0] ?? "").slice(0, 200)}.`));
+      .send(errorBody('route_not_found', `No route for ${request.method} ${quoted(request.url.split('?')[0] ?? '')}.`));
   });
 }

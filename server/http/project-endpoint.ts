@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate, type AuthOptions, type AuthResult } from '../auth/authenticate.js';
 import type { ConfigStore } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { originAllowed } from './cors.js';
 import { projectRateLimiter } from './rate-limit.js';
@@ -49,7 +50,7 @@ function projectAuth(request: FastifyRequest, store: ConfigStore, options: Pick<
   });
   const origin = request.headers.origin;
   if (auth.kind === 'writeKey' && typeof origin === 'string' && !originAllowed(store, request.url, origin)) {
-    throw new ServiceError('origin_not_allowed', `The origin ${origin.slice(0, 200)} may not call this project.`);
+    throw new ServiceError('origin_not_allowed', `The origin ${quoted(origin)} may not call this project.`);
   }
   return auth;
 }

@@ -13,6 +13,7 @@ import { loadTargetingAttributes, needsTargeting } from '../choose/targeting-att
 import { validateChooseRequest, type ValidChooseRequest } from '../choose/validate-choose-request.js';
 import { WorkerExposureSink, type ExposureSink } from '../choose/worker-exposure-sink.js';
 import type { ProjectRef } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
@@ -95,14 +96,14 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       }
       return fromStorage(ctx.storage.resolveUser(project.key, identification.userId)).then((resolved) => {
         if (resolved === null) {
-          throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user "${identification.userId.slice(0, 100)}".`);
+          throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user ${quoted(identification.userId)}.`);
         }
         // resolveUser already answers the person's canonical profile.
         return withUnit({ auth, body, profileId: resolved }, resolved);
       });
     }
     if (!project.config.sources.includes(identification.sourceId)) {
-      throw new ServiceError('source_not_allowed', `The source "${identification.sourceId.slice(0, 100)}" is not a source of this project.`);
+      throw new ServiceError('source_not_allowed', `The source ${quoted(identification.sourceId)} is not a source of this project.`);
     }
     const pending: Pending = { auth, body, profileId: identification.profileId };
     // Remembered for 2 s and cleared when this node stores a link (canonical-profile-cache.ts).

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validateConsent } from '../consent/validate-consent.js';
+import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
@@ -19,7 +20,7 @@ export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
       const project = request.auth?.project;
       if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
       if (record.sourceId !== undefined && !project.config.sources.includes(record.sourceId)) {
-        throw new ServiceError('source_not_allowed', `The source "${record.sourceId}" is not a source of this project.`);
+        throw new ServiceError('source_not_allowed', `The source ${quoted(record.sourceId)} is not a source of this project.`);
       }
       await ctx.storage.recordConsent(project.key, record);
       return { ok: true };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { pickFields } from '../recommendations/feed-service.js';
@@ -24,11 +25,11 @@ export function feedRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
       const body = validateFeedRequest(request.body);
       if (!project.config.sources.includes(body.sourceId)) {
-        throw new ServiceError('source_not_allowed', `The source "${body.sourceId.slice(0, 100)}" is not a source of this project.`);
+        throw new ServiceError('source_not_allowed', `The source ${quoted(body.sourceId)} is not a source of this project.`);
       }
       const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       const feed = Number.isNaN(id) ? undefined : ctx.feeds.feed(project, id);
-      if (!feed) throw new ServiceError('feed_not_found', `There is no feed "${request.params.id.slice(0, 50)}" in this project.`);
+      if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
       const products = await ctx.feeds.products(project, feed, {
         profileId: body.profileId,
         limit: body.limit,
