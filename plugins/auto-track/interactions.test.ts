@@ -49,6 +49,24 @@ describe('auto-track: clicks, changes and submits', () => {
     expect(click!.data!.selector, 'three levels up').to.equal('div > div.card > button.add');
   });
 
+  it('Click On cuts a text at 200 characters without splitting an emoji into a lone surrogate', async () => {
+    const el = await fixture(html`<button>${'x'.repeat(199)}😀 and more</button>`);
+    el.click();
+    const text = named(capture.events, 'Click On')[0]!.data!.text as string;
+    expect(text).to.equal('x'.repeat(199));
+  });
+
+  it('Submit On keeps a captured field named __proto__ as a value, not a prototype', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><input name="__proto__" value="kept" data-svc-capture>
+      <input name="constructor" value="also kept" data-svc-capture></form>`);
+    submit(form);
+    const values = named(capture.events, 'Submit On')[0]!.data!.values as Record<string, unknown>;
+    expect(Object.getPrototypeOf(values)).to.equal(Object.prototype);
+    expect(Object.keys(values)).to.deep.equal(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(values, '__proto__')!.value).to.equal('kept');
+    expect(JSON.parse(JSON.stringify(values))).to.deep.equal(JSON.parse('{"__proto__":"kept","constructor":"also kept"}'));
+  });
+
   it('a click outside any link or button is not tracked', async () => {
     const el = await fixture(html`<p>plain <b>text</b></p>`);
     el.querySelector('b')!.click();
