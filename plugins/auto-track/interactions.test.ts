@@ -50,7 +50,7 @@ describe('auto-track: clicks, changes and submits', () => {
   });
 
   it('Click On cuts a text at 200 characters without splitting an emoji into a lone surrogate', async () => {
-    const el = await fixture(html`<button>${'x'.repeat(199)}😀 and more</button>`);
+    const el = await fixture<HTMLButtonElement>(html`<button>${'x'.repeat(199)}😀 and more</button>`);
     el.click();
     const text = named(capture.events, 'Click On')[0]!.data!.text as string;
     expect(text).to.equal('x'.repeat(199));

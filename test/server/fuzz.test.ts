@@ -42,7 +42,7 @@ const VALID: Record<EndpointName, () => Json> = {
   catalog: () => [
     { id: 'p1', title: 'Mug', price: 12.5, currency: 'EUR', url: '/p/p1', image: '/i/p1.jpg', category: 'kitchen', available: true },
     { id: 'p4', title: 'Plate', price: 8 },
-  ],
+  ] as Json,
 };
 
 const nastyText = fc.array(

@@ -29,7 +29,7 @@ export function parseAnswer(data: Buffer): { answer: RawAnswer; rest: Buffer } |
 /** A socket to the server with what it has received and how it ended. */
 export class RawClient {
   readonly socket: net.Socket;
-  received = Buffer.alloc(0);
+  received: Buffer = Buffer.alloc(0);
   /** The socket's error code (EPIPE, ECONNRESET), if it had one. */
   error: string | null = null;
   readonly closed: Promise<void>;
