@@ -388,12 +388,11 @@ for (const driver of DRIVERS) {
 
     it('records one exposure per choice served (not forced ones), written by app.close() at the latest', async () => {
       const own = await buildApp({ config: config(), storage });
-      const before = await storage.countExposures(P);
       const profileId = `exp-${randomUUID()}`;
       await choose({ identification: profile(profileId), names: ['hero-banner', 'welcome-note', 'dark-launch'], sessionId: 's-exp', device: 'desktop' }, URL_API, {}, own);
       await choose({ identification: profile(profileId), names: ['hero-banner'], force: { 'hero-banner': 'bold' } }, URL_API, {}, own);
       await own.close();
-      assert.equal(await storage.countExposures(P), before + 2);
+      // Only this profile's rows: an earlier test's app may still be flushing exposures of its own.
       const mine = (await storage.readExposures(P)).filter((e) => e.profileId === profileId);
       assert.deepEqual(mine.map((e) => [e.experience, e.sessionId, e.device]), [['hero-banner', 's-exp', 'desktop'], ['welcome-note', 's-exp', 'desktop']]);
       assert.ok(mine[0]?.variation === 'control' || mine[0]?.variation === 'bold');
