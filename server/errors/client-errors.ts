@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { answeredBeforeBody } from '../http/discard-body.js';
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { errorBody } from './service-error.js';
 
@@ -28,6 +29,12 @@ function parserRefusal(error: NodeJS.ErrnoException): { code: ErrorCode; message
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A request already answered (refused before its body arrived, or an answer under way) gets no second answer.
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (answeredBeforeBody(socket) || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
   const { code, message } = parserRefusal(error);
   const status = ERROR_CODES[code].status;
   if (socket.writable) {

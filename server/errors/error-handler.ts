@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { quoted } from './echo-input.js';
+import { BODY_LIMIT } from '../http/body-parsers.js';
 import { discardRestOfBody } from '../http/discard-body.js';
 import { ServiceError, errorBody } from './service-error.js';
 import type { ErrorCode } from './error-codes.js';
@@ -7,7 +8,6 @@ import type { ErrorCode } from './error-codes.js';
 // Fastify's own errors (body parsing, content type, size) carry FST_* codes: they are translated here so
 // that a caller only ever sees our codes and sentences, never Fastify's texts or a stack trace.
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'The request body is over the 1 MiB limit.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: 'The Content-Length header does not match the body.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
@@ -17,9 +17,16 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'The body is not valid JSON.' },
 };
 
-function toServiceError(error: FastifyError | ServiceError | Error): ServiceError | null {
+/** 413 with the route's own limit in the sentence (1 MiB; the catalog's is larger). */
+function tooLarge(request: FastifyRequest): ServiceError {
+  const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT;
+  return new ServiceError('payload_too_large', `The request body is over the ${limit / (1024 * 1024)} MiB limit.`);
+}
+
+function toServiceError(error: FastifyError | ServiceError | Error, request: FastifyRequest): ServiceError | null {
   if (error instanceof ServiceError) return error;
   const fastifyError = error as FastifyError;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fastifyError.statusCode === 413) return tooLarge(request);
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (known) return new ServiceError(known.code, known.message);
   // JSON.parse failures surface as SyntaxError with status 400.
@@ -27,7 +34,6 @@ function toServiceError(error: FastifyError | ServiceError | Error): ServiceErro
     return new ServiceError('invalid_json', 'The body is not valid JSON.');
   }
   const status = fastifyError.statusCode;
-  if (status === 413) return new ServiceError('payload_too_large', 'The request body is over the 1 MiB limit.');
   if (status === 415) return new ServiceError('unsupported_media_type', 'The body must be application/json or text/plain containing JSON.');
   if (status === 429) return new ServiceError('rate_limited', 'Too many requests; retry later.');
   if (status !== undefined && status >= 400 && status < 500) return new ServiceError('bad_request', 'The request is malformed.');
@@ -42,16 +48,17 @@ export function installErrorHandlers(
   app: FastifyInstance, options: { onNotFoundAnswered?: (request: FastifyRequest, reply: FastifyReply) => void } = {},
 ): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
-    const serviceError = toServiceError(error);
+    const serviceError = toServiceError(error, request);
     if (serviceError) {
       if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      if (serviceError.code === 'payload_too_large') discardRestOfBody(request, reply);
+      discardRestOfBody(request, reply);
       return reply
         .code(serviceError.statusCode)
         .type('application/json; charset=utf-8')
         .send(errorBody(serviceError.code, serviceError.message));
     }
     request.log.error({ err: error }, 'unexpected error');
+    discardRestOfBody(request, reply);
     return reply
       .code(500)
       .type('application/json; charset=utf-8')
@@ -62,6 +69,7 @@ export function installErrorHandlers(
   app.setNotFoundHandler((request, reply) => {
     // 'close': sent, or the client went away first (counted either way, as an onResponse hook would).
     if (answered) reply.raw.once('close', () => answered(request, reply));
+    discardRestOfBody(request, reply);
     return reply
       .code(404)
       .type('application/json; charset=utf-8')

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { ProductConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -34,7 +35,7 @@ export function productsFromArray(body: unknown): ProductConfig[] {
  * (`products[i]` counts non-empty lines from 0), so a bad line 17 fails before the rest is read and no 64 MiB
  * string is ever built. Fastify does not apply bodyLimit to stream parsers, so the bytes are counted here.
  */
-export async function productsFromNdjson(stream: AsyncIterable<Buffer | string>, limit: number): Promise<ValidatedProducts> {
+export async function productsFromNdjson(stream: Readable, limit: number): Promise<ValidatedProducts> {
   const decoder = new StringDecoder('utf8');
   const products: ProductConfig[] = [];
   let bytes = 0;
@@ -51,7 +52,8 @@ export async function productsFromNdjson(stream: AsyncIterable<Buffer | string>,
     }
     products.push(validateProduct(raw, `products[${index}]`));
   };
-  for await (const chunk of stream) {
+  // Not destroyed when a line is refused: the error handler reads and discards the rest, so the client reads the 400.
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
     bytes += chunk.length;
     if (bytes > limit) throw new ServiceError('payload_too_large', `The catalog body is over the ${limit / 1024 / 1024} MiB limit.`);
     const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
