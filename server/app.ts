@@ -75,7 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
     forceCloseConnections: 'idle',
     ...deadlineOptions(limits),
-    maxParamLength: MAX_PATH_SEGMENT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
+import { parseConnectionCap } from './http/connection-limits.js';
 import { loadConfigFile } from './config/load-config.js';
 import { openStorage } from './storage/open-storage.js';
 
@@ -20,6 +21,14 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  let cap: number | undefined;
+  try {
+    cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
+  } catch (error) {
+    process.stderr.write(`svc: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+
   const storage = await openStorage({
     dataDir: resolve(process.env.DATA_DIR ?? './data'),
     ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
@@ -31,7 +40,7 @@ async function main(): Promise<void> {
     staticRoot: process.cwd(),
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
     processMetrics: true,
-    ...(process.env.MAX_CONNECTIONS_PER_IP ? { connectionLimits: { maxConnectionsPerIp: Number(process.env.MAX_CONNECTIONS_PER_IP) } } : {}),
+    ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
   });
 
   process.on('SIGHUP', () => {
