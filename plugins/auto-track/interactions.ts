@@ -46,11 +46,12 @@ export function trackSubmits(ctx: PluginContext): () => void {
     data.method = (form.getAttribute('method') ?? 'get').toLowerCase();
     const action = form.getAttribute('action');
     if (action) data.action = action;
-    // A Map, then own properties: a field named `__proto__` is kept as a value, never set as a prototype.
+    // A Map, then own properties: no field name can set the object's prototype. A field named `__proto__` is
+    // left out, as the service refuses that key (and the whole event with it).
     const values = new Map<string, string>();
     for (const el of form.querySelectorAll('[data-svc-capture]')) {
       const name = el.getAttribute('name');
-      const value = name && isField(el) ? capturedValue(el) : undefined;
+      const value = name && name !== '__proto__' && isField(el) ? capturedValue(el) : undefined;
       if (name && value !== undefined) values.set(name, value);
     }
     if (values.size) data.values = Object.fromEntries(values);

@@ -9,7 +9,10 @@ export const MAX_ECHO = 64;
  * @example quoted('we"b') // → '"we\\"b"'
  */
 export function quoted(value: string, max = MAX_ECHO): string {
-  return JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+  if (value.length <= max) return JSON.stringify(value);
+  // One fewer when the cut would leave half of a surrogate pair (an emoji) at the end.
+  const last = value.charCodeAt(max - 1);
+  return JSON.stringify(`${value.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max)}…`);
 }
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;

@@ -8,7 +8,8 @@ import { ServiceError } from '../errors/service-error.js';
 //   the one that was written.
 // - nesting deeper than MAX_JSON_DEPTH: JSON.parse copes, but JSON.stringify (used to store maps) recurses and
 //   overflows the stack a few thousand levels down.
-// - a `__proto__` key: what Fastify's own JSON parser refuses, refused for text/plain bodies too.
+// - a `__proto__` key, or a `constructor` holding a `prototype`: what Fastify's own JSON parser refuses in
+//   application/json bodies, refused in text/plain ones too.
 // Keys are checked like values: they are stored too (attribute names).
 
 /** Objects and arrays nest at most this deep in a request body; the SDK's deepest is 4 (batch, event, data, value). */
@@ -28,8 +29,11 @@ function textProblem(text: string): string | null {
   return null;
 }
 
-function keyProblem(key: string): string | null {
+function keyProblem(key: string, value: unknown): string | null {
   if (key === '__proto__') return 'is not an allowed key';
+  if (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype')) {
+    return 'must not hold a "prototype" key';
+  }
   const problem = textProblem(key);
   return problem === null ? null : `key ${problem}`;
 }
@@ -58,7 +62,7 @@ function walk(value: unknown, depth: number): Found | null {
     return null;
   }
   for (const key of Object.keys(value)) {
-    const problem = keyProblem(key);
+    const problem = keyProblem(key, (value as Record<string, unknown>)[key]);
     if (problem !== null) return { segments: [keySegment(key)], problem };
     const found = walk((value as Record<string, unknown>)[key], depth + 1);
     if (found) {

@@ -57,9 +57,10 @@ export class FeedService {
 
 /** `{id, …requested fields}` of a product: only fields it has (unknown ones are simply absent). */
 export function pickFields(product: ProductConfig, fields: readonly string[]): Record<string, unknown> {
-  const picked: Record<string, unknown> = { id: product.id };
+  const picked: [string, unknown][] = [['id', product.id]];
   for (const field of fields) {
-    if (field !== 'id' && Object.prototype.hasOwnProperty.call(product, field)) picked[field] = product[field];
+    if (field !== 'id' && Object.hasOwn(product, field)) picked.push([field, product[field]]);
   }
-  return picked;
+  // Own entries: a field named `__proto__` is copied as a field, never set as the answer's prototype.
+  return Object.fromEntries(picked);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { ServiceError } from '../errors/service-error.js';
 import { validateBatch } from '../ingest/validate-event.js';
 import type { ServiceContext } from '../service-context.js';
 
@@ -16,7 +17,9 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
     },
     async (request) => {
       const events = validateBatch(request.body);
-      const project = request.auth?.project.key ?? `${request.params.org}/${request.params.project}`;
+      // The authenticated project's key, never one built from the path's raw names.
+      const project = request.auth?.project.key;
+      if (project === undefined) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
       const result = await ctx.storage.ingestBatch(project, request.params.sourceId, events);
       ctx.metrics.eventsIngested.inc({ project }, result.accepted);
       ctx.metrics.eventDuplicates.inc({ project }, result.duplicates);
