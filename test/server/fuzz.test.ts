@@ -106,6 +106,24 @@ function bodyFor(endpoint: EndpointName): fc.Arbitrary<string> {
   return fc.oneof({ weight: 9, arbitrary: json }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) });
 }
 
+const NDJSON = 'application/x-ndjson';
+
+/** The catalog takes NDJSON too: a product a line. */
+function contentTypes(endpoint: EndpointName): string[] {
+  const json = ['application/json', 'text/plain', 'application/json; charset=utf-8'];
+  return endpoint === 'catalog' ? [...json, NDJSON] : json;
+}
+
+/** A JSON array's items as NDJSON lines; anything else as it is (one line, or text that is not JSON). */
+function ndjsonOf(body: string): string {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return Array.isArray(value) ? value.map((item) => JSON.stringify(item)).join('\n') : body;
+  } catch {
+    return body;
+  }
+}
+
 for (const driver of DRIVERS) {
   describe(`fuzz: generated bodies to every endpoint (${driver.name})`, () => {
     let reader: DatabaseReader;
@@ -121,9 +139,9 @@ for (const driver of DRIVERS) {
         let stored: string | null = null;
         const counts = { accepted: 0, refused: 0 };
         await fc.assert(
-          fc.asyncProperty(bodyFor(endpoint), fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), async (body, contentType) => {
+          fc.asyncProperty(bodyFor(endpoint), fc.constantFrom(...contentTypes(endpoint)), async (body, contentType) => {
             stored ??= await reader.fingerprint();
-            const res = await send(h.app, endpoint, body, contentType);
+            const res = await send(h.app, endpoint, contentType === NDJSON ? ndjsonOf(body) : body, contentType);
             assert.ok(res.statusCode < 500, `${res.statusCode} ${res.body}`);
             if (res.statusCode < 400) {
               counts.accepted++;

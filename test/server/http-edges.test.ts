@@ -4,15 +4,25 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { ConnectionLimits } from '../../server/http/connection-limits.js';
+import type { RouteModule } from '../../server/app.js';
+import { capKey, parseConnectionCap, type ConnectionLimits } from '../../server/http/connection-limits.js';
+import { quoted } from '../../server/errors/echo-input.js';
 import { ERROR_CODES, type ErrorCode } from '../../server/errors/error-codes.js';
 import { makeEvent } from './helpers/events.js';
-import { hardeningConfig, WRITE_AUTH } from './helpers/hardening-fixtures.js';
+import { API_KEY, hardeningConfig, WRITE_AUTH } from './helpers/hardening-fixtures.js';
 import { exchange, RawClient, type RawAnswer } from './helpers/raw-http.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useApp } from './helpers/use-test-app.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
+
+/** A handler slower than every deadline of the suite below: deadlines are on receiving requests, not on answering. */
+const slowRoute: RouteModule = (app) => {
+  app.get('/slow', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    return { ok: true };
+  });
+};
 
 function assertOurError(answer: RawAnswer | null, code: ErrorCode): void {
   assert.ok(answer, 'an answer before the socket closed');
@@ -26,8 +36,8 @@ function assertOurError(answer: RawAnswer | null, code: ErrorCode): void {
 }
 
 /** Builds and listens on a free port; answers the port. */
-function useListeningApp(limits: Partial<ConnectionLimits> = {}): { app: () => FastifyInstance; port: () => number } {
-  const h = useApp(SQLITE_DRIVER, { config: hardeningConfig(), connectionLimits: limits });
+function useListeningApp(limits: Partial<ConnectionLimits> = {}, routes: RouteModule[] = []): { app: () => FastifyInstance; port: () => number } {
+  const h = useApp(SQLITE_DRIVER, { config: hardeningConfig(), connectionLimits: limits, routes });
   let port = 0;
   before(async () => {
     await h.app.listen({ port: 0, host: '127.0.0.1' });
@@ -124,6 +134,11 @@ describe('HTTP edges: every answer in our shape', () => {
     assert.equal(route.json().error.message, `No route for GET "/${'y'.repeat(63)}…".`);
   });
 
+  it('cuts echoed input without leaving half of an emoji', () => {
+    assert.equal(quoted(`${'x'.repeat(63)}😀yz`), `"${'x'.repeat(63)}…"`);
+    assert.equal(quoted(`${'x'.repeat(62)}😀yz`), `"${'x'.repeat(62)}😀…"`);
+  });
+
   it('reads and discards the rest of a body refused with 413: a client still sending reads the answer, and the connection serves its next request', async () => {
     const total = 3 * 1024 * 1024;
     const client = new RawClient(server.port());
@@ -135,26 +150,46 @@ describe('HTTP edges: every answer in our shape', () => {
     for (let sent = 0; sent < total && !client.socket.destroyed; sent += chunk.length) await client.write(chunk);
     const answer = await answered;
     assertOurError(answer, 'payload_too_large');
+    assert.notEqual(answer?.headers.connection, 'close');
     assert.equal(client.error, null, 'no reset while sending');
     await client.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     const next = await client.answer();
     assert.equal(next?.status, 200);
     client.destroy();
   });
+
+  it('reads and discards the rest of an NDJSON catalog refused at its first line, and serves the next request', async () => {
+    const good = `${JSON.stringify({ id: 'ok', title: 'x'.repeat(200) })}\n`;
+    const lines = Math.ceil((2 * 1024 * 1024) / good.length);
+    const first = `${JSON.stringify({ id: 'bad\u0000' })}\n`;
+    const client = new RawClient(server.port());
+    await client.connected();
+    await client.write(`PUT /v1/acme/projects/shop/catalog?apiKey=${API_KEY} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${Buffer.byteLength(first) + lines * good.length}\r\n\r\n${first}`);
+    const answered = client.answer();
+    const chunk = good.repeat(256);
+    for (let sent = 0; sent < lines && !client.socket.destroyed; sent += 256) await client.write(sent + 256 <= lines ? chunk : good.repeat(lines - sent));
+    const answer = await answered;
+    assertOurError(answer, 'invalid_product');
+    assert.equal(client.error, null, 'no reset while sending');
+    await client.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal((await client.answer())?.status, 200);
+    client.destroy();
+  });
 });
 
 describe('HTTP edges: sockets that never finish are closed on their deadlines', () => {
-  const limits = { headersTimeoutMs: 300, requestTimeoutMs: 800, idleTimeoutMs: 500, keepAliveTimeoutMs: 500, maxConnectionsPerIp: 0 };
-  const server = useListeningApp(limits);
-  // Generous bounds over the deadlines: a socket still open past one fails the test. Node checks the header and
-  // request deadlines on a timer, so a socket can live up to one check interval past its deadline.
-  const SLACK_MS = 2000;
+  const limits = { headersTimeoutMs: 300, requestTimeoutMs: 800, keepAliveTimeoutMs: 500, maxConnectionsPerIp: 0 };
+  // Registered before the app's hooks: the sockets close before the app waits for its connections to end.
   const clients: RawClient[] = [];
   after(() => {
     for (const c of clients) c.destroy();
   });
+  const server = useListeningApp(limits, [slowRoute]);
+  // Generous bounds over the deadlines: a socket still open past one fails the test. Node checks the header and
+  // request deadlines on a timer, so a socket can live up to one check interval past its deadline.
+  const SLACK_MS = 2000;
 
-  it('closes idle, slow-header and slow-body sockets while /healthz keeps answering', async () => {
+  it('answers 408 and closes silent, slow-header and slow-body sockets while /healthz keeps answering', async () => {
     const port = server.port();
     const open = async (): Promise<RawClient> => {
       const client = new RawClient(port);
@@ -169,7 +204,7 @@ describe('HTTP edges: sockets that never finish are closed on their deadlines', 
     for (const c of slowBody) {
       await c.write(`POST ${TRACK} HTTP/1.1\r\nHost: x\r\nAuthorization: ${WRITE_AUTH}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
     }
-    // A byte every 100 ms: more often than the idle deadline, so only the header and request deadlines can end them.
+    // A byte every 100 ms: the header and request deadlines end them, not silence.
     const trickle = setInterval(() => {
       for (const c of slowHeaders) if (!c.socket.destroyed) c.socket.write('X-Slow: 1\r\n');
       for (const c of slowBody) if (!c.socket.destroyed) c.socket.write(' ');
@@ -188,20 +223,58 @@ describe('HTTP edges: sockets that never finish are closed on their deadlines', 
     } finally {
       clearInterval(trickle);
     }
-    for (const c of idle) assert.equal(c.received.length, 0, 'an idle socket is closed without an answer');
-    for (const c of [...slowHeaders, ...slowBody]) {
+    for (const c of [...idle, ...slowHeaders, ...slowBody]) {
       const answer = await c.answer();
       assertOurError(answer, 'request_timeout');
     }
   });
+
+  it('a request refused before its body gets one answer, not a second one when its body then misses the deadline', async () => {
+    const client = new RawClient(server.port());
+    clients.push(client);
+    await client.connected();
+    await client.write(`POST ${TRACK} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const trickle = setInterval(() => {
+      if (!client.socket.destroyed) client.socket.write(' ');
+    }, 100);
+    try {
+      assertOurError(await client.answer(), 'missing_credentials');
+      await closesWithin(client, limits.requestTimeoutMs + SLACK_MS);
+    } finally {
+      clearInterval(trickle);
+    }
+    assert.equal(client.received.length, 0, `nothing after the answer: ${client.received.toString()}`);
+  });
+
+  it('answers a handler slower than every deadline: the deadlines are on the request, not the answer', async () => {
+    const { answer } = await exchange(server.port(), 'GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(answer?.status, 200);
+  });
+});
+
+describe('HTTP edges: the per-address cap counts by address, IPv6 by its /64', () => {
+  it('keys IPv4 addresses as they are, IPv4-mapped IPv6 as IPv4, IPv6 by its first 64 bits', () => {
+    assert.equal(capKey('203.0.113.9'), '203.0.113.9');
+    assert.equal(capKey('::ffff:203.0.113.9'), '203.0.113.9');
+    assert.equal(capKey('2001:db8::1'), capKey('2001:0db8:0:0:ffff:1:2:3'));
+    assert.notEqual(capKey('2001:db8:0:1::1'), capKey('2001:db8:0:2::1'));
+  });
+
+  it('takes MAX_CONNECTIONS_PER_IP as a whole number >= 0 and refuses anything else', () => {
+    assert.equal(parseConnectionCap(undefined), undefined);
+    assert.equal(parseConnectionCap('0'), 0);
+    assert.equal(parseConnectionCap('512'), 512);
+    for (const bad of ['abc', '-1', '1.5', ' 8']) assert.throws(() => parseConnectionCap(bad), /MAX_CONNECTIONS_PER_IP must be a whole number/);
+  });
 });
 
 describe('HTTP edges: sockets per client address are capped', () => {
-  const server = useListeningApp({ maxConnectionsPerIp: 3 });
+  // Registered before the app's hooks: the sockets close before the app waits for its connections to end.
   const clients: RawClient[] = [];
   after(() => {
     for (const c of clients) c.destroy();
   });
+  const server = useListeningApp({ maxConnectionsPerIp: 3 });
 
   it('closes a socket past the cap at once, and accepts again once one has closed', async () => {
     const open = async (): Promise<RawClient> => {
