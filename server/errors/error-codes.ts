@@ -27,7 +27,7 @@ export const ERROR_CODES = {
   project_not_found: { status: 404, description: 'The organization or project in the path does not exist (only told to callers holding a valid key).' },
   feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project.' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
-  request_timeout: { status: 408, description: 'The request\'s headers or body did not arrive within the service\'s deadlines (headers 15 s, the whole request 120 s by default); the connection is closed.' },
+  request_timeout: { status: 408, description: 'The request\'s headers (15 s) or the whole request (120 s) did not arrive within the deadline; the connection is closed.' },
   payload_too_large: { status: 413, description: 'The body is over 1 MiB (64 MiB for the catalog). The rest of the body is read and discarded before the answer\'s connection is reused, so a client still sending sees the answer, not a reset.' },
   path_too_long: { status: 414, description: 'A segment of the path is over 100 characters: no organization, project, source or feed has such a name.' },
   headers_too_large: { status: 431, description: 'The request line and headers are over 16 KiB; the connection is closed.' },
