@@ -228,6 +228,41 @@ describe('<svc-recommendations> against the service', () => {
     expect(impressions(capture.events)).to.have.length(4);
   });
 
+  it('stops observing when taken out of the page, and watches again when put back', async () => {
+    remove = install();
+    capture = captureEvents();
+    const wrapper = await fixture<HTMLDivElement>(html`<div><svc-recommendations feed="1" limit="2"></svc-recommendations></div>`);
+    const el = wrapper.querySelector<SvcRecommendations>('svc-recommendations')!;
+    await settled(el);
+    await frames();
+    expect(impressions(capture.events)).to.have.length(2);
+    const disconnect = sinon.spy(IntersectionObserver.prototype, 'disconnect');
+    el.remove();
+    expect(disconnect.callCount).to.equal(1);
+    disconnect.restore();
+    // Back in the page: the render's items were counted already, and a move is not a new render.
+    wrapper.append(el);
+    await frames();
+    expect(impressions(capture.events)).to.have.length(2);
+    // A new render counts again: the element watches once more.
+    await el.refresh();
+    await settled(el);
+    await frames();
+    expect(impressions(capture.events)).to.have.length(4);
+  });
+
+  it('a lazy element moved before it came near still fetches once near in its new place', async () => {
+    remove = install();
+    const wrapper = await fixture<HTMLDivElement>(html`
+      <div><div id="top"></div><div style="height: 4000px"></div><svc-recommendations lazy feed="1" limit="2"></svc-recommendations></div>`);
+    const el = wrapper.querySelector<SvcRecommendations>('svc-recommendations')!;
+    await frames();
+    expect(el.status).to.equal('loading');
+    wrapper.querySelector('#top')!.append(el);
+    await settled(el);
+    expect(el.status).to.equal('ready');
+  });
+
   it('tracks a click with the product and its position (built-in cards)', async () => {
     remove = install();
     const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="3"></svc-recommendations>`);

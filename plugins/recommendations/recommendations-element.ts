@@ -79,6 +79,8 @@ export class SvcRecommendations extends LitElement {
   #list: HTMLUListElement | undefined;
   #seen: IntersectionObserver | undefined;
   #nearby: IntersectionObserver | undefined;
+  /** Items of the current render whose impression was tracked. */
+  #counted = new WeakSet<Element>();
 
   constructor() {
     super();
@@ -114,9 +116,22 @@ export class SvcRecommendations extends LitElement {
     this.status = !Array.isArray(list) ? 'error' : this.products.length ? 'ready' : 'empty';
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Back in a document after a move: watch again what disconnecting stopped watching.
+    if (!this.hasUpdated) return;
+    if (this.lazy) this.#watchNearby();
+    if (this.#items.length) this.#watchImpressions();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     waiting.delete(this);
+    // An element taken out of the page watches nothing: its observers would keep it and its items alive.
+    this.#nearby?.disconnect();
+    this.#nearby = undefined;
+    this.#seen?.disconnect();
+    this.#seen = undefined;
   }
 
   override render() {
@@ -141,11 +156,27 @@ export class SvcRecommendations extends LitElement {
       void this.refresh();
       return;
     }
+    this.#watchNearby();
+  }
+
+  /** A lazy element fetches once it comes within 300px of the viewport. */
+  #watchNearby(): void {
     this.#nearby ??= observe([this], { rootMargin: '300px' }, (e, io) => {
       if (!e.isIntersecting) return;
       io.disconnect();
       this.lazy = false; // near once is enough: later attribute changes fetch at once
       void this.refresh();
+    });
+  }
+
+  /** Each item of the render counts one impression, once at least half of it is visible (a move does not count again). */
+  #watchImpressions(): void {
+    this.#seen?.disconnect();
+    this.#seen = observe(this.#items.filter((item) => !this.#counted.has(item)), { threshold: 0.5 }, (e, io) => {
+      if (e.intersectionRatio < 0.5) return;
+      io.unobserve(e.target);
+      this.#counted.add(e.target);
+      this.#track('Product impression', this.#items.indexOf(e.target));
     });
   }
 
@@ -166,12 +197,8 @@ export class SvcRecommendations extends LitElement {
     }
     this.#items = [...((this.#list ?? this.renderRoot.querySelector('ul'))?.children ?? [])];
     // A fresh observer per render: each item counts one impression per render.
-    this.#seen?.disconnect();
-    this.#seen = observe(this.#items, { threshold: 0.5 }, (e, io) => {
-      if (e.intersectionRatio < 0.5) return;
-      io.unobserve(e.target);
-      this.#track('Product impression', this.#items.indexOf(e.target));
-    });
+    this.#counted = new WeakSet();
+    if (this.isConnected) this.#watchImpressions();
   }
 
   #template(): HTMLTemplateElement | null {
