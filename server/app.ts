@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { CanonicalProfileCache, changesIdentity } from './choose/canonical-profile-cache.js';
+import { CanonicalProfileCache } from './choose/canonical-profile-cache.js';
 import { ConfigStore } from './config/config-store.js';
 import type { ServiceConfigFile } from './config/config-types.js';
 import { validateConfig } from './config/validate-config.js';
@@ -123,18 +123,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
-  // The track route stores identify/alias links: once they are stored (onSend runs after the handler, before
-  // the answer is written), this node's canonical-profile memory is cleared, so a client that logged in and then
-  // calls the Choose API is served the person's assignments at once (canonical-profile-cache.ts). Attached to
-  // that route alone, so no other route pays for the hook.
-  app.addHook('onRoute', (route) => {
-    if (!route.url.endsWith('/track') || route.method !== 'POST') return;
-    const clear = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
-      if (changesIdentity(request.body)) ctx.canonicalProfiles.invalidateAll();
-      done(null, payload);
-    };
-    route.onSend = withHook(route.onSend, clear);
-  });
   trackRoute(app, ctx);
   chooseRoute(app, ctx);
   consentRoute(app, ctx);

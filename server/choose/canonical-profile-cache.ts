@@ -68,16 +68,3 @@ export class CanonicalProfileCache {
     this.entries.clear();
   }
 }
-
-/** Whether a track body carries an event that changes the identity graph (and so canonical profiles). */
-export function changesIdentity(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const batch = (body as { batch?: unknown }).batch;
-  if (!Array.isArray(batch)) return false;
-  for (const event of batch as unknown[]) {
-    if (typeof event !== 'object' || event === null) continue;
-    const type = (event as { type?: unknown }).type;
-    if (type === 'identify' || type === 'alias') return true;
-  }
-  return false;
-}

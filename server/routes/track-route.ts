@@ -20,10 +20,12 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
       // The authenticated project's key, never one built from the path's raw names.
       const project = request.auth?.project.key;
       if (project === undefined) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
-      const result = await ctx.storage.ingestBatch(project, request.params.sourceId, events);
-      ctx.metrics.eventsIngested.inc({ project }, result.accepted);
-      ctx.metrics.eventDuplicates.inc({ project }, result.duplicates);
-      return result;
+      const { accepted, duplicates, identityChanged } = await ctx.storage.ingestBatch(project, request.params.sourceId, events);
+      // Stored links are answered by Choose at once: a client that logged in, then asks, gets the person's variations.
+      if (identityChanged) ctx.canonicalProfiles.invalidateAll();
+      ctx.metrics.eventsIngested.inc({ project }, accepted);
+      ctx.metrics.eventDuplicates.inc({ project }, duplicates);
+      return { accepted, duplicates };
     },
   );
 }

@@ -210,14 +210,16 @@ export function* ingestProgram(
   const accepted = fresh.size;
   // Effects in batch order, once per stored event (a batch may repeat an eventId).
   const stored: ServiceEvent[] = [];
+  let identityChanged = false;
   for (const event of events) {
     if (!fresh.delete(event.eventId)) continue;
     yield* applyEvent(project, event, now);
     stored.push(event);
+    if (event.type === 'identify' || event.type === 'alias') identityChanged = true;
   }
   // Recommendation models, in this transaction so they count each stored event exactly once (model-updater.ts).
   yield* updateModels(project, stored, now);
-  return { accepted, duplicates: events.length - accepted };
+  return { accepted, duplicates: events.length - accepted, identityChanged };
 }
 
 function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Assignment> {
@@ -403,7 +405,7 @@ export abstract class SqlStorage implements Storage {
   }
 
   ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
     const now = Date.now();
     return this.run(() => ingestProgram(project, sourceId, events, now), true);
   }

@@ -125,7 +125,7 @@ export class SqliteStorage extends SqlStorage {
   }
 
   override ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0 });
+    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
     const now = Date.now();
     return this.enqueue(events.length, () => ingestProgram(project, sourceId, events, now, true));
   }

@@ -9,6 +9,8 @@ import type { FeedQuery } from '../recommendations/feed-query.js';
 export interface IngestResult {
   accepted: number;
   duplicates: number;
+  /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
+  identityChanged: boolean;
 }
 
 export interface ConsentRecord {

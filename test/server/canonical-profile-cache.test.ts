@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import { CanonicalProfileCache, changesIdentity } from '../../server/choose/canonical-profile-cache.js';
+import { CanonicalProfileCache } from '../../server/choose/canonical-profile-cache.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
@@ -62,19 +62,6 @@ describe('CanonicalProfileCache', () => {
     assert.equal(cache.get('acme/shop', 'a'), undefined);
     assert.equal(cache.get('acme/shop', 'c'), 'c');
   });
-
-  const BODIES: { name: string; body: unknown; changes: boolean }[] = [
-    { name: 'an identify', body: { batch: [{ type: 'track' }, { type: 'identify' }] }, changes: true },
-    { name: 'an alias', body: { batch: [{ type: 'alias' }] }, changes: true },
-    { name: 'only tracks and groups', body: { batch: [{ type: 'track' }, { type: 'group' }] }, changes: false },
-    { name: 'no batch', body: { events: [{ type: 'identify' }] }, changes: false },
-    { name: 'not an object', body: 'identify', changes: false },
-  ];
-  for (const c of BODIES) {
-    it(`changesIdentity: ${c.name} → ${String(c.changes)}`, () => {
-      assert.equal(changesIdentity(c.body), c.changes);
-    });
-  }
 });
 
 const URL_API = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';

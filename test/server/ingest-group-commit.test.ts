@@ -27,8 +27,8 @@ function overlappingBatches(profileId: string): ServiceEvent[][] {
   return batches;
 }
 
-function total(results: IngestResult[]): IngestResult {
-  return results.reduce((sum, r) => ({ accepted: sum.accepted + r.accepted, duplicates: sum.duplicates + r.duplicates }));
+function total(results: IngestResult[]): { accepted: number; duplicates: number } {
+  return results.reduce((sum, r) => ({ accepted: sum.accepted + r.accepted, duplicates: sum.duplicates + r.duplicates }), { accepted: 0, duplicates: 0 });
 }
 
 for (const driver of DRIVERS) {
@@ -48,7 +48,7 @@ for (const driver of DRIVERS) {
         h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
         h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
-      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0 }, { accepted: 1, duplicates: 0 }]);
+      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true }, { accepted: 1, duplicates: 0, identityChanged: false }]);
       assert.equal(await h.storage.resolveUser(PROJECT, 'gc-u'), 'gc-p');
       assert.deepEqual(await h.storage.getProfileAttributes(PROJECT, 'gc-p'), { plan: 'pro' });
     });
@@ -97,10 +97,10 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
           h.storage.ingestBatch(PROJECT, 'web', bad),
           h.storage.ingestBatch(PROJECT, 'web', later),
         ]);
-        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0 } });
+        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false } });
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
-        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0 } });
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false } });
         assert.equal((await h.storage.listEvents(PROJECT, { profileId: `ok-${raise}` })).length, 3);
         assert.equal((await h.storage.listEvents(PROJECT, { profileId: `bad-${raise}` })).length, 0);
       } finally {

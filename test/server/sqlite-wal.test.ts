@@ -96,7 +96,7 @@ describe('SQLite WAL checkpoints', () => {
     await first.close();
     const reopened = await openSqliteStorage(file, { walBoundPages: 100 });
     assert.equal(await reopened.countEvents(P), events.length);
-    assert.deepEqual(await reopened.ingestBatch(P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500 });
+    assert.deepEqual(await reopened.ingestBatch(P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false });
     await reopened.close();
   });
 

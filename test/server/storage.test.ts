@@ -20,20 +20,30 @@ for (const driver of DRIVERS) {
     it('stores each eventId once per project, counting resends and in-batch repeats as duplicates', async () => {
       const a = makeEvent({ profileId: 'dup-1' });
       const b = makeEvent({ profileId: 'dup-1' });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b, a]), { accepted: 2, duplicates: 1 });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b]), { accepted: 0, duplicates: 2 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b, a]), { accepted: 2, duplicates: 1, identityChanged: false });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b]), { accepted: 0, duplicates: 2, identityChanged: false });
       // The same eventId in another project is another event.
-      assert.deepEqual(await h.storage.ingestBatch('acme/blog', 'web', [a]), { accepted: 1, duplicates: 0 });
+      assert.deepEqual(await h.storage.ingestBatch('acme/blog', 'web', [a]), { accepted: 1, duplicates: 0, identityChanged: false });
       const stored = await h.storage.listEvents(P, { profileId: 'dup-1' });
       assert.deepEqual(stored.map((s) => s.event.eventId).sort(), [a.eventId, b.eventId].sort());
       assert.equal(stored[0]?.sourceId, 'web');
     });
 
+    it('reports a changed identity graph for a stored identify or alias only, not for a resend or other events', async () => {
+      const identify = makeEvent({ type: 'identify', name: 'Identify', userId: 'u-changed', profileId: 'pc-1' });
+      const alias = makeEvent({ type: 'alias', name: 'Alias', userId: 'u-changed', anotherUserId: 'u-other', profileId: 'pc-1' });
+      const others = [makeEvent({ profileId: 'pc-1' }), makeEvent({ type: 'group', name: 'Group', accountId: 'acc-c', profileId: 'pc-1' })];
+      assert.equal((await h.storage.ingestBatch(P, 'web', others)).identityChanged, false);
+      assert.equal((await h.storage.ingestBatch(P, 'web', [makeEvent(), identify])).identityChanged, true);
+      assert.equal((await h.storage.ingestBatch(P, 'web', [identify])).identityChanged, false);
+      assert.equal((await h.storage.ingestBatch(P, 'web', [alias])).identityChanged, true);
+    });
+
     it('is idempotent across a restart on the same database', async () => {
       const e = makeEvent({ profileId: 'restart-1' });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 1, duplicates: 0 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 1, duplicates: 0, identityChanged: false });
       await h.reopen();
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 0, duplicates: 1 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 0, duplicates: 1, identityChanged: false });
     });
 
     it('identify links a userId to the first profile it was seen with', async () => {
@@ -98,7 +108,7 @@ for (const driver of DRIVERS) {
       await h.storage.ingestBatch(P, 'web', [first]);
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
       // Resent with its old payload: it must not be applied again (it would lose anyway, but it is not even tried).
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1 });
+      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false });
       assert.deepEqual(await h.storage.getProfileAttributes(P, 'pd'), { n: 2 });
     });
 
