@@ -37,8 +37,8 @@ const pluginNames = existsSync('plugins')
   : [];
 
 await Promise.all([
-  build({ ...browser, entryPoints: ['src/service-global.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
-  build({ ...browser, entryPoints: ['src/service-cms.ts'], outfile: 'dist/service.js', format: 'iife' }),
+  build({ ...browser, entryPoints: ['bundles/service-core.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
+  build({ ...browser, entryPoints: ['bundles/service.ts'], outfile: 'dist/service.js', format: 'iife' }),
   build({
     ...browser,
     entryPoints: {

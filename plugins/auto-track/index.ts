@@ -1,6 +1,6 @@
 // The `auto-track` plugin: page views, leaves, clicks, changes, submits and session starts.
-import type { AutoTrackOptions } from '../../src/config.js';
-import type { ServicePlugin } from '../../src/plugin.js';
+import type { AutoTrackOptions } from '../../src/plugin-api.js';
+import type { ServicePlugin } from '../../src/index.js';
 import { trackChanges, trackClicks, trackSubmits } from './interactions.js';
 import { trackPages } from './page-views.js';
 import { sessionAnnouncer } from './session-start.js';

@@ -1,5 +1,5 @@
-import type { PluginContext } from '../../src/plugin.js';
-import { listen } from '../../src/guarded-listener.js';
+import type { PluginContext } from '../../src/index.js';
+import { listen } from '../../src/plugin-api.js';
 import { boundedText, capturedValue, describe, isExcluded, isField } from './element-info.js';
 
 const CLICKABLE = 'a,button,[role=button],input[type=button],input[type=submit],input[type=reset]';

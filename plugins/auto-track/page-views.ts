@@ -1,5 +1,5 @@
-import { guard, listen } from '../../src/guarded-listener.js';
-import type { PluginContext } from '../../src/plugin.js';
+import { guard, listen } from '../../src/plugin-api.js';
+import type { PluginContext } from '../../src/index.js';
 
 // The fragment is not part of a page's identity: jumping to an anchor is not a navigation.
 const pageKey = (url: string): string => url.split('#')[0]!;

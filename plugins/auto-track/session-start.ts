@@ -1,5 +1,5 @@
-import { LocalStore } from '../../src/local-store.js';
-import type { PluginContext } from '../../src/plugin.js';
+import { LocalStore } from '../../src/plugin-api.js';
+import type { PluginContext } from '../../src/index.js';
 
 // The session announced last, shared by tabs (as the session itself is): a reload or a second tab in the
 // same session announces nothing.

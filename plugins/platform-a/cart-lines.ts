@@ -1,4 +1,4 @@
-import { toQuantity } from '../../src/commerce-events.js';
+import { toQuantity } from '../../src/plugin-api.js';
 
 /** A line of a `/cart/add` request: the variant (Shopify's `id`) and how many were added. */
 export interface CartLine {

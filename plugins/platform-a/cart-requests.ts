@@ -1,4 +1,4 @@
-import { guard } from '../../src/guarded-listener.js';
+import { guard } from '../../src/plugin-api.js';
 import { cartLines, isCartAdd, type CartLine } from './cart-lines.js';
 
 /** Called after a successful AJAX add: the requested lines and the parsed answer (or null). */

@@ -1,7 +1,8 @@
 // The `platform-a` plugin: Shopify storefronts.
-import { addedToCart, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine } from '../../src/commerce-events.js';
-import { listen } from '../../src/guarded-listener.js';
-import type { ServicePlugin } from '../../src/plugin.js';
+import {
+  addedToCart, listen, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine,
+} from '../../src/plugin-api.js';
+import type { ServicePlugin } from '../../src/index.js';
 import { cartLines, isCartAdd, productsOfAnswer, type CartLine } from './cart-lines.js';
 import { watchCartRequests } from './cart-requests.js';
 

@@ -1,7 +1,8 @@
 // The `platform-b` plugin: Magento 2 storefronts (Luma, Blank and themes built on them).
-import { addedToCart, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine } from '../../src/commerce-events.js';
-import { guard, listen } from '../../src/guarded-listener.js';
-import type { ServicePlugin } from '../../src/plugin.js';
+import {
+  addedToCart, guard, listen, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine,
+} from '../../src/plugin-api.js';
+import type { ServicePlugin } from '../../src/index.js';
 
 const ADD_FORM = '#product_addtocart_form';
 

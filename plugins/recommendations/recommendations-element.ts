@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { bindFields, safeUrl, textOf } from '../../src/bind-fields.js';
+import { bindFields, safeUrl, textOf } from '../../src/plugin-api.js';
 import type { EventDraft, RecommendationParams } from '../../src/index.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 

@@ -1,5 +1,4 @@
-import type { ServiceConfig } from './config.js';
-import type { ServiceJs } from './service-js.js';
+import type { ServiceConfig, ServiceJs } from '../src/index.js';
 
 /** `data-platform-a` present (and not "false") turns the integration on. */
 function flag(value: string | undefined): boolean {

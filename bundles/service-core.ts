@@ -1,5 +1,5 @@
 // Entry of dist/service-core.js: the global `ServiceJs` only, no elements, no Lit.
-import { ServiceJs } from './service-js.js';
+import { ServiceJs } from '../src/index.js';
 
 declare global {
   interface Window {

@@ -7,9 +7,7 @@ import { platformA } from '../plugins/platform-a/index.js';
 import { platformB } from '../plugins/platform-b/index.js';
 import { recommendations } from '../plugins/recommendations/index.js';
 import { autoInit } from './auto-init.js';
-import type { ServiceConfig } from './config.js';
-import type { ServicePlugin } from './plugin.js';
-import { ServiceJs } from './service-js.js';
+import { ServiceJs, type ServiceConfig, type ServicePlugin } from '../src/index.js';
 
 // Read now: `document.currentScript` names this tag only while the script is being evaluated.
 const script = document.currentScript;

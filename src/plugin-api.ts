@@ -1,0 +1,9 @@
+// What plugins may use from the core beyond the public surface (src/index.ts): the helpers the bundled plugins share.
+// Plugins import from src/ only this file and src/index.ts (test/build/import-boundaries.test.ts checks), so the
+// core's other files can change without reaching into a plugin.
+export { addedToCart, productsOrdered, productViewed, toQuantity, whenReady } from './commerce-events.js';
+export type { ProductLine } from './commerce-events.js';
+export { guard, listen } from './guarded-listener.js';
+export { bindFields, safeUrl, textOf } from './bind-fields.js';
+export { LocalStore } from './local-store.js';
+export type { AutoTrackOptions } from './config.js';
