@@ -1,4 +1,4 @@
-import type { CanonicalProfileCache } from './choose/canonical-profile-cache.js';
+import type { CanonicalProfileCache } from './identity/canonical-profile-cache.js';
 import type { ConfigStore } from './config/config-store.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
-import { CanonicalProfileCache } from '../../server/choose/canonical-profile-cache.js';
+import { CanonicalProfileCache } from '../../server/identity/canonical-profile-cache.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';

@@ -13,7 +13,7 @@ import { TargetingAttributeCache } from '../../server/choose/targeting-attribute
 import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js';
 import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
-import { TARGETING_TTL_MS } from '../../server/routes/choose-route.js';
+import { TARGETING_TTL_MS } from '../../server/choose/choose-route.js';
 import { exposureSetParams } from '../../server/storage/sql-storage.js';
 import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { ExposureSet } from '../../server/storage/storage.js';

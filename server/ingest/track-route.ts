@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { ServiceError } from '../errors/service-error.js';
-import { validateBatch } from '../ingest/validate-event.js';
+import { validateBatch } from './validate-event.js';
 import type { ServiceContext } from '../service-context.js';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from '../recommendations/catalog-body.js';
+import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from './catalog-body.js';
 import type { ServiceContext } from '../service-context.js';
 
 type RawRequest = IncomingMessage;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validateConsent } from '../consent/validate-consent.js';
+import { validateConsent } from './validate-consent.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';

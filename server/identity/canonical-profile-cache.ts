@@ -1,4 +1,4 @@
-import { ProjectScopedMap } from './project-scoped-map.js';
+import { ProjectScopedMap } from '../choose/project-scoped-map.js';
 
 /**
  * A per-node memory of Storage.canonicalProfile (profile → the profile whose assignments it shares), so a

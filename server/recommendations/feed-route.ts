@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { pickFields } from '../recommendations/feed-service.js';
-import { validateFeedRequest } from '../recommendations/validate-feed-request.js';
+import { pickFields } from './feed-service.js';
+import { validateFeedRequest } from './validate-feed-request.js';
 import type { ServiceContext } from '../service-context.js';
 
 export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
