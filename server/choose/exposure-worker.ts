@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlValue } from '../storage/sql-program.js';
 import type { Assignment, AssignmentInput } from '../storage/storage.js';
-import { INSERT_EXPOSURE_SETS, assignmentsInsertFirstProgram } from '../storage/sql-storage.js';
+import { assignmentsInsertFirstProgram } from './assignment-programs.js';
+import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
 import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { exposureSetParams } from '../storage/sql-storage.js';
+import { exposureSetParams } from './exposure-programs.js';
 import type { Assignment, AssignmentInput, ExposureSet } from '../storage/storage.js';
 import type { ExposureWorkerData, ExposureWorkerReply, ExposureWorkerRequest } from './exposure-worker.js';
 import type { AssignmentStore } from './storage-assignment-port.js';

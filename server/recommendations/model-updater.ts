@@ -2,7 +2,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { EVENT_WEIGHTS, scoreContribution } from './decay-score.js';
 
-// The ONE hook of recommendations in the ingestion path: ingestProgram (server/storage/sql-storage.ts) yields
+// The ONE hook of recommendations in the ingestion path: ingestProgram (server/ingest/ingest-program.ts) yields
 // `updateModels(project, storedEvents, now)` after storing a batch, inside the same transaction.
 //
 // Why in the ingestion transaction rather than a queue drained later: the models then change exactly once per

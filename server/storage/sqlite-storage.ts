@@ -5,8 +5,10 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram } from './sql-program.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import {
-  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, ingestProgram, SqlStorage, type AssignmentRead,
-} from './sql-storage.js';
+  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type AssignmentRead,
+} from '../choose/assignment-programs.js';
+import { ingestProgram } from '../ingest/ingest-program.js';
+import { SqlStorage } from './sql-storage.js';
 import type { Assignment, AssignmentInput, IngestResult } from './storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import type { ServiceEvent } from '../../src/event.js';

@@ -14,7 +14,7 @@ import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js'
 import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/choose/choose-route.js';
-import { exposureSetParams } from '../../server/storage/sql-storage.js';
+import { exposureSetParams } from '../../server/choose/exposure-programs.js';
 import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { ExposureSet } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';

@@ -1,0 +1,153 @@
+import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import type { Assignment, AssignmentInput } from '../storage/storage.js';
+
+// First assignments as SQL programs: insert-if-absent under the unique key (project, experience, unit), so
+// every node and every restart agrees on a unit's variation once it is stored.
+
+export function toAssignment(row: SqlRow, created: boolean): Assignment {
+  return {
+    experience: str(row.experience),
+    unit: str(row.unit),
+    variation: str(row.variation),
+    hashVersion: num(row.hash_version),
+    createdAt: num(row.created_at),
+    created,
+  };
+}
+
+export function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Assignment> {
+  const { changes } = yield op(
+    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, experience, unit) DO NOTHING`,
+    input.project, input.experience, input.unit, input.variation, input.hashVersion, now,
+  );
+  const { rows } = yield op(
+    'SELECT experience, unit, variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
+    input.project, input.experience, input.unit,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('assignment vanished after insert-if-absent');
+  return toAssignment(row, changes === 1);
+}
+
+/** An assignment's key in the programs' maps: `${experience}\0${unit}`. */
+function assignmentId(experience: string, unit: string): string {
+  return `${experience}\u0000${unit}`;
+}
+
+/** Stored rows for every (experience, unit) pair of the lists, keyed by assignmentId. */
+function* storedAssignments(
+  project: string, experiences: readonly string[], units: readonly string[], created: ReadonlySet<string>,
+): SqlProgram<Map<string, Assignment>> {
+  // IN lists on both key columns let both databases walk the primary key; an OR of (experience AND unit)
+  // pairs made SQLite scan the whole table. A request has one or two units, so the cross product the IN
+  // lists may match stays small; pairs nobody asked for are simply not looked up below.
+  const { rows } = yield op(
+    `SELECT experience, unit, variation, hash_version, created_at FROM assignments
+     WHERE project = ? AND experience IN (${experiences.map(() => '?').join(', ')}) AND unit IN (${units.map(() => '?').join(', ')})`,
+    project, ...experiences, ...units,
+  );
+  return new Map(rows.map((r) => {
+    const id = assignmentId(str(r.experience), str(r.unit));
+    return [id, toAssignment(r, created.has(id))];
+  }));
+}
+
+/** A request's distinct assignment keys, and which of them are already stored (`assignmentReadProgram`). */
+export interface AssignmentRead {
+  project: string;
+  /** Stored rows keyed by assignmentId; `assignmentWriteProgram`'s rows are added to it. */
+  byId: Map<string, Assignment>;
+  /** Distinct inputs without a stored row, sorted by key (so concurrent callers lock in one order). */
+  missing: AssignmentInput[];
+}
+
+const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentInput>): string[] => [...new Set([...of].map(pick))];
+
+/**
+ * The read half of `getOrCreateAssignments`: a returning unit (the common case) costs one indexed SELECT and
+ * no write at all. A driver may run it outside any transaction: `missing` is only a hint of what to insert,
+ * the insert-if-absent in `assignmentWriteProgram` decides.
+ */
+export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlProgram<AssignmentRead> {
+  const { project, unique } = distinctAssignments(inputs);
+  const byId = yield* storedAssignments(
+    project, distinct((r) => r.experience, unique.values()), distinct((r) => r.unit, unique.values()), new Set(),
+  );
+  return { project, byId, missing: sortedById([...unique.entries()].filter(([id]) => !byId.has(id))) };
+}
+
+/** The inputs' one project, and each (experience, unit) pair once, keyed by assignmentId. */
+function distinctAssignments(inputs: readonly AssignmentInput[]): { project: string; unique: Map<string, AssignmentInput> } {
+  const project = inputs[0]?.project ?? '';
+  const unique = new Map<string, AssignmentInput>();
+  for (const input of inputs) {
+    if (input.project !== project) throw new Error('getOrCreateAssignments: all inputs must share one project');
+    const id = assignmentId(input.experience, input.unit);
+    if (!unique.has(id)) unique.set(id, input);
+  }
+  return { project, unique };
+}
+
+/** Sorted by key, so concurrent callers lock in one order. */
+function sortedById(entries: [string, AssignmentInput][]): AssignmentInput[] {
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+}
+
+/**
+ * The write half: insert-if-absent of the missing first assignments, then the rows stored now — ours, as the
+ * insert returns them, or a concurrent caller's that won the insert (`created` tells which), read back. A new
+ * unit's request (nobody raced it) costs the insert alone: reading back rows it had just returned was a third of
+ * the writer thread's work for a new visitor.
+ */
+export function* assignmentWriteProgram(
+  project: string, missing: readonly AssignmentInput[], now: number,
+): SqlProgram<Map<string, Assignment>> {
+  const params: SqlValue[] = [];
+  for (const r of missing) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
+  const { rows: inserted } = yield op(
+    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
+     VALUES ${missing.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit, variation, hash_version, created_at`,
+    ...params,
+  );
+  const stored = new Map(inserted.map((r) => [assignmentId(str(r.experience), str(r.unit)), toAssignment(r, true)]));
+  if (stored.size === missing.length) return stored;
+  const lost = missing.filter((r) => !stored.has(assignmentId(r.experience, r.unit)));
+  const theirs = yield* storedAssignments(project, distinct((r) => r.experience, lost), distinct((r) => r.unit, lost), new Set());
+  for (const [id, assignment] of theirs) if (!stored.has(id)) stored.set(id, assignment);
+  return stored;
+}
+
+/** The answers in the order asked, once `read.byId` holds every key (after the write half, if any was missing). */
+export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written?: Map<string, Assignment>): Assignment[] {
+  if (written) for (const [id, assignment] of written) if (!read.byId.has(id)) read.byId.set(id, assignment);
+  return inputs.map((input) => {
+    const found = read.byId.get(assignmentId(input.experience, input.unit));
+    if (!found) throw new Error('assignment vanished after insert-if-absent');
+    return found;
+  });
+}
+
+/**
+ * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
+ * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
+ */
+export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const read = yield* assignmentReadProgram(inputs);
+  if (read.missing.length === 0) return assignmentAnswers(inputs, read);
+  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));
+}
+
+/**
+ * assignmentsProgram's answer, with the write half first: insert-if-absent of every pair, then only the rows that
+ * were stored before are read. For a connection that takes the write lock whatever it finds (the Choose writer
+ * thread's transactions are IMMEDIATE), a new unit's request is one statement instead of two; a unit whose rows are
+ * all stored costs two either way. Returning units whose rows this node has cached never get here.
+ */
+export function* assignmentsInsertFirstProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const { project, unique } = distinctAssignments(inputs);
+  const read: AssignmentRead = { project, byId: new Map(), missing: sortedById([...unique.entries()]) };
+  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(project, read.missing, now));
+}

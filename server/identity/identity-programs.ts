@@ -1,0 +1,127 @@
+import type { Attributes, ServiceEvent } from '../../src/event.js';
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import { str } from '../storage/sql-values.js';
+
+// The identity graph as SQL programs: who is whom (identify, alias), which accounts a profile belongs to, and the
+// attributes of profiles and accounts. Ingestion runs applyIdentityEffects for each newly stored event; Choose
+// resolves users and canonical profiles with the read programs.
+
+const MAX_ALIAS_HOPS = 16;
+
+/** The chain of alias links from `userId`, itself first; stops at a cycle. */
+export function* aliasChain(project: string, userId: string): SqlProgram<string[]> {
+  const chain = [userId];
+  let current = userId;
+  for (let hop = 0; hop < MAX_ALIAS_HOPS; hop++) {
+    const { rows } = yield op('SELECT target_user_id FROM aliases WHERE project = ? AND user_id = ?', project, current);
+    const next = rows[0] ? str(rows[0].target_user_id) : null;
+    if (next === null || chain.includes(next)) break;
+    chain.push(next);
+    current = next;
+  }
+  return chain;
+}
+
+function* directProfile(project: string, userId: string): SqlProgram<string | null> {
+  const { rows } = yield op('SELECT profile_id FROM identities WHERE project = ? AND user_id = ?', project, userId);
+  return rows[0] ? str(rows[0].profile_id) : null;
+}
+
+/**
+ * A user id's profile: follow alias links to the primary user id, then take the profile of the last id
+ * of the chain that has one (the alias target wins, so two aliased ids resolve to one person).
+ */
+export function* resolveUserProgram(project: string, userId: string): SqlProgram<string | null> {
+  const chain = yield* aliasChain(project, userId);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const profile = yield* directProfile(project, chain[i] as string);
+    if (profile !== null) return profile;
+  }
+  return null;
+}
+
+function* mergeAttributes(
+  project: string, scope: 'profile' | 'account', ownerId: string, attributes: Attributes, at: number,
+): SqlProgram<void> {
+  for (const [key, value] of Object.entries(attributes)) {
+    // Last write wins per key by event time: an older event arriving late does not overwrite a newer value.
+    yield op(
+      `INSERT INTO attributes (project, scope, owner_id, key, value, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project, scope, owner_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+       WHERE excluded.updated_at >= attributes.updated_at`,
+      project, scope, ownerId, key, JSON.stringify(value ?? null), at,
+    );
+  }
+}
+
+function* linkIdentity(project: string, userId: string, profileId: string, now: number): SqlProgram<void> {
+  // First link wins: a user logging in on a second device keeps the profile (and assignments) of the first.
+  yield op(
+    `INSERT INTO identities (project, user_id, profile_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project, user_id) DO NOTHING`,
+    project, userId, profileId, now,
+  );
+}
+
+function* linkProfileUser(project: string, profileId: string, userId: string, now: number): SqlProgram<void> {
+  // First link wins per profile: a shared device identified as a second user keeps its first person.
+  yield op(
+    `INSERT INTO profile_users (project, profile_id, user_id, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (project, profile_id) DO NOTHING`,
+    project, profileId, userId, now,
+  );
+}
+
+/**
+ * The profile whose assignments this profile shares: the canonical profile of the person it was identified
+ * as (what form B's userId resolves to), or itself while it is anonymous.
+ */
+export function* canonicalProfileProgram(project: string, profileId: string): SqlProgram<string> {
+  const { rows } = yield op('SELECT user_id FROM profile_users WHERE project = ? AND profile_id = ?', project, profileId);
+  if (!rows[0]) return profileId;
+  return (yield* resolveUserProgram(project, str(rows[0].user_id))) ?? profileId;
+}
+
+/** The identity graph and attribute effects of one newly stored event. */
+export function* applyIdentityEffects(project: string, event: ServiceEvent, now: number): SqlProgram<void> {
+  const at = Date.parse(event.timestamp);
+  if ((event.type === 'identify' || event.type === 'alias') && event.userId) {
+    yield* linkProfileUser(project, event.profileId, event.userId, now);
+  }
+  if (event.type === 'identify' && event.userId) {
+    yield* linkIdentity(project, event.userId, event.profileId, now);
+  }
+  if (event.type === 'alias' && event.userId && event.anotherUserId && event.userId !== event.anotherUserId) {
+    // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle).
+    const chain = yield* aliasChain(project, event.userId);
+    if (!chain.includes(event.anotherUserId)) {
+      yield op(
+        `INSERT INTO aliases (project, user_id, target_user_id, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (project, user_id) DO NOTHING`,
+        project, event.anotherUserId, event.userId, now,
+      );
+    }
+    const existing = yield* resolveUserProgram(project, event.anotherUserId);
+    yield* linkIdentity(project, event.userId, existing ?? event.profileId, now);
+  }
+  if ((event.type === 'group' || event.type === 'record') && event.accountId) {
+    yield op(
+      `INSERT INTO profile_accounts (project, profile_id, account_id, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project, profile_id, account_id) DO NOTHING`,
+      project, event.profileId, event.accountId, now,
+    );
+  }
+  if (event.userAttributes) {
+    yield* mergeAttributes(project, 'profile', event.profileId, event.userAttributes, at);
+    // The person's canonical profile (the one a userId resolves to) gets them too, for Choose form B.
+    if (event.userId) {
+      const canonical = yield* resolveUserProgram(project, event.userId);
+      if (canonical !== null && canonical !== event.profileId) {
+        yield* mergeAttributes(project, 'profile', canonical, event.userAttributes, at);
+      }
+    }
+  }
+  if (event.accountAttributes && event.accountId) {
+    yield* mergeAttributes(project, 'account', event.accountId, event.accountAttributes, at);
+  }
+}
