@@ -4,6 +4,7 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
+import { recordConsent } from './consent-store.js';
 
 /**
  * `POST /v1/{org}/projects/{project}/consents/data` (Basic writeKey): stores one consent record, once per
@@ -22,7 +23,7 @@ export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (record.sourceId !== undefined && !project.config.sources.includes(record.sourceId)) {
         throw new ServiceError('source_not_allowed', `The source ${quoted(record.sourceId)} is not a source of this project.`);
       }
-      await ctx.storage.recordConsent(project.key, record);
+      await recordConsent(ctx.storage, project.key, record);
       return { ok: true };
     },
   );

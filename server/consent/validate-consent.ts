@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
-import type { ConsentRecord } from '../storage/storage.js';
+import type { ConsentRecord } from './consent-store.js';
 
 const MAX_ID = 256;
 const MAX_EMAIL = 320;

@@ -46,7 +46,7 @@ export class PostgresStorage extends SqlStorage {
     return step.value;
   }
 
-  private async transaction<T>(program: SqlProgram<T>): Promise<T> {
+  private async inTransaction<T>(program: SqlProgram<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -63,11 +63,11 @@ export class PostgresStorage extends SqlStorage {
     }
   }
 
-  protected async run<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
+  protected async execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
     if (!transaction) return this.drive(make(), this.pool);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction(make());
+        return await this.inTransaction(make());
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (attempt >= 3 || code === undefined || !RETRYABLE.has(code)) throw error;

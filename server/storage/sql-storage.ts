@@ -10,7 +10,7 @@ import type { FeedQuery } from '../recommendations/feed-query.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
 import { num, str } from './sql-values.js';
 import type {
-  Assignment, AssignmentInput, ConsentRecord, ConsentState, ExposureRow, ExposureSet, IngestResult, ProductEventCount,
+  Assignment, AssignmentInput, ExposureRow, ExposureSet, IngestResult, ProductEventCount,
   Storage, StoredEvent,
 } from './storage.js';
 
@@ -18,19 +18,25 @@ import type {
 // PostgreSQL: ON CONFLICT … DO NOTHING / DO UPDATE … WHERE, RETURNING, `?` placeholders (rewritten for pg).
 // The domains' programs live with their domain (identity/, ingest/, choose/, recommendations/).
 
-const DEFAULT_CATEGORY = 'default';
-
 export abstract class SqlStorage implements Storage {
   abstract readonly dialect: 'sqlite' | 'postgres';
   abstract migrate(): Promise<void>;
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
   /** Runs a fresh program from `make` (a driver may retry a transaction with a new one). */
-  protected abstract run<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T>;
+  protected abstract execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T>;
+
+  run<T>(make: () => SqlProgram<T>): Promise<T> {
+    return this.execute(make, false);
+  }
+
+  transaction<T>(make: () => SqlProgram<T>, _rows?: number): Promise<T> {
+    return this.execute(make, true);
+  }
 
   /** A one-statement program. */
   private query(sql: string, ...params: SqlValue[]): Promise<SqlRow[]> {
-    return this.run(function* () {
+    return this.execute(function* () {
       const { rows } = yield op(sql, ...params);
       return rows;
     }, false);
@@ -39,7 +45,7 @@ export abstract class SqlStorage implements Storage {
   ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
     if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
     const now = Date.now();
-    return this.run(() => ingestProgram(project, sourceId, events, now), true);
+    return this.execute(() => ingestProgram(project, sourceId, events, now), true);
   }
 
   async countEvents(project: string): Promise<number> {
@@ -84,11 +90,11 @@ export abstract class SqlStorage implements Storage {
   }
 
   resolveUser(project: string, userId: string): Promise<string | null> {
-    return this.run(() => resolveUserProgram(project, userId), false);
+    return this.execute(() => resolveUserProgram(project, userId), false);
   }
 
   canonicalProfile(project: string, profileId: string): Promise<string> {
-    return this.run(() => canonicalProfileProgram(project, profileId), false);
+    return this.execute(() => canonicalProfileProgram(project, profileId), false);
   }
 
   private async attributes(project: string, scope: 'profile' | 'account', ownerId: string): Promise<Attributes> {
@@ -116,50 +122,15 @@ export abstract class SqlStorage implements Storage {
     return rows.map((r) => str(r.account_id));
   }
 
-  async recordConsent(project: string, record: ConsentRecord): Promise<boolean> {
-    const now = Date.now();
-    const rows = await this.query(
-      `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, event_id) DO NOTHING RETURNING id`,
-      project, record.profileId, record.sourceId ?? null, record.category ?? DEFAULT_CATEGORY, record.action,
-      record.validUntil, record.email ?? null, record.message ?? null, record.eventId ?? null,
-      record.timestamp ?? now, now,
-    );
-    return rows.length === 1;
-  }
-
-  async getConsentState(project: string, profileId: string, nowMs: number = Date.now()): Promise<ConsentState[]> {
-    const rows = await this.query(
-      `SELECT category, action, valid_until, ts, source_id FROM consents
-       WHERE project = ? AND profile_id = ? AND valid_until > ?
-       ORDER BY category, ts DESC, id DESC`,
-      project, profileId, nowMs,
-    );
-    const latest = new Map<string, ConsentState>();
-    for (const r of rows) {
-      const category = str(r.category);
-      if (latest.has(category)) continue;
-      latest.set(category, {
-        category,
-        action: str(r.action) === 'accept' ? 'accept' : 'reject',
-        validUntil: num(r.valid_until),
-        timestamp: num(r.ts),
-        sourceId: r.source_id === null ? null : str(r.source_id),
-      });
-    }
-    return [...latest.values()];
-  }
-
   getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {
     const now = Date.now();
-    return this.run(() => assignmentProgram(input, now), false);
+    return this.execute(() => assignmentProgram(input, now), false);
   }
 
   getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
     if (inputs.length === 0) return Promise.resolve([]);
     const now = Date.now();
-    return this.run(() => assignmentsProgram(inputs, now), false);
+    return this.execute(() => assignmentsProgram(inputs, now), false);
   }
 
   async getAssignment(project: string, experience: string, unit: string): Promise<Assignment | null> {
@@ -175,7 +146,7 @@ export abstract class SqlStorage implements Storage {
     const now = Date.now();
     // Chunks keep the statement under both databases' bound-parameter limits.
     const chunkSize = 500;
-    await this.run(function* () {
+    await this.execute(function* () {
       for (let i = 0; i < sets.length; i += chunkSize) {
         const chunk = sets.slice(i, i + chunkSize);
         const params: SqlValue[] = [];
@@ -211,10 +182,10 @@ export abstract class SqlStorage implements Storage {
   upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number> {
     if (products.length === 0) return Promise.resolve(0);
     const now = Date.now();
-    return this.run(() => upsertProductsProgram(project, products, now), true);
+    return this.execute(() => upsertProductsProgram(project, products, now), true);
   }
 
   recommend(project: string, query: FeedQuery): Promise<ProductConfig[]> {
-    return this.run(() => feedProgram(project, query), false);
+    return this.execute(() => feedProgram(project, query), false);
   }
 }

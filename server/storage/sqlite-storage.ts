@@ -102,13 +102,18 @@ export class SqliteStorage extends SqlStorage {
     return this.db.name;
   }
 
-  protected run<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
+  protected execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
     try {
       const value = transaction ? this.db.transaction(() => this.runner.drive(make())).immediate() : this.runner.drive(make());
       return Promise.resolve(value);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /** A durable transaction on SQLite is a place in the next group commit (its own savepoint). */
+  override transaction<T>(make: () => SqlProgram<T>, rows = 1): Promise<T> {
+    return this.enqueue(rows, make);
   }
 
   /** Queues `make`'s program for the next group commit; resolves with its value once that commit returned. */

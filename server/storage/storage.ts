@@ -1,6 +1,7 @@
 import type { Attributes, ServiceEvent } from '../../src/event.js';
 import type { ProductConfig } from '../config/config-types.js';
 import type { FeedQuery } from '../recommendations/feed-query.js';
+import type { SqlProgram } from './sql-program.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale). Every guard that
 // must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by
@@ -11,30 +12,6 @@ export interface IngestResult {
   duplicates: number;
   /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
   identityChanged: boolean;
-}
-
-export interface ConsentRecord {
-  profileId: string;
-  sourceId?: string;
-  action: 'accept' | 'reject';
-  /** Epoch milliseconds after which the record no longer counts. */
-  validUntil: number;
-  /** Absent means the record covers every category; stored as `default`. */
-  category?: string;
-  email?: string;
-  message?: string;
-  /** Dedupe key: a record resent with the same eventId is stored once. */
-  eventId?: string;
-  /** Epoch milliseconds of the decision (client clock); defaults to the time received. */
-  timestamp?: number;
-}
-
-export interface ConsentState {
-  category: string;
-  action: 'accept' | 'reject';
-  validUntil: number;
-  timestamp: number;
-  sourceId: string | null;
 }
 
 export interface AssignmentInput {
@@ -112,6 +89,18 @@ export interface Storage {
   close(): Promise<void>;
 
   /**
+   * Runs a domain's program outside any transaction: reads, and writes whose statements each stand alone
+   * (insert-if-absent under a unique key). The program is made anew if the driver has to run it again.
+   */
+  run<T>(make: () => SqlProgram<T>): Promise<T>;
+  /**
+   * Runs a program as one transaction, durable once the promise resolves. On SQLite the transactions that arrive in
+   * one turn of the event loop share one commit (group commit, each in a savepoint of its own, so a failing one fails
+   * alone); `rows` is its size, which bounds a group. On PostgreSQL each is a transaction of its own.
+   */
+  transaction<T>(make: () => SqlProgram<T>, rows?: number): Promise<T>;
+
+  /**
    * Stores a validated batch in one transaction: each event once per (project, eventId), and for the
    * events stored now (not the duplicates) the identity links and attributes they carry.
    */
@@ -133,11 +122,6 @@ export interface Storage {
   getAccountAttributes(project: string, accountId: string): Promise<Attributes>;
   /** Accounts a profile was grouped into, oldest first. */
   getProfileAccounts(project: string, profileId: string): Promise<string[]>;
-
-  /** Stores a consent record; false when its eventId was stored before. */
-  recordConsent(project: string, record: ConsentRecord): Promise<boolean>;
-  /** Latest not-expired record per category (at `nowMs`, default now). */
-  getConsentState(project: string, profileId: string, nowMs?: number): Promise<ConsentState[]>;
 
   /**
    * Insert-if-absent of a first assignment, atomic in the database (INSERT … ON CONFLICT DO NOTHING then

@@ -5,6 +5,7 @@ import { buildApp } from '../../server/app.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
+import { consentState } from './helpers/stored-rows.js';
 
 const URL_ = '/v1/acme/projects/shop/consents/data';
 const AUTH = { authorization: basic('web1.p4ss') };
@@ -31,7 +32,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(first.json(), { ok: true });
       await send({ profileId: 'cp', action: 'reject', validUntil: FUTURE, timestamp: Date.parse('2025-01-02T00:00:00.000Z') });
       await send({ profileId: 'cp', action: 'accept', validUntil: FUTURE, category: 'analytics', timestamp: '2025-01-03T00:00:00.000Z' });
-      const state = await h.storage.getConsentState('acme/shop', 'cp');
+      const state = await consentState(h.storage, 'acme/shop', 'cp');
       assert.deepEqual(state.map((s) => [s.category, s.action]), [['analytics', 'accept'], ['default', 'reject']]);
     });
 
@@ -43,7 +44,7 @@ for (const driver of DRIVERS) {
       }
       // A later reject with another id must win; three copies of the accept must not have been stored as newer rows.
       await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, eventId: undefined, action: 'reject', timestamp: '2025-01-02T00:00:00.000Z' } });
-      assert.deepEqual((await h.storage.getConsentState('acme/shop', 'cd')).map((s) => s.action), ['reject']);
+      assert.deepEqual((await consentState(h.storage, 'acme/shop', 'cd')).map((s) => s.action), ['reject']);
     });
 
     it('takes text/plain JSON bodies', async () => {
@@ -52,7 +53,7 @@ for (const driver of DRIVERS) {
         payload: JSON.stringify({ profileId: 'ct', action: 'reject', validUntil: FUTURE }),
       });
       assert.equal(res.statusCode, 200);
-      assert.equal((await h.storage.getConsentState('acme/shop', 'ct'))[0]?.action, 'reject');
+      assert.equal((await consentState(h.storage, 'acme/shop', 'ct'))[0]?.action, 'reject');
     });
 
     for (const c of INVALID) {
@@ -73,7 +74,7 @@ for (const driver of DRIVERS) {
       const other = await h.app.inject({ method: 'POST', url: '/v1/acme/projects/blog/consents/data', headers: AUTH, payload: body });
       assert.equal(other.statusCode, 403);
       assert.equal(other.json().error.code, 'key_not_for_project');
-      assert.deepEqual(await h.storage.getConsentState('acme/shop', 'cx'), []);
+      assert.deepEqual(await consentState(h.storage, 'acme/shop', 'cx'), []);
     });
 
     it('works over a real socket', async () => {

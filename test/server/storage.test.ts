@@ -4,6 +4,8 @@ import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
+import { consentState } from './helpers/stored-rows.js';
+import { recordConsent } from '../../server/consent/consent-store.js';
 
 const P = 'acme/shop';
 
@@ -115,14 +117,14 @@ for (const driver of DRIVERS) {
     it('consent state: the latest valid record per category, expired ones ignored, eventId deduplicates', async () => {
       const now = Date.parse('2025-06-01T00:00:00.000Z');
       const day = 86_400_000;
-      assert.equal(await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), true);
-      assert.equal(await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), false);
-      await h.storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now + day, timestamp: now - 2000 });
-      await h.storage.recordConsent(P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 1000, category: 'marketing', sourceId: 'web' });
-      await h.storage.recordConsent(P, { profileId: 'pc', action: 'reject', validUntil: now - 1, timestamp: now - 500, category: 'marketing' });
-      const state = await h.storage.getConsentState(P, 'pc', now);
+      assert.equal(await recordConsent(h.storage, P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), true);
+      assert.equal(await recordConsent(h.storage, P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 3000, eventId: 'c-1' }), false);
+      await recordConsent(h.storage, P, { profileId: 'pc', action: 'reject', validUntil: now + day, timestamp: now - 2000 });
+      await recordConsent(h.storage, P, { profileId: 'pc', action: 'accept', validUntil: now + day, timestamp: now - 1000, category: 'marketing', sourceId: 'web' });
+      await recordConsent(h.storage, P, { profileId: 'pc', action: 'reject', validUntil: now - 1, timestamp: now - 500, category: 'marketing' });
+      const state = await consentState(h.storage, P, 'pc', now);
       assert.deepEqual(state.map((s) => [s.category, s.action, s.sourceId]), [['default', 'reject', null], ['marketing', 'accept', 'web']]);
-      assert.deepEqual(await h.storage.getConsentState(P, 'pc', now + 2 * day), []);
+      assert.deepEqual(await consentState(h.storage, P, 'pc', now + 2 * day), []);
     });
 
     it('getOrCreateAssignment keeps the first variation; concurrent callers all get the stored one', async () => {
