@@ -20,6 +20,7 @@ import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import type { Storage } from '../storage/storage.js';
+import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 /** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
@@ -94,7 +95,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (auth.kind !== 'apiKey') {
         throw new ServiceError('identification_not_allowed', "identification.userId: needs an apiKey; browser callers send {sourceId, profileId}.");
       }
-      return fromStorage(ctx.storage.resolveUser(project.key, identification.userId)).then((resolved) => {
+      return fromStorage(resolveUser(ctx.storage, project.key, identification.userId)).then((resolved) => {
         if (resolved === null) {
           throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user ${quoted(identification.userId)}.`);
         }
@@ -110,7 +111,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
     const cached = ctx.canonicalProfiles.get(project.key, pending.profileId);
     if (cached !== undefined) return withUnit(pending, cached);
     const generation = ctx.canonicalProfiles.generation;
-    return fromStorage(ctx.storage.canonicalProfile(project.key, pending.profileId)).then((canonical) =>
+    return fromStorage(canonicalProfile(ctx.storage, project.key, pending.profileId)).then((canonical) =>
       withUnit(pending, ctx.canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
   }
 

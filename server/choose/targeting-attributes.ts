@@ -2,6 +2,7 @@ import type { Attributes } from '../../src/event.js';
 import type { Device, ExperienceConfig } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredTargeting, TargetingAttributeCache } from './targeting-attribute-cache.js';
+import { getAccountAttributes, getProfileAccounts, getProfileAttributes } from '../identity/identity-store.js';
 
 /** Names and groups of the experiences that carry a `condition`, computed once per config. */
 interface ConditionIndex {
@@ -103,13 +104,13 @@ async function loadStored(storage: Storage, input: TargetingInput): Promise<Stor
   const { project, profileId, canonicalProfileId } = input;
   const sameProfile = profileId === canonicalProfileId;
   const [own, canonical, ownAccounts] = await Promise.all([
-    storage.getProfileAttributes(project, profileId),
-    sameProfile ? Promise.resolve({}) : storage.getProfileAttributes(project, canonicalProfileId),
-    storage.getProfileAccounts(project, profileId),
+    getProfileAttributes(storage, project, profileId),
+    sameProfile ? Promise.resolve({}) : getProfileAttributes(storage, project, canonicalProfileId),
+    getProfileAccounts(storage, project, profileId),
   ]);
   const accounts = ownAccounts.length > 0 || sameProfile
     ? ownAccounts
-    : await storage.getProfileAccounts(project, canonicalProfileId);
-  const account = accounts[0] === undefined ? {} : await storage.getAccountAttributes(project, accounts[0]);
+    : await getProfileAccounts(storage, project, canonicalProfileId);
+  const account = accounts[0] === undefined ? {} : await getAccountAttributes(storage, project, accounts[0]);
   return { profile: { ...canonical, ...own }, account };
 }

@@ -1,8 +1,7 @@
-import type { Attributes, ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../src/event.js';
 import { assignmentProgram, assignmentsProgram, toAssignment } from '../choose/assignment-programs.js';
 import { exposureSetParams, INSERT_EXPOSURE_SETS } from '../choose/exposure-programs.js';
 import type { ProductConfig } from '../config/config-types.js';
-import { canonicalProfileProgram, resolveUserProgram } from '../identity/identity-programs.js';
 import { ingestProgram } from '../ingest/ingest-program.js';
 import { upsertProductsProgram } from '../recommendations/catalog-program.js';
 import { feedProgram } from '../recommendations/feed-program.js';
@@ -87,39 +86,6 @@ export abstract class SqlStorage implements Storage {
       ...params,
     );
     return rows.map((r) => ({ productId: str(r.product_id), count: num(r.n) }));
-  }
-
-  resolveUser(project: string, userId: string): Promise<string | null> {
-    return this.execute(() => resolveUserProgram(project, userId), false);
-  }
-
-  canonicalProfile(project: string, profileId: string): Promise<string> {
-    return this.execute(() => canonicalProfileProgram(project, profileId), false);
-  }
-
-  private async attributes(project: string, scope: 'profile' | 'account', ownerId: string): Promise<Attributes> {
-    const rows = await this.query(
-      'SELECT key, value FROM attributes WHERE project = ? AND scope = ? AND owner_id = ? ORDER BY key',
-      project, scope, ownerId,
-    );
-    // fromEntries defines each key as an own property: a stored `__proto__` attribute stays data, not a prototype.
-    return Object.fromEntries(rows.map((r) => [str(r.key), JSON.parse(str(r.value)) as unknown]));
-  }
-
-  getProfileAttributes(project: string, profileId: string): Promise<Attributes> {
-    return this.attributes(project, 'profile', profileId);
-  }
-
-  getAccountAttributes(project: string, accountId: string): Promise<Attributes> {
-    return this.attributes(project, 'account', accountId);
-  }
-
-  async getProfileAccounts(project: string, profileId: string): Promise<string[]> {
-    const rows = await this.query(
-      'SELECT account_id FROM profile_accounts WHERE project = ? AND profile_id = ? ORDER BY created_at, account_id',
-      project, profileId,
-    );
-    return rows.map((r) => str(r.account_id));
   }
 
   getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {

@@ -1,4 +1,4 @@
-import type { Attributes, ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../src/event.js';
 import type { ProductConfig } from '../config/config-types.js';
 import type { FeedQuery } from '../recommendations/feed-query.js';
 import type { SqlProgram } from './sql-program.js';
@@ -109,19 +109,6 @@ export interface Storage {
   listEvents(project: string, options?: { limit?: number; profileId?: string }): Promise<StoredEvent[]>;
   /** Counts of `type: "product"` events per `data.productId`, most first (recommendation feeds). */
   productEventCounts(project: string, options?: { names?: string[]; limit?: number; sinceMs?: number }): Promise<ProductEventCount[]>;
-
-  /** The profile a user id belongs to, following alias links; null when no identify linked it. */
-  resolveUser(project: string, userId: string): Promise<string | null>;
-  /**
-   * The profile whose assignments `profileId` shares: once the profile was identified (or aliased) as a user,
-   * that user's canonical profile (what `resolveUser` answers), else the profile itself. This is what carries
-   * an anonymous profile's assignments over to the identified person, so nobody flips on log-in.
-   */
-  canonicalProfile(project: string, profileId: string): Promise<string>;
-  getProfileAttributes(project: string, profileId: string): Promise<Attributes>;
-  getAccountAttributes(project: string, accountId: string): Promise<Attributes>;
-  /** Accounts a profile was grouped into, oldest first. */
-  getProfileAccounts(project: string, profileId: string): Promise<string[]>;
 
   /**
    * Insert-if-absent of a first assignment, atomic in the database (INSERT … ON CONFLICT DO NOTHING then

@@ -9,6 +9,7 @@ import { makeEvent } from './helpers/events.js';
 import { hardeningConfig, send, type EndpointName } from './helpers/hardening-fixtures.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useApp } from './helpers/use-test-app.js';
+import { canonicalProfile } from '../../server/identity/identity-store.js';
 
 interface Refusal {
   name: string;
@@ -113,7 +114,7 @@ for (const driver of DRIVERS) {
       const profileId = `anon-${randomUUID()}`;
       const res = await send(h.app, 'track', { batch: [makeEvent({ profileId, userId: null as never })] });
       assert.equal(res.statusCode, 200, res.body);
-      assert.equal(await h.storage.canonicalProfile('acme/shop', profileId), profileId);
+      assert.equal(await canonicalProfile(h.storage, 'acme/shop', profileId), profileId);
     });
   });
 }

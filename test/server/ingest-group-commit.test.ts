@@ -11,6 +11,7 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
+import { getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -49,8 +50,8 @@ for (const driver of DRIVERS) {
         h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
       assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true }, { accepted: 1, duplicates: 0, identityChanged: false }]);
-      assert.equal(await h.storage.resolveUser(PROJECT, 'gc-u'), 'gc-p');
-      assert.deepEqual(await h.storage.getProfileAttributes(PROJECT, 'gc-p'), { plan: 'pro' });
+      assert.equal(await resolveUser(h.storage, PROJECT, 'gc-u'), 'gc-p');
+      assert.deepEqual(await getProfileAttributes(h.storage, PROJECT, 'gc-p'), { plan: 'pro' });
     });
 
     it('answers a concurrent resend after a restart with duplicates only', async () => {

@@ -6,6 +6,7 @@ import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { consentState } from './helpers/stored-rows.js';
 import { recordConsent } from '../../server/consent/consent-store.js';
+import { getAccountAttributes, getProfileAccounts, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 
 const P = 'acme/shop';
 
@@ -51,16 +52,16 @@ for (const driver of DRIVERS) {
     it('identify links a userId to the first profile it was seen with', async () => {
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pA' })]);
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pB' })]);
-      assert.equal(await h.storage.resolveUser(P, 'u-first'), 'pA');
-      assert.equal(await h.storage.resolveUser(P, 'nobody'), null);
-      assert.equal(await h.storage.resolveUser('acme/blog', 'u-first'), null);
+      assert.equal(await resolveUser(h.storage, P, 'u-first'), 'pA');
+      assert.equal(await resolveUser(h.storage, P, 'nobody'), null);
+      assert.equal(await resolveUser(h.storage, 'acme/blog', 'u-first'), null);
     });
 
     it('alias joins two user ids to one person, both ways of resolution', async () => {
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'old-id', profileId: 'pOld' })]);
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'alias', name: 'Alias', userId: 'new-id', anotherUserId: 'old-id', profileId: 'pOther' })]);
-      assert.equal(await h.storage.resolveUser(P, 'new-id'), 'pOld');
-      assert.equal(await h.storage.resolveUser(P, 'old-id'), 'pOld');
+      assert.equal(await resolveUser(h.storage, P, 'new-id'), 'pOld');
+      assert.equal(await resolveUser(h.storage, P, 'old-id'), 'pOld');
     });
 
     it('alias of two already identified ids resolves both to the alias target, and a reverse alias makes no cycle', async () => {
@@ -70,16 +71,16 @@ for (const driver of DRIVERS) {
         makeEvent({ type: 'alias', name: 'Alias', userId: 'x2', anotherUserId: 'x1', profileId: 'px1' }),
         makeEvent({ type: 'alias', name: 'Alias', userId: 'x1', anotherUserId: 'x2', profileId: 'px1' }),
       ]);
-      assert.equal(await h.storage.resolveUser(P, 'x1'), 'px2');
-      assert.equal(await h.storage.resolveUser(P, 'x2'), 'px2');
+      assert.equal(await resolveUser(h.storage, P, 'x1'), 'px2');
+      assert.equal(await resolveUser(h.storage, P, 'x2'), 'px2');
     });
 
     it('group links the profile to an account and merges account attributes', async () => {
       await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'group', name: 'Group', profileId: 'pg', accountId: 'acc-1', accountAttributes: { tier: 'gold' } }),
       ]);
-      assert.deepEqual(await h.storage.getProfileAccounts(P, 'pg'), ['acc-1']);
-      assert.deepEqual(await h.storage.getAccountAttributes(P, 'acc-1'), { tier: 'gold' });
+      assert.deepEqual(await getProfileAccounts(h.storage, P, 'pg'), ['acc-1']);
+      assert.deepEqual(await getAccountAttributes(h.storage, P, 'acc-1'), { tier: 'gold' });
     });
 
     it('merges attributes per key, last write by event time wins (a late older event does not overwrite)', async () => {
@@ -93,7 +94,7 @@ for (const driver of DRIVERS) {
       await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('20'), userAttributes: { city: 'Bergen' } }),
       ]);
-      assert.deepEqual(await h.storage.getProfileAttributes(P, 'pm'), { age: 30, city: 'Bergen', plan: 'pro' });
+      assert.deepEqual(await getProfileAttributes(h.storage, P, 'pm'), { age: 30, city: 'Bergen', plan: 'pro' });
     });
 
     it('user attributes sent from a second device also land on the canonical profile of the user', async () => {
@@ -101,8 +102,8 @@ for (const driver of DRIVERS) {
       await h.storage.ingestBatch(P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev2', userId: 'multi', userAttributes: { vip: true } }),
       ]);
-      assert.deepEqual(await h.storage.getProfileAttributes(P, 'dev1'), { vip: true });
-      assert.deepEqual(await h.storage.getProfileAttributes(P, 'dev2'), { vip: true });
+      assert.deepEqual(await getProfileAttributes(h.storage, P, 'dev1'), { vip: true });
+      assert.deepEqual(await getProfileAttributes(h.storage, P, 'dev2'), { vip: true });
     });
 
     it('a duplicate event has no second effect on the identity graph', async () => {
@@ -111,7 +112,7 @@ for (const driver of DRIVERS) {
       await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
       // Resent with its old payload: it must not be applied again (it would lose anyway, but it is not even tried).
       assert.deepEqual(await h.storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false });
-      assert.deepEqual(await h.storage.getProfileAttributes(P, 'pd'), { n: 2 });
+      assert.deepEqual(await getProfileAttributes(h.storage, P, 'pd'), { n: 2 });
     });
 
     it('consent state: the latest valid record per category, expired ones ignored, eventId deduplicates', async () => {

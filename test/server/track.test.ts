@@ -7,6 +7,7 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
+import { getAccountAttributes, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 const AUTH = { authorization: basic('web1.p4ss') };
@@ -139,9 +140,9 @@ for (const driver of DRIVERS) {
         makeEvent({ type: 'group', name: 'Group', profileId: 'http-p', accountId: 'http-acc', accountAttributes: { seats: 5 } }),
       ] });
       assert.equal(res.statusCode, 200);
-      assert.equal(await h.storage.resolveUser('acme/shop', 'http-u2'), 'http-p');
-      assert.deepEqual(await h.storage.getProfileAttributes('acme/shop', 'http-p'), { plan: 'pro' });
-      assert.deepEqual(await h.storage.getAccountAttributes('acme/shop', 'http-acc'), { seats: 5 });
+      assert.equal(await resolveUser(h.storage, 'acme/shop', 'http-u2'), 'http-p');
+      assert.deepEqual(await getProfileAttributes(h.storage, 'acme/shop', 'http-p'), { plan: 'pro' });
+      assert.deepEqual(await getAccountAttributes(h.storage, 'acme/shop', 'http-acc'), { seats: 5 });
     });
 
     it('counts resends as duplicates after a restart (new app, storage reopened on the same database)', async () => {
