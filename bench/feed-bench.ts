@@ -18,6 +18,7 @@ import { projectEndpoint, type ProjectParams } from '../server/http/project-endp
 import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
+import { upsertProducts } from '../server/recommendations/catalog-store.js';
 
 export interface FeedBenchOptions {
   products?: number;
@@ -161,7 +162,7 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
       id: `p${i}`, title: `Product ${i}`, price: (i % 200) + 0.99, currency: 'EUR', url: `/p/${i}`, image: `/img/${i}.jpg`,
       category: `c${i % 40}`, available: i % 50 !== 7,
     }));
-    await storage.upsertProducts('acme/shop', catalog);
+    await upsertProducts(storage, 'acme/shop', catalog);
     const catalogSeconds = (performance.now() - start) / 1000;
 
     // Only the ingestBatch calls are timed: generating the history is the bench's work, not the service's.

@@ -4,6 +4,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from './catalog-body.js';
 import type { ServiceContext } from '../service-context.js';
+import { upsertProducts } from './catalog-store.js';
 
 type RawRequest = IncomingMessage;
 
@@ -42,7 +43,7 @@ export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): P
         const project = request.auth?.project;
         if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
         const products = productsFromArray(request.body);
-        const upserted = await ctx.storage.upsertProducts(project.key, products);
+        const upserted = await upsertProducts(ctx.storage, project.key, products);
         return { upserted };
       },
     );

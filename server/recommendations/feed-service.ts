@@ -2,6 +2,7 @@ import type { ProjectRef } from '../config/config-store.js';
 import type { FeedConfig, ProductConfig, ProjectConfig, ServiceConfigFile } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
+import { recommend, upsertProducts } from './catalog-store.js';
 
 /** What the feed endpoint and the Choose API ask a feed for. */
 export type FeedRequest = Omit<FeedQuery, 'strategy'>;
@@ -35,7 +36,7 @@ export class FeedService {
     const catalog = config.catalog ?? [];
     const seeding = catalog.length === 0
       ? Promise.resolve()
-      : this.storage.upsertProducts(projectKey, catalog).then(() => undefined, (error: unknown) => {
+      : upsertProducts(this.storage, projectKey, catalog).then(() => undefined, (error: unknown) => {
         this.seeded.delete(config);
         throw error;
       });
@@ -51,7 +52,7 @@ export class FeedService {
   /** The products of `feed` for one request: stored catalog objects, best first. */
   async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
-    return this.storage.recommend(project.key, { ...request, strategy: feed.strategy });
+    return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
   }
 }
 

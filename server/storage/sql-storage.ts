@@ -1,11 +1,7 @@
 import type { ServiceEvent } from '../../src/event.js';
 import { assignmentProgram, assignmentsProgram, toAssignment } from '../choose/assignment-programs.js';
 import { exposureSetParams, INSERT_EXPOSURE_SETS } from '../choose/exposure-programs.js';
-import type { ProductConfig } from '../config/config-types.js';
 import { ingestProgram } from '../ingest/ingest-program.js';
-import { upsertProductsProgram } from '../recommendations/catalog-program.js';
-import { feedProgram } from '../recommendations/feed-program.js';
-import type { FeedQuery } from '../recommendations/feed-query.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
 import { num, str } from './sql-values.js';
 import type {
@@ -143,15 +139,5 @@ export abstract class SqlStorage implements Storage {
       }
     }
     return exposures;
-  }
-
-  upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number> {
-    if (products.length === 0) return Promise.resolve(0);
-    const now = Date.now();
-    return this.execute(() => upsertProductsProgram(project, products, now), true);
-  }
-
-  recommend(project: string, query: FeedQuery): Promise<ProductConfig[]> {
-    return this.execute(() => feedProgram(project, query), false);
   }
 }

@@ -1,6 +1,4 @@
 import type { ServiceEvent } from '../../src/event.js';
-import type { ProductConfig } from '../config/config-types.js';
-import type { FeedQuery } from '../recommendations/feed-query.js';
 import type { SqlProgram } from './sql-program.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale). Every guard that
@@ -128,12 +126,4 @@ export interface Storage {
   countExposures(project: string): Promise<number>;
   /** The project's exposures, one per choice, in the order they were stored (tests, results). */
   readExposures(project: string): Promise<ExposureRow[]>;
-
-  /**
-   * Recommendations: upserts catalog products (each replaces the stored product with its id) in ONE transaction;
-   * answers the number of distinct products written.
-   */
-  upsertProducts(project: string, products: readonly ProductConfig[]): Promise<number>;
-  /** A feed's products (stored catalog objects) from the incrementally maintained models (feed-program.ts). */
-  recommend(project: string, query: FeedQuery): Promise<ProductConfig[]>;
 }

@@ -6,6 +6,7 @@ import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
 import { API_KEY, WRITE_AUTH, feedIds, productEvent, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';
 import { useApp } from './helpers/use-test-app.js';
+import { recommend } from '../../server/recommendations/catalog-store.js';
 
 const CATALOG = `/v1/acme/projects/shop/catalog?apiKey=${API_KEY}`;
 const FEED_1 = '/v1/acme/projects/shop/feeds/1/data';
@@ -64,7 +65,7 @@ for (const driver of DRIVERS) {
       const res = await put(body, 'application/x-ndjson');
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), { upserted: 2 });
-      const products = (await h.storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' }));
+      const products = (await recommend(h.storage, 'acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' }));
       assert.equal(products.find((p) => p.id === 'nd-1')?.title, 'New');
     });
 
@@ -76,7 +77,7 @@ for (const driver of DRIVERS) {
           assert.equal(res.statusCode, 400, type);
           assert.deepEqual(res.json(), { error: { code: 'invalid_product', message: c.message } }, type);
         }
-        const all = await h.storage.recommend('acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' });
+        const all = await recommend(h.storage, 'acme/shop', { strategy: 'popular', limit: 100, profileId: 'x' });
         assert.ok(!all.some((p) => p.id.startsWith('never-')), 'nothing of a refused upload is stored');
       });
     }
