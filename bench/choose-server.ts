@@ -18,6 +18,7 @@ import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
 import { answerBenchQuestions } from './server-ipc.js';
+import { ingestBatch } from '../server/ingest/event-store.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 
@@ -30,7 +31,7 @@ async function startSvc(): Promise<number> {
     eventId: randomUUID(), type: 'track', name: 'Plan seen', profileId: `bench-profile-${i}`, sessionId: 'seed',
     pageId: 'seed', timestamp: new Date().toISOString(), userAttributes: ATTRIBUTES,
   }));
-  for (let i = 0; i < events.length; i += 500) await storage.ingestBatch('acme/shop', 'web', events.slice(i, i + 500));
+  for (let i = 0; i < events.length; i += 500) await ingestBatch(storage, 'acme/shop', 'web', events.slice(i, i + 500));
   const app = await buildApp({
     storage,
     config: {

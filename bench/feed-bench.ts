@@ -19,6 +19,7 @@ import { validateFeedRequest } from '../server/recommendations/validate-feed-req
 import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { upsertProducts } from '../server/recommendations/catalog-store.js';
+import { ingestBatch } from '../server/ingest/event-store.js';
 
 export interface FeedBenchOptions {
   products?: number;
@@ -169,7 +170,7 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
     let ingestMs = 0;
     for (const batch of eventBatches(events, products, profiles)) {
       start = performance.now();
-      await storage.ingestBatch('acme/shop', 'web', batch);
+      await ingestBatch(storage, 'acme/shop', 'web', batch);
       ingestMs += performance.now() - start;
     }
     const ingestSeconds = ingestMs / 1000;

@@ -3,7 +3,14 @@ import { applyIdentityEffects } from '../identity/identity-programs.js';
 import { updateModels } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
-import type { IngestResult } from '../storage/storage.js';
+
+/** What storing a batch did. */
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
+  identityChanged: boolean;
+}
 
 // A batch stored once per eventId, with its effects (identity graph, recommendation models) in the same
 // transaction, so each stored event counts exactly once and a resend or a rollback adds nothing.

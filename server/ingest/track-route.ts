@@ -3,6 +3,7 @@ import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js
 import { ServiceError } from '../errors/service-error.js';
 import { validateBatch } from './validate-event.js';
 import type { ServiceContext } from '../service-context.js';
+import { ingestBatch } from './event-store.js';
 
 /**
  * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}` (DESIGN 3.3):
@@ -20,7 +21,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
       // The authenticated project's key, never one built from the path's raw names.
       const project = request.auth?.project.key;
       if (project === undefined) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
-      const { accepted, duplicates, identityChanged } = await ctx.storage.ingestBatch(project, request.params.sourceId, events);
+      const { accepted, duplicates, identityChanged } = await ingestBatch(ctx.storage, project, request.params.sourceId, events);
       // Stored links are answered by Choose at once: a client that logged in, then asks, gets the person's variations.
       if (identityChanged) ctx.canonicalProfiles.invalidateAll();
       ctx.metrics.eventsIngested.inc({ project }, accepted);

@@ -1,13 +1,8 @@
-import type { ServiceEvent } from '../../src/event.js';
 import { assignmentProgram, assignmentsProgram, toAssignment } from '../choose/assignment-programs.js';
 import { exposureSetParams, INSERT_EXPOSURE_SETS } from '../choose/exposure-programs.js';
-import { ingestProgram } from '../ingest/ingest-program.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from './sql-program.js';
-import { num, str } from './sql-values.js';
-import type {
-  Assignment, AssignmentInput, ExposureRow, ExposureSet, IngestResult, ProductEventCount,
-  Storage, StoredEvent,
-} from './storage.js';
+import { num } from './sql-values.js';
+import type { Assignment, AssignmentInput, ExposureRow, ExposureSet, Storage } from './storage.js';
 
 // The storage logic shared by both drivers. SQL here is the common subset of SQLite (≥ 3.35) and
 // PostgreSQL: ON CONFLICT … DO NOTHING / DO UPDATE … WHERE, RETURNING, `?` placeholders (rewritten for pg).
@@ -35,53 +30,6 @@ export abstract class SqlStorage implements Storage {
       const { rows } = yield op(sql, ...params);
       return rows;
     }, false);
-  }
-
-  ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
-    const now = Date.now();
-    return this.execute(() => ingestProgram(project, sourceId, events, now), true);
-  }
-
-  async countEvents(project: string): Promise<number> {
-    const rows = await this.query('SELECT COUNT(*) AS n FROM events WHERE project = ?', project);
-    return num(rows[0]?.n ?? 0);
-  }
-
-  async listEvents(project: string, options: { limit?: number; profileId?: string } = {}): Promise<StoredEvent[]> {
-    const limit = options.limit ?? 1000;
-    const rows = options.profileId === undefined
-      ? await this.query('SELECT payload, source_id, received_at FROM events WHERE project = ? ORDER BY ts, event_id LIMIT ?', project, limit)
-      : await this.query(
-        'SELECT payload, source_id, received_at FROM events WHERE project = ? AND profile_id = ? ORDER BY ts, event_id LIMIT ?',
-        project, options.profileId, limit,
-      );
-    return rows.map((r) => ({
-      event: JSON.parse(str(r.payload)) as ServiceEvent,
-      sourceId: str(r.source_id),
-      receivedAt: num(r.received_at),
-    }));
-  }
-
-  async productEventCounts(
-    project: string, options: { names?: string[]; limit?: number; sinceMs?: number } = {},
-  ): Promise<ProductEventCount[]> {
-    const params: SqlValue[] = [project];
-    let where = "project = ? AND type = 'product' AND product_id IS NOT NULL";
-    if (options.names && options.names.length > 0) {
-      where += ` AND name IN (${options.names.map(() => '?').join(', ')})`;
-      params.push(...options.names);
-    }
-    if (options.sinceMs !== undefined) {
-      where += ' AND ts >= ?';
-      params.push(options.sinceMs);
-    }
-    params.push(options.limit ?? 100);
-    const rows = await this.query(
-      `SELECT product_id, COUNT(*) AS n FROM events WHERE ${where} GROUP BY product_id ORDER BY n DESC, product_id LIMIT ?`,
-      ...params,
-    );
-    return rows.map((r) => ({ productId: str(r.product_id), count: num(r.n) }));
   }
 
   getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {

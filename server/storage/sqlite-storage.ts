@@ -7,11 +7,9 @@ import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import {
   assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type AssignmentRead,
 } from '../choose/assignment-programs.js';
-import { ingestProgram } from '../ingest/ingest-program.js';
 import { SqlStorage } from './sql-storage.js';
-import type { Assignment, AssignmentInput, IngestResult } from './storage.js';
+import type { Assignment, AssignmentInput } from './storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
-import type { ServiceEvent } from '../../src/event.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
 interface PendingWrite {
@@ -129,12 +127,6 @@ export class SqliteStorage extends SqlStorage {
       });
       this.scheduleFlush();
     });
-  }
-
-  override ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult> {
-    if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
-    const now = Date.now();
-    return this.enqueue(events.length, () => ingestProgram(project, sourceId, events, now, true));
   }
 
   override getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {

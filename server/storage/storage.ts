@@ -1,16 +1,8 @@
-import type { ServiceEvent } from '../../src/event.js';
 import type { SqlProgram } from './sql-program.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale). Every guard that
 // must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by
 // the database, never an in-memory set (DESIGN 4). `project` is always `${org}/${project}`.
-
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-  /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
-  identityChanged: boolean;
-}
 
 export interface AssignmentInput {
   project: string;
@@ -67,17 +59,6 @@ export interface ExposureRow {
 }
 
 /** A stored event as read back (tests, feeds, the end-to-end check). */
-export interface StoredEvent {
-  event: ServiceEvent;
-  sourceId: string;
-  receivedAt: number;
-}
-
-export interface ProductEventCount {
-  productId: string;
-  count: number;
-}
-
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs pending migrations (idempotent; safe when several nodes start at once). */
@@ -97,16 +78,6 @@ export interface Storage {
    * alone); `rows` is its size, which bounds a group. On PostgreSQL each is a transaction of its own.
    */
   transaction<T>(make: () => SqlProgram<T>, rows?: number): Promise<T>;
-
-  /**
-   * Stores a validated batch in one transaction: each event once per (project, eventId), and for the
-   * events stored now (not the duplicates) the identity links and attributes they carry.
-   */
-  ingestBatch(project: string, sourceId: string, events: ServiceEvent[]): Promise<IngestResult>;
-  countEvents(project: string): Promise<number>;
-  listEvents(project: string, options?: { limit?: number; profileId?: string }): Promise<StoredEvent[]>;
-  /** Counts of `type: "product"` events per `data.productId`, most first (recommendation feeds). */
-  productEventCounts(project: string, options?: { names?: string[]; limit?: number; sinceMs?: number }): Promise<ProductEventCount[]>;
 
   /**
    * Insert-if-absent of a first assignment, atomic in the database (INSERT … ON CONFLICT DO NOTHING then

@@ -15,6 +15,8 @@ import type { Assignment, AssignmentInput, Storage } from '../../server/storage/
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { useSqliteWithSide } from './helpers/use-test-app.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
+import { listEvents } from './helpers/stored-rows.js';
 
 const PROJECT = 'acme/shop';
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
@@ -148,7 +150,7 @@ describe('assignment group commit: a database error fails only its own request (
           h.storage.getOrCreateAssignments(inputs(`ok1-${raise}`)),
           // Its first rows are valid: none of them may be kept.
           h.storage.getOrCreateAssignments([...inputs(`bad-${raise}`), ...inputs(`poison-${raise}`)]),
-          h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: `ev-${raise}` })]),
+          ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ profileId: `ev-${raise}` })]),
           h.storage.getOrCreateAssignments(inputs(`ok2-${raise}`, 'b')),
         ]);
         assert.equal(outcomes[0]?.status, 'fulfilled');
@@ -159,7 +161,7 @@ describe('assignment group commit: a database error fails only its own request (
         assert.deepEqual(await stored(h.storage, `ok1-${raise}`), EXPERIMENTS.map(() => 'a'));
         assert.deepEqual(await stored(h.storage, `ok2-${raise}`), EXPERIMENTS.map(() => 'b'));
         assert.deepEqual(await stored(h.storage, `bad-${raise}`), EXPERIMENTS.map(() => null));
-        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `ev-${raise}` })).length, 1);
+        assert.equal((await listEvents(h.storage, PROJECT, { profileId: `ev-${raise}` })).length, 1);
       });
 
       it('answers the failed Choose request with 503 and the others with 200', async () => {

@@ -11,6 +11,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
 
 describe('CanonicalProfileCache', () => {
   it('answers a remembered canonical until the TTL has passed, then forgets it', () => {
@@ -91,7 +92,7 @@ for (const driver of DRIVERS) {
 
     /** A person's first device `first` (identified as `user`) and an anonymous device assigned the other variation. */
     async function twoDevices(prefix: string, user: string): Promise<{ person: string; device: string }> {
-      await storage.ingestBatch('acme/shop', 'web', [identify(`${prefix}-first`, user)]);
+      await ingestBatch(storage, 'acme/shop', 'web', [identify(`${prefix}-first`, user)]);
       const person = await variationOf(`${prefix}-first`);
       for (let i = 0; i < 50; i++) {
         if ((await variationOf(`${prefix}-device-${i}`)) !== person) return { person: person ?? '', device: `${prefix}-device-${i}` };
@@ -121,7 +122,7 @@ for (const driver of DRIVERS) {
       const { person, device } = await twoDevices('remote', 'user-remote');
       const own = await variationOf(device);
       // Another node stores the link: this node's memory still holds "device is its own canonical".
-      await storage.ingestBatch('acme/shop', 'web', [identify(device, 'user-remote')]);
+      await ingestBatch(storage, 'acme/shop', 'web', [identify(device, 'user-remote')]);
       now += 1_999;
       assert.equal(await variationOf(device), own);
       now += 1;

@@ -19,6 +19,7 @@ import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
 import type { ExposureSet } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
 
 const P = 'acme/shop';
 interface SeenExposure { profileId: string; name: string; variation: string; sessionId: string | null | undefined }
@@ -299,7 +300,7 @@ describe('Choose API hot path over SQLite', () => {
   it('exposures: a repeat in the same session is written once, a new session again (through app.inject)', async () => {
     const app = await buildApp({ config: config(), storage });
     const before = await storage.countExposures(P);
-    await storage.ingestBatch(P, 'web', [makeEvent({ profileId: 'd-1', userAttributes: { plan: 'pro' } })]);
+    await ingestBatch(storage, P, 'web', [makeEvent({ profileId: 'd-1', userAttributes: { plan: 'pro' } })]);
     const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
     const choose = (sessionId: string) => app.inject({ method: 'POST', url, payload: { identification: { sourceId: 'web', profileId: 'd-1' }, names: ['pro-only'], sessionId } });
     try {
@@ -318,7 +319,7 @@ describe('Choose API hot path over SQLite', () => {
       .json() as { choices: { name: string }[] }).choices.map((c) => c.name);
     try {
       assert.deepEqual(await names(), []);
-      await storage.ingestBatch(P, 'web', [makeEvent({ profileId: 't-1', userAttributes: { plan: 'pro' } })]);
+      await ingestBatch(storage, P, 'web', [makeEvent({ profileId: 't-1', userAttributes: { plan: 'pro' } })]);
       now += TARGETING_TTL_MS - 1;
       assert.deepEqual(await names(), [], 'within the TTL the cached (empty) attributes still count');
       now += 1;

@@ -11,6 +11,7 @@ import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+import { listEvents } from './helpers/stored-rows.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -66,7 +67,7 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
         .svc.track({ eventTitle: 'E2E', data: { a: 1 } });
     });
     const stored = await eventually(async () => {
-      const events = await storage.listEvents('acme/shop', { limit: 10_000 });
+      const events = await listEvents(storage, 'acme/shop', { limit: 10_000 });
       return events.find((e) => e.event.name === 'E2E');
     });
     assert.ok(stored, `the E2E event never reached storage (page errors: ${pageErrors.join('; ') || 'none'})`);

@@ -5,13 +5,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import type { IngestResult } from '../../server/storage/storage.js';
+import type { IngestResult } from '../../server/ingest/ingest-program.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 import { getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
+import { listEvents } from './helpers/stored-rows.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -38,16 +40,16 @@ for (const driver of DRIVERS) {
 
     it('acknowledges every concurrent batch and stores each event exactly once', async () => {
       const batches = overlappingBatches('gc-once');
-      const results = await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
+      const results = await Promise.all(batches.map((batch) => ingestBatch(h.storage, PROJECT, 'web', batch)));
       results.forEach((r, i) => assert.equal(r.accepted + r.duplicates, (batches[i] as ServiceEvent[]).length));
       assert.deepEqual(total(results), { accepted: 81, duplicates: 19 });
-      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'gc-once' })).length, 81);
+      assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'gc-once' })).length, 81);
     });
 
     it('applies identity effects of batches stored in one group', async () => {
       const [identify, attributes] = await Promise.all([
-        h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
-        h.storage.ingestBatch(PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
+        ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
+        ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
       assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true }, { accepted: 1, duplicates: 0, identityChanged: false }]);
       assert.equal(await resolveUser(h.storage, PROJECT, 'gc-u'), 'gc-p');
@@ -56,11 +58,11 @@ for (const driver of DRIVERS) {
 
     it('answers a concurrent resend after a restart with duplicates only', async () => {
       const batches = overlappingBatches('gc-restart');
-      await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
+      await Promise.all(batches.map((batch) => ingestBatch(h.storage, PROJECT, 'web', batch)));
       await h.reopen();
-      const results = await Promise.all(batches.map((batch) => h.storage.ingestBatch(PROJECT, 'web', batch)));
+      const results = await Promise.all(batches.map((batch) => ingestBatch(h.storage, PROJECT, 'web', batch)));
       assert.deepEqual(total(results), { accepted: 0, duplicates: 100 });
-      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'gc-restart' })).length, 81);
+      assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'gc-restart' })).length, 81);
     });
 
     it('answers concurrent HTTP requests each with its own counts', async () => {
@@ -94,16 +96,16 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
         const bad = [makeEvent({ profileId: `bad-${raise}` }), makeEvent({ profileId: 'poison' })];
         const later = [makeEvent({ profileId: `ok-${raise}` })];
         const outcomes = await Promise.allSettled([
-          h.storage.ingestBatch(PROJECT, 'web', good),
-          h.storage.ingestBatch(PROJECT, 'web', bad),
-          h.storage.ingestBatch(PROJECT, 'web', later),
+          ingestBatch(h.storage, PROJECT, 'web', good),
+          ingestBatch(h.storage, PROJECT, 'web', bad),
+          ingestBatch(h.storage, PROJECT, 'web', later),
         ]);
         assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false } });
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
         assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false } });
-        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `ok-${raise}` })).length, 3);
-        assert.equal((await h.storage.listEvents(PROJECT, { profileId: `bad-${raise}` })).length, 0);
+        assert.equal((await listEvents(h.storage, PROJECT, { profileId: `ok-${raise}` })).length, 3);
+        assert.equal((await listEvents(h.storage, PROJECT, { profileId: `bad-${raise}` })).length, 0);
       } finally {
         h.side.exec('DROP TRIGGER poison');
       }
@@ -125,7 +127,7 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
       ]);
       assert.deepEqual(responses.map((r) => r.statusCode), [200, 500, 200]);
       assert.equal(responses[1]?.json<{ error: { code: string } }>().error.code, 'internal_error');
-      assert.equal((await h.storage.listEvents(PROJECT, { profileId: 'http-ok' })).length, 2);
+      assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'http-ok' })).length, 2);
     } finally {
       await app.close();
       h.side.exec('DROP TRIGGER poison');

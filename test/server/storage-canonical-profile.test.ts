@@ -5,6 +5,7 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { canonicalProfile, resolveUser } from '../../server/identity/identity-store.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
 
 const P = 'acme/shop';
 
@@ -17,27 +18,27 @@ for (const driver of DRIVERS) {
     });
 
     it('a second device identified as the same user leads to the first profile linked to that user', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-a', userId: 'cp-u' })]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-b', userId: 'cp-u' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-a', userId: 'cp-u' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'cp-b', userId: 'cp-u' })]);
       assert.equal(await canonicalProfile(h.storage, P, 'cp-a'), 'cp-a');
       assert.equal(await canonicalProfile(h.storage, P, 'cp-b'), 'cp-a');
       assert.equal(await resolveUser(h.storage, P, 'cp-u'), 'cp-a');
     });
 
     it('a profile identified as an aliased user id leads to the person of the alias target', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-a', userId: 'al-main' })]);
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-a', userId: 'al-main' })]);
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'alias', name: 'Alias', profileId: 'al-b', userId: 'al-main', anotherUserId: 'al-email' }),
       ]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-c', userId: 'al-email' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'al-c', userId: 'al-email' })]);
       assert.equal(await canonicalProfile(h.storage, P, 'al-b'), 'al-a');
       assert.equal(await canonicalProfile(h.storage, P, 'al-c'), 'al-a');
     });
 
     it('a shared device keeps the first user it was identified as', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u1' })]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-2', userId: 'sh-u2' })]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u2' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u1' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-2', userId: 'sh-u2' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u2' })]);
       assert.equal(await canonicalProfile(h.storage, P, 'sh-1'), 'sh-1');
     });
 

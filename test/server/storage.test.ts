@@ -4,9 +4,10 @@ import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
-import { consentState } from './helpers/stored-rows.js';
+import { consentState, countEvents, listEvents, productEventCounts } from './helpers/stored-rows.js';
 import { recordConsent } from '../../server/consent/consent-store.js';
 import { getAccountAttributes, getProfileAccounts, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
 
 const P = 'acme/shop';
 
@@ -17,17 +18,17 @@ for (const driver of DRIVERS) {
     it('runs migrations idempotently: a second migrate changes nothing', async () => {
       await h.storage.migrate();
       await h.storage.migrate();
-      assert.equal(await h.storage.countEvents(P), 0);
+      assert.equal(await countEvents(h.storage, P), 0);
     });
 
     it('stores each eventId once per project, counting resends and in-batch repeats as duplicates', async () => {
       const a = makeEvent({ profileId: 'dup-1' });
       const b = makeEvent({ profileId: 'dup-1' });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b, a]), { accepted: 2, duplicates: 1, identityChanged: false });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [a, b]), { accepted: 0, duplicates: 2, identityChanged: false });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b, a]), { accepted: 2, duplicates: 1, identityChanged: false });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b]), { accepted: 0, duplicates: 2, identityChanged: false });
       // The same eventId in another project is another event.
-      assert.deepEqual(await h.storage.ingestBatch('acme/blog', 'web', [a]), { accepted: 1, duplicates: 0, identityChanged: false });
-      const stored = await h.storage.listEvents(P, { profileId: 'dup-1' });
+      assert.deepEqual(await ingestBatch(h.storage, 'acme/blog', 'web', [a]), { accepted: 1, duplicates: 0, identityChanged: false });
+      const stored = await listEvents(h.storage, P, { profileId: 'dup-1' });
       assert.deepEqual(stored.map((s) => s.event.eventId).sort(), [a.eventId, b.eventId].sort());
       assert.equal(stored[0]?.sourceId, 'web');
     });
@@ -36,36 +37,36 @@ for (const driver of DRIVERS) {
       const identify = makeEvent({ type: 'identify', name: 'Identify', userId: 'u-changed', profileId: 'pc-1' });
       const alias = makeEvent({ type: 'alias', name: 'Alias', userId: 'u-changed', anotherUserId: 'u-other', profileId: 'pc-1' });
       const others = [makeEvent({ profileId: 'pc-1' }), makeEvent({ type: 'group', name: 'Group', accountId: 'acc-c', profileId: 'pc-1' })];
-      assert.equal((await h.storage.ingestBatch(P, 'web', others)).identityChanged, false);
-      assert.equal((await h.storage.ingestBatch(P, 'web', [makeEvent(), identify])).identityChanged, true);
-      assert.equal((await h.storage.ingestBatch(P, 'web', [identify])).identityChanged, false);
-      assert.equal((await h.storage.ingestBatch(P, 'web', [alias])).identityChanged, true);
+      assert.equal((await ingestBatch(h.storage, P, 'web', others)).identityChanged, false);
+      assert.equal((await ingestBatch(h.storage, P, 'web', [makeEvent(), identify])).identityChanged, true);
+      assert.equal((await ingestBatch(h.storage, P, 'web', [identify])).identityChanged, false);
+      assert.equal((await ingestBatch(h.storage, P, 'web', [alias])).identityChanged, true);
     });
 
     it('is idempotent across a restart on the same database', async () => {
       const e = makeEvent({ profileId: 'restart-1' });
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 1, duplicates: 0, identityChanged: false });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 1, duplicates: 0, identityChanged: false });
       await h.reopen();
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [e]), { accepted: 0, duplicates: 1, identityChanged: false });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 0, duplicates: 1, identityChanged: false });
     });
 
     it('identify links a userId to the first profile it was seen with', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pA' })]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pB' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pA' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'u-first', profileId: 'pB' })]);
       assert.equal(await resolveUser(h.storage, P, 'u-first'), 'pA');
       assert.equal(await resolveUser(h.storage, P, 'nobody'), null);
       assert.equal(await resolveUser(h.storage, 'acme/blog', 'u-first'), null);
     });
 
     it('alias joins two user ids to one person, both ways of resolution', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'old-id', profileId: 'pOld' })]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'alias', name: 'Alias', userId: 'new-id', anotherUserId: 'old-id', profileId: 'pOther' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', userId: 'old-id', profileId: 'pOld' })]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'alias', name: 'Alias', userId: 'new-id', anotherUserId: 'old-id', profileId: 'pOther' })]);
       assert.equal(await resolveUser(h.storage, P, 'new-id'), 'pOld');
       assert.equal(await resolveUser(h.storage, P, 'old-id'), 'pOld');
     });
 
     it('alias of two already identified ids resolves both to the alias target, and a reverse alias makes no cycle', async () => {
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', userId: 'x1', profileId: 'px1' }),
         makeEvent({ type: 'identify', name: 'Identify', userId: 'x2', profileId: 'px2' }),
         makeEvent({ type: 'alias', name: 'Alias', userId: 'x2', anotherUserId: 'x1', profileId: 'px1' }),
@@ -76,7 +77,7 @@ for (const driver of DRIVERS) {
     });
 
     it('group links the profile to an account and merges account attributes', async () => {
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'group', name: 'Group', profileId: 'pg', accountId: 'acc-1', accountAttributes: { tier: 'gold' } }),
       ]);
       assert.deepEqual(await getProfileAccounts(h.storage, P, 'pg'), ['acc-1']);
@@ -85,21 +86,21 @@ for (const driver of DRIVERS) {
 
     it('merges attributes per key, last write by event time wins (a late older event does not overwrite)', async () => {
       const t = (s: string): string => `2025-03-01T00:00:${s}.000Z`;
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('10'), userAttributes: { plan: 'pro', city: 'Oslo' } }),
       ]);
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('05'), userAttributes: { plan: 'free', age: 30 } }),
       ]);
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'pm', userId: 'um', timestamp: t('20'), userAttributes: { city: 'Bergen' } }),
       ]);
       assert.deepEqual(await getProfileAttributes(h.storage, P, 'pm'), { age: 30, city: 'Bergen', plan: 'pro' });
     });
 
     it('user attributes sent from a second device also land on the canonical profile of the user', async () => {
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev1', userId: 'multi' })]);
-      await h.storage.ingestBatch(P, 'web', [
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev1', userId: 'multi' })]);
+      await ingestBatch(h.storage, P, 'web', [
         makeEvent({ type: 'identify', name: 'Identify', profileId: 'dev2', userId: 'multi', userAttributes: { vip: true } }),
       ]);
       assert.deepEqual(await getProfileAttributes(h.storage, P, 'dev1'), { vip: true });
@@ -108,10 +109,10 @@ for (const driver of DRIVERS) {
 
     it('a duplicate event has no second effect on the identity graph', async () => {
       const first = makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:10.000Z', userAttributes: { n: 1 } });
-      await h.storage.ingestBatch(P, 'web', [first]);
-      await h.storage.ingestBatch(P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
+      await ingestBatch(h.storage, P, 'web', [first]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
       // Resent with its old payload: it must not be applied again (it would lose anyway, but it is not even tried).
-      assert.deepEqual(await h.storage.ingestBatch(P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false });
       assert.deepEqual(await getProfileAttributes(h.storage, P, 'pd'), { n: 2 });
     });
 
@@ -187,11 +188,11 @@ for (const driver of DRIVERS) {
 
     it('counts product events per product for feeds', async () => {
       const product = (id: string, name = 'Product viewed') => makeEvent({ type: 'product', name, data: { productId: id, quantity: 1 } });
-      await h.storage.ingestBatch('acme/pop', 'web', [product('p2'), product('p1'), product('p2'), product('p3', 'Added to cart')]);
-      assert.deepEqual(await h.storage.productEventCounts('acme/pop'), [
+      await ingestBatch(h.storage, 'acme/pop', 'web', [product('p2'), product('p1'), product('p2'), product('p3', 'Added to cart')]);
+      assert.deepEqual(await productEventCounts(h.storage, 'acme/pop'), [
         { productId: 'p2', count: 2 }, { productId: 'p1', count: 1 }, { productId: 'p3', count: 1 },
       ]);
-      assert.deepEqual(await h.storage.productEventCounts('acme/pop', { names: ['Added to cart'] }), [{ productId: 'p3', count: 1 }]);
+      assert.deepEqual(await productEventCounts(h.storage, 'acme/pop', { names: ['Added to cart'] }), [{ productId: 'p3', count: 1 }]);
     });
   });
 }

@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
 import { makeEvent } from './events.js';
+import { ingestBatch } from '../../../server/ingest/event-store.js';
 
 const [file, walBoundPages] = process.argv.slice(2) as [string, string];
 const storage = await openSqliteStorage(file, { walBoundPages: Number(walBoundPages) });
 let accepted = 0;
 for (let round = 0; round < 20; round++) {
   const batches = Array.from({ length: 10 }, () => Array.from({ length: 50 }, () => makeEvent({ profileId: `crash-${randomUUID()}` })));
-  const results = await Promise.all(batches.map((batch) => storage.ingestBatch('acme/shop', 'web', batch)));
+  const results = await Promise.all(batches.map((batch) => ingestBatch(storage, 'acme/shop', 'web', batch)));
   for (const r of results) accepted += r.accepted;
 }
 process.send?.({ accepted }, () => process.kill(process.pid, 'SIGKILL'));

@@ -3,6 +3,7 @@
 import { op, type SqlValue } from '../../../server/storage/sql-program.js';
 import { num, str } from '../../../server/storage/sql-values.js';
 import type { Storage } from '../../../server/storage/storage.js';
+import type { ServiceEvent } from '../../../src/event.js';
 
 /** Rows of one statement. */
 function rows(storage: Storage, sql: string, ...params: SqlValue[]) {
@@ -41,4 +42,50 @@ export async function consentState(storage: Storage, project: string, profileId:
     });
   }
   return [...latest.values()];
+}
+
+export interface StoredEvent {
+  event: ServiceEvent;
+  sourceId: string;
+  receivedAt: number;
+}
+
+/** Events stored for the project. */
+export async function countEvents(storage: Storage, project: string): Promise<number> {
+  const [row] = await rows(storage, 'SELECT COUNT(*) AS n FROM events WHERE project = ?', project);
+  return num(row?.n ?? 0);
+}
+
+/** Stored events in event-time order, optionally one profile's. */
+export async function listEvents(storage: Storage, project: string, options: { limit?: number; profileId?: string } = {}): Promise<StoredEvent[]> {
+  const limit = options.limit ?? 1000;
+  const found = options.profileId === undefined
+    ? await rows(storage, 'SELECT payload, source_id, received_at FROM events WHERE project = ? ORDER BY ts, event_id LIMIT ?', project, limit)
+    : await rows(
+      storage,
+      'SELECT payload, source_id, received_at FROM events WHERE project = ? AND profile_id = ? ORDER BY ts, event_id LIMIT ?',
+      project, options.profileId, limit,
+    );
+  return found.map((r) => ({ event: JSON.parse(str(r.payload)) as ServiceEvent, sourceId: str(r.source_id), receivedAt: num(r.received_at) }));
+}
+
+/** Counts of `type: "product"` events per `data.productId`, most first. */
+export async function productEventCounts(
+  storage: Storage, project: string, options: { names?: string[]; limit?: number; sinceMs?: number } = {},
+): Promise<{ productId: string; count: number }[]> {
+  const params: SqlValue[] = [project];
+  let where = "project = ? AND type = 'product' AND product_id IS NOT NULL";
+  if (options.names && options.names.length > 0) {
+    where += ` AND name IN (${options.names.map(() => '?').join(', ')})`;
+    params.push(...options.names);
+  }
+  if (options.sinceMs !== undefined) {
+    where += ' AND ts >= ?';
+    params.push(options.sinceMs);
+  }
+  params.push(options.limit ?? 100);
+  const found = await rows(
+    storage, `SELECT product_id, COUNT(*) AS n FROM events WHERE ${where} GROUP BY product_id ORDER BY n DESC, product_id LIMIT ?`, ...params,
+  );
+  return found.map((r) => ({ productId: str(r.product_id), count: num(r.n) }));
 }
