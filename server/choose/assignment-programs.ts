@@ -1,6 +1,27 @@
 import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
-import type { Assignment, AssignmentInput } from '../storage/storage.js';
+
+/** A first assignment to store if the unit has none yet. */
+export interface AssignmentInput {
+  project: string;
+  experience: string;
+  /** The unit of assignment: a profile id, or a session id for `stickiness: "session"`. */
+  unit: string;
+  variation: string;
+  hashVersion: number;
+}
+
+/** A unit's stored assignment. */
+export interface Assignment {
+  experience: string;
+  unit: string;
+  variation: string;
+  hashVersion: number;
+  /** Epoch milliseconds of the first assignment. */
+  createdAt: number;
+  /** True when this call stored it; false when an earlier (possibly concurrent) call had. */
+  created: boolean;
+}
 
 // First assignments as SQL programs: insert-if-absent under the unique key (project, experience, unit), so
 // every node and every restart agrees on a unit's variation once it is stored.

@@ -11,14 +11,14 @@ import { storageAssignmentPort } from './storage-assignment-port.js';
 import { TargetingAttributeCache } from './targeting-attribute-cache.js';
 import { loadTargetingAttributes, needsTargeting } from './targeting-attributes.js';
 import { validateChooseRequest, type ValidChooseRequest } from './validate-choose-request.js';
-import { WorkerExposureSink, type ExposureSink } from './worker-exposure-sink.js';
+import { storageChooseStore, type AssignmentStore, type ExposureSink } from './choose-store.js';
+import { WorkerExposureSink } from './worker-exposure-sink.js';
 import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { ServiceContext } from '../service-context.js';
-import { SqliteStorage } from '../storage/sqlite-storage.js';
 import type { Storage } from '../storage/storage.js';
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 
@@ -43,16 +43,15 @@ interface Pending {
  * (403) and resolved (form B: 400 `unknown_user`), then the engine runs; exposures are queued for a
  * batched write and never delay the answer.
  *
- * The unit of `stickiness: "profile"` is the person's canonical profile (Storage.canonicalProfile): once a
+ * The unit of `stickiness: "profile"` is the person's canonical profile (canonicalProfile in identity-store.ts): once a
  * profile is identified as a user, it shares the assignments of the first profile linked to that user, and
  * form B's userId resolves to that same profile. So an anonymous visitor keeps the variation after log-in,
  * and a second device of the same person gets it too once identified.
  */
 export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
-  const sink = exposureSink(ctx.storage);
   // First assignments go where exposures go: on a SQLite file, the writer thread (its durable commits no longer
   // stall the event loop); otherwise the storage.
-  const assignmentStore = sink instanceof WorkerExposureSink ? sink : ctx.storage;
+  const sink: ExposureSink & AssignmentStore = chooseWriter(ctx.storage);
   // Batches of up to 500 answers' exposure sets: one postMessage and one commit each.
   const exposures = new ExposureWriter(sink, { logger: app.log });
   const dedupe = new ExposureDedupe();
@@ -143,7 +142,7 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
     const project = pending.auth.project;
     let deps = projectDeps.get(project);
     if (deps === undefined) {
-      deps = { assignments: storageAssignmentPort(assignmentStore, project.key, assignmentCache), logger: app.log };
+      deps = { assignments: storageAssignmentPort(sink, project.key, assignmentCache), logger: app.log };
       if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
         deps.feedProducts = feedProductsPort(ctx.feeds, project);
       }
@@ -191,13 +190,12 @@ export function chooseRoute(app: FastifyInstance, ctx: ServiceContext): void {
 }
 
 /**
- * SQLite: a worker thread with its own connection writes the exposures (off the event loop; see
+ * SQLite: a worker thread with its own connection writes the exposures and first assignments (off the event loop; see
  * worker-exposure-sink.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only
  * waits for, and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
  */
-function exposureSink(storage: Storage): ExposureSink {
-  if (storage instanceof SqliteStorage && storage.file !== ':memory:' && storage.file !== '') {
-    return new WorkerExposureSink(storage.file, storage);
-  }
-  return storage;
+function chooseWriter(storage: Storage): ExposureSink & AssignmentStore {
+  const store = storageChooseStore(storage);
+  if (storage.file !== undefined && storage.file !== ':memory:' && storage.file !== '') return new WorkerExposureSink(storage.file, store);
+  return store;
 }

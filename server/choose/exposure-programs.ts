@@ -1,5 +1,28 @@
 import type { SqlValue } from '../storage/sql-program.js';
-import type { ExposedChoice, ExposureSet } from '../storage/storage.js';
+
+/**
+ * One choice recorded as served: its experience's `name`, and its variation (none for personalization and feeds).
+ * The shape of a Choose answer's choice, so an answer's choices are recorded as they are.
+ */
+export interface ExposedChoice {
+  name: string;
+  variation?: string | null;
+}
+
+/**
+ * The exposures of one Choose answer (DESIGN 3.5: each choice served is recorded): who, in which session, on
+ * which device and when, and every choice of the answer that is recorded. Stored as ONE row, its choices as
+ * JSON, so an answer of 20 choices is one insert rather than 20 (see migration 5).
+ */
+export interface ExposureSet {
+  project: string;
+  profileId: string;
+  sessionId?: string | null;
+  device?: string | null;
+  /** Epoch milliseconds; defaults to now. */
+  time?: number;
+  choices: readonly ExposedChoice[];
+}
 
 /** The insert of exposure sets (migration 5), without its VALUES: one row per set, its choices as JSON pairs. */
 export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices)';

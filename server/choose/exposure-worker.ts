@@ -5,8 +5,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlValue } from '../storage/sql-program.js';
-import type { Assignment, AssignmentInput } from '../storage/storage.js';
-import { assignmentsInsertFirstProgram } from './assignment-programs.js';
+import { assignmentsInsertFirstProgram, type Assignment, type AssignmentInput } from './assignment-programs.js';
 import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
 import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';

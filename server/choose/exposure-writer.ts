@@ -1,5 +1,5 @@
-import type { ExposureSet } from '../storage/storage.js';
-import type { ExposureSink } from './worker-exposure-sink.js';
+import type { ExposureSet } from './exposure-programs.js';
+import type { ExposureSink } from './choose-store.js';
 
 /** Structurally compatible with pino / Fastify's `app.log`. */
 export interface ExposureWriterLogger {

@@ -1,12 +1,6 @@
-import type { Storage } from '../storage/storage.js';
 import type { AssignmentCache } from './assignment-cache.js';
+import type { AssignmentStore } from './choose-store.js';
 import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
-
-/**
- * Where first assignments are stored (insert-if-absent; the stored rows come back in order): the storage itself,
- * or on SQLite the Choose API's writer thread (WorkerExposureSink), which commits off the event loop.
- */
-export type AssignmentStore = Pick<Storage, 'getOrCreateAssignments'>;
 
 /**
  * The engine's sticky-assignment port over storage for one project: insert-if-absent on

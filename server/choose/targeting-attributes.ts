@@ -48,7 +48,7 @@ export interface TargetingInput {
   project: string;
   /** The profile the caller identified (form A), or the one form B's userId resolved to. */
   profileId: string;
-  /** The person's canonical profile (see Storage.canonicalProfile); may equal `profileId`. */
+  /** The person's canonical profile (see canonicalProfile in identity-store.ts); may equal `profileId`. */
   canonicalProfileId: string;
   device?: Device;
   url?: string;

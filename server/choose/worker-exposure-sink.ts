@@ -1,13 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { exposureSetParams } from './exposure-programs.js';
-import type { Assignment, AssignmentInput, ExposureSet } from '../storage/storage.js';
+import type { Assignment, AssignmentInput } from './assignment-programs.js';
+import type { AssignmentStore, ExposureSink } from './choose-store.js';
+import type { ExposureSet } from './exposure-programs.js';
 import type { ExposureWorkerData, ExposureWorkerReply, ExposureWorkerRequest } from './exposure-worker.js';
-import type { AssignmentStore } from './storage-assignment-port.js';
-
-/** Where the ExposureWriter puts its batches: storage itself, or a worker thread (below). */
-export interface ExposureSink {
-  recordExposures(sets: readonly ExposureSet[]): Promise<void>;
-}
 
 interface Pending {
   resolve: (reply: ExposureWorkerReply) => void;

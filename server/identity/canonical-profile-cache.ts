@@ -1,7 +1,7 @@
 import { ProjectScopedMap } from '../choose/project-scoped-map.js';
 
 /**
- * A per-node memory of Storage.canonicalProfile (profile → the profile whose assignments it shares), so a
+ * A per-node memory of canonicalProfile in identity-store.ts (profile → the profile whose assignments it shares), so a
  * returning visitor's Choose request does not pay the identity-graph query on every page view (≈4–7 % of the
  * service's CPU under the bench).
  *

@@ -4,11 +4,7 @@ import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram } from './sql-program.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
-import {
-  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type AssignmentRead,
-} from '../choose/assignment-programs.js';
 import { SqlStorage } from './sql-storage.js';
-import type { Assignment, AssignmentInput } from './storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
@@ -127,28 +123,6 @@ export class SqliteStorage extends SqlStorage {
       });
       this.scheduleFlush();
     });
-  }
-
-  override getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
-    if (inputs.length === 0) return Promise.resolve([]);
-    let read: AssignmentRead;
-    try {
-      read = this.runner.drive(assignmentReadProgram(inputs));
-    } catch (error) {
-      return Promise.reject(asError(error));
-    }
-    if (read.missing.length === 0) return Promise.resolve(assignmentAnswers(inputs, read));
-    const { project, missing } = read;
-    const now = Date.now();
-    return this.enqueue(missing.length, () => assignmentWriteProgram(project, missing, now))
-      .then((written) => assignmentAnswers(inputs, read, written));
-  }
-
-  override async getOrCreateAssignment(input: AssignmentInput): Promise<Assignment> {
-    // The batch form of one: the same group commit instead of an auto-committed write per call.
-    const [assignment] = await this.getOrCreateAssignments([input]);
-    if (!assignment) throw new Error('assignment vanished after insert-if-absent');
-    return assignment;
   }
 
   private scheduleFlush(): void {

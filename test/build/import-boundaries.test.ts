@@ -52,6 +52,10 @@ describe('import boundaries', () => {
     assert.deepEqual(violations('server', (t) => !['plugins', 'bundles'].some((f) => inside(t, f)) && (!inside(t, 'src') || t === 'src/event.ts')), []);
   });
 
+  it('storage runs the domains\' programs and imports no domain: only its own files', () => {
+    assert.deepEqual(violations('server/storage', (t) => inside(t, 'server/storage')), []);
+  });
+
   it('plugins import no bundle entry and no other plugin', () => {
     const own = (file: string, target: string) => target.split('/')[1] === file.split('/')[1];
     const bad = sources('plugins').flatMap((file) => importsOf(file)

@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AssignmentCache } from '../../server/choose/assignment-cache.js';
 import { storageAssignmentPort } from '../../server/choose/storage-assignment-port.js';
-import type { Storage } from '../../server/storage/storage.js';
+import { storageChooseStore, type AssignmentStore } from '../../server/choose/choose-store.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
+import { firstAssignment, firstAssignments, getAssignment } from './helpers/stored-rows.js';
 
 const P = 'acme/cache';
 
@@ -23,26 +24,27 @@ describe('AssignmentCache and the storage assignment port', () => {
   });
 
   it('serves the stored variation, not the proposal, and remembers it', async () => {
-    await h.storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
+    await firstAssignment(h.storage, { project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
     const cache = new AssignmentCache();
-    const port = storageAssignmentPort(h.storage, P, cache);
+    const port = storageAssignmentPort(storageChooseStore(h.storage), P, cache);
     const answer = await port.getOrCreateAssignments!([
       { experience: 'e1', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
       { experience: 'e2', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
     ]);
     assert.deepEqual(answer, ['a', 'b']);
     assert.equal(cache.get(P, 'e1', 'u-stored'), 'a');
-    assert.equal((await h.storage.getAssignment(P, 'e2', 'u-stored'))?.variation, 'b');
+    assert.equal((await getAssignment(h.storage, P, 'e2', 'u-stored'))?.variation, 'b');
   });
 
   it('asks storage only for the pairs the cache does not hold', async () => {
     const cache = new AssignmentCache();
     cache.set(P, 'e3', 'u-mixed', 'cached');
     const asked: string[] = [];
-    const spy: Storage = Object.create(h.storage) as Storage;
-    spy.getOrCreateAssignments = (inputs) => {
-      asked.push(...inputs.map((i) => i.experience));
-      return h.storage.getOrCreateAssignments(inputs);
+    const spy: AssignmentStore = {
+      getOrCreateAssignments: (inputs) => {
+        asked.push(...inputs.map((i) => i.experience));
+        return firstAssignments(h.storage, inputs);
+      },
     };
     const port = storageAssignmentPort(spy, P, cache);
     const answer = await port.getOrCreateAssignments!([

@@ -11,12 +11,13 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
-import type { Assignment, AssignmentInput, Storage } from '../../server/storage/storage.js';
+import type { Assignment, AssignmentInput } from '../../server/choose/assignment-programs.js';
+import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { useSqliteWithSide } from './helpers/use-test-app.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
-import { listEvents } from './helpers/stored-rows.js';
+import { firstAssignment, firstAssignments, getAssignment, listEvents } from './helpers/stored-rows.js';
 
 const PROJECT = 'acme/shop';
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
@@ -53,7 +54,7 @@ function chooseBody(profileId: string): Record<string, unknown> {
 
 /** Each experiment's stored variation for `unit` (null where nothing is stored). */
 async function stored(storage: Storage, unit: string): Promise<(string | null)[]> {
-  return Promise.all(EXPERIMENTS.map(async (e) => (await storage.getAssignment(PROJECT, e, unit))?.variation ?? null));
+  return Promise.all(EXPERIMENTS.map(async (e) => (await getAssignment(storage, PROJECT, e, unit))?.variation ?? null));
 }
 
 for (const driver of DRIVERS) {
@@ -73,7 +74,7 @@ for (const driver of DRIVERS) {
     it('stores every unit of many concurrent requests once and answers each with what is stored', async () => {
       const units = Array.from({ length: 60 }, (_, i) => `many-${i}`);
       // Proposals differ per unit so that a mixed-up answer (another request's rows) would show.
-      const answers = await Promise.all(units.map((unit, i) => storage.getOrCreateAssignments(inputs(unit, i % 2 ? 'b' : 'a'))));
+      const answers = await Promise.all(units.map((unit, i) => firstAssignments(storage, inputs(unit, i % 2 ? 'b' : 'a'))));
       for (const [i, unit] of units.entries()) {
         const answer = answers[i] as Assignment[];
         assert.deepEqual(answer.map((a) => [a.experience, a.unit, a.variation, a.created]),
@@ -81,15 +82,15 @@ for (const driver of DRIVERS) {
         assert.deepEqual(await stored(storage, unit), answer.map((a) => a.variation));
       }
       // Asked again (a returning unit): nothing is created, the same rows are answered.
-      const again = await Promise.all(units.map((unit) => storage.getOrCreateAssignments(inputs(unit, 'b'))));
+      const again = await Promise.all(units.map((unit) => firstAssignments(storage, inputs(unit, 'b'))));
       assert.deepEqual(again.map((r) => r.map((a) => [a.variation, a.created])), answers.map((r) => r.map((a) => [a.variation, false])));
     });
 
     it('gives two concurrent requests for one unit the same variations, created once', async () => {
       const results = await Promise.all([
-        storage.getOrCreateAssignments(inputs('same-unit', 'a')),
-        storage.getOrCreateAssignments(inputs('same-unit', 'b')),
-        storage.getOrCreateAssignment({ project: PROJECT, experience: 'exp-0', unit: 'same-unit', variation: 'b', hashVersion: 1 }),
+        firstAssignments(storage, inputs('same-unit', 'a')),
+        firstAssignments(storage, inputs('same-unit', 'b')),
+        firstAssignment(storage, { project: PROJECT, experience: 'exp-0', unit: 'same-unit', variation: 'b', hashVersion: 1 }),
       ]);
       const [first, second, single] = results;
       assert.deepEqual(second.map((a) => a.variation), first.map((a) => a.variation));
@@ -103,9 +104,9 @@ for (const driver of DRIVERS) {
     });
 
     it('answers a request repeating one pair, and a mix of stored and new pairs', async () => {
-      await storage.getOrCreateAssignments(inputs('mixed', 'b').slice(0, 2));
+      await firstAssignments(storage, inputs('mixed', 'b').slice(0, 2));
       const doubled = [...inputs('mixed', 'a'), ...inputs('mixed', 'a')];
-      const answer = await storage.getOrCreateAssignments(doubled);
+      const answer = await firstAssignments(storage, doubled);
       assert.deepEqual(answer.map((a) => a.variation), [...['b', 'b', 'a', 'a', 'a'], ...['b', 'b', 'a', 'a', 'a']]);
       assert.deepEqual(answer.slice(0, 5).map((a) => a.created), [false, false, true, true, true]);
     });
@@ -147,11 +148,11 @@ describe('assignment group commit: a database error fails only its own request (
 
       it('stores and answers the other requests of the group, ingestion included', async () => {
         const outcomes = await Promise.allSettled([
-          h.storage.getOrCreateAssignments(inputs(`ok1-${raise}`)),
+          firstAssignments(h.storage, inputs(`ok1-${raise}`)),
           // Its first rows are valid: none of them may be kept.
-          h.storage.getOrCreateAssignments([...inputs(`bad-${raise}`), ...inputs(`poison-${raise}`)]),
+          firstAssignments(h.storage, [...inputs(`bad-${raise}`), ...inputs(`poison-${raise}`)]),
           ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ profileId: `ev-${raise}` })]),
-          h.storage.getOrCreateAssignments(inputs(`ok2-${raise}`, 'b')),
+          firstAssignments(h.storage, inputs(`ok2-${raise}`, 'b')),
         ]);
         assert.equal(outcomes[0]?.status, 'fulfilled');
         assert.equal(outcomes[1]?.status, 'rejected');
@@ -190,7 +191,7 @@ describe('assignment group commit: close() commits what is queued (sqlite)', () 
       const file = join(dir, 'svc.db');
       const storage = await openSqliteStorage(file);
       // Not awaited before close(): both are still waiting for their group commit when it is called.
-      const queued = [storage.getOrCreateAssignments(inputs('drain-1')), storage.getOrCreateAssignments(inputs('drain-2', 'b'))];
+      const queued = [firstAssignments(storage, inputs('drain-1')), firstAssignments(storage, inputs('drain-2', 'b'))];
       await storage.close();
       const answers = await Promise.all(queued);
       assert.deepEqual(answers.map((r) => r.map((a) => a.variation)), [EXPERIMENTS.map(() => 'a'), EXPERIMENTS.map(() => 'b')]);
@@ -202,7 +203,7 @@ describe('assignment group commit: close() commits what is queued (sqlite)', () 
         await reopened.close();
       }
       // After close, a new request fails rather than answering an unstored assignment.
-      await assert.rejects(storage.getOrCreateAssignments(inputs('drain-3')));
+      await assert.rejects(firstAssignments(storage, inputs('drain-3')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -16,10 +16,12 @@ import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/choose/choose-route.js';
 import { exposureSetParams } from '../../server/choose/exposure-programs.js';
 import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
-import type { ExposureSet } from '../../server/storage/storage.js';
+import type { ExposureSet } from '../../server/choose/exposure-programs.js';
+import { storageChooseStore } from '../../server/choose/choose-store.js';
 import { makeEvent } from './helpers/events.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
+import { countExposures, getAssignment, readExposures } from './helpers/stored-rows.js';
 
 const P = 'acme/shop';
 interface SeenExposure { profileId: string; name: string; variation: string; sessionId: string | null | undefined }
@@ -231,21 +233,21 @@ describe('Choose API hot path over SQLite', () => {
   });
 
   it('the worker sink: everything buffered is written by close(), none of it before', async () => {
-    const before = await storage.countExposures('acme/worker');
-    const sink = new WorkerExposureSink(storage.file, storage);
+    const before = await countExposures(storage, 'acme/worker');
+    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
     const writer = new ExposureWriter(sink, { flushIntervalMs: 60_000, maxBatch: 1000 });
     for (let i = 0; i < 25; i++) writer.add(set('acme/worker', `w-${i}`, 10));
-    assert.equal(await storage.countExposures('acme/worker'), before);
+    assert.equal(await countExposures(storage, 'acme/worker'), before);
     await writer.close();
     await sink.close();
-    assert.equal(await storage.countExposures('acme/worker'), before + 250);
+    assert.equal(await countExposures(storage, 'acme/worker'), before + 250);
   });
 
   it('the worker sink: a full batch is written by the worker while the app runs', async () => {
-    const sink = new WorkerExposureSink(storage.file, storage);
+    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
     try {
       await sink.recordExposures([set('acme/worker2', 'p1', 2), { ...set('acme/worker2', 'p2'), sessionId: null, device: null, time: 1_700_000_000_000 }]);
-      const stored = await storage.readExposures('acme/worker2');
+      const stored = await readExposures(storage, 'acme/worker2');
       assert.deepEqual(stored.map((e) => [e.profileId, e.experience, e.variation, e.sessionId, e.device]), [
         ['p1', 'e0', 'a', 's1', 'desktop'], ['p1', 'e1', 'a', 's1', 'desktop'], ['p2', 'e0', 'a', null, null],
       ]);
@@ -256,7 +258,7 @@ describe('Choose API hot path over SQLite', () => {
   });
 
   it('the worker sink: first assignments are inserted if absent and answered with what is stored', async () => {
-    const sink = new WorkerExposureSink(storage.file, storage);
+    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
     const input = (unit: string, variation: string) => ['e1', 'e2'].map((experience) => ({
       project: 'acme/worker3', experience, unit, variation, hashVersion: 2,
     }));
@@ -270,14 +272,14 @@ describe('Choose API hot path over SQLite', () => {
         ['e1', 'u1', 'a', 2, false], ['e2', 'u1', 'a', 2, false],
       ]);
       // Committed before the answer: the main connection reads them.
-      assert.equal((await storage.getAssignment('acme/worker3', 'e2', 'u1'))?.variation, 'a');
+      assert.equal((await getAssignment(storage, 'acme/worker3', 'e2', 'u1'))?.variation, 'a');
     } finally {
       await sink.close();
     }
   });
 
   it('the worker sink: after close() first assignments go to the storage, still insert-if-absent', async () => {
-    const sink = new WorkerExposureSink(storage.file, storage);
+    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
     await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'a', hashVersion: 2 }]);
     await sink.close();
     const [after] = await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'b', hashVersion: 2 }]);
@@ -299,7 +301,7 @@ describe('Choose API hot path over SQLite', () => {
 
   it('exposures: a repeat in the same session is written once, a new session again (through app.inject)', async () => {
     const app = await buildApp({ config: config(), storage });
-    const before = await storage.countExposures(P);
+    const before = await countExposures(storage, P);
     await ingestBatch(storage, P, 'web', [makeEvent({ profileId: 'd-1', userAttributes: { plan: 'pro' } })]);
     const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
     const choose = (sessionId: string) => app.inject({ method: 'POST', url, payload: { identification: { sourceId: 'web', profileId: 'd-1' }, names: ['pro-only'], sessionId } });
@@ -308,7 +310,7 @@ describe('Choose API hot path over SQLite', () => {
     } finally {
       await app.close();
     }
-    assert.equal(await storage.countExposures(P), before + 2);
+    assert.equal(await countExposures(storage, P), before + 2);
   });
 
   it('targeting: stored attributes are reused for the TTL on the app clock, then read again', async () => {

@@ -14,6 +14,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
+import { getAssignment, readExposures } from './helpers/stored-rows.js';
 
 const P = 'acme/shop';
 const URL_API = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
@@ -189,7 +190,7 @@ for (const driver of DRIVERS) {
 
     it('bad input stores no assignment', async () => {
       for (const c of INVALID) await post(c.body);
-      assert.equal(await storage.getAssignment(P, 'hero-banner', 'bad-1'), null);
+      assert.equal(await getAssignment(storage, P, 'hero-banner', 'bad-1'), null);
     });
 
     it('form A answers {choices:[{name, group, variation, body}]} with the variation body', async () => {
@@ -272,7 +273,7 @@ for (const driver of DRIVERS) {
         variations.add(choices[0]?.variation);
       }
       assert.equal(variations.size, 1);
-      assert.ok(await storage.getAssignment(P, 'by-session', 'shared-session'));
+      assert.ok(await getAssignment(storage, P, 'by-session', 'shared-session'));
     });
 
     it('force: an apiKey caller gets the forced variation, not stored and not exposed', async () => {
@@ -280,7 +281,7 @@ for (const driver of DRIVERS) {
         const choices = await choose({ identification: profile('qa-1'), names: ['hero-banner'], force: { 'hero-banner': forced } });
         assert.equal(choices[0]?.variation, forced);
       }
-      assert.equal(await storage.getAssignment(P, 'hero-banner', 'qa-1'), null);
+      assert.equal(await getAssignment(storage, P, 'hero-banner', 'qa-1'), null);
     });
 
     it('force: a writeKey (browser) caller cannot force, it gets its own assignment', async () => {
@@ -360,7 +361,7 @@ for (const driver of DRIVERS) {
       // A brand-new device identified as the user gets it too, without ever being assigned on its own.
       await track([identify('id-third', 'user-id')]);
       assert.equal(await variationOf('id-third', 'sticky-exp'), anonymous);
-      assert.equal(await storage.getAssignment(P, 'sticky-exp', 'id-third'), null);
+      assert.equal(await getAssignment(storage, P, 'sticky-exp', 'id-third'), null);
     });
 
     it('identity carry-over follows alias links to the same person', async () => {
@@ -393,7 +394,7 @@ for (const driver of DRIVERS) {
       await choose({ identification: profile(profileId), names: ['hero-banner'], force: { 'hero-banner': 'bold' } }, URL_API, {}, own);
       await own.close();
       // Only this profile's rows: an earlier test's app may still be flushing exposures of its own.
-      const mine = (await storage.readExposures(P)).filter((e) => e.profileId === profileId);
+      const mine = (await readExposures(storage, P)).filter((e) => e.profileId === profileId);
       assert.deepEqual(mine.map((e) => [e.experience, e.sessionId, e.device]), [['hero-banner', 's-exp', 'desktop'], ['welcome-note', 's-exp', 'desktop']]);
       assert.ok(mine[0]?.variation === 'control' || mine[0]?.variation === 'bold');
       assert.equal(mine[1]?.variation, null);
@@ -403,17 +404,18 @@ for (const driver of DRIVERS) {
       // The write fails where it is made: in the storage (PostgreSQL) — stubbed here — or, on a SQLite file, in
       // the database itself, refused by a trigger, since the Choose API's writer thread commits first assignments.
       const failing: Storage = Object.create(storage) as Storage;
-      failing.getOrCreateAssignments = () => Promise.reject(new Error('connection lost'));
       const side = storage instanceof SqliteStorage ? new Database(storage.file) : null;
       side?.exec(`CREATE TRIGGER refuse_down BEFORE INSERT ON assignments WHEN NEW.unit = 'down-1'
         BEGIN SELECT RAISE(ABORT, 'connection lost'); END`);
       const broken = await buildApp({ config: config(), storage: failing });
+      // Once built (its catalog is seeded): every durable write fails, first assignments included.
+      failing.transaction = () => Promise.reject(new Error('connection lost'));
       try {
         const res = await broken.inject({ method: 'POST', url: URL_API, payload: { identification: profile('down-1'), names: ['hero-banner'] } });
         assert.equal(res.statusCode, 503);
         assert.equal((res.json() as { error: { code: string } }).error.code, 'storage_unavailable');
         assert.doesNotMatch(res.body, /connection lost/);
-        assert.equal(await storage.getAssignment(P, 'hero-banner', 'down-1'), null);
+        assert.equal(await getAssignment(storage, P, 'hero-banner', 'down-1'), null);
       } finally {
         await broken.close();
         side?.exec('DROP TRIGGER refuse_down');

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { MIGRATIONS } from '../../server/storage/migrations.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { countExposures, firstAssignment, firstAssignments, getAssignment, readExposures, recordExposures } from './helpers/stored-rows.js';
 
 /** Applies migrations up to and including `version`, as a service of that version would have. */
 async function migrateUpTo(db: TestDatabase, version: number): Promise<(sql: string) => Promise<void>> {
@@ -67,16 +68,16 @@ for (const driver of DRIVERS) {
         ('acme/shop', 'p2', 'hero', 'control', NULL, NULL, 1700000000500),
         ('acme/blog', 'p9', 'hero', 'bold', 's9', 'desktop', 1700000000900)`);
       storage = await db.open();
-      assert.equal(await storage.countExposures('acme/shop'), 3);
-      assert.deepEqual(await storage.readExposures('acme/shop'), [
+      assert.equal(await countExposures(storage, 'acme/shop'), 3);
+      assert.deepEqual(await readExposures(storage, 'acme/shop'), [
         { profileId: 'p1', experience: 'hero', variation: 'bold', sessionId: 's1', device: 'mobile', time: 1700000000000 },
         { profileId: 'p1', experience: 'welcome', variation: null, sessionId: 's1', device: 'mobile', time: 1700000000000 },
         { profileId: 'p2', experience: 'hero', variation: 'control', sessionId: null, device: null, time: 1700000000500 },
       ]);
       // New sets land after the migrated rows.
-      await storage.recordExposures([{ project: 'acme/shop', profileId: 'p3', time: 1700000001000, choices: [{ name: 'hero', variation: 'bold' }] }]);
-      assert.deepEqual((await storage.readExposures('acme/shop')).map((e) => e.profileId), ['p1', 'p1', 'p2', 'p3']);
-      assert.equal(await storage.countExposures('acme/blog'), 1);
+      await recordExposures(storage, [{ project: 'acme/shop', profileId: 'p3', time: 1700000001000, choices: [{ name: 'hero', variation: 'bold' }] }]);
+      assert.deepEqual((await readExposures(storage, 'acme/shop')).map((e) => e.profileId), ['p1', 'p1', 'p2', 'p3']);
+      assert.equal(await countExposures(storage, 'acme/blog'), 1);
     });
 
     it('6: assignments keyed by unit first keep every stored assignment, still first-wins', async () => {
@@ -91,17 +92,17 @@ for (const driver of DRIVERS) {
         ('acme/shop', 'hero', 'p2', 'control', 2, 1700000000200),
         ('acme/blog', 'hero', 'p1', 'control', 2, 1700000000300)`);
       storage = await db.open();
-      const stored = await storage.getAssignment('acme/shop', 'footer', 'p1');
+      const stored = await getAssignment(storage, 'acme/shop', 'footer', 'p1');
       assert.deepEqual(stored && [stored.variation, stored.hashVersion, stored.createdAt], ['a', 1, 1700000000100]);
-      assert.equal((await storage.getAssignment('acme/blog', 'hero', 'p1'))?.variation, 'control');
+      assert.equal((await getAssignment(storage, 'acme/blog', 'hero', 'p1'))?.variation, 'control');
       // Stored rows win over new proposals; a new pair is inserted next to them.
-      const answers = await storage.getOrCreateAssignments([
+      const answers = await firstAssignments(storage, [
         { project: 'acme/shop', experience: 'hero', unit: 'p1', variation: 'control', hashVersion: 2 },
         { project: 'acme/shop', experience: 'hero', unit: 'p2', variation: 'bold', hashVersion: 2 },
         { project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'x', hashVersion: 2 },
       ]);
       assert.deepEqual(answers.map((a) => [a.variation, a.created]), [['bold', false], ['control', false], ['x', true]]);
-      assert.equal((await storage.getOrCreateAssignment({ project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'y', hashVersion: 2 })).variation, 'x');
+      assert.equal((await firstAssignment(storage, { project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'y', hashVersion: 2 })).variation, 'x');
     });
   });
 }

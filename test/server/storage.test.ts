@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
-import { consentState, countEvents, listEvents, productEventCounts } from './helpers/stored-rows.js';
+import { consentState, countEvents, countExposures, firstAssignment, firstAssignments, getAssignment, listEvents, productEventCounts, readExposures, recordExposures } from './helpers/stored-rows.js';
 import { recordConsent } from '../../server/consent/consent-store.js';
 import { getAccountAttributes, getProfileAccounts, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
@@ -132,22 +132,22 @@ for (const driver of DRIVERS) {
     it('getOrCreateAssignment keeps the first variation; concurrent callers all get the stored one', async () => {
       const input = { project: P, experience: 'hero', unit: 'p-assign', hashVersion: 2 };
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => h.storage.getOrCreateAssignment({ ...input, variation: i % 2 ? 'bold' : 'control' })),
+        Array.from({ length: 12 }, (_, i) => firstAssignment(h.storage, { ...input, variation: i % 2 ? 'bold' : 'control' })),
       );
       const variations = new Set(results.map((r) => r.variation));
       assert.equal(variations.size, 1);
       assert.equal(results.filter((r) => r.created).length, 1);
-      const later = await h.storage.getOrCreateAssignment({ ...input, variation: 'other' });
+      const later = await firstAssignment(h.storage, { ...input, variation: 'other' });
       assert.equal(later.variation, results[0]?.variation);
       assert.equal(later.created, false);
       assert.equal(later.hashVersion, 2);
-      assert.equal((await h.storage.getAssignment(P, 'hero', 'p-assign'))?.variation, later.variation);
-      assert.equal(await h.storage.getAssignment(P, 'hero', 'nobody'), null);
+      assert.equal((await getAssignment(h.storage, P, 'hero', 'p-assign'))?.variation, later.variation);
+      assert.equal(await getAssignment(h.storage, P, 'hero', 'nobody'), null);
     });
 
     it('getOrCreateAssignments answers in the order asked and respects stored rows', async () => {
-      await h.storage.getOrCreateAssignment({ project: P, experience: 'e1', unit: 'pb', variation: 'kept', hashVersion: 1 });
-      const rows = await h.storage.getOrCreateAssignments([
+      await firstAssignment(h.storage, { project: P, experience: 'e1', unit: 'pb', variation: 'kept', hashVersion: 1 });
+      const rows = await firstAssignments(h.storage, [
         { project: P, experience: 'e2', unit: 'pb', variation: 'b', hashVersion: 2 },
         { project: P, experience: 'e1', unit: 'pb', variation: 'new', hashVersion: 2 },
       ]);
@@ -157,9 +157,9 @@ for (const driver of DRIVERS) {
     it('getOrCreateAssignments from concurrent callers: each pair stored once, every caller answered the stored row', async () => {
       const pairs = ['e1', 'e2', 'e3'].map((experience) => ({ project: P, experience, unit: 'p-race', hashVersion: 2 }));
       const answers = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        h.storage.getOrCreateAssignments(pairs.map((p, j) => ({ ...p, variation: `v${(i + j) % 3}` })))));
+        firstAssignments(h.storage, pairs.map((p, j) => ({ ...p, variation: `v${(i + j) % 3}` })))));
       for (let j = 0; j < pairs.length; j++) {
-        const stored = await h.storage.getAssignment(P, pairs[j]!.experience, 'p-race');
+        const stored = await getAssignment(h.storage, P, pairs[j]!.experience, 'p-race');
         assert.deepEqual(new Set(answers.map((a) => a[j]!.variation)), new Set([stored?.variation]));
         assert.equal(answers.filter((a) => a[j]!.created).length, 1);
         assert.ok(answers.every((a) => a[j]!.hashVersion === 2 && a[j]!.createdAt === stored?.createdAt && a[j]!.unit === 'p-race'));
@@ -168,20 +168,20 @@ for (const driver of DRIVERS) {
 
     it('records exposure sets in batches, one row per answer, and reads back every choice with its set', async () => {
       const time = 1_750_000_000_000;
-      await h.storage.recordExposures(Array.from({ length: 700 }, (_, i) => ({
+      await recordExposures(h.storage, Array.from({ length: 700 }, (_, i) => ({
         project: 'acme/expo', profileId: `p${i}`, sessionId: 's', device: 'desktop', time: time + i,
         choices: [{ name: 'hero', variation: 'control' }, { name: 'note "quoted" ✓' }],
       })));
-      await h.storage.recordExposures([{ project: 'acme/other', profileId: 'x', choices: [{ name: 'hero', variation: 'bold' }] }]);
-      assert.equal(await h.storage.countExposures('acme/expo'), 1400);
-      const stored = await h.storage.readExposures('acme/expo');
+      await recordExposures(h.storage, [{ project: 'acme/other', profileId: 'x', choices: [{ name: 'hero', variation: 'bold' }] }]);
+      assert.equal(await countExposures(h.storage, 'acme/expo'), 1400);
+      const stored = await readExposures(h.storage, 'acme/expo');
       assert.equal(stored.length, 1400);
       assert.deepEqual(stored.slice(0, 2), [
         { profileId: 'p0', experience: 'hero', variation: 'control', sessionId: 's', device: 'desktop', time },
         { profileId: 'p0', experience: 'note "quoted" ✓', variation: null, sessionId: 's', device: 'desktop', time },
       ]);
       assert.deepEqual(stored[1399], { profileId: 'p699', experience: 'note "quoted" ✓', variation: null, sessionId: 's', device: 'desktop', time: time + 699 });
-      const other = await h.storage.readExposures('acme/other');
+      const other = await readExposures(h.storage, 'acme/other');
       assert.deepEqual(other.map((e) => [e.experience, e.variation, e.sessionId, e.device]), [['hero', 'bold', null, null]]);
       assert.ok(Math.abs((other[0]?.time ?? 0) - Date.now()) < 60_000, 'a set without a time is stamped when stored');
     });

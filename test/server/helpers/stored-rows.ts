@@ -4,6 +4,9 @@ import { op, type SqlValue } from '../../../server/storage/sql-program.js';
 import { num, str } from '../../../server/storage/sql-values.js';
 import type { Storage } from '../../../server/storage/storage.js';
 import type { ServiceEvent } from '../../../src/event.js';
+import { toAssignment, type Assignment, type AssignmentInput } from '../../../server/choose/assignment-programs.js';
+import { storageChooseStore } from '../../../server/choose/choose-store.js';
+import type { ExposureSet } from '../../../server/choose/exposure-programs.js';
 
 /** Rows of one statement. */
 function rows(storage: Storage, sql: string, ...params: SqlValue[]) {
@@ -88,4 +91,57 @@ export async function productEventCounts(
     storage, `SELECT product_id, COUNT(*) AS n FROM events WHERE ${where} GROUP BY product_id ORDER BY n DESC, product_id LIMIT ?`, ...params,
   );
   return found.map((r) => ({ productId: str(r.product_id), count: num(r.n) }));
+}
+
+/** First assignments stored the way the service does without its writer thread (choose-store.ts). */
+export function firstAssignments(storage: Storage, inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
+  return storageChooseStore(storage).getOrCreateAssignments(inputs);
+}
+
+/** The batch of one. */
+export async function firstAssignment(storage: Storage, input: AssignmentInput): Promise<Assignment> {
+  const [assignment] = await firstAssignments(storage, [input]);
+  if (assignment === undefined) throw new Error('no assignment answered');
+  return assignment;
+}
+
+/** The stored assignment, if any, without creating one. */
+export async function getAssignment(storage: Storage, project: string, experience: string, unit: string): Promise<Assignment | null> {
+  const [row] = await rows(
+    storage,
+    'SELECT experience, unit, variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
+    project, experience, unit,
+  );
+  return row ? toAssignment(row, false) : null;
+}
+
+/** Exposure sets written as the service's PostgreSQL path writes them. */
+export function recordExposures(storage: Storage, sets: readonly ExposureSet[]): Promise<void> {
+  return storageChooseStore(storage).recordExposures(sets);
+}
+
+/** Exposures (choices, not sets) stored for the project. */
+export async function countExposures(storage: Storage, project: string): Promise<number> {
+  const [row] = await rows(storage, 'SELECT COALESCE(SUM(choice_count), 0) AS n FROM exposures WHERE project = ?', project);
+  return num(row?.n ?? 0);
+}
+
+/** One exposure as read back: a choice of an exposure set with the set's profile, session, device and time. */
+export interface ExposureRow {
+  profileId: string;
+  experience: string;
+  variation: string | null;
+  sessionId: string | null;
+  device: string | null;
+  time: number;
+}
+
+/** The project's exposures, one per choice, in the order they were stored. */
+export async function readExposures(storage: Storage, project: string): Promise<ExposureRow[]> {
+  const found = await rows(storage, 'SELECT profile_id, session_id, device, ts, choices FROM exposures WHERE project = ? ORDER BY id', project);
+  return found.flatMap((row) => (JSON.parse(str(row.choices)) as [string, string | null][]).map(([experience, variation]) => ({
+    profileId: str(row.profile_id), experience, variation,
+    sessionId: row.session_id === null ? null : str(row.session_id),
+    device: row.device === null ? null : str(row.device), time: num(row.ts),
+  })));
 }

@@ -1,0 +1,52 @@
+import { op } from '../storage/sql-program.js';
+import type { Storage } from '../storage/storage.js';
+import {
+  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type Assignment, type AssignmentInput,
+} from './assignment-programs.js';
+import { exposureSetParams, INSERT_EXPOSURE_SETS, type ExposureSet } from './exposure-programs.js';
+
+/** Where first assignments are stored (insert-if-absent; the stored rows come back in the order asked). */
+export interface AssignmentStore {
+  getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]>;
+}
+
+/** Where the ExposureWriter puts its batches. */
+export interface ExposureSink {
+  recordExposures(sets: readonly ExposureSet[]): Promise<void>;
+}
+
+/** Exposure sets per statement: under both databases' bound-parameter limits. */
+const EXPOSURE_CHUNK = 500;
+
+/**
+ * First assignments and exposures written through the storage on the main thread: PostgreSQL's way, and SQLite's
+ * when its writer thread is not there (an in-memory database, or the thread failed; worker-exposure-sink.ts).
+ * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent in a durable
+ * transaction (on SQLite, in the next group commit), and the unique key decides between concurrent callers.
+ * @example const store = storageChooseStore(storage); await store.getOrCreateAssignments(inputs);
+ */
+export function storageChooseStore(storage: Storage): AssignmentStore & ExposureSink {
+  return {
+    async getOrCreateAssignments(inputs) {
+      if (inputs.length === 0) return [];
+      const read = await storage.run(() => assignmentReadProgram(inputs));
+      if (read.missing.length === 0) return assignmentAnswers(inputs, read);
+      const { project, missing } = read;
+      const now = Date.now();
+      const written = await storage.transaction(() => assignmentWriteProgram(project, missing, now), missing.length);
+      return assignmentAnswers(inputs, read, written);
+    },
+
+    async recordExposures(sets) {
+      if (sets.length === 0) return;
+      const now = Date.now();
+      await storage.transaction(function* () {
+        for (let i = 0; i < sets.length; i += EXPOSURE_CHUNK) {
+          const chunk = sets.slice(i, i + EXPOSURE_CHUNK);
+          const params = chunk.flatMap((set) => exposureSetParams(set, now));
+          yield op(`${INSERT_EXPOSURE_SETS} VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, ...params);
+        }
+      }, sets.length);
+    },
+  };
+}
