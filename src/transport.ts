@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from './config.js';
+import { trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
 
 /** What became of one request, and so of the events it carried. */
@@ -14,15 +15,6 @@ export type SendOutcome =
 export type Send = (events: ServiceEvent[], options: { keepalive: boolean; signal?: AbortSignal }) => Promise<SendOutcome>;
 
 export const REQUEST_TIMEOUT_MS = 10_000;
-
-export function trackUrl(config: ResolvedConfig): string {
-  const { api, organization, project, sourceId } = config;
-  return `${api}/${enc(organization)}/projects/${enc(project)}/sources/${enc(sourceId)}/track`;
-}
-
-export function enc(segment: string): string {
-  return encodeURIComponent(segment);
-}
 
 /** `Retry-After` is either delta-seconds or an HTTP date (RFC 9110 10.2.3). */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {

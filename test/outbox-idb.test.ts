@@ -4,7 +4,8 @@ import { resolveConfig } from '../src/config.js';
 import type { ErrorEventDetail, ServiceEvent } from '../src/index.js';
 import { IdbOutbox, type IdbOutboxOptions } from '../src/idb-outbox.js';
 import { clearAllOutboxes, idbOutboxStore, type OutboxStore } from '../src/outbox-store.js';
-import { createSender, trackUrl } from '../src/transport.js';
+import { trackUrl } from '../src/endpoint-urls.js';
+import { createSender } from '../src/transport.js';
 import { CONFIG, sentBatches } from './helpers/svc.js';
 
 // The durable outbox on real IndexedDB and real Web Locks in Chromium; only the network (fetch) and the

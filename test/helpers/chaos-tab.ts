@@ -3,7 +3,8 @@
 import { resolveConfig } from '../../src/config.js';
 import type { ErrorEventDetail } from '../../src/dom-events.js';
 import { IdbOutbox } from '../../src/idb-outbox.js';
-import { createSender, trackUrl } from '../../src/transport.js';
+import { trackUrl } from '../../src/endpoint-urls.js';
+import { createSender } from '../../src/transport.js';
 
 export interface ChaosTab {
   outbox: IdbOutbox;
