@@ -2,6 +2,7 @@ import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config
 import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
 import { dispatchTracked, type EventKind } from './dom-events.js';
+import { chooseUrl, consentUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
 import { expireChoice, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
 import { postJson } from './fetch-json.js';
@@ -16,12 +17,11 @@ import type {
 } from './params.js';
 import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
 import { PluginHost } from './plugin-host.js';
-import { createSender, enc, trackUrl } from './transport.js';
+import { createSender } from './transport.js';
 import { uuid } from './uuid.js';
 import {
-  cantBeEmpty, fieldRequired, forbidTitle, invalidParams, optionalObject, optionalQuantity, optionalString,
-  paramsRequired, requireConsentAction, requireData, requireNumber, requireParams, requireString,
-  requireStringArray, requireTitleFor,
+  cantBeEmpty, fieldRequired, invalidParams, optionalQuantity, paramsRequired, requireParams, requireString, requireStringArray,
+  validateParams,
 } from './validation.js';
 
 const RECOMMENDATION_TIMEOUT_MS = 5000;
@@ -125,14 +125,7 @@ export class ServiceJs {
    */
   identify(params: IdentifyParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('identify', p);
-    requireString('identify', p, 'userId');
-    optionalString('identify', p, 'eventTitle');
-    optionalObject('identify', p, 'userAttributes');
-    optionalObject('identify', p, 'data');
-    requireTitleFor('identify', p, 'userAttributes');
-    forbidTitle(p.eventTitle);
+    validateParams('identify', params);
     this.#emit('identify', {
       type: 'identify',
       name: params.eventTitle || 'Identify',
@@ -145,23 +138,14 @@ export class ServiceJs {
   /** Declares that two user ids are the same person. */
   alias(params: AliasParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('alias', p);
-    requireString('alias', p, 'userId');
-    requireString('alias', p, 'anotherUserId');
+    validateParams('alias', params);
     this.#emit('alias', { type: 'alias', name: 'Alias', userId: params.userId, anotherUserId: params.anotherUserId });
   }
 
   /** Links the current profile to an account (company, household). */
   group(params: GroupParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('group', p);
-    requireString('group', p, 'accountId');
-    optionalString('group', p, 'eventTitle');
-    optionalObject('group', p, 'accountAttributes');
-    requireTitleFor('group', p, 'accountAttributes');
-    forbidTitle(p.eventTitle);
+    validateParams('group', params);
     this.#emit('group', {
       type: 'group',
       name: params.eventTitle || 'Identify',
@@ -176,26 +160,14 @@ export class ServiceJs {
    */
   track(params: TrackParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('track', p);
-    requireString('track', p, 'eventTitle');
-    requireData('track', p);
-    forbidTitle(p.eventTitle);
+    validateParams('track', params);
     this.#emit('track', { type: 'track', name: params.eventTitle, data: params.data });
   }
 
   /** Tracks an event that may also carry user and account ids and attributes. */
   record(params: RecordParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('record', p);
-    requireString('record', p, 'eventTitle');
-    optionalString('record', p, 'accountId');
-    optionalString('record', p, 'userId');
-    optionalObject('record', p, 'accountAttributes');
-    optionalObject('record', p, 'userAttributes');
-    optionalObject('record', p, 'data');
-    forbidTitle(p.eventTitle);
+    validateParams('record', params);
     this.#emit('record', {
       type: 'record',
       name: params.eventTitle,
@@ -210,13 +182,7 @@ export class ServiceJs {
   /** Records the visitor's consent decision, as an event and in the service's consent store. */
   consent(params: ConsentParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('consent', p);
-    requireConsentAction(p);
-    requireNumber('consent', p, 'validUntil');
-    optionalString('consent', p, 'email');
-    optionalString('consent', p, 'message');
-    optionalString('consent', p, 'category');
+    validateParams('consent', params);
     const { action, validUntil, email, message, category } = params;
     const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
@@ -227,10 +193,7 @@ export class ServiceJs {
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
   productAdd(params: ProductParams): void {
     if (!this.#optIn.optedIn) return;
-    const p: unknown = params;
-    requireParams('productAdd', p);
-    requireString('productAdd', p, 'productId');
-    optionalQuantity('productAdd', p);
+    validateParams('productAdd', params);
     this.#emit('product', { type: 'product', name: 'Added to cart', data: { productId: params.productId, quantity: params.quantity ?? 1 } });
   }
 
@@ -276,16 +239,11 @@ export class ServiceJs {
    * @example const data = await svc.recommendation({ id: 1, quantity: 4, fields: ['title', 'price'] });
    */
   recommendation(params: RecommendationParams): Promise<unknown> {
-    const p: unknown = params;
-    requireParams('recommendation', p);
-    requireNumber('recommendation', p, 'id');
-    requireNumber('recommendation', p, 'quantity');
-    requireStringArray('recommendation', p, 'fields');
-    optionalString('recommendation', p, 'productId');
+    validateParams('recommendation', params);
     const c = this.#config;
     const productId = params.productId ?? this.#context.productId ?? this.#store.get(KEYS.productId) ?? undefined;
     return postJson(
-      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/feeds/${enc(String(params.id))}/data`,
+      feedUrl(c, params.id),
       c.authorization,
       clean({ profileId: this.#identity.profileId, sourceId: c.sourceId, limit: params.quantity, fields: params.fields, productId }),
       RECOMMENDATION_TIMEOUT_MS,
@@ -367,7 +325,7 @@ export class ServiceJs {
   /** Sends consent records at once (keep-alive); what fails is kept in storage and resent by a later page. */
   #sendConsents(records: ConsentRecord[]): void {
     const c = this.#config;
-    const url = `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/consents/data`;
+    const url = consentUrl(c);
     for (const record of records) {
       void postJson(url, c.authorization, record, RECOMMENDATION_TIMEOUT_MS).then((answer) => {
         if (answer === null) setPendingRecords(this.#store, [...pendingRecords(this.#store), record]);
@@ -378,7 +336,7 @@ export class ServiceJs {
   async #requestChoices(params: ChooseParams): Promise<Choice[]> {
     const c = this.#config;
     const answer = await postJson(
-      `${c.api}/${enc(c.organization)}/projects/${enc(c.project)}/optimization/choose-api`,
+      chooseUrl(c),
       c.authorization,
       clean({
         identification: { sourceId: c.sourceId, profileId: this.#identity.profileId },
