@@ -24,6 +24,8 @@ export interface ChooseBenchOptions {
   profiles?: number;
   /** Requests per in-process round. */
   evaluations?: number;
+  /** The request mixes measured, each as its share of requests from new visitors (0 to 1). */
+  newVisitorShares?: number[];
 }
 
 export interface HttpSide {
@@ -35,7 +37,10 @@ export interface HttpSide {
   cpuUsPerRequest: number;
 }
 
-export interface ChooseBenchResult {
+/** One request mix's HTTP comparison. */
+export interface ChooseMixResult {
+  /** Share of requests from a visitor never seen before. */
+  newVisitorShare: number;
   svc: HttpSide;
   bare: HttpSide;
   fastify: HttpSide;
@@ -50,9 +55,13 @@ export interface ChooseBenchResult {
   /** fastify / bare, paired per round as throughputRatio: the most any Fastify service can reach in this harness. */
   floorRatio: number;
   errors: number;
-  connections: number;
   /** Bytes of the answer to a returning visitor on each server (checked to be within 5 %). */
   answerBytes: { svc: number; bare: number };
+}
+
+export interface ChooseBenchResult {
+  mixes: ChooseMixResult[];
+  connections: number;
   engineUsPerRequest: number[];
   growthbookUsPerRequest: number[];
   engineMedianUs: number;
@@ -86,8 +95,12 @@ function startServer(mode: Mode, profiles: number): Promise<Server> {
   });
 }
 
-/** Share of requests from a visitor never seen before (20 first assignments stored durably, no attributes). */
-export const NEW_VISITOR_SHARE = Number(process.env.BENCH_CHOOSE_NEW_VISITORS ?? 0.02);
+/**
+ * The mixes, as shares of requests from a visitor never seen before (20 first assignments stored durably, no
+ * attributes): returning visitors only; a fifth new, as a shop's page views are (new visitors are a fifth of page
+ * views or more); every request new, the worst case. `BENCH_CHOOSE_NEW_VISITORS=0.2` measures one mix.
+ */
+export const NEW_VISITOR_SHARES = (process.env.BENCH_CHOOSE_NEW_VISITORS ?? '0,0.2,1').split(',').map(Number);
 /** Share of returning visitors' requests that start a new session (a visit of four page views on average). */
 export const NEW_SESSION_SHARE = Number(process.env.BENCH_CHOOSE_NEW_SESSIONS ?? 0.25);
 
@@ -96,8 +109,8 @@ export const NEW_SESSION_SHARE = Number(process.env.BENCH_CHOOSE_NEW_SESSIONS ??
 // exposures, later ones in the session are repeats (ExposureDedupe). New visitors get fresh profile ids.
 const sessions = new Map<number, number>();
 let newVisitors = 0;
-function body(profiles: number): string {
-  if (Math.random() < NEW_VISITOR_SHARE) {
+function body(profiles: number, newVisitorShare: number): string {
+  if (Math.random() < newVisitorShare) {
     const profileId = `bench-new-${process.pid}-${newVisitors++}`;
     return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` });
   }
@@ -119,7 +132,9 @@ async function answerBytes(server: Server): Promise<number> {
   return (await res.arrayBuffer()).byteLength;
 }
 
-async function load(server: Server, seconds: number, connections: number, profiles: number): Promise<{ rps: number; p99: number; errors: number; cpu: number }> {
+async function load(
+  server: Server, seconds: number, connections: number, profiles: number, newVisitorShare: number,
+): Promise<{ rps: number; p99: number; errors: number; cpu: number }> {
   const cpuBefore = await askServer(server.child, 'cpu');
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
@@ -127,7 +142,7 @@ async function load(server: Server, seconds: number, connections: number, profil
     connections,
     duration: seconds,
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req) => ({ ...req, body: body(profiles) }) }],
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(profiles, newVisitorShare) }) }],
   });
   const cpu = (await askServer(server.child, 'cpu') - cpuBefore) / Math.max(1, result.requests.total);
   return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpu };
@@ -163,7 +178,9 @@ function side(rounds: { rps: number[]; p99: number[]; cpu: number[] }): HttpSide
   };
 }
 
-async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ sides: Record<Mode, HttpSide>; errors: number; answerBytes: { svc: number; bare: number } }> {
+async function httpRounds(
+  options: Required<ChooseBenchOptions>, share: number,
+): Promise<{ sides: Record<Mode, HttpSide>; errors: number; answerBytes: { svc: number; bare: number } }> {
   const { rounds, secondsPerRound, connections, profiles } = options;
   const modes: Mode[] = ['svc', 'bare', 'fastify'];
   const servers = new Map<Mode, Server>();
@@ -174,9 +191,9 @@ async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ side
     // Warm-up, not counted: every bench profile once (its 20 first assignments are durable inserts, one
     // fsync'd transaction per new visitor), then JIT and page cache. The rounds measure returning visitors.
     await firstVisits(server('svc'), connections, profiles);
-    await load(server('svc'), 1, connections, profiles);
-    await load(server('bare'), 2, connections, profiles);
-    await load(server('fastify'), 2, connections, profiles);
+    await load(server('svc'), 1, connections, profiles, share);
+    await load(server('bare'), 2, connections, profiles, share);
+    await load(server('fastify'), 2, connections, profiles, share);
     bytes = { svc: await answerBytes(server('svc')), bare: await answerBytes(server('bare')) };
     // Bare always answers "control"; svc's "treatment" choices are a few bytes longer, nothing more.
     if (Math.abs(bytes.svc - bytes.bare) > 0.05 * bytes.bare) throw new Error(`choose bench: unequal answers (svc ${bytes.svc} B, bare ${bytes.bare} B)`);
@@ -186,7 +203,7 @@ async function httpRounds(options: Required<ChooseBenchOptions>): Promise<{ side
       // Rotate which goes first so drift (thermal, neighbours) hits all alike.
       const order = modes.map((_, i) => modes[(i + round) % modes.length] as Mode);
       for (const mode of order) {
-        const r = await load(server(mode), secondsPerRound, connections, profiles);
+        const r = await load(server(mode), secondsPerRound, connections, profiles, share);
         errors += r.errors;
         const into = results.get(mode) as { rps: number[]; p99: number[]; cpu: number[] };
         into.rps.push(r.rps);
@@ -268,21 +285,30 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
     connections: options.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10),
     profiles: options.profiles ?? 1000,
     evaluations: options.evaluations ?? 20_000,
+    newVisitorShares: options.newVisitorShares ?? NEW_VISITOR_SHARES,
   };
   const evaluation = await evaluationRounds(Math.max(full.rounds, 5), full.evaluations, full.profiles);
-  const http = await httpRounds(full);
+  const mixes: ChooseMixResult[] = [];
+  // Each mix on servers started afresh, so one mix's new visitors do not become the next one's returning ones.
+  for (const share of full.newVisitorShares) {
+    const http = await httpRounds(full, share);
+    mixes.push({
+      newVisitorShare: share,
+      svc: http.sides.svc,
+      bare: http.sides.bare,
+      fastify: http.sides.fastify,
+      throughputRatio: pairedRatio(http.sides.svc, http.sides.bare),
+      ratioOfMedians: http.sides.svc.medianRps / http.sides.bare.medianRps,
+      floorRatio: pairedRatio(http.sides.fastify, http.sides.bare),
+      errors: http.errors,
+      answerBytes: http.answerBytes,
+    });
+  }
   const engineMedianUs = median(evaluation.engine);
   const growthbookMedianUs = median(evaluation.growthbook);
   return {
-    svc: http.sides.svc,
-    bare: http.sides.bare,
-    fastify: http.sides.fastify,
-    throughputRatio: pairedRatio(http.sides.svc, http.sides.bare),
-    ratioOfMedians: http.sides.svc.medianRps / http.sides.bare.medianRps,
-    floorRatio: pairedRatio(http.sides.fastify, http.sides.bare),
-    errors: http.errors,
+    mixes,
     connections: full.connections,
-    answerBytes: http.answerBytes,
     engineUsPerRequest: evaluation.engine,
     growthbookUsPerRequest: evaluation.growthbook,
     engineMedianUs,
@@ -298,26 +324,49 @@ function table(header: string[], rows: string[][]): string[] {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
 }
 
-/** The result as the tables `npm run bench` prints. */
-export function formatChooseBench(r: ChooseBenchResult): string {
+/** Goals per mix: ≥ 0.6 × bare with a fifth of requests from new visitors, ≥ 0.45 × with every one new. */
+function goalFor(share: number): number | null {
+  if (share === 0.2) return 0.6;
+  if (share === 1) return 0.45;
+  return null;
+}
+
+const percent = (share: number): string => `${Math.round(100 * share)} %`;
+
+function formatMix(m: ChooseMixResult): string[] {
   const rate = (n: number): string => Math.round(n).toLocaleString('en-US');
   const ms = (n: number): string => `${n.toFixed(1)} ms`;
   const us = (n: number): string => `${n.toFixed(1)} µs`;
+  const goal = goalFor(m.newVisitorShare);
+  return [
+    `mix: ${percent(m.newVisitorShare)} new visitors (20 durable first assignments each), ${percent(1 - m.newVisitorShare)} returning (stored sticky assignments and attributes; ` +
+      `${percent(NEW_SESSION_SHARE)} of their requests start a new session, whose exposures are written); answer ${m.answerBytes.svc} B (svc) / ${m.answerBytes.bare} B (bare)`,
+    ...table(['server', 'requests/s (median)', 'rounds', 'vs bare', 'CPU/request', 'p99 (median)', 'p99 rounds'], [
+      ['svc (Fastify + SQLite sticky assignments)', rate(m.svc.medianRps), m.svc.requestsPerSecond.map(rate).join(' / '),
+        m.throughputRatio.toFixed(2), us(m.svc.cpuUsPerRequest), ms(m.svc.medianP99Ms), m.svc.p99Ms.map(ms).join(' / ')],
+      ['bare node:http (parse + same JSON)', rate(m.bare.medianRps), m.bare.requestsPerSecond.map(rate).join(' / '),
+        '1.00', us(m.bare.cpuUsPerRequest), ms(m.bare.medianP99Ms), m.bare.p99Ms.map(ms).join(' / ')],
+      ['floor: Fastify route (parse + same JSON)', rate(m.fastify.medianRps), m.fastify.requestsPerSecond.map(rate).join(' / '),
+        m.floorRatio.toFixed(2), us(m.fastify.cpuUsPerRequest), ms(m.fastify.medianP99Ms), m.fastify.p99Ms.map(ms).join(' / ')],
+    ]),
+    `throughput ratio svc / bare = ${m.throughputRatio.toFixed(2)}${goal === null ? '' : ` (goal ≥ ${goal})`}; median of the ${m.svc.requestsPerSecond.length} rounds' own ratios ` +
+      `${m.svc.requestsPerSecond.map((rps, i) => (rps / (m.bare.requestsPerSecond[i] as number)).toFixed(2)).join(' / ')}; ` +
+      `ratio of the medians ${m.ratioOfMedians.toFixed(2)}${m.errors ? `  — ${m.errors} non-2xx/errors` : ''}`,
+  ];
+}
+
+/** The result as the tables `npm run bench` prints. */
+export function formatChooseBench(r: ChooseBenchResult): string {
+  const us = (n: number): string => `${n.toFixed(1)} µs`;
   return [
     `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, rotating rounds, warm-up excluded`,
-    `mix: ${(100 * (1 - NEW_VISITOR_SHARE)).toFixed(0)} % returning visitors (stored sticky assignments and attributes; ${(100 * NEW_SESSION_SHARE).toFixed(0)} % of their requests start a new session, whose exposures are written), ` +
-      `${(100 * NEW_VISITOR_SHARE).toFixed(0)} % new visitors (20 durable first assignments each); answer ${r.answerBytes.svc} B (svc) / ${r.answerBytes.bare} B (bare)`,
-    ...table(['server', 'requests/s (median)', 'rounds', 'vs bare', 'CPU/request', 'p99 (median)', 'p99 rounds'], [
-      ['svc (Fastify + SQLite sticky assignments)', rate(r.svc.medianRps), r.svc.requestsPerSecond.map(rate).join(' / '),
-        r.throughputRatio.toFixed(2), us(r.svc.cpuUsPerRequest), ms(r.svc.medianP99Ms), r.svc.p99Ms.map(ms).join(' / ')],
-      ['bare node:http (parse + same JSON)', rate(r.bare.medianRps), r.bare.requestsPerSecond.map(rate).join(' / '),
-        '1.00', us(r.bare.cpuUsPerRequest), ms(r.bare.medianP99Ms), r.bare.p99Ms.map(ms).join(' / ')],
-      ['floor: Fastify route (parse + same JSON)', rate(r.fastify.medianRps), r.fastify.requestsPerSecond.map(rate).join(' / '),
-        r.floorRatio.toFixed(2), us(r.fastify.cpuUsPerRequest), ms(r.fastify.medianP99Ms), r.fastify.p99Ms.map(ms).join(' / ')],
-    ]),
-    `throughput ratio svc / bare = ${r.throughputRatio.toFixed(2)} (goal ≥ 0.6; median of the ${r.svc.requestsPerSecond.length} rounds' own ratios ` +
-      `${r.svc.requestsPerSecond.map((rps, i) => (rps / (r.bare.requestsPerSecond[i] as number)).toFixed(2)).join(' / ')}; ` +
-      `ratio of the medians ${r.ratioOfMedians.toFixed(2)})${r.errors ? `  — ${r.errors} non-2xx/errors` : ''}`,
+    ...r.mixes.flatMap((m) => [...formatMix(m), '']),
+    'Choose API, the mixes side by side (svc / bare, paired per round)',
+    ...table(['new visitors', 'svc / bare', 'goal', 'svc CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
+      const goal = goalFor(m.newVisitorShare);
+      return [percent(m.newVisitorShare), m.throughputRatio.toFixed(2), goal === null ? '—' : `≥ ${goal} ${m.throughputRatio >= goal ? '✓' : '✗'}`,
+        us(m.svc.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
+    })),
     '',
     'Choose evaluation in process: 20 experiments per request (5 with a condition), per request',
     ...table(['evaluator', 'µs/request (median)', 'rounds'], [

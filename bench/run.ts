@@ -12,7 +12,7 @@ const ingest = await runIngestBench({
 console.log(formatIngestBench(ingest));
 console.log('');
 
-// Shorter rounds than ingestion: the whole `npm run bench` stays within about two minutes on two cores.
+// Shorter rounds than ingestion, three request mixes (returning only, a fifth new visitors, all new) of about 90 s each.
 // Five rounds: the goal is a median of per-round ratios, and two cores shared with neighbours drift between rounds.
 const choose = await runChooseBench({
   rounds: Number(process.env.BENCH_CHOOSE_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5),
