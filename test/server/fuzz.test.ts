@@ -13,7 +13,7 @@ import { DRIVERS } from './helpers/storage-drivers.js';
 import { useApp } from './helpers/use-test-app.js';
 
 const SEED = Number(process.env.SVC_FUZZ_SEED ?? 20261124);
-const RUNS = Number(process.env.SVC_FUZZ_RUNS ?? 400);
+const RUNS = Number(process.env.SVC_FUZZ_RUNS ?? 1000);
 
 /** Replaced after serializing by 40 nested arrays: deeper than the service takes. */
 const DEEP = '@DEEP@';
