@@ -36,6 +36,13 @@ function frames(n = 3): Promise<void> {
   });
 }
 
+/** Fetches and renders again, then lets the observers report. */
+async function rerendered(el: SvcRecommendations): Promise<void> {
+  await el.refresh();
+  await settled(el);
+  await frames();
+}
+
 function nextEvent(match: (e: ServiceEvent) => boolean): Promise<ServiceEvent> {
   return new Promise((resolve) => {
     const listener = (e: WindowEventMap['svc:event']): void => {
@@ -222,9 +229,7 @@ describe('<svc-recommendations> against the service', () => {
     expect(impressions(capture.events)).to.have.length(2);
 
     // A new render counts again.
-    await el.refresh();
-    await settled(el);
-    await frames();
+    await rerendered(el);
     expect(impressions(capture.events)).to.have.length(4);
   });
 
@@ -245,9 +250,7 @@ describe('<svc-recommendations> against the service', () => {
     await frames();
     expect(impressions(capture.events)).to.have.length(2);
     // A new render counts again: the element watches once more.
-    await el.refresh();
-    await settled(el);
-    await frames();
+    await rerendered(el);
     expect(impressions(capture.events)).to.have.length(4);
   });
 
