@@ -7,3 +7,4 @@ export { guard, listen } from './guarded-listener.js';
 export { bindFields, safeUrl, textOf } from './bind-fields.js';
 export { LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
+export { InstanceSlot } from './instance-slot.js';

@@ -1,18 +1,15 @@
 import type { ConsentControl } from '../../src/index.js';
+import { InstanceSlot } from '../../src/plugin-api.js';
 
 // The SDK instance's consent control, registered by the plugin. Elements may connect before the SDK's
 // script has run (the banner is usually high in the page), so they subscribe rather than look it up.
-let current: ConsentControl | undefined;
-const listeners = new Set<(control: ConsentControl | undefined) => void>();
+const controls = new InstanceSlot<ConsentControl>();
 
 export function setConsentControl(control: ConsentControl | undefined): void {
-  current = control;
-  for (const listener of listeners) listener(control);
+  controls.set(control);
 }
 
 /** Calls `listener` now (if registered) and on every change; returns the unsubscriber. */
 export function watchConsentControl(listener: (control: ConsentControl | undefined) => void): () => void {
-  listeners.add(listener);
-  if (current) listener(current);
-  return () => listeners.delete(listener);
+  return controls.watch(listener);
 }

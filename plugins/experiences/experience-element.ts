@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyValues } from 'lit';
-import { bindFields } from '../../src/plugin-api.js';
+import { bindFields, InstanceSlot } from '../../src/plugin-api.js';
 import type { Choice } from '../../src/index.js';
 import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
@@ -30,11 +30,11 @@ declare global {
 }
 
 const batcher = new ChoiceBatcher();
-let defaultChooser: Chooser | undefined;
+const choosers = new InstanceSlot<Chooser>();
 
 /** Set by the `experiences()` plugin: the instance elements use when none is given to them. */
 export function setDefaultChooser(chooser: Chooser | undefined): void {
-  defaultChooser = chooser;
+  choosers.set(chooser);
 }
 
 /**
@@ -113,14 +113,17 @@ export class SvcExperience extends LitElement {
     return chooser ? batcher.request(chooser, name) : 'no-sdk';
   }
 
-  /** The instance to ask; when the SDK's script tag comes after this element, waits for `svc:ready`. */
+  /**
+   * The instance to ask; when the SDK's script tag comes after this element, waits (up to `timeout`) for the plugin
+   * to register one, or for `svc:ready` to announce `window.svc`.
+   */
   #chooser(): Promise<Chooser | undefined> {
-    const now = this.svc ?? defaultChooser ?? (window as { svc?: Chooser }).svc;
+    const now = this.svc ?? choosers.current ?? (window as { svc?: Chooser }).svc;
     if (now) return Promise.resolve(now);
-    return new Promise((resolve) => {
+    const ready = new Promise<Chooser | undefined>((resolve) => {
       window.addEventListener('svc:ready', () => resolve((window as { svc?: Chooser }).svc), { once: true });
-      setTimeout(() => resolve(undefined), this.timeout);
     });
+    return Promise.race([choosers.when(this.timeout), ready]);
   }
 
   #renderChoice(choice: Choice): HTMLElement | undefined {

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { bindFields, safeUrl, textOf } from '../../src/plugin-api.js';
+import { bindFields, InstanceSlot, safeUrl, textOf } from '../../src/plugin-api.js';
 import type { EventDraft, RecommendationParams } from '../../src/index.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 
@@ -23,19 +23,21 @@ declare global {
   }
 }
 
-let source: RecommendationSource | undefined;
+const sources = new InstanceSlot<RecommendationSource>();
 // Elements that connected before any SDK instance existed; they fetch as soon as one registers.
 const waiting = new Set<SvcRecommendations>();
+sources.watch((source) => {
+  if (!source) return;
+  for (const el of waiting) void el.refresh();
+  waiting.clear();
+});
 
 /**
  * Set by the `recommendations()` plugin before it defines the tag, so every element that upgrades has an
  * instance to fetch through and track with.
  */
 export function setRecommendationSource(next: RecommendationSource | undefined): void {
-  source = next;
-  if (!next) return;
-  for (const el of waiting) void el.refresh();
-  waiting.clear();
+  sources.set(next);
 }
 
 /**
@@ -96,6 +98,7 @@ export class SvcRecommendations extends LitElement {
   /** Fetches the feed again (and re-renders, so impressions count again). */
   async refresh(): Promise<void> {
     const run = ++this.#run;
+    const source = sources.current;
     if (!source) {
       // No SDK instance yet (or the plugin was removed): stay loading until one registers.
       waiting.add(this);
@@ -209,7 +212,7 @@ export class SvcRecommendations extends LitElement {
     const product = this.products[index];
     if (!product) return;
     try {
-      source?.emit({ type: 'product', name, data: { productId: product.id, position: index + 1, feed: this.feed } });
+      sources.current?.emit({ type: 'product', name, data: { productId: product.id, position: index + 1, feed: this.feed } });
     } catch {
       // tracking never breaks the page
     }
