@@ -224,12 +224,14 @@ async function evaluationRounds(rounds: number, evaluations: number, profiles: n
   // An in-memory sticky store answering synchronously: a stored assignment read, as on the service's warm path.
   const stored = new Map<string, string>();
   const assignments: AssignmentPort = {
-    getOrCreateAssignment(experience, unit, proposed) {
-      const key = `${experience}\u0000${unit}`;
-      const existing = stored.get(key);
-      if (existing !== undefined) return existing;
-      stored.set(key, proposed);
-      return proposed;
+    getOrCreateAssignments(requests) {
+      return requests.map(({ experience, unitKey, proposedVariation }) => {
+        const key = `${experience}\u0000${unitKey}`;
+        const existing = stored.get(key);
+        if (existing !== undefined) return existing;
+        stored.set(key, proposedVariation);
+        return proposedVariation;
+      });
     },
   };
   const gb = new GrowthBookClient();

@@ -364,34 +364,19 @@ function resolveAssignments(
   deps: ChooseDeps,
   waits: PromiseLike<unknown>[],
 ): void {
-  const { assignments } = deps;
-  if (assignments.getOrCreateAssignments) {
-    const batch: AssignmentRequest[] = pending.map((p) => ({
-      experience: p.experience.name,
-      unitKey: p.unit,
-      proposedVariation: p.experience.variationNames[p.proposed]!,
-      hashVersion: p.experience.hashVersion,
-    }));
-    const stored = assignments.getOrCreateAssignments(batch);
-    const apply = (answers: readonly string[]): void => {
-      for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, answers[i], choices);
-    };
-    // Answered at once (every assignment cached): no promise at all.
-    if (Array.isArray(stored)) apply(stored as readonly string[]);
-    else waits.push(Promise.resolve(stored).then(apply));
-    return;
-  }
-  for (const p of pending) {
-    const stored = assignments.getOrCreateAssignment(
-      p.experience.name,
-      p.unit,
-      p.experience.variationNames[p.proposed]!,
-      p.experience.hashVersion,
-    );
-    // A synchronous answer (cache hit) needs no promise at all.
-    if (typeof stored === 'string') applyStored(p, stored, choices);
-    else waits.push(Promise.resolve(stored).then((s) => applyStored(p, s, choices)));
-  }
+  const batch: AssignmentRequest[] = pending.map((p) => ({
+    experience: p.experience.name,
+    unitKey: p.unit,
+    proposedVariation: p.experience.variationNames[p.proposed]!,
+    hashVersion: p.experience.hashVersion,
+  }));
+  const stored = deps.assignments.getOrCreateAssignments(batch);
+  const apply = (answers: readonly string[]): void => {
+    for (let i = 0; i < pending.length; i++) applyStored(pending[i]!, answers[i], choices);
+  };
+  // Answered at once (every assignment cached): no promise at all.
+  if (Array.isArray(stored)) apply(stored as readonly string[]);
+  else waits.push(Promise.resolve(stored).then(apply));
 }
 
 /** Serve the stored variation; keep the proposal if it was removed from config (see chooseExperiences). */

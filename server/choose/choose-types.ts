@@ -61,20 +61,11 @@ export interface AssignmentRequest {
  */
 export interface AssignmentPort {
   /**
-   * Store `proposedVariation` unless this unit already has one, and return the stored variation.
-   * May return synchronously (a cache hit) to spare the hot path a promise.
+   * Stores each request's `proposedVariation` unless its unit already has one, and answers the stored variations in
+   * the order asked: one call per Choose request, so one round trip at most. Answers at once, without a promise, when
+   * it can (a cache holds every answer).
    */
-  getOrCreateAssignment(
-    experience: string,
-    unitKey: string,
-    proposedVariation: string,
-    hashVersion: HashVersion,
-  ): string | PromiseLike<string>;
-  /**
-   * Optional batch form (one round trip per request); must answer in the order asked, at once when it can (a
-   * cache holds every answer). Preferred when present.
-   */
-  getOrCreateAssignments?(requests: readonly AssignmentRequest[]): readonly string[] | PromiseLike<readonly string[]>;
+  getOrCreateAssignments(requests: readonly AssignmentRequest[]): readonly string[] | PromiseLike<readonly string[]>;
   /**
    * Optional: the unit's stored variations known without I/O (a cache), by experience name, or undefined. Lets the
    * engine serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).

@@ -4,11 +4,10 @@ import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
 
 /**
  * The engine's sticky-assignment port over storage for one project: insert-if-absent on
- * (project, experience, unit) in the database, so every node and every restart serves the first variation
- * (DESIGN 4). The batch form makes a request's experiments one round trip, and none at all when every
- * assignment is already in `cache` (stored assignments never change, so a returning unit is served from
- * memory).
- * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(storage, 'acme/shop', cache) })
+ * (project, experience, unit) in the database, so every node and every restart serves the first variation. A
+ * request's experiments are one call to the store, and none at all when every assignment is already in `cache`
+ * (stored assignments never change, so a returning unit is served from memory).
+ * @example chooseExperiences(experiences, request, { assignments: storageAssignmentPort(store, 'acme/shop', cache) })
  */
 export function storageAssignmentPort(storage: AssignmentStore, project: string, cache?: AssignmentCache): AssignmentPort {
   // At once when the cache holds every pair; otherwise one storage call for the missing ones, remembered.
@@ -34,11 +33,6 @@ export function storageAssignmentPort(storage: AssignmentStore, project: string,
   return {
     knownAssignments(unitKey) {
       return cache?.unitAssignments(project, unitKey);
-    },
-    // The batch of one: the same cache and the same storage call.
-    getOrCreateAssignment(experience, unitKey, proposedVariation, hashVersion) {
-      const answers = getOrCreateAssignments([{ experience, unitKey, proposedVariation, hashVersion }]);
-      return Array.isArray(answers) ? answers[0]! : answers.then(([variation]) => variation!);
     },
     getOrCreateAssignments,
   };

@@ -27,7 +27,7 @@ describe('AssignmentCache and the storage assignment port', () => {
     await firstAssignment(h.storage, { project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
     const cache = new AssignmentCache();
     const port = storageAssignmentPort(storageChooseStore(h.storage), P, cache);
-    const answer = await port.getOrCreateAssignments!([
+    const answer = await port.getOrCreateAssignments([
       { experience: 'e1', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
       { experience: 'e2', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
     ]);
@@ -47,26 +47,19 @@ describe('AssignmentCache and the storage assignment port', () => {
       },
     };
     const port = storageAssignmentPort(spy, P, cache);
-    const answer = await port.getOrCreateAssignments!([
+    const answer = await port.getOrCreateAssignments([
       { experience: 'e3', unitKey: 'u-mixed', proposedVariation: 'x', hashVersion: 2 },
       { experience: 'e4', unitKey: 'u-mixed', proposedVariation: 'y', hashVersion: 2 },
     ]);
     assert.deepEqual(answer, ['cached', 'y']);
     assert.deepEqual(asked, ['e4']);
     // Now both are cached: answered at once (an array, not a promise), storage not asked again.
-    const again = port.getOrCreateAssignments!([
+    const again = port.getOrCreateAssignments([
       { experience: 'e3', unitKey: 'u-mixed', proposedVariation: 'x', hashVersion: 2 },
       { experience: 'e4', unitKey: 'u-mixed', proposedVariation: 'x', hashVersion: 2 },
     ]);
     assert.ok(Array.isArray(again));
     assert.deepEqual(again, ['cached', 'y']);
     assert.deepEqual(asked, ['e4']);
-    // The single form is the batch of one: at once from the cache, else one storage call, remembered.
-    assert.equal(port.getOrCreateAssignment('e4', 'u-mixed', 'z', 2), 'y');
-    const single = port.getOrCreateAssignment('e5', 'u-mixed', 'z', 2);
-    assert.ok(typeof single !== 'string');
-    assert.equal(await single, 'z');
-    assert.deepEqual(asked, ['e4', 'e5']);
-    assert.equal(cache.get(P, 'e5', 'u-mixed'), 'z');
   });
 });

@@ -23,26 +23,21 @@ import { inNamespace } from '../../server/choose/in-namespace.js';
 class FakeAssignments implements AssignmentPort {
   readonly stored = new Map<string, string>();
   readonly calls: AssignmentRequest[] = [];
-  constructor(private readonly sync = false) {}
-  getOrCreateAssignment(experience: string, unitKey: string, proposedVariation: string, hashVersion: 1 | 2): string | Promise<string> {
-    this.calls.push({ experience, unitKey, proposedVariation, hashVersion });
-    const key = `${experience}\u0000${unitKey}`;
-    let variation = this.stored.get(key);
-    if (variation === undefined) {
-      variation = proposedVariation;
-      this.stored.set(key, variation);
-    }
-    return this.sync ? variation : Promise.resolve(variation);
-  }
-}
-
-class BatchAssignments extends FakeAssignments {
   batches = 0;
-  async getOrCreateAssignments(requests: readonly AssignmentRequest[]): Promise<string[]> {
+  constructor(private readonly sync = false) {}
+  getOrCreateAssignments(requests: readonly AssignmentRequest[]): string[] | Promise<string[]> {
     this.batches++;
-    const out: string[] = [];
-    for (const r of requests) out.push(await this.getOrCreateAssignment(r.experience, r.unitKey, r.proposedVariation, r.hashVersion));
-    return out;
+    const answers = requests.map((r) => {
+      this.calls.push(r);
+      const key = `${r.experience}\u0000${r.unitKey}`;
+      let variation = this.stored.get(key);
+      if (variation === undefined) {
+        variation = r.proposedVariation;
+        this.stored.set(key, variation);
+      }
+      return variation;
+    });
+    return this.sync ? answers : Promise.resolve(answers);
   }
 }
 
@@ -405,8 +400,8 @@ describe('choose engine: sticky first assignment', () => {
     assert.deepEqual(choices.map((c) => c.variation), ['bold', 'a']);
   });
 
-  it('the batch port, when present, is called once per request with every enrolled experiment', async () => {
-    const store = new BatchAssignments();
+  it('the port is called once per request with every enrolled experiment', async () => {
+    const store = new FakeAssignments();
     store.stored.set('footer-exp\u0000p-1', 'b');
     const { choices } = await chooseExperiences(config, req({ names: ['hero-banner', 'welcome-note', 'footer-exp', 'no-traffic'] }), { assignments: store });
     assert.equal(store.batches, 1);
@@ -434,7 +429,7 @@ describe('choose engine: sticky first assignment', () => {
     const known = new Map<string, string>([['hero-banner', 'bold']]);
     const port: AssignmentPort = {
       knownAssignments: () => known,
-      getOrCreateAssignment: () => Promise.reject(new Error('a known unit must not reach the store')),
+      getOrCreateAssignments: () => Promise.reject(new Error('a known unit must not reach the store')),
     };
     const experiences = baseConfig();
     const serve = async (list: ExperienceConfig[]) =>
@@ -452,7 +447,7 @@ describe('choose engine: sticky first assignment', () => {
 
   it('a unit served the same choices again gets its last answer, frozen; a different answer is a new one', async () => {
     const known = new Map<string, string>([['hero-banner', 'bold'], ['footer-exp', 'a']]);
-    const port: AssignmentPort = { knownAssignments: () => known, getOrCreateAssignment: () => Promise.reject(new Error('not asked')) };
+    const port: AssignmentPort = { knownAssignments: () => known, getOrCreateAssignments: () => Promise.reject(new Error('not asked')) };
     const experiences = baseConfig();
     const ask = async (names: string[]) => chooseExperiences(experiences, req({ names }), { assignments: port });
     const first = await ask(['hero-banner', 'footer-exp']);
@@ -468,11 +463,8 @@ describe('choose engine: sticky first assignment', () => {
     assert.notEqual(await ask(['footer-exp', 'hero-banner']), forced);
   });
 
-  it('a batch port answering at once (all cached) gives an answer at once, partial traffic included', () => {
-    const port: AssignmentPort = {
-      getOrCreateAssignment: () => Promise.reject(new Error('the batch form is preferred')),
-      getOrCreateAssignments: (requests) => requests.map((r) => r.proposedVariation),
-    };
+  it('a port answering at once (all cached) gives an answer at once, partial traffic included', () => {
+    const port: AssignmentPort = { getOrCreateAssignments: (requests) => requests.map((r) => r.proposedVariation) };
     const result = chooseExperiences(config, req({ names: ['half-traffic', 'hero-banner'], profileId: 'p-1' }), { assignments: port });
     assert.ok(!(result instanceof Promise));
     assert.ok(result.choices.some((c) => c.name === 'hero-banner'));
@@ -496,7 +488,7 @@ describe('choose engine: sticky first assignment', () => {
   });
 
   it('a failing assignment port rejects rather than serving an unstored variation', async () => {
-    const failing: AssignmentPort = { getOrCreateAssignment: () => Promise.reject(new Error('db down')) };
+    const failing: AssignmentPort = { getOrCreateAssignments: () => Promise.reject(new Error('db down')) };
     await assert.rejects(async () => chooseExperiences(config, req({ names: ['hero-banner'] }), { assignments: failing }), /db down/);
   });
 });

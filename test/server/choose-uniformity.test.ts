@@ -14,7 +14,7 @@ const CRITICAL_P01: Readonly<Record<number, number>> = { 1: 6.635, 2: 9.21 };
 
 // Every unit is new here, so the store just keeps the proposal; answering synchronously keeps the
 // test fast without changing what is measured (the engine's own assignment).
-const proposalStore: AssignmentPort = { getOrCreateAssignment: (_e, _u, proposed) => proposed };
+const proposalStore: AssignmentPort = { getOrCreateAssignments: (requests) => requests.map((r) => r.proposedVariation) };
 
 function chiSquare(observed: readonly number[], expected: readonly number[]): number {
   let x2 = 0;

@@ -129,7 +129,7 @@ for (const driver of DRIVERS) {
       assert.deepEqual(await consentState(h.storage, P, 'pc', now + 2 * day), []);
     });
 
-    it('getOrCreateAssignment keeps the first variation; concurrent callers all get the stored one', async () => {
+    it('a first assignment keeps the first variation; concurrent callers all get the stored one', async () => {
       const input = { project: P, experience: 'hero', unit: 'p-assign', hashVersion: 2 };
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) => firstAssignment(h.storage, { ...input, variation: i % 2 ? 'bold' : 'control' })),
