@@ -48,17 +48,16 @@ export function installErrorHandlers(
   app: FastifyInstance, options: { onNotFoundAnswered?: (request: FastifyRequest, reply: FastifyReply) => void } = {},
 ): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    discardRestOfBody(request, reply);
     const serviceError = toServiceError(error, request);
     if (serviceError) {
       if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      discardRestOfBody(request, reply);
       return reply
         .code(serviceError.statusCode)
         .type('application/json; charset=utf-8')
         .send(errorBody(serviceError.code, serviceError.message));
     }
     request.log.error({ err: error }, 'unexpected error');
-    discardRestOfBody(request, reply);
     return reply
       .code(500)
       .type('application/json; charset=utf-8')
