@@ -109,6 +109,7 @@ type Check = (method: string, params: Record<string, unknown>) => void;
 const required = (field: string): Check => (m, p) => requireString(m, p, field);
 const optional = (field: string): Check => (m, p) => optionalString(m, p, field);
 const optionalMap = (field: string): Check => (m, p) => optionalObject(m, p, field);
+const number = (field: string): Check => (m, p) => requireNumber(m, p, field);
 const titleFor = (attributes: string): Check => (m, p) => requireTitleFor(m, p, attributes);
 const notForbidden: Check = (_m, p) => forbidTitle(p.eventTitle);
 
@@ -126,13 +127,10 @@ const CHECKS: Readonly<Record<string, readonly Check[]>> = {
     optionalMap('data'), notForbidden,
   ],
   consent: [
-    (_m, p) => requireConsentAction(p), (m, p) => requireNumber(m, p, 'validUntil'), optional('email'), optional('message'), optional('category'),
+    (_m, p) => requireConsentAction(p), number('validUntil'), optional('email'), optional('message'), optional('category'),
   ],
   productAdd: [required('productId'), optionalQuantity],
-  recommendation: [
-    (m, p) => requireNumber(m, p, 'id'), (m, p) => requireNumber(m, p, 'quantity'), (m, p) => requireStringArray(m, p, 'fields'),
-    optional('productId'),
-  ],
+  recommendation: [number('id'), number('quantity'), (m, p) => requireStringArray(m, p, 'fields'), optional('productId')],
 };
 
 /**
