@@ -21,8 +21,9 @@ const EXPOSURE_CHUNK = 500;
 /**
  * First assignments and exposures written through the storage on the main thread: PostgreSQL's way, and SQLite's
  * when its writer thread is not there (an in-memory database, or the thread failed; worker-exposure-sink.ts).
- * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent in a durable
- * transaction (on SQLite, in the next group commit), and the unique key decides between concurrent callers.
+ * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent in a transaction
+ * (on SQLite, in the next group commit), and the unique key decides between concurrent callers. Both are answered once
+ * committed, without waiting for the disk (`durability: 'commit'`; the README's "What a crash can lose").
  * @example const store = storageChooseStore(storage); await store.getOrCreateAssignments(inputs);
  */
 export function storageChooseStore(storage: Storage): AssignmentStore & ExposureSink {
@@ -33,7 +34,7 @@ export function storageChooseStore(storage: Storage): AssignmentStore & Exposure
       if (read.missing.length === 0) return assignmentAnswers(inputs, read);
       const { project, missing } = read;
       const now = Date.now();
-      const written = await storage.transaction(() => assignmentWriteProgram(project, missing, now), missing.length);
+      const written = await storage.transaction(() => assignmentWriteProgram(project, missing, now), { rows: missing.length, durability: 'commit' });
       return assignmentAnswers(inputs, read, written);
     },
 
@@ -46,7 +47,7 @@ export function storageChooseStore(storage: Storage): AssignmentStore & Exposure
           const params = chunk.flatMap((set) => exposureSetParams(set, now));
           yield op(`${INSERT_EXPOSURE_SETS} VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, ...params);
         }
-      }, sets.length);
+      }, { rows: sets.length, durability: 'commit' });
     },
   };
 }

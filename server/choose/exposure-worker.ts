@@ -1,7 +1,6 @@
 // The Choose API's writer thread (see worker-exposure-sink.ts): owns a second SQLite connection to the service's
-// database file and writes what the main thread posts — exposure batches, and the first assignments of units the
-// database has not seen — so neither the inserts nor their commits (and fsyncs) run on the event loop that
-// answers requests.
+// database file and writes what the main thread posts — answers' exposures, and the first assignments of units the
+// database has not seen — so neither the inserts nor their commits run on the event loop that answers requests.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlValue } from '../storage/sql-program.js';
@@ -34,99 +33,80 @@ const port = parentPort;
 if (!port) throw new Error('exposure-worker.ts runs as a worker thread');
 const { file } = workerData as ExposureWorkerData;
 
-/** A write connection of this thread to the service's database, committing with `synchronous`. */
-function connect(synchronous: 'NORMAL' | 'FULL'): Database.Database {
-  const conn = new Database(file);
-  // WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers
-  // still take turns: the connections wait up to busy_timeout for each other's (short) transactions.
-  conn.pragma('journal_mode = WAL');
-  conn.pragma('busy_timeout = 5000');
-  // Checkpoints belong to the storage's checkpoint thread (wal-checkpointer.ts); this connection only takes part
-  // at the same bound as the main one. At SQLite's default of 1000 pages it would checkpoint after most of its
-  // commits, since the WAL now usually holds more than that.
-  conn.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
-  conn.pragma(`synchronous = ${synchronous}`);
-  return conn;
-}
+// One connection, committing with NORMAL: in WAL mode such a commit is written to the log but not fsync'd by itself; it
+// reaches the disk with the next checkpoint or the next FULL commit of the main connection (which syncs the whole
+// log). So a crash of the process loses nothing this thread answered, and a Choose answer waits for no fsync: a first
+// assignment lost with the machine is derived again, the same, from the same config (README, "What a crash can lose").
+const db = new Database(file);
+// WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers still
+// take turns: the connections wait up to busy_timeout for each other's (short) transactions.
+db.pragma('journal_mode = WAL');
+db.pragma('busy_timeout = 5000');
+// Checkpoints belong to the storage's checkpoint thread (wal-checkpointer.ts); this connection only takes part at the
+// same bound as the main one. At SQLite's default of 1000 pages it would checkpoint after most of its commits.
+db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
+db.pragma('synchronous = NORMAL');
 
-// Exposures commit with NORMAL: in WAL mode such a commit is not fsync'd by itself; it reaches the disk at the
-// next checkpoint or with the next FULL commit (which syncs the whole WAL). A power loss may take the last
-// exposures committed here — they were already at risk while buffered in memory before a flush, and exposures
-// are reporting data that no answer depends on.
-const db = connect('NORMAL');
-// First assignments are answers (a unit must never flip), so they commit with FULL, as the main connection's, on
-// a connection of their own: switching one connection's `synchronous` for each commit cost ≈ 100–250 µs of CPU
-// per commit (the pragma, and statements prepared again after it). Both connections live on this thread, so
-// their transactions never overlap.
-const assignmentsDb = connect('FULL');
-
+const runner = new SqliteProgramRunner(db);
 const insertExposureSet = db.prepare(`${INSERT_EXPOSURE_SETS} VALUES (?, ?, ?, ?, ?, ?, ?)`);
-// One prepared single-row statement looped inside one transaction: SQLite does no per-row parsing then, and
-// the batch is one commit.
-const insertExposureSets = db.transaction((rows: readonly SqlValue[][]) => {
-  for (const row of rows) insertExposureSet.run(row);
-});
 
-// Insert-if-absent on (project, experience, unit), then the stored rows: the storage's own SQL (its program with
-// the write first, as this connection's transactions are IMMEDIATE anyway), so the database decides which first
-// assignment wins (DESIGN 4), whichever node or connection wrote it.
-const runner = new SqliteProgramRunner(assignmentsDb);
-const createAssignments = assignmentsDb.transaction((inputs: readonly AssignmentInput[], now: number): Assignment[] =>
-  runner.drive(assignmentsInsertFirstProgram(inputs, now)));
-const createAssignmentGroup = assignmentsDb.transaction((group: readonly { assignments: AssignmentInput[] }[], now: number): Assignment[][] =>
-  group.map((r) => createAssignments(r.assignments, now)));
+type Write = Exclude<ExposureWorkerRequest, { close: true }>;
 
 /**
- * The first assignments posted in one turn share ONE transaction (a group commit, as the main connection's): a
- * burst of new visitors costs one fsync, not one each. A failed group is retried request by request, so one
- * bad request fails alone.
+ * One request's rows. Exposure sets: one prepared single-row statement looped (no per-row parsing). First assignments:
+ * insert-if-absent on (project, experience, unit), then the stored rows — the storage's own SQL (its program with the
+ * write first, as this connection's transactions are IMMEDIATE anyway), so the database decides which first
+ * assignment wins (DESIGN 4), whichever node or connection wrote it.
  */
-let waitingAssignments: { id: number; assignments: AssignmentInput[] }[] = [];
-let assignmentFlushScheduled = false;
+function write(request: Write, now: number): ExposureWorkerReply {
+  if ('assignments' in request) return { id: request.id, assignments: runner.drive(assignmentsInsertFirstProgram(request.assignments, now)) };
+  for (const row of request.exposureSets) insertExposureSet.run(row);
+  return { id: request.id };
+}
 
-function flushAssignments(): void {
-  assignmentFlushScheduled = false;
-  const group = waitingAssignments;
-  waitingAssignments = [];
+const writeGroup = db.transaction((group: readonly Write[], now: number) => group.map((request) => write(request, now)));
+const writeAlone = db.transaction(write);
+
+/**
+ * What was posted in one turn shares ONE transaction (a group commit, as the main connection's). A failed group is
+ * retried request by request, so one bad request fails alone.
+ */
+let waiting: Write[] = [];
+let flushScheduled = false;
+
+function flush(): void {
+  flushScheduled = false;
+  const group = waiting;
+  waiting = [];
   if (group.length === 0) return;
   const now = Date.now();
+  let replies: ExposureWorkerReply[];
   try {
-    const answers = createAssignmentGroup.immediate(group, now);
-    group.forEach((r, i) => port?.postMessage({ id: r.id, assignments: answers[i] } satisfies ExposureWorkerReply));
+    replies = writeGroup.immediate(group, now);
   } catch {
-    for (const r of group) {
+    replies = group.map((request) => {
       try {
-        const assignments = createAssignments.immediate(r.assignments, now);
-        port?.postMessage({ id: r.id, assignments } satisfies ExposureWorkerReply);
+        return writeAlone.immediate(request, now);
       } catch (error) {
-        port?.postMessage({ id: r.id, error: error instanceof Error ? error.message : String(error) } satisfies ExposureWorkerReply);
+        return { id: request.id, error: error instanceof Error ? error.message : String(error) };
       }
-    }
+    });
   }
+  for (const reply of replies) port?.postMessage(reply);
 }
 
 port.on('message', (message: ExposureWorkerRequest) => {
   if ('close' in message) {
-    flushAssignments();
-    assignmentsDb.close();
+    flush();
     db.close();
     port.postMessage({ id: message.id } satisfies ExposureWorkerReply);
     port.close();
     return;
   }
-  if ('assignments' in message) {
-    waitingAssignments.push(message);
-    if (!assignmentFlushScheduled) {
-      assignmentFlushScheduled = true;
-      // After the messages already delivered in this turn: they join the same group.
-      setImmediate(flushAssignments);
-    }
-    return;
-  }
-  try {
-    insertExposureSets.immediate(message.exposureSets);
-    port.postMessage({ id: message.id } satisfies ExposureWorkerReply);
-  } catch (error) {
-    port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies ExposureWorkerReply);
+  waiting.push(message);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    // After the messages already delivered in this turn: they join the same group.
+    setImmediate(flush);
   }
 });

@@ -8,113 +8,120 @@ export interface ExposureWriterLogger {
 }
 
 export interface ExposureWriterOptions {
-  /** Longest a served choice waits before its exposure is written; default 1000 ms. */
-  flushIntervalMs?: number;
-  /** A full batch is written at once, and no write carries more sets (one Choose answer's exposures each); default 500. */
+  /** No write carries more sets (one Choose answer's exposures each); default 500. */
   maxBatch?: number;
+  /** How often sets whose write failed are tried again; default 1000 ms. */
+  retryIntervalMs?: number;
   /** Sets kept while the database is failing; beyond it the oldest are dropped (with an error log). */
-  maxBuffered?: number;
+  maxParked?: number;
   logger?: ExposureWriterLogger;
 }
 
 /**
- * Buffers exposures and writes them in batches (DESIGN 4: writes that can wait are batched), so a Choose
- * answer never waits for an exposure insert: a batch goes out after `flushIntervalMs` or at `maxBatch` sets,
- * whichever comes first. `close()` writes whatever is buffered (the app's onClose hook), so a graceful
- * shutdown loses no exposure of a request that was answered. A failed write keeps its sets for the next
- * attempt; only a crash, or an outage longer than `maxBuffered` sets, loses exposures, which is acceptable
- * for reporting data and is why choices themselves never depend on them.
+ * Stores each Choose answer's exposures before the answer is sent, so that an answer the caller received is never
+ * missing from the results, even if the process crashes right after. The sets added during one turn of the event
+ * loop are one write (DESIGN 4: batched): under load a turn holds many answers, so the cost per answer stays small,
+ * and the write waits for a commit, not for the disk (the sinks commit with `durability: 'commit'`).
+ *
+ * `add()` resolves once its set is committed, or once a failed write has parked it in memory: the answer is not
+ * failed for its exposures; parked sets are retried every `retryIntervalMs`, and only a crash during a database
+ * outage (or an outage longer than `maxParked` sets) loses them. `close()` waits for every write and tries the parked
+ * sets once more.
  * @example
- * const writer = new ExposureWriter(storage, { logger: app.log });
- * writer.add(set);              // on the hot path: no I/O
+ * const writer = new ExposureWriter(sink, { logger: app.log });
+ * await writer.add(set); // then answer
  * app.addHook('onClose', () => writer.close());
  */
 export class ExposureWriter {
-  private buffer: ExposureSet[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
-  private closed = false;
-  private readonly flushIntervalMs: number;
+  /** The sets of this turn, written together once it ends, and the promise their `add()` calls share. */
+  private turn: { sets: ExposureSet[]; written: Promise<void> } | null = null;
+  private readonly writing = new Set<Promise<void>>();
+  private parked: ExposureSet[] = [];
+  private retryTimer: NodeJS.Timeout | null = null;
   private readonly maxBatch: number;
-  private readonly maxBuffered: number;
+  private readonly retryIntervalMs: number;
+  private readonly maxParked: number;
 
-  constructor(private readonly storage: ExposureSink, private readonly options: ExposureWriterOptions = {}) {
-    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
+  constructor(private readonly sink: ExposureSink, private readonly options: ExposureWriterOptions = {}) {
     this.maxBatch = options.maxBatch ?? 500;
-    this.maxBuffered = options.maxBuffered ?? 100_000;
+    this.retryIntervalMs = options.retryIntervalMs ?? 1000;
+    this.maxParked = options.maxParked ?? 100_000;
   }
 
-  /** Sets waiting to be written (tests, metrics). */
+  /** Sets whose write failed, waiting to be tried again (tests, metrics). */
   get pending(): number {
-    return this.buffer.length;
+    return this.parked.length;
   }
 
-  /** Queues one answer's exposures; never blocks and never throws. After `close()` sets are written at once instead. */
-  add(set: ExposureSet): void {
-    if (set.choices.length === 0) return;
-    this.buffer.push(set);
-    if (this.closed || this.buffer.length >= this.maxBatch) {
-      void this.flush();
-    } else if (this.timer === null) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, this.flushIntervalMs);
-      // A pending batch must not keep a process alive that is otherwise done (close() flushes it).
-      this.timer.unref();
+  /** Queues one answer's exposures for this turn's write; resolves once written or parked, never rejects. */
+  add(set: ExposureSet): Promise<void> {
+    if (set.choices.length === 0) return Promise.resolve();
+    if (this.turn === null) {
+      const sets: ExposureSet[] = [];
+      let release!: () => void;
+      this.turn = { sets, written: new Promise((resolve) => (release = resolve)) };
+      // setImmediate runs after the poll phase: every request read in this turn has added its set by then.
+      setImmediate(() => {
+        this.turn = null;
+        this.track(this.write(sets)).then(release, release);
+      });
     }
+    this.turn.sets.push(set);
+    return this.turn.written;
   }
 
-  /** Writes everything buffered, batch by batch; resolves (never rejects) when done or when a write failed. */
-  flush(): Promise<void> {
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    // One writer at a time: a second caller shares the running drain, which also takes sets added meanwhile.
-    this.inFlight ??= this.drain().finally(() => {
-      this.inFlight = null;
-    });
-    return this.inFlight;
-  }
-
-  /** Stops the timer and writes everything buffered; called from the app's onClose hook. */
+  /** Waits for every write under way, then tries the parked sets once more; logs what is still lost. */
   async close(): Promise<void> {
-    this.closed = true;
-    // A drain that was already running may have finished its loop before the last sets arrived.
-    if (this.inFlight) await this.inFlight;
-    await this.flush();
-    if (this.buffer.length > 0) {
-      this.options.logger?.error({ exposureSets: this.buffer.length }, 'Exposures lost at shutdown: the database did not take them');
+    while (this.turn !== null || this.writing.size > 0) {
+      if (this.turn !== null) await this.turn.written;
+      await Promise.all(this.writing);
+    }
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.retryParked();
+    if (this.parked.length > 0) {
+      this.options.logger?.error({ exposureSets: this.parked.length }, 'Exposures lost at shutdown: the database did not take them');
     }
   }
 
-  private async drain(): Promise<void> {
-    while (this.buffer.length > 0) {
-      const batch = this.buffer.splice(0, this.maxBatch);
+  private track(work: Promise<void>): Promise<void> {
+    this.writing.add(work);
+    return work.finally(() => this.writing.delete(work));
+  }
+
+  /** Writes `sets` batch by batch; a failed batch is parked. */
+  private async write(sets: ExposureSet[]): Promise<void> {
+    for (let i = 0; i < sets.length; i += this.maxBatch) {
+      const batch = sets.slice(i, i + this.maxBatch);
       try {
-        await this.storage.recordExposures(batch);
+        await this.sink.recordExposures(batch);
       } catch (error) {
-        this.requeue(batch, error);
-        return;
+        this.park(batch, error);
       }
     }
   }
 
-  private requeue(batch: ExposureSet[], error: unknown): void {
-    this.buffer = batch.concat(this.buffer);
-    const overflow = this.buffer.length - this.maxBuffered;
+  private park(batch: ExposureSet[], error: unknown): void {
+    this.parked.push(...batch);
+    const overflow = this.parked.length - this.maxParked;
     if (overflow > 0) {
-      this.buffer.splice(0, overflow);
+      this.parked.splice(0, overflow);
       this.options.logger?.error({ droppedExposureSets: overflow }, 'Exposures dropped: the database has been failing too long');
     }
-    this.options.logger?.warn({ exposureSets: this.buffer.length, error: String(error) }, 'Exposure write failed; retrying later');
-    if (!this.closed && this.timer === null) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        void this.flush();
-      }, this.flushIntervalMs);
-      this.timer.unref();
+    this.options.logger?.warn({ exposureSets: this.parked.length, error: String(error) }, 'Exposure write failed; retrying later');
+    if (this.retryTimer === null) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        void this.track(this.retryParked());
+      }, this.retryIntervalMs);
+      // Parked sets must not keep a process alive that is otherwise done (close() tries them once more).
+      this.retryTimer.unref();
     }
+  }
+
+  private retryParked(): Promise<void> {
+    const sets = this.parked;
+    this.parked = [];
+    return this.write(sets);
   }
 }

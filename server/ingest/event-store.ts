@@ -13,5 +13,5 @@ export function ingestBatch(storage: Storage, project: string, sourceId: string,
   if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
   const now = Date.now();
   const rowWise = storage.dialect === 'sqlite';
-  return storage.transaction(() => ingestProgram(project, sourceId, events, now, rowWise), events.length);
+  return storage.transaction(() => ingestProgram(project, sourceId, events, now, rowWise), { rows: events.length });
 }

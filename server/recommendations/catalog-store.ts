@@ -11,7 +11,7 @@ import type { FeedQuery } from './feed-query.js';
 export function upsertProducts(storage: Storage, project: string, products: readonly ProductConfig[]): Promise<number> {
   if (products.length === 0) return Promise.resolve(0);
   const now = Date.now();
-  return storage.transaction(() => upsertProductsProgram(project, products, now), products.length);
+  return storage.transaction(() => upsertProductsProgram(project, products, now), { rows: products.length });
 }
 
 /** A feed's products (stored catalog objects) from the incrementally maintained models (feed-program.ts). */

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram, SqlResult } from './sql-program.js';
 import { SqlStorage } from './sql-storage.js';
+import type { TransactionOptions } from './storage.js';
 
 // Any fixed number: all nodes take the same advisory lock while migrating, so N nodes starting at once
 // apply each version exactly once.
@@ -46,10 +47,11 @@ export class PostgresStorage extends SqlStorage {
     return step.value;
   }
 
-  private async inTransaction<T>(program: SqlProgram<T>): Promise<T> {
+  private async inTransaction<T>(program: SqlProgram<T>, options: TransactionOptions): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      // One round trip either way (a simple query may hold two statements).
+      await client.query(options.durability === 'commit' ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
       try {
         const value = await this.drive(program, client);
         await client.query('COMMIT');
@@ -63,11 +65,11 @@ export class PostgresStorage extends SqlStorage {
     }
   }
 
-  protected async execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
-    if (!transaction) return this.drive(make(), this.pool);
+  protected async execute<T>(make: () => SqlProgram<T>, transaction: TransactionOptions | null): Promise<T> {
+    if (transaction === null) return this.drive(make(), this.pool);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.inTransaction(make());
+        return await this.inTransaction(make(), transaction);
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (attempt >= 3 || code === undefined || !RETRYABLE.has(code)) throw error;

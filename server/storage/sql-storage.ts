@@ -1,5 +1,5 @@
 import type { SqlProgram } from './sql-program.js';
-import type { Storage } from './storage.js';
+import type { Storage, TransactionOptions } from './storage.js';
 
 // What both drivers share: a program runs outside a transaction (`run`) or as one (`transaction`). The programs
 // themselves live with their domain; their SQL is the common subset of SQLite (≥ 3.35) and PostgreSQL: ON CONFLICT
@@ -11,13 +11,13 @@ export abstract class SqlStorage implements Storage {
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
   /** Runs a fresh program from `make` (a driver may retry a transaction with a new one). */
-  protected abstract execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T>;
+  protected abstract execute<T>(make: () => SqlProgram<T>, transaction: TransactionOptions | null): Promise<T>;
 
   run<T>(make: () => SqlProgram<T>): Promise<T> {
-    return this.execute(make, false);
+    return this.execute(make, null);
   }
 
-  transaction<T>(make: () => SqlProgram<T>, _rows?: number): Promise<T> {
-    return this.execute(make, true);
+  transaction<T>(make: () => SqlProgram<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.execute(make, options);
   }
 }

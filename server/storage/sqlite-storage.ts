@@ -5,6 +5,7 @@ import { MIGRATIONS } from './migrations.js';
 import type { SqlProgram } from './sql-program.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { SqlStorage } from './sql-storage.js';
+import type { TransactionOptions } from './storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
@@ -96,18 +97,18 @@ export class SqliteStorage extends SqlStorage {
     return this.db.name;
   }
 
-  protected execute<T>(make: () => SqlProgram<T>, transaction: boolean): Promise<T> {
+  protected execute<T>(make: () => SqlProgram<T>, transaction: TransactionOptions | null): Promise<T> {
     try {
-      const value = transaction ? this.db.transaction(() => this.runner.drive(make())).immediate() : this.runner.drive(make());
+      const value = transaction !== null ? this.db.transaction(() => this.runner.drive(make())).immediate() : this.runner.drive(make());
       return Promise.resolve(value);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  /** A durable transaction on SQLite is a place in the next group commit (its own savepoint). */
-  override transaction<T>(make: () => SqlProgram<T>, rows = 1): Promise<T> {
-    return this.enqueue(rows, make);
+  /** A transaction on SQLite is a place in the next group commit (its own savepoint), which always syncs. */
+  override transaction<T>(make: () => SqlProgram<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.enqueue(options.rows ?? 1, make);
   }
 
   /** Queues `make`'s program for the next group commit; resolves with its value once that commit returned. */

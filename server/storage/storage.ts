@@ -21,9 +21,21 @@ export interface Storage {
    */
   run<T>(make: () => SqlProgram<T>): Promise<T>;
   /**
-   * Runs a program as one transaction, durable once the promise resolves. On SQLite the transactions that arrive in
-   * one turn of the event loop share one commit (group commit, each in a savepoint of its own, so a failing one fails
-   * alone); `rows` is its size, which bounds a group. On PostgreSQL each is a transaction of its own.
+   * Runs a program as one transaction, committed once the promise resolves (on disk, unless `durability` says
+   * otherwise). On SQLite the transactions that arrive in one turn of the event loop share one commit (group commit,
+   * each in a savepoint of its own, so a failing one fails alone). On PostgreSQL each is a transaction of its own.
    */
-  transaction<T>(make: () => SqlProgram<T>, rows?: number): Promise<T>;
+  transaction<T>(make: () => SqlProgram<T>, options?: TransactionOptions): Promise<T>;
+}
+
+export interface TransactionOptions {
+  /** Rows the program writes: bounds a SQLite group commit. */
+  rows?: number;
+  /**
+   * `disk` (the default): resolved once the commit reached the disk. `commit`: once the database committed it, before
+   * its log is flushed: a crash of this process loses nothing, a crash of the machine (or of PostgreSQL's server) may
+   * lose the last such commits. PostgreSQL commits with `synchronous_commit = off`; SQLite's main connection always
+   * syncs (the Choose writer thread has a connection that does not).
+   */
+  durability?: 'disk' | 'commit';
 }
