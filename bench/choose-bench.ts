@@ -12,8 +12,9 @@ import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { askServer } from './server-ipc.js';
-import { chooseExperiences } from '../server/choose/choose-engine.js';
-import type { AssignmentPort } from '../server/choose/choose-types.js';
+import { chooseExperiences } from '../server/choose/engine/choose-engine.js';
+import { compileExperiences } from '../server/choose/engine/compile-experiences.js';
+import type { AssignmentPort } from '../server/choose/engine/choose-types.js';
 import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
 
 export interface ChooseBenchOptions {
@@ -237,12 +238,14 @@ async function evaluationRounds(rounds: number, evaluations: number, profiles: n
   const gb = new GrowthBookClient();
   gb.initSync({ payload: { features: growthbookFeatures() as FeatureApiResponse['features'] } });
 
+  // Compiled once, as the service compiles each project's config once.
+  const compiled = compileExperiences(experiences);
   let sink = 0;
   const runEngine = async (n: number): Promise<number> => {
     const start = process.hrtime.bigint();
     for (let i = 0; i < n; i++) {
       const profileId = `bench-profile-${i % profiles}`;
-      const { choices } = await chooseExperiences(experiences, { names: NAMES, profileId, device: 'desktop', attributes: ATTRIBUTES }, { assignments });
+      const { choices } = await chooseExperiences(compiled, { names: NAMES, profileId, device: 'desktop', attributes: ATTRIBUTES }, { assignments });
       sink += choices.length;
     }
     return Number(process.hrtime.bigint() - start) / 1000 / n;

@@ -14,6 +14,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { catalogRoute } from './recommendations/catalog-route.js';
 import { chooseRoute } from './choose/choose-route.js';
+import { ChooseService } from './choose/choose-service.js';
 import { consentRoute } from './consent/consent-route.js';
 import { feedRoute } from './recommendations/feed-route.js';
 import { healthRoute } from './http/health-route.js';
@@ -123,8 +124,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
+  const choose = new ChooseService({ ...ctx, logger: app.log });
+  // After the server stopped taking requests and answered the in-flight ones, and before the caller closes storage:
+  // nothing accepted is lost on a graceful shutdown.
+  app.addHook('onClose', () => choose.close());
+
   trackRoute(app, ctx);
-  chooseRoute(app, ctx);
+  chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);
   await catalogRoute(app, ctx);

@@ -9,12 +9,11 @@
  */
 export class AssignmentCache {
   // Project → unit → its experiences' variations. Nested rather than one concatenated key per pair: a request asks
-  // for 20 experiences of ONE unit, and hashing a freshly built string per pair (later, per unit) was ≈ 1–5 % of the
-  // service's CPU under the bench; this way the unit id, a string the request already holds, and the experience
+  // for 20 experiences of ONE unit, so the unit id, a string the request already holds, and the experience
   // names, config strings whose hash V8 caches, are looked up as they are. Map iteration order is insertion order,
   // and a unit that is used is moved to the end (deleted and set again) unless it is already in the newer half of
   // its project's units: the first unit is one of the least recently used, and a whole unit goes first when the
-  // bound is passed. Moving every used unit cost a delete and an insert on every request (≈ 1 % of the main thread).
+  // bound is passed.
   private readonly projects = new Map<string, ProjectUnits>();
   private entries = 0;
 

@@ -1,4 +1,4 @@
-import { sameElements } from './same-elements.js';
+import { sameElements } from './engine/same-elements.js';
 
 /**
  * Drops the repeats of an exposure within one session on this node: a profile that sees the same variation of
@@ -30,12 +30,6 @@ export class ExposureDedupe {
   private currentEntries = 0;
   private previousEntries = 0;
 
-  // Where a frozen exposures array was last remembered: the Choose engine gives a unit that is served the same
-  // choices again its last answer, the same frozen array (choose-engine.ts), so a visit's later page views are
-  // repeats found by one lookup and three comparisons. It was remembered then, so nothing needs writing, even if
-  // its session has since left the generations.
-  private readonly lastSeenIn = new WeakMap<readonly unknown[], { project: string; profileId: string; sessionId: string }>();
-
   constructor(private readonly maxEntries = 200_000) {}
 
   /** (profile, experience, variation, session) combinations remembered. */
@@ -52,27 +46,16 @@ export class ExposureDedupe {
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
   ): readonly T[] {
     if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
-    const seenIn = this.lastSeenIn.get(exposures);
-    if (seenIn !== undefined && seenIn.sessionId === sessionId && seenIn.profileId === profileId && seenIn.project === project) {
-      return NO_EXPOSURES;
-    }
-    const fresh = this.remember(project, profileId, sessionId, exposures);
-    if (seenIn !== undefined) {
-      seenIn.project = project;
-      seenIn.profileId = profileId;
-      seenIn.sessionId = sessionId;
-    } else if (Object.isFrozen(exposures)) {
-      this.lastSeenIn.set(exposures, { project, profileId, sessionId });
-    }
-    return fresh;
+    return this.remember(project, profileId, sessionId, exposures);
   }
 
   private remember<T extends { name: string; variation?: string | null }>(
     project: string, profileId: string, sessionId: string, exposures: readonly T[],
   ): readonly T[] {
     const session = this.session(project, profileId, sessionId);
-    // The same exposure objects as the session's last request (a returning unit is served the config's frozen
-    // choices): each was remembered then, so all are repeats, found without a lookup each.
+    // The same exposure objects as the session's last request: each was remembered then, so all are repeats, found
+    // without a lookup each. Sound because a served choice is the compiled config's frozen object (the same object
+    // means the same name and variation); a feed's choice, built per request, never matches.
     if (session.last !== null && sameElements(session.last, exposures)) return NO_EXPOSURES;
     session.last = exposures;
     const seen = session.seen;

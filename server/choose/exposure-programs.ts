@@ -40,16 +40,7 @@ export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
   return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`];
 }
 
-// A choice is exposed again and again as the same object (the Choose engine serves the config's frozen choices),
-// so its pair is remembered with the object; a changed name or variation builds it anew. Stringifying every pair
-// anew was ≈ 1 % of the main thread's CPU under the Choose bench.
-const pairs = new WeakMap<ExposedChoice, { name: string; variation: string | null | undefined; json: string }>();
-
+/** `["experience","variation"]`, null for a choice without a variation. */
 function pairJson(choice: ExposedChoice): string {
-  const { name, variation } = choice;
-  const known = pairs.get(choice);
-  if (known !== undefined && known.name === name && known.variation === variation) return known.json;
-  const json = `[${JSON.stringify(name)},${variation == null ? 'null' : JSON.stringify(variation)}]`;
-  pairs.set(choice, { name, variation, json });
-  return json;
+  return `[${JSON.stringify(choice.name)},${choice.variation == null ? 'null' : JSON.stringify(choice.variation)}]`;
 }

@@ -1,6 +1,6 @@
 import type { AssignmentCache } from './assignment-cache.js';
 import type { AssignmentStore } from './choose-store.js';
-import type { AssignmentPort, AssignmentRequest } from './choose-types.js';
+import type { AssignmentPort, AssignmentRequest } from './engine/choose-types.js';
 
 /**
  * The engine's sticky-assignment port over storage for one project: insert-if-absent on

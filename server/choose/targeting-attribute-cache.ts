@@ -5,6 +5,11 @@ import { ProjectScopedMap } from './project-scoped-map.js';
 export interface StoredTargeting {
   profile: Attributes;
   account: Attributes;
+  /**
+   * The attributes last composed from this entry for a request (withRequestFacts in targeting-attributes.ts), with
+   * the request facts they were composed for: a profile's next request with the same facts reuses them.
+   */
+  composed?: { profileId: string; device: string | undefined; url: string | undefined; attributes: Readonly<Attributes> };
 }
 
 interface Entry {

@@ -62,8 +62,7 @@ function unlimited(store: ConfigStore, request: FastifyRequest): boolean {
  * @fastify/rate-limit's with projectRateLimit's options, or null for a caller that is not limited (apiKey callers
  * by default) without calling it. Called by our hook rather than set as the route's `config.rateLimit` with an
  * allow-list: the plugin's route hook awaits the key generator and the allow-list and reads
- * `request.routeOptions` (a fresh object on every read) even for a caller it then lets through, ≈ 2 % of a Choose
- * request's CPU for server-side callers who are never limited.
+ * `request.routeOptions` (a fresh object on every read) even for a caller it then lets through.
  * @example const limit = projectRateLimiter(app, store); await limit(request, reply);
  */
 export function projectRateLimiter(

@@ -1,5 +1,5 @@
 import type { ProjectRef } from '../config/config-store.js';
-import type { FeedProductsPort } from '../choose/choose-types.js';
+import type { FeedProductsPort } from '../choose/engine/choose-types.js';
 import type { FeedService } from './feed-service.js';
 
 /**

@@ -56,6 +56,15 @@ describe('import boundaries', () => {
     assert.deepEqual(violations('server/storage', (t) => inside(t, 'server/storage')), []);
   });
 
+  it('the Choose engine imports only its own files and the config types', () => {
+    assert.deepEqual(violations('server/choose/engine', (t) => inside(t, 'server/choose/engine') || t === 'server/config/config-types.ts'), []);
+  });
+
+  it('the Choose engine keeps no state of its own: no module-level variable, map or set', () => {
+    const state = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+\s*(?::[^=]+)?=\s*new\s+(?:Weak)?(?:Map|Set)\b/m;
+    assert.deepEqual(sources('server/choose/engine').filter((file) => state.test(readFileSync(join(ROOT, file), 'utf8'))), []);
+  });
+
   it('plugins import no bundle entry and no other plugin', () => {
     const own = (file: string, target: string) => target.split('/')[1] === file.split('/')[1];
     const bad = sources('plugins').flatMap((file) => importsOf(file)

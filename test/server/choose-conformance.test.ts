@@ -5,13 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { hash, hashV2FromSeedState, seedState } from '../../server/choose/hash.js';
-import { getBucketRanges } from '../../server/choose/bucket-ranges.js';
-import { chooseVariation } from '../../server/choose/choose-variation.js';
-import { inNamespace } from '../../server/choose/in-namespace.js';
-import { getEqualWeights } from '../../server/choose/equal-weights.js';
-import { evalCondition } from '../../server/choose/condition.js';
-import type { Condition, SavedGroups } from '../../server/choose/condition.js';
+import { hash, hashV2FromSeedState, seedState } from '../../server/choose/engine/hash.js';
+import { getBucketRanges } from '../../server/choose/engine/bucket-ranges.js';
+import { chooseVariation } from '../../server/choose/engine/choose-variation.js';
+import { inNamespace } from '../../server/choose/engine/in-namespace.js';
+import { getEqualWeights } from '../../server/choose/engine/equal-weights.js';
+import { evalCondition } from '../../server/choose/engine/condition.js';
+import type { Condition, SavedGroups } from '../../server/choose/engine/condition.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The in-repo copy is what runs (CI clones have no ../shared); the shared original is only

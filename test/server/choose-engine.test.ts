@@ -4,8 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import type { ExperienceConfig } from '../../server/config/config-types.js';
-import { chooseExperiences } from '../../server/choose/choose-engine.js';
-import { ChooseError } from '../../server/choose/choose-error.js';
+import { chooseExperiences as chooseCompiled } from '../../server/choose/engine/choose-engine.js';
+import { compileExperiences } from '../../server/choose/engine/compile-experiences.js';
+import { ChooseError } from '../../server/choose/engine/choose-error.js';
 import type {
   AssignmentPort,
   AssignmentRequest,
@@ -13,11 +14,16 @@ import type {
   ChooseLogger,
   ChooseRequest,
   FeedContext,
-} from '../../server/choose/choose-types.js';
-import { getBucketRanges } from '../../server/choose/bucket-ranges.js';
-import { chooseVariation } from '../../server/choose/choose-variation.js';
-import { hash } from '../../server/choose/hash.js';
-import { inNamespace } from '../../server/choose/in-namespace.js';
+} from '../../server/choose/engine/choose-types.js';
+import { getBucketRanges } from '../../server/choose/engine/bucket-ranges.js';
+import { chooseVariation } from '../../server/choose/engine/choose-variation.js';
+import { hash } from '../../server/choose/engine/hash.js';
+import { inNamespace } from '../../server/choose/engine/in-namespace.js';
+
+/** The engine on `experiences` compiled for the call (the service compiles each project's config once). */
+function chooseExperiences(experiences: readonly ExperienceConfig[], ...rest: Parameters<typeof chooseCompiled> extends [unknown, ...infer R] ? R : never) {
+  return chooseCompiled(compileExperiences(experiences, rest[1].logger), ...rest);
+}
 
 /** Insert-if-absent, like the unique key on (experience, unit) in the database. */
 class FakeAssignments implements AssignmentPort {
@@ -445,24 +451,6 @@ describe('choose engine: sticky first assignment', () => {
     assert.deepEqual(again.map((c) => [c.name, c.variation, c.body]), [['hero-banner', 'bold', { title: 'bold v2' }], ['footer-exp', 'a', { title: 'a' }]]);
   });
 
-  it('a unit served the same choices again gets its last answer, frozen; a different answer is a new one', async () => {
-    const known = new Map<string, string>([['hero-banner', 'bold'], ['footer-exp', 'a']]);
-    const port: AssignmentPort = { knownAssignments: () => known, getOrCreateAssignments: () => Promise.reject(new Error('not asked')) };
-    const experiences = baseConfig();
-    const ask = async (names: string[]) => chooseExperiences(experiences, req({ names }), { assignments: port });
-    const first = await ask(['hero-banner', 'footer-exp']);
-    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.choices));
-    assert.equal(first.exposed, first.choices);
-    assert.equal(await ask(['hero-banner', 'footer-exp']), first);
-    const other = await ask(['footer-exp', 'hero-banner']);
-    assert.notEqual(other, first);
-    assert.deepEqual(other.choices.map((c) => c.name), ['footer-exp', 'hero-banner']);
-    // Forced choices are never the remembered answer.
-    const forced = await chooseExperiences(experiences, req({ names: ['footer-exp', 'hero-banner'], force: { 'hero-banner': 'control' } }), { assignments: port }, { allowForce: true });
-    assert.deepEqual(forced.exposed.map((c) => c.name), ['footer-exp']);
-    assert.notEqual(await ask(['footer-exp', 'hero-banner']), forced);
-  });
-
   it('a port answering at once (all cached) gives an answer at once, partial traffic included', () => {
     const port: AssignmentPort = { getOrCreateAssignments: (requests) => requests.map((r) => r.proposedVariation) };
     const result = chooseExperiences(config, req({ names: ['half-traffic', 'hero-banner'], profileId: 'p-1' }), { assignments: port });
@@ -541,14 +529,14 @@ describe('choose engine: feed-backed experiences', () => {
     assert.deepEqual(exposed, choices);
   });
 
-  it('without a feed port the experience is skipped and a warning is logged once', async () => {
+  it('without a feed port the experience is skipped with a warning, and the engine keeps no state about it', async () => {
     const experiences = baseConfig();
     const logger = new MemoryLogger();
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const { choices } = await chooseExperiences(experiences, req({ groups: ['homepage'] }), deps({ logger }));
       assert.deepEqual(names(choices), ['hero-banner']);
     }
-    assert.equal(logger.warnings.filter((w) => w.details['experience'] === 'home-recs').length, 1);
+    assert.equal(logger.warnings.filter((w) => w.details['experience'] === 'home-recs').length, 2);
   });
 
   it('a failing feed skips that experience with a warning and keeps the others', async () => {

@@ -4,8 +4,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import type { ExperienceConfig } from '../../server/config/config-types.js';
-import { chooseExperiences } from '../../server/choose/choose-engine.js';
-import type { AssignmentPort } from '../../server/choose/choose-types.js';
+import { chooseExperiences as chooseCompiled } from '../../server/choose/engine/choose-engine.js';
+import { compileExperiences } from '../../server/choose/engine/compile-experiences.js';
+import type { AssignmentPort } from '../../server/choose/engine/choose-types.js';
+
+/** The engine on `experiences` compiled for the call (the service compiles each project's config once). */
+function chooseExperiences(experiences: readonly ExperienceConfig[], ...rest: Parameters<typeof chooseCompiled> extends [unknown, ...infer R] ? R : never) {
+  return chooseCompiled(compileExperiences(experiences, rest[1].logger), ...rest);
+}
 
 const PROFILES = 100_000;
 

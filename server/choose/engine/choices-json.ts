@@ -1,22 +1,8 @@
 import type { Choice } from './choose-types.js';
 
-// Bodies come from the config and are shared by every answer naming their variation, so each is stringified
-// once (a reload brings new objects; the old entries go with them). Feed-backed bodies are built per request
-// and pass through once.
-const bodies = new WeakMap<object, string>();
-
-function bodyJson(body: Readonly<Record<string, unknown>>): string {
-  let json = bodies.get(body);
-  if (json === undefined) {
-    json = JSON.stringify(body);
-    bodies.set(body, json);
-  }
-  return json;
-}
-
 // A config choice carries its JSON text itself, attached when it is compiled (frozenWithJson): the engine shares
 // these frozen choices between requests (CompiledExperience.choices), so a returning visitor's 20 choices cost 20
-// property reads, not 20 objects stringified (nor 20 WeakMap lookups, ≈1 % of the main thread's CPU).
+// property reads, not 20 bodies stringified. Feed-backed choices are built per request and stringified once.
 const JSON_TEXT = Symbol('choice JSON');
 
 type WithJson = Choice & { readonly [JSON_TEXT]?: string };
@@ -26,7 +12,7 @@ function buildChoiceJson(c: Choice): string {
   const parts = [`{"name":${JSON.stringify(c.name)}`];
   if (c.group !== undefined) parts.push(`,"group":${JSON.stringify(c.group)}`);
   if (c.variation !== undefined) parts.push(`,"variation":${JSON.stringify(c.variation)}`);
-  parts.push(`,"body":${bodyJson(c.body)}}`);
+  parts.push(`,"body":${JSON.stringify(c.body)}}`);
   return parts.join('');
 }
 
@@ -48,8 +34,6 @@ export function frozenWithJson(choice: Choice): Readonly<Choice> {
  * @example reply.type('application/json; charset=utf-8').send(choicesJson(result.choices));
  */
 export function choicesJson(choices: readonly Choice[]): string {
-  const known = answers.get(choices);
-  if (known !== undefined) return known;
   // Joined rather than appended: join builds one flat string, where += builds a tree of 40 pieces that the socket
   // write then has to flatten.
   const parts = new Array<string>(choices.length);
@@ -57,11 +41,5 @@ export function choicesJson(choices: readonly Choice[]): string {
     const choice = choices[i] as WithJson;
     parts[i] = choice[JSON_TEXT] ?? buildChoiceJson(choice);
   }
-  const json = `{"choices":[${parts.join(',')}]}`;
-  if (Object.isFrozen(choices)) answers.set(choices, json);
-  return json;
+  return `{"choices":[${parts.join(',')}]}`;
 }
-
-// The text of a frozen choices array (the engine serves a returning unit its last answer again as the same frozen
-// array, see choose-engine.ts), so a visit's later page views reuse it rather than join 2 KB anew.
-const answers = new WeakMap<readonly Choice[], string>();

@@ -1,8 +1,7 @@
-// The Choose API's engine (DESIGN 3.5): pure and storage-agnostic. It decides who is enrolled and
-// in which variation from config and hashing alone; the only I/O is the ports it is given (sticky
-// assignments for enrolled units, feed products), so a request costs no other database round trip.
+// The Choose API's engine (DESIGN 3.5): pure and storage-agnostic. It decides who is enrolled and in which variation
+// from the compiled config and hashing alone; the only I/O is the ports it is given (sticky assignments for enrolled
+// units, feed products). It keeps no state between calls and never changes the compiled config it is given.
 
-import type { ExperienceConfig } from '../config/config-types.js';
 import { chooseVariation } from './choose-variation.js';
 import { ChooseError } from './choose-error.js';
 import type {
@@ -13,12 +12,11 @@ import type {
   ChooseResult,
   Choice,
 } from './choose-types.js';
-import { compiledFor, makeChoice } from './compile-experiences.js';
+import { makeChoice } from './compile-experiences.js';
 import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
 import { evalCondition } from './condition.js';
 import { hash, hashV2FromSeedState } from './hash.js';
 import { inNamespace } from './in-namespace.js';
-import { sameElements } from './same-elements.js';
 
 /**
  * An experiment whose variation waits for the assignment port: its place in the answer holds the config's choice of
@@ -47,82 +45,27 @@ function select(compiled: CompiledExperiences, request: ChooseRequest): readonly
   if (names == null && groups == null) {
     throw new ChooseError('names_or_groups_required', "Send 'names' or 'groups' to choose experiences.");
   }
-  if (names && groups == null) {
-    const last = compiled.lastNames;
-    if (last !== null && sameElements(last, names)) return compiled.lastSelected;
-  }
-  // Selection is synchronous, so a generation stamp on each compiled experience is a safe dedup.
-  const generation = ++compiled.generation;
-  const selected: CompiledExperience[] = [];
+  const selected = new Set<CompiledExperience>();
   if (names) {
     for (const name of names) {
       const experience = compiled.byName.get(name);
-      if (experience && experience.seen !== generation) {
-        experience.seen = generation;
-        selected.push(experience);
-      }
+      if (experience) selected.add(experience);
     }
   }
   if (groups && groups.length > 0) {
     const members = groups.length === 1 ? compiled.byGroup.get(groups[0]!) : compiled.list;
-    if (members) {
-      for (const experience of members) {
-        if (experience.seen === generation || experience.group === undefined) continue;
-        if (groups.length > 1 && !groups.includes(experience.group)) continue;
-        experience.seen = generation;
-        selected.push(experience);
-      }
+    for (const experience of members ?? []) {
+      if (experience.group !== undefined && (groups.length === 1 || groups.includes(experience.group))) selected.add(experience);
     }
   }
-  if (names && groups == null) {
-    compiled.lastNames = names.slice();
-    compiled.lastSelected = selected;
-  }
-  return selected;
-}
-
-/**
- * One unit's known stored variations (AssignmentPort.knownAssignments), resolved against one compiled config: the
- * config's frozen choice per experience ordinal, filled as experiences are looked up. A stored variation never
- * changes, so a filled slot never goes stale; a new config compiles anew and starts anew.
- */
-interface ResolvedChoices {
-  byOrdinal: (Readonly<Choice> | undefined)[];
-  /** The last answer served with this unit's known variations, frozen; see `sameAsLast`. */
-  last: ChooseResult | null;
-}
-
-// Per compiled config, then keyed by the known-assignments map itself (the assignment cache's per-unit map): a
-// returning unit's request indexes an array per experience instead of two map lookups (experience → variation →
-// choice). Per config, so a config replaced by a reload goes with everything resolved against it.
-const resolvedChoices = new WeakMap<CompiledExperiences, WeakMap<ReadonlyMap<string, string>, ResolvedChoices>>();
-
-function resolvedFor(known: ReadonlyMap<string, string>, compiled: CompiledExperiences): ResolvedChoices {
-  let forConfig = resolvedChoices.get(compiled);
-  if (forConfig === undefined) {
-    forConfig = new WeakMap();
-    resolvedChoices.set(compiled, forConfig);
-  }
-  let resolved = forConfig.get(known);
-  if (resolved === undefined) {
-    resolved = { byOrdinal: new Array<Readonly<Choice> | undefined>(compiled.list.length).fill(undefined), last: null };
-    forConfig.set(known, resolved);
-  }
-  return resolved;
+  return [...selected];
 }
 
 /** The config's choice for the unit's stored variation of `experience`, or undefined (none known, or removed). */
-function knownChoice(
-  experience: CompiledExperience, known: ReadonlyMap<string, string>, resolved: ResolvedChoices,
-): Readonly<Choice> | undefined {
-  const memo = resolved.byOrdinal[experience.ordinal];
-  if (memo !== undefined) return memo;
+function knownChoice(experience: CompiledExperience, known: ReadonlyMap<string, string>): Readonly<Choice> | undefined {
   const variation = known.get(experience.name);
   const index = variation === undefined ? undefined : experience.variationIndex.get(variation);
-  if (index === undefined) return undefined;
-  const choice = experience.choices[index]!;
-  resolved.byOrdinal[experience.ordinal] = choice;
-  return choice;
+  return index === undefined ? undefined : experience.choices[index];
 }
 
 /** The unit's position in [0, 1) for this experience: its seed, its hash version. */
@@ -153,30 +96,29 @@ function bucketOf(experience: CompiledExperience, unit: string): number {
  * request.
  *
  * @example
- * const { choices, exposed } = await chooseExperiences(project.experiences ?? [],
+ * const { choices, exposed } = await chooseExperiences(compileExperiences(project.experiences ?? []),
  *   { names: ['hero-banner'], profileId: 'p-1', device: 'mobile' },
  *   { assignments: store, logger: app.log });
  */
 export function chooseExperiences(
-  experiences: readonly ExperienceConfig[],
+  compiled: CompiledExperiences,
   request: ChooseRequest,
   deps: ChooseDeps,
   options: ChooseOptions = {},
 ): ChooseResult | Promise<ChooseResult> {
   try {
-    return choose(experiences, request, deps, options);
+    return choose(compiled, request, deps, options);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
 function choose(
-  experiences: readonly ExperienceConfig[],
+  compiled: CompiledExperiences,
   request: ChooseRequest,
   deps: ChooseDeps,
   options: ChooseOptions,
 ): ChooseResult | Promise<ChooseResult> {
-  const compiled = compiledFor(experiences, deps.logger);
   const selected = select(compiled, request);
   const { device, sessionId, profileId } = request;
   const force = options.allowForce ? request.force : undefined;
@@ -187,11 +129,9 @@ function choose(
   // The stored variations of the unit last asked about (one question per unit and request).
   let knownUnit: string | undefined;
   let known: ReadonlyMap<string, string> | undefined;
-  let resolved: ResolvedChoices | undefined;
   let pendingAssignments: PendingAssignment[] | null = null;
   let pendingFeeds: PendingFeed[] | null = null;
   let attributes: unknown = null;
-  let conditions: ConditionResults | null = null;
 
   for (const experience of selected) {
     const { name, group } = experience;
@@ -222,11 +162,8 @@ function choose(
     }
 
     if (experience.condition) {
-      if (attributes === null) {
-        attributes = targetingAttributes(request);
-        conditions = conditionResultsFor(attributes, compiled, deps.savedGroups);
-      }
-      if (!conditionHolds(experience, attributes, conditions, deps.savedGroups)) continue;
+      attributes ??= targetingAttributes(request);
+      if (!evalCondition(attributes, experience.condition, deps.savedGroups)) continue;
     }
     if (experience.namespace && !inNamespace(unit, experience.namespace)) continue;
 
@@ -237,9 +174,8 @@ function choose(
       if (unit !== knownUnit) {
         knownUnit = unit;
         known = deps.assignments.knownAssignments(unit);
-        resolved = known === undefined ? undefined : resolvedFor(known, compiled);
       }
-      const choice = known === undefined ? undefined : knownChoice(experience, known, resolved!);
+      const choice = known === undefined ? undefined : knownChoice(experience, known);
       if (choice !== undefined) {
         choices.push(choice);
         continue;
@@ -261,8 +197,9 @@ function choose(
       const choice = makeChoice(name, group, undefined, experience.bodies[0]!);
       (pendingFeeds ??= []).push({ choice, experience });
       choices.push(choice);
-    } else if (!experience.feedWarned) {
-      experience.feedWarned = true;
+    } else {
+      // Config validation ties every feed-backed experience to a feed, and the service gives a port for them: only a
+      // caller that built its own ports gets here.
       deps.logger?.warn(
         { experience: name, feed: experience.feed },
         'Feed-backed experience skipped: no feed products port is configured',
@@ -295,23 +232,8 @@ function choose(
       );
     }
   }
-  if (waits.length === 0) {
-    return resolved !== undefined && forced === null && pendingFeeds === null ? sameAsLast(resolved, choices) : result(choices, forced, failedFeeds);
-  }
+  if (waits.length === 0) return result(choices, forced, failedFeeds);
   return Promise.all(waits).then(() => result(choices, forced, failedFeeds));
-}
-
-/**
- * The unit's last answer when `choices` are the same choice objects (a returning unit asking for the same
- * experiences again: every page view of a visit does), so the caller sees the same frozen result and can reuse
- * what it derived from it (its JSON text, its exposures being repeats); otherwise this answer, remembered.
- */
-function sameAsLast(resolved: ResolvedChoices, choices: Choice[]): ChooseResult {
-  const last = resolved.last;
-  if (last !== null && sameElements(last.choices, choices)) return last;
-  Object.freeze(choices);
-  resolved.last = Object.freeze({ choices, exposed: choices });
-  return resolved.last;
 }
 
 /** The answer's choices without failed feeds, and those of them that are exposed (not forced). */
@@ -320,42 +242,6 @@ function result(choices: Choice[], forced: Set<Choice> | null, failedFeeds: Set<
   const served = anyFailed ? choices.filter((c) => !failedFeeds.has(c)) : choices;
   const exposed = forced === null ? served : served.filter((c) => !forced.has(c));
   return { choices: served, exposed };
-}
-
-/**
- * The conditions' results for one attributes object and compiled config, by experience ordinal, filled as they are
- * evaluated. Kept only for a frozen attributes object, which is taken as unchanging, nested values included: the
- * route's are (targeting-attributes.ts), and it serves the same object while the profile's stored attributes are
- * cached, so its conditions are evaluated once, not on every request.
- */
-interface ConditionResults {
-  compiled: CompiledExperiences;
-  savedGroups: ChooseDeps['savedGroups'];
-  byOrdinal: (boolean | undefined)[];
-}
-
-const conditionResults = new WeakMap<object, ConditionResults>();
-
-function conditionResultsFor(attributes: unknown, compiled: CompiledExperiences, savedGroups: ChooseDeps['savedGroups']): ConditionResults | null {
-  if (typeof attributes !== 'object' || attributes === null) return null;
-  let results = conditionResults.get(attributes);
-  if (results === undefined || results.compiled !== compiled || results.savedGroups !== savedGroups) {
-    // Asked only for an object not seen yet (a frozen one stays frozen): Object.isFrozen is a call into the runtime.
-    if (results === undefined && !Object.isFrozen(attributes)) return null;
-    results = { compiled, savedGroups, byOrdinal: new Array<boolean | undefined>(compiled.list.length).fill(undefined) };
-    conditionResults.set(attributes, results);
-  }
-  return results;
-}
-
-function conditionHolds(
-  experience: CompiledExperience, attributes: unknown, results: ConditionResults | null, savedGroups: ChooseDeps['savedGroups'],
-): boolean {
-  const known = results?.byOrdinal[experience.ordinal];
-  if (known !== undefined) return known;
-  const holds = evalCondition(attributes, experience.condition!, savedGroups);
-  if (results !== null) results.byOrdinal[experience.ordinal] = holds;
-  return holds;
 }
 
 function resolveAssignments(

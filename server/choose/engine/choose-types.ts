@@ -1,6 +1,6 @@
 // The engine's inputs, outputs and ports. The route adapts HTTP to these; storage implements the ports.
 
-import type { Device } from '../config/config-types.js';
+import type { Device } from '../../config/config-types.js';
 import type { SavedGroups } from './condition.js';
 import type { HashVersion } from './hash.js';
 

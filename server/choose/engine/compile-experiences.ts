@@ -1,7 +1,7 @@
 // Per-config precomputation: everything about an experience that does not depend on the request
 // (ranges, seed hash state, lookups) is computed once per config, not once per request.
 
-import type { Device, ExperienceConfig } from '../config/config-types.js';
+import type { Device, ExperienceConfig } from '../../config/config-types.js';
 import { getBucketRanges } from './bucket-ranges.js';
 import { frozenWithJson } from './choices-json.js';
 import type { BucketRange } from './bucket-ranges.js';
@@ -19,8 +19,6 @@ export type ExperienceKind = 'experiment' | 'personalization' | 'feed';
 const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export interface CompiledExperience {
-  /** Its position in CompiledExperiences.list: an index for per-config arrays (the engine's resolved choices). */
-  readonly ordinal: number;
   readonly name: string;
   readonly group: string | undefined;
   readonly kind: ExperienceKind;
@@ -54,28 +52,20 @@ export interface CompiledExperience {
   readonly choices: readonly Readonly<Choice>[];
   readonly feed: number | undefined;
   readonly limit: number;
-  /** Request generation that last selected it: dedups names ∪ groups without allocating a Set. */
-  seen: number;
-  /** A missing feed port is reported once per experience per config, not on every request. */
-  feedWarned: boolean;
 }
 
 export interface CompiledExperiences {
   readonly list: readonly CompiledExperience[];
   readonly byName: ReadonlyMap<string, CompiledExperience>;
   readonly byGroup: ReadonlyMap<string, readonly CompiledExperience[]>;
-  generation: number;
-  /**
-   * The `names` of the last request that selected by names alone, and what they selected: callers ask for the
-   * same list on every page view, so the next such request compares names instead of looking each one up.
-   */
-  lastNames: readonly string[] | null;
-  lastSelected: readonly CompiledExperience[];
+  /** Names and groups of the experiences with a `condition` (see needsTargeting). */
+  readonly conditionNames: ReadonlySet<string>;
+  readonly conditionGroups: ReadonlySet<string>;
 }
 
 const ALL_DEVICES: readonly Device[] = ['mobile', 'desktop'];
 
-function compileOne(config: ExperienceConfig, ordinal: number, logger: ChooseLogger | undefined): CompiledExperience | null {
+function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined): CompiledExperience | null {
   const name = config.name;
   const variations = config.variations;
   let kind: ExperienceKind;
@@ -119,7 +109,6 @@ function compileOne(config: ExperienceConfig, ordinal: number, logger: ChooseLog
   const condition = config.condition && Object.keys(config.condition).length > 0 ? config.condition : null;
 
   return {
-    ordinal,
     name,
     group: config.group,
     kind,
@@ -139,8 +128,6 @@ function compileOne(config: ExperienceConfig, ordinal: number, logger: ChooseLog
     choices: kind === 'feed' ? [] : bodies.map((body, i) => frozenWithJson(makeChoice(name, config.group, kind === 'experiment' ? variationNames[i] : undefined, body))),
     feed: config.feed,
     limit: config.limit ?? DEFAULT_FEED_LIMIT,
-    seen: 0,
-    feedWarned: false,
   };
 }
 
@@ -189,7 +176,7 @@ export function compileExperiences(
       logger?.warn({ experience: config.name }, 'Duplicate experience name; only the first is served');
       continue;
     }
-    const compiled = compileOne(config, list.length, logger);
+    const compiled = compileOne(config, logger);
     if (!compiled) continue;
     list.push(compiled);
     byName.set(compiled.name, compiled);
@@ -199,21 +186,22 @@ export function compileExperiences(
       else byGroup.set(compiled.group, [compiled]);
     }
   }
-  return { list, byName, byGroup, generation: 0, lastNames: null, lastSelected: [] };
+  const withCondition = list.filter((e) => e.condition !== null);
+  return {
+    list, byName, byGroup,
+    conditionNames: new Set(withCondition.map((e) => e.name)),
+    conditionGroups: new Set(withCondition.flatMap((e) => (e.group === undefined ? [] : [e.group]))),
+  };
 }
 
-const cache = new WeakMap<readonly ExperienceConfig[], CompiledExperiences>();
-
 /**
- * The compiled form of `experiences`, computed on first use and kept as long as that array lives.
- * Config is treated as immutable: a reload must produce a new array (mutating one in place would
- * keep serving the old compilation).
+ * Whether any experience the request may select has a `condition`. Only then are profile and account attributes
+ * read: most requests target nobody and so cost no attribute round trips.
  */
-export function compiledFor(experiences: readonly ExperienceConfig[], logger?: ChooseLogger): CompiledExperiences {
-  let compiled = cache.get(experiences);
-  if (!compiled) {
-    compiled = compileExperiences(experiences, logger);
-    cache.set(experiences, compiled);
-  }
-  return compiled;
+export function needsTargeting(
+  compiled: CompiledExperiences, names: readonly string[] | undefined, groups: readonly string[] | undefined,
+): boolean {
+  if (compiled.conditionNames.size === 0) return false;
+  if (names?.some((n) => compiled.conditionNames.has(n))) return true;
+  return groups?.some((g) => compiled.conditionGroups.has(g)) ?? false;
 }

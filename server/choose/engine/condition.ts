@@ -64,17 +64,10 @@ function evalAnd(attributes: Attributes, conditions: unknown, savedGroups: Saved
   return true;
 }
 
-const pathCache = new Map<string, readonly string[]>();
-
 /** Value at a dot path; `null` (not undefined) when any step is missing, which `$exists` and `null` rely on. */
 function getPath(obj: unknown, path: string): unknown {
-  let parts = pathCache.get(path);
-  if (parts === undefined) {
-    parts = path.split('.');
-    pathCache.set(path, parts);
-  }
   let current = obj;
-  for (const part of parts) {
+  for (const part of path.split('.')) {
     // Own properties only: attribute objects come from callers, and `constructor` must not find Object's.
     if (current !== null && typeof current === 'object' && Object.hasOwn(current, part)) {
       current = (current as Record<string, unknown>)[part];
@@ -198,22 +191,14 @@ function groupValues(savedGroups: SavedGroups, id: unknown): readonly unknown[] 
   return null;
 }
 
-const regexCache = new Map<string, RegExp | null>();
-
-/** Compiled once per pattern (patterns come from config, so the cache is bounded); invalid → null. */
+/** The pattern compiled; null when it is not a string or not a valid pattern. */
 function regex(pattern: unknown, insensitive: boolean): RegExp | null {
   if (typeof pattern !== 'string') return null;
-  const key = insensitive ? `i:${pattern}` : `s:${pattern}`;
-  let re = regexCache.get(key);
-  if (re === undefined) {
-    try {
-      re = new RegExp(pattern, insensitive ? 'i' : undefined);
-    } catch {
-      re = null;
-    }
-    regexCache.set(key, re);
+  try {
+    return new RegExp(pattern, insensitive ? 'i' : undefined);
+  } catch {
+    return null;
   }
-  return re;
 }
 
 function evalOperator(op: string, actual: unknown, expected: unknown, savedGroups: SavedGroups): boolean {

@@ -1,0 +1,202 @@
+import type { AuthResult } from '../auth/authenticate.js';
+import type { ProjectRef } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { CanonicalProfileCache } from '../identity/canonical-profile-cache.js';
+import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
+import type { FeedService } from '../recommendations/feed-service.js';
+import { feedProductsPort } from '../recommendations/feed-products-port.js';
+import type { Storage } from '../storage/storage.js';
+import { AssignmentCache } from './assignment-cache.js';
+import { choicesJson } from './engine/choices-json.js';
+import { storageChooseStore, type AssignmentStore, type ExposureSink } from './choose-store.js';
+import { chooseExperiences } from './engine/choose-engine.js';
+import { ChooseError } from './engine/choose-error.js';
+import { compileExperiences, needsTargeting, type CompiledExperiences } from './engine/compile-experiences.js';
+import type { ChooseDeps, ChooseLogger, ChooseRequest, ChooseResult } from './engine/choose-types.js';
+import { ExposureDedupe } from './exposure-dedupe.js';
+import { ExposureWriter, type ExposureWriterLogger } from './exposure-writer.js';
+import { storageAssignmentPort } from './storage-assignment-port.js';
+import { TargetingAttributeCache } from './targeting-attribute-cache.js';
+import { loadTargetingAttributes } from './targeting-attributes.js';
+import type { ValidChooseRequest } from './validate-choose-request.js';
+import { WorkerExposureSink } from './worker-exposure-sink.js';
+
+/** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
+export const TARGETING_TTL_MS = 10_000;
+
+export interface ChooseServiceOptions {
+  storage: Storage;
+  feeds: FeedService;
+  /** Profile → canonical profile; the track route clears it when this node stores an identify or alias. */
+  canonicalProfiles: CanonicalProfileCache;
+  now: () => number;
+  logger: ChooseLogger & ExposureWriterLogger & { error(details: Record<string, unknown>, message: string): void };
+}
+
+/** A Choose request on its way to the answer (ChooseService's stages). */
+interface Pending {
+  auth: AuthResult;
+  body: ValidChooseRequest;
+  /** The profile the caller identified (form A), or the one form B's userId resolved to. */
+  profileId: string;
+}
+
+/**
+ * The Choose API of one app (DESIGN 3.3 and 3.5), built once in buildApp: it owns the per-node caches (assignments,
+ * targeting attributes, exposure dedupe), the writer of first assignments and exposures, and each project's engine
+ * ports; the route only authenticates, parses and sends what `answer()` returns.
+ *
+ * Order of work, cheapest refusal first: the whole body is validated (400, no lookup yet), then the identification
+ * is checked against the key (403) and resolved (form B: 400 `unknown_user`), then the engine runs; the answer is
+ * sent once its first assignments and its exposures are committed (not yet flushed to disk: the README's "What a
+ * crash can lose").
+ *
+ * The unit of `stickiness: "profile"` is the person's canonical profile (canonicalProfile in identity-store.ts): once
+ * a profile is identified as a user, it shares the assignments of the first profile linked to that user, and form B's
+ * userId resolves to that same profile. So an anonymous visitor keeps the variation after log-in, and a second device
+ * of the same person gets it too once identified.
+ * @example const choose = new ChooseService({ storage, feeds, canonicalProfiles, now: Date.now, logger: app.log });
+ */
+export class ChooseService {
+  private readonly sink: ExposureSink & AssignmentStore;
+  private readonly exposures: ExposureWriter;
+  private readonly dedupe = new ExposureDedupe();
+  private readonly assignmentCache = new AssignmentCache();
+  /** Stored targeting attributes for 10 s (staleness is acceptable for targeting). */
+  private readonly targetingCache: TargetingAttributeCache;
+  /** A project's compiled experiences and engine ports, built on its first request (a reload brings new project objects). */
+  private readonly projects = new WeakMap<ProjectRef, { compiled: CompiledExperiences; deps: ChooseDeps }>();
+
+  constructor(private readonly options: ChooseServiceOptions) {
+    this.sink = chooseWriter(options.storage);
+    this.exposures = new ExposureWriter(this.sink, { logger: options.logger });
+    this.targetingCache = new TargetingAttributeCache(options.now, TARGETING_TTL_MS);
+  }
+
+  /**
+   * The JSON text of the answer to an authenticated request's body: at once when nothing must be read or written (a
+   * returning visitor in a session already exposed), else a promise. Throws or rejects with a ServiceError.
+   */
+  answer(auth: AuthResult, body: ValidChooseRequest): string | Promise<string> {
+    const project = auth.project;
+    const identification = body.identification;
+    if (identification.form === 'user') {
+      // A writeKey is public (it ships in every page), so accepting a userId from it would let anyone read any
+      // known user's assignments: form B is for server-side apiKey callers (DESIGN 3.3).
+      if (auth.kind !== 'apiKey') {
+        throw new ServiceError('identification_not_allowed', "identification.userId: needs an apiKey; browser callers send {sourceId, profileId}.");
+      }
+      return this.fromStorage(resolveUser(this.options.storage, project.key, identification.userId)).then((resolved) => {
+        if (resolved === null) {
+          throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user ${quoted(identification.userId)}.`);
+        }
+        // resolveUser already answers the person's canonical profile.
+        return this.withUnit({ auth, body, profileId: resolved }, resolved);
+      });
+    }
+    if (!project.config.sources.includes(identification.sourceId)) {
+      throw new ServiceError('source_not_allowed', `The source ${quoted(identification.sourceId)} is not a source of this project.`);
+    }
+    const pending: Pending = { auth, body, profileId: identification.profileId };
+    const canonicalProfiles = this.options.canonicalProfiles;
+    // Remembered for 2 s and cleared when this node stores a link (canonical-profile-cache.ts).
+    const cached = canonicalProfiles.get(project.key, pending.profileId);
+    if (cached !== undefined) return this.withUnit(pending, cached);
+    const generation = canonicalProfiles.generation;
+    return this.fromStorage(canonicalProfile(this.options.storage, project.key, pending.profileId)).then((canonical) =>
+      this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
+  }
+
+  /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
+  async close(): Promise<void> {
+    await this.exposures.close();
+    if (this.sink instanceof WorkerExposureSink) await this.sink.close();
+  }
+
+  /**
+   * A database failure is the caller's to retry (503), never a 500 with our internals, and never an answer built on an
+   * unstored assignment (it could flip on the next request).
+   */
+  private fromStorage<T>(work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      if (error instanceof ServiceError) throw error;
+      if (error instanceof ChooseError) throw new ServiceError(error.code, error.message);
+      this.options.logger.error({ err: error }, 'choose: storage failed');
+      throw new ServiceError('storage_unavailable', 'The assignment store did not answer; retry the request.');
+    });
+  }
+
+  // The answer is built in stages, each going on at once with what it has, or once a read it needs has answered: a
+  // returning visitor whose caches hold everything gets its answer without a promise in between.
+
+  /** Reads the targeting attributes when a requested experience has a condition. */
+  private withUnit(pending: Pending, unitProfileId: string): string | Promise<string> {
+    const { auth: { project }, body, profileId } = pending;
+    const chooseRequest: ChooseRequest = { profileId: unitProfileId };
+    if (body.names !== undefined) chooseRequest.names = body.names;
+    if (body.groups !== undefined) chooseRequest.groups = body.groups;
+    if (body.device !== undefined) chooseRequest.device = body.device;
+    if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
+    if (body.force !== undefined) chooseRequest.force = body.force;
+    if (!needsTargeting(this.prepared(project).compiled, body.names, body.groups)) return this.chosen(pending, chooseRequest);
+    const attributes = loadTargetingAttributes(this.options.storage, {
+      project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
+    }, this.targetingCache);
+    if (!(attributes instanceof Promise)) {
+      chooseRequest.attributes = attributes;
+      return this.chosen(pending, chooseRequest);
+    }
+    return this.fromStorage(attributes).then((read) => {
+      chooseRequest.attributes = read;
+      return this.chosen(pending, chooseRequest);
+    });
+  }
+
+  /** Runs the engine: at once for a returning unit whose assignments are cached, else once the store answered. */
+  private chosen(pending: Pending, chooseRequest: ChooseRequest): string | Promise<string> {
+    const { compiled, deps } = this.prepared(pending.auth.project);
+    const result = chooseExperiences(compiled, chooseRequest, deps, { allowForce: pending.auth.kind === 'apiKey' });
+    if (!(result instanceof Promise)) return this.answered(pending, result);
+    return this.fromStorage(result).then((r) => this.answered(pending, r));
+  }
+
+  private prepared(project: ProjectRef): { compiled: CompiledExperiences; deps: ChooseDeps } {
+    let prepared = this.projects.get(project);
+    if (prepared === undefined) {
+      const deps: ChooseDeps = { assignments: storageAssignmentPort(this.sink, project.key, this.assignmentCache), logger: this.options.logger };
+      if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
+        deps.feedProducts = feedProductsPort(this.options.feeds, project);
+      }
+      prepared = { compiled: compileExperiences(project.config.experiences ?? [], this.options.logger), deps };
+      this.projects.set(project, prepared);
+    }
+    return prepared;
+  }
+
+  /** The answer's JSON text, once its new exposures are stored. */
+  private answered(pending: Pending, result: ChooseResult): string | Promise<string> {
+    const { auth: { project }, body, profileId } = pending;
+    // Already JSON text (choicesJson: config bodies are stringified once).
+    const json = choicesJson(result.choices);
+    // Repeats within the session are dropped before any row is built (ExposureDedupe).
+    const fresh = this.dedupe.newInSession(project.key, profileId, body.sessionId, result.exposed);
+    if (fresh.length === 0) return json;
+    // One set for the answer (one row). Exposures name the profile the caller identified (the one its events carry),
+    // so results can join exposures to conversions by profile; assignments are stored under the canonical profile.
+    return this.exposures.add({
+      project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(), choices: fresh,
+    }).then(() => json);
+  }
+}
+
+/**
+ * SQLite: a worker thread with its own connection writes the exposures and first assignments (off the event loop; see
+ * worker-exposure-sink.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only waits for,
+ * and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
+ */
+function chooseWriter(storage: Storage): ExposureSink & AssignmentStore {
+  const store = storageChooseStore(storage);
+  if (storage.file !== undefined && storage.file !== ':memory:' && storage.file !== '') return new WorkerExposureSink(storage.file, store);
+  return store;
+}
