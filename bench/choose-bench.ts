@@ -1,5 +1,5 @@
 // The Choose API with 20 experiments per request, against two named peers measured in the same run:
-// (a) over a real socket, the service (Fastify, durable SQLite, sticky assignments, batched exposures) next to
+// (a) over a real socket, the service (Fastify, durable SQLite, sticky assignments, exposures committed before each answer) next to
 //     a bare node:http server answering the same JSON without choosing — forked children driven by autocannon
 //     from this process, rounds rotating, the median of the rounds' own ratios compared (throughput goal ≥ 0.6)
 //     — and next to the framework's floor, a Fastify route answering that JSON without choosing; each server
@@ -189,8 +189,8 @@ async function httpRounds(
   try {
     for (const mode of modes) servers.set(mode, await startServer(mode, profiles));
     const server = (mode: Mode): Server => servers.get(mode) as Server;
-    // Warm-up, not counted: every bench profile once (its 20 first assignments are durable inserts, one
-    // fsync'd transaction per new visitor), then JIT and page cache. The rounds measure returning visitors.
+    // Warm-up, not counted: every bench profile once (its 20 first assignments are inserts committed before the answer, one
+    // commit per burst of new visitors), then JIT and page cache. The rounds measure returning visitors.
     await firstVisits(server('svc'), connections, profiles);
     await load(server('svc'), 1, connections, profiles, share);
     await load(server('bare'), 2, connections, profiles, share);
@@ -344,7 +344,7 @@ function formatMix(m: ChooseMixResult): string[] {
   const us = (n: number): string => `${n.toFixed(1)} µs`;
   const goal = goalFor(m.newVisitorShare);
   return [
-    `mix: ${percent(m.newVisitorShare)} new visitors (20 durable first assignments each), ${percent(1 - m.newVisitorShare)} returning (stored sticky assignments and attributes; ` +
+    `mix: ${percent(m.newVisitorShare)} new visitors (20 first assignments each, committed before the answer), ${percent(1 - m.newVisitorShare)} returning (stored sticky assignments and attributes; ` +
       `${percent(NEW_SESSION_SHARE)} of their requests start a new session, whose exposures are written); answer ${m.answerBytes.svc} B (svc) / ${m.answerBytes.bare} B (bare)`,
     ...table(['server', 'requests/s (median)', 'rounds', 'vs bare', 'CPU/request', 'p99 (median)', 'p99 rounds'], [
       ['svc (Fastify + SQLite sticky assignments)', rate(m.svc.medianRps), m.svc.requestsPerSecond.map(rate).join(' / '),

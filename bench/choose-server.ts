@@ -1,5 +1,5 @@
 // A server for the choose bench, run as a forked child so the two servers do not share an event loop:
-//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, 20 experiments, exposures batched);
+//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, 20 experiments, exposures committed before each answer);
 //                the returning bench profiles bench-profile-0…N-1 (--profiles=N) carry `plan: "pro"` in storage,
 //                so the 5 targeted experiments read real stored attributes and match (20 choices, as bare)
 //   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies and answers the same
