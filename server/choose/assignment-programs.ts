@@ -172,3 +172,25 @@ export function* assignmentsInsertFirstProgram(inputs: readonly AssignmentInput[
   const read: AssignmentRead = { project, byId: new Map(), missing: sortedById([...unique.entries()]) };
   return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(project, read.missing, now));
 }
+
+/** One project's first assignments as one flat array (cheap to post to the writer thread): see packAssignments. */
+export interface PackedAssignments {
+  project: string;
+  /** `experience, unit, variation, hashVersion` per input, in order. */
+  values: (string | number)[];
+}
+
+export function packAssignments(inputs: readonly AssignmentInput[]): PackedAssignments {
+  const values: (string | number)[] = [];
+  for (const input of inputs) values.push(input.experience, input.unit, input.variation, input.hashVersion);
+  return { project: inputs[0]?.project ?? '', values };
+}
+
+export function unpackAssignments(packed: PackedAssignments): AssignmentInput[] {
+  const inputs: AssignmentInput[] = [];
+  const v = packed.values;
+  for (let i = 0; i < v.length; i += 4) {
+    inputs.push({ project: packed.project, experience: v[i] as string, unit: v[i + 1] as string, variation: v[i + 2] as string, hashVersion: v[i + 3] as number });
+  }
+  return inputs;
+}

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlValue } from '../storage/sql-program.js';
-import { assignmentsInsertFirstProgram, type Assignment, type AssignmentInput } from './assignment-programs.js';
+import { assignmentsInsertFirstProgram, unpackAssignments, type Assignment, type PackedAssignments } from './assignment-programs.js';
 import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
 import { SqliteProgramRunner } from '../storage/sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
@@ -12,16 +12,18 @@ import { WAL_BOUND_PAGES } from '../storage/wal-checkpointer.js';
 /** Main → worker: exposure sets as the values of their rows (exposureSetParams: plain arrays clone cheaply). */
 export type ExposureWorkerRequest =
   | { id: number; exposureSets: SqlValue[][] }
-  | { id: number; assignments: AssignmentInput[] }
+  | { id: number; assignments: PackedAssignments }
   | { id: number; close: true };
 /**
  * Worker → main: `error` set when nothing of the request was stored (the main thread keeps and retries an
- * exposure batch, and answers a Choose request 503 rather than serve an unstored assignment); `assignments` the
- * stored rows of an assignments request, in its order.
+ * exposure batch, and answers a Choose request 503 rather than serve an unstored assignment). For an assignments
+ * request, `createdAt` alone when every row was new and stored as asked (the common case), else `assignments`, the
+ * stored rows in the order asked.
  */
 export interface ExposureWorkerReply {
   id: number;
   error?: string;
+  createdAt?: number;
   assignments?: Assignment[];
 }
 
@@ -59,7 +61,10 @@ type Write = Exclude<ExposureWorkerRequest, { close: true }>;
  * assignment wins (DESIGN 4), whichever node or connection wrote it.
  */
 function write(request: Write, now: number): ExposureWorkerReply {
-  if ('assignments' in request) return { id: request.id, assignments: runner.drive(assignmentsInsertFirstProgram(request.assignments, now)) };
+  if ('assignments' in request) {
+    const assignments = runner.drive(assignmentsInsertFirstProgram(unpackAssignments(request.assignments), now));
+    return assignments.every((a) => a.created) ? { id: request.id, createdAt: now } : { id: request.id, assignments };
+  }
   for (const row of request.exposureSets) insertExposureSet.run(row);
   return { id: request.id };
 }
