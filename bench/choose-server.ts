@@ -84,3 +84,6 @@ async function startFastify(): Promise<number> {
 const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
 answerBenchQuestions();
 process.send?.({ port });
+// Ends with a normal exit on SIGINT, so that a server run under `node --cpu-prof` (bench/choose-ab.ts --prof) writes
+// its profile.
+process.on('SIGINT', () => process.exit(0));

@@ -1,0 +1,84 @@
+// Paired runs of two checkouts' Choose servers, alternating, to decide an optimization (a cache, a code path) by
+// measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6]`.
+// Each side is that checkout's bench/choose-server.ts (--mode=svc, 1,000 returning profiles with stored attributes)
+// under the choose bench's request mix; `--share` is the share of requests from new visitors. Prints requests/s and
+// the server's CPU time per request (all threads) for each run, then the means and B's CPU relative to A's.
+// `--prof` writes each server's CPU profile to ./prof (node --cpu-prof).
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { NAMES } from './choose-experiments.js';
+import { askServer } from './server-ipc.js';
+
+const arg = (name: string, fallback: string): string =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const trees = { A: resolve(arg('a', '.')), B: resolve(arg('b', '.')) };
+const share = Number(arg('share', '0'));
+const pairs = Number(arg('pairs', '3'));
+const seconds = Number(arg('seconds', '6'));
+const profile = process.argv.includes('--prof');
+
+/** The choose bench's mix: returning visitors continue a session or start one (a quarter), new ones are new. */
+function requestBody(state: { newVisitors: number; sessions: Map<number, number> }): string {
+  if (Math.random() < share) {
+    const profileId = `ab-new-${process.pid}-${state.newVisitors++}`;
+    return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` });
+  }
+  const visitor = Math.floor(Math.random() * 1000);
+  let session = state.sessions.get(visitor) ?? 0;
+  if (Math.random() < 0.25) state.sessions.set(visitor, ++session);
+  return JSON.stringify({
+    identification: { sourceId: 'web', profileId: `bench-profile-${visitor}` }, names: NAMES, device: 'desktop', sessionId: `ab-${visitor}-${session}`,
+  });
+}
+
+async function start(tree: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(resolve(tree, 'bench/choose-server.ts'), ['--mode=svc', '--profiles=1000'], {
+    execArgv: ['--import', 'tsx', ...(profile ? ['--cpu-prof', '--cpu-prof-dir=prof'] : [])],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((ready, fail) => {
+    child.once('exit', (code) => fail(new Error(`${tree}: server exited with ${String(code)}`)));
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'port' in m) ready(Number((m as { port: number }).port));
+    });
+  });
+  return { child, port };
+}
+
+async function run(tree: string): Promise<{ rps: number; cpu: number }> {
+  const { child, port } = await start(tree);
+  const state = { newVisitors: 0, sessions: new Map<number, number>() };
+  const load = (duration: number) => autocannon({
+    url: `http://127.0.0.1:${port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
+    method: 'POST', connections: 10, duration, headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: requestBody(state) }) }],
+  });
+  try {
+    await load(2);
+    const before = await askServer(child, 'cpu');
+    const result = await load(seconds);
+    const cpu = (await askServer(child, 'cpu') - before) / Math.max(1, result.requests.total);
+    if (result.non2xx > 0) throw new Error(`${tree}: ${result.non2xx} answers were not 2xx`);
+    return { rps: result.requests.total / seconds, cpu };
+  } finally {
+    // SIGINT lets --cpu-prof write its profile (the bench server exits on it).
+    child.kill(profile ? 'SIGINT' : 'SIGTERM');
+  }
+}
+
+const results: Record<'A' | 'B', { rps: number; cpu: number }[]> = { A: [], B: [] };
+for (let i = 0; i < pairs; i++) {
+  for (const side of ['A', 'B'] as const) {
+    const r = await run(trees[side]);
+    results[side].push(r);
+    console.log(`${side} ${Math.round(r.rps)} requests/s, ${r.cpu.toFixed(1)} µs CPU per request`);
+  }
+}
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+const cpuA = mean(results.A.map((r) => r.cpu));
+const cpuB = mean(results.B.map((r) => r.cpu));
+console.log(`\n| side | tree | requests/s (mean) | CPU/request (mean) |\n|---|---|---|---|`);
+console.log(`| A | ${trees.A} | ${Math.round(mean(results.A.map((r) => r.rps)))} | ${cpuA.toFixed(1)} µs |`);
+console.log(`| B | ${trees.B} | ${Math.round(mean(results.B.map((r) => r.rps)))} | ${cpuB.toFixed(1)} µs |`);
+console.log(`B / A CPU per request: ${(cpuB / cpuA).toFixed(3)} (new visitors ${Math.round(share * 100)} %, ${pairs} pairs of ${seconds} s)`);
