@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/exposure-worker.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -52,8 +52,8 @@ await Promise.all([
     packages: 'external',
   }),
   build({
-    // The Choose API's exposure writer thread is loaded by URL next to server.mjs (worker-exposure-sink.ts).
-    entryPoints: { server: 'server/main.ts', 'exposure-worker': 'server/choose/exposure-worker.ts' },
+    // The Choose API's writer thread entry is loaded by URL next to server.mjs (thread-choose-store.ts).
+    entryPoints: { server: 'server/main.ts', 'choose-writer': 'server/choose/choose-writer.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,

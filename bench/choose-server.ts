@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
-import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
 import { answerBenchQuestions } from './server-ipc.js';

@@ -16,7 +16,7 @@ import { buildApp, type RouteModule } from '../server/app.js';
 import type { ServiceConfigFile } from '../server/config/config-types.js';
 import { projectEndpoint, type ProjectParams } from '../server/http/project-endpoint.js';
 import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
-import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { upsertProducts } from '../server/recommendations/catalog-store.js';
 import { ingestBatch } from '../server/ingest/event-store.js';

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
-import { openSqliteStorage } from '../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { answerBenchQuestions } from './server-ipc.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';

@@ -20,7 +20,7 @@ import { storageAssignmentPort } from './storage-assignment-port.js';
 import { TargetingAttributeCache } from './targeting-attribute-cache.js';
 import { loadTargetingAttributes } from './targeting-attributes.js';
 import type { ValidChooseRequest } from './validate-choose-request.js';
-import { WorkerExposureSink } from './worker-exposure-sink.js';
+import { ThreadChooseStore } from './thread-choose-store.js';
 
 /** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
 export const TARGETING_TTL_MS = 10_000;
@@ -111,7 +111,7 @@ export class ChooseService {
   /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
   async close(): Promise<void> {
     await this.exposures.close();
-    if (this.sink instanceof WorkerExposureSink) await this.sink.close();
+    if (this.sink instanceof ThreadChooseStore) await this.sink.close();
   }
 
   /**
@@ -192,11 +192,11 @@ export class ChooseService {
 
 /**
  * SQLite: a worker thread with its own connection writes the exposures and first assignments (off the event loop; see
- * worker-exposure-sink.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only waits for,
+ * thread-choose-store.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only waits for,
  * and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
  */
 function chooseWriter(storage: Storage): ExposureSink & AssignmentStore {
   const store = storageChooseStore(storage);
-  if (storage.file !== undefined && storage.file !== ':memory:' && storage.file !== '') return new WorkerExposureSink(storage.file, store);
+  if (storage.file !== undefined && storage.file !== ':memory:' && storage.file !== '') return new ThreadChooseStore(storage.file, store);
   return store;
 }

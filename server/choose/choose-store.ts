@@ -20,7 +20,7 @@ const EXPOSURE_CHUNK = 500;
 
 /**
  * First assignments and exposures written through the storage on the main thread: PostgreSQL's way, and SQLite's
- * when its writer thread is not there (an in-memory database, or the thread failed; worker-exposure-sink.ts).
+ * when its writer thread is not there (an in-memory database, or the thread failed; thread-choose-store.ts).
  * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent in a transaction
  * (on SQLite, in the next group commit), and the unique key decides between concurrent callers. Both are answered once
  * committed, without waiting for the disk (`durability: 'commit'`; the README's "What a crash can lose").

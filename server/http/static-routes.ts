@@ -20,8 +20,8 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
       root: dist,
       prefix: '/svc/',
       decorateReply: !decorated,
-      // dist/ also holds the service's own bundles (server, exposure worker): browsers get the SDK builds only.
-      allowedPath: (pathName) => !/(^|\/)(server|exposure-worker)\.mjs(\.map)?$/.test(pathName),
+      // dist/ also holds the service's own bundles (server, Choose writer thread): browsers get the SDK builds only.
+      allowedPath: (pathName) => !/(^|\/)(server|choose-writer)\.mjs(\.map)?$/.test(pathName),
     });
   }
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { openPostgresStorage } from './postgres-storage.js';
-import { openSqliteStorage } from './sqlite-storage.js';
+import { openPostgresStorage } from './postgres/postgres-storage.js';
+import { openSqliteStorage } from './sqlite/sqlite-storage.js';
 import type { Storage } from './storage.js';
 
 /**

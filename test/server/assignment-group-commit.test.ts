@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
-import { openSqliteStorage } from '../../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { Assignment, AssignmentInput } from '../../server/choose/assignment-programs.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';

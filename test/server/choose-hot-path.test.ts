@@ -10,12 +10,12 @@ import { ExposureWriter } from '../../server/choose/exposure-writer.js';
 import { ProjectScopedMap } from '../../server/choose/project-scoped-map.js';
 import { choicesJson } from '../../server/choose/engine/choices-json.js';
 import { TargetingAttributeCache } from '../../server/choose/targeting-attribute-cache.js';
-import { WorkerExposureSink } from '../../server/choose/worker-exposure-sink.js';
+import { ThreadChooseStore } from '../../server/choose/thread-choose-store.js';
 import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/choose/choose-service.js';
 import { exposureSetParams } from '../../server/choose/exposure-programs.js';
-import type { SqliteStorage } from '../../server/storage/sqlite-storage.js';
+import type { SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { ExposureSet } from '../../server/choose/exposure-programs.js';
 import { storageChooseStore } from '../../server/choose/choose-store.js';
 import { makeEvent } from './helpers/events.js';
@@ -218,9 +218,9 @@ describe('Choose API hot path over SQLite', () => {
     await db.destroy();
   });
 
-  it('the worker sink: answers added in one turn are one write, committed when their add() resolves', async () => {
+  it('the writer thread: answers added in one turn are one write, committed when their add() resolves', async () => {
     const before = await countExposures(storage, 'acme/worker');
-    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
+    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
     let writes = 0;
     const writer = new ExposureWriter({ recordExposures: (sets) => (writes++, sink.recordExposures(sets)) }, { maxBatch: 1000 });
     try {
@@ -233,8 +233,8 @@ describe('Choose API hot path over SQLite', () => {
     }
   });
 
-  it('the worker sink: a full batch is written by the worker while the app runs', async () => {
-    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
+  it('the writer thread: a full batch is written by the worker while the app runs', async () => {
+    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
     try {
       await sink.recordExposures([set('acme/worker2', 'p1', 2), { ...set('acme/worker2', 'p2'), sessionId: null, device: null, time: 1_700_000_000_000 }]);
       const stored = await readExposures(storage, 'acme/worker2');
@@ -247,8 +247,8 @@ describe('Choose API hot path over SQLite', () => {
     }
   });
 
-  it('the worker sink: first assignments are inserted if absent and answered with what is stored', async () => {
-    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
+  it('the writer thread: first assignments are inserted if absent and answered with what is stored', async () => {
+    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
     const input = (unit: string, variation: string) => ['e1', 'e2'].map((experience) => ({
       project: 'acme/worker3', experience, unit, variation, hashVersion: 2,
     }));
@@ -268,8 +268,8 @@ describe('Choose API hot path over SQLite', () => {
     }
   });
 
-  it('the worker sink: after close() first assignments go to the storage, still insert-if-absent', async () => {
-    const sink = new WorkerExposureSink(storage.file, storageChooseStore(storage));
+  it('the writer thread: after close() first assignments go to the storage, still insert-if-absent', async () => {
+    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
     await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'a', hashVersion: 2 }]);
     await sink.close();
     const [after] = await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'b', hashVersion: 2 }]);

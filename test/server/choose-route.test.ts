@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
-import { SqliteStorage } from '../../server/storage/sqlite-storage.js';
+import { SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';

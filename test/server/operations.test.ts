@@ -111,22 +111,25 @@ describe('static files', () => {
     writeFileSync(join(root, 'demo', 'index.html'), '<!doctype html><title>demo</title>');
     writeFileSync(join(root, 'dist', 'service.js'), 'window.x = 1;');
     writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
+    writeFileSync(join(root, 'dist', 'choose-writer.mjs'), 'secret();');
   });
   // Hooks run in the order they are registered: the files above are written before the app is built, and the
   // root is removed after the app, storage and database are closed.
   const h = useApp(DRIVERS[0]!, { staticRoot: root });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  it('serves demo/ at / and dist/ at /svc/, but not the service bundle', async () => {
+  it('serves demo/ at / and dist/ at /svc/, but not the service bundles', async () => {
     const page = await h.app.inject({ method: 'GET', url: '/' });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<title>demo<\/title>/);
     const sdk = await h.app.inject({ method: 'GET', url: '/svc/service.js' });
     assert.equal(sdk.statusCode, 200);
     assert.match(String(sdk.headers['content-type']), /javascript/);
-    const server = await h.app.inject({ method: 'GET', url: '/svc/server.mjs' });
-    assert.equal(server.statusCode, 404);
-    assert.equal(server.json().error.code, 'route_not_found');
+    for (const bundle of ['server.mjs', 'choose-writer.mjs']) {
+      const server = await h.app.inject({ method: 'GET', url: `/svc/${bundle}` });
+      assert.equal(server.statusCode, 404, bundle);
+      assert.equal(server.json().error.code, 'route_not_found');
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openSqliteStorage, type SqliteStorage } from '../../server/storage/sqlite-storage.js';
+import { openSqliteStorage, type SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';

@@ -1,7 +1,7 @@
 // Child process of sqlite-wal.test.ts: stores batches on a SQLite file, reports how many events were
 // acknowledged, then dies by SIGKILL — no close(), no final checkpoint, possibly in the middle of one.
 import { randomUUID } from 'node:crypto';
-import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import { makeEvent } from './events.js';
 import { ingestBatch } from '../../../server/ingest/event-store.js';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPostgresStorage } from '../../../server/storage/postgres-storage.js';
-import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
+import { openPostgresStorage } from '../../../server/storage/postgres/postgres-storage.js';
+import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../../server/storage/storage.js';
 
 export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

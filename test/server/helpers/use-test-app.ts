@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
-import { openSqliteStorage } from '../../../server/storage/sqlite-storage.js';
+import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../../server/storage/storage.js';
 import type { TestDatabase, TestDriver } from './storage-drivers.js';
 import { testConfig } from './test-config.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SqlProgram, SqlResult } from './sql-program.js';
+import type { SqlProgram, SqlResult } from '../sql-program.js';
 
 /**
  * Runs storage programs (sql-program.ts) on one better-sqlite3 connection, synchronously, with its prepared

@@ -1,8 +1,8 @@
 import pg from 'pg';
-import { MIGRATIONS } from './migrations.js';
-import type { SqlProgram, SqlResult } from './sql-program.js';
-import { SqlStorage } from './sql-storage.js';
-import type { TransactionOptions } from './storage.js';
+import { MIGRATIONS } from '../migrations.js';
+import type { SqlProgram, SqlResult } from '../sql-program.js';
+import { SqlStorage } from '../sql-storage.js';
+import type { TransactionOptions } from '../storage.js';
 
 // Any fixed number: all nodes take the same advisory lock while migrating, so N nodes starting at once
 // apply each version exactly once.

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS } from './migrations.js';
-import type { SqlProgram } from './sql-program.js';
+import { MIGRATIONS } from '../migrations.js';
+import type { SqlProgram } from '../sql-program.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
-import { SqlStorage } from './sql-storage.js';
-import type { TransactionOptions } from './storage.js';
+import { SqlStorage } from '../sql-storage.js';
+import type { TransactionOptions } from '../storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
@@ -92,7 +92,7 @@ export class SqliteStorage extends SqlStorage {
     return WalCheckpointer.start(this.db.name, boundPages);
   }
 
-  /** The database file (`:memory:` for none): the Choose API's exposure worker opens its own connection to it. */
+  /** The database file (`:memory:` for none): the Choose API's writer thread opens its own connection to it. */
   get file(): string {
     return this.db.name;
   }

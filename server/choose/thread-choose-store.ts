@@ -1,0 +1,53 @@
+import { SqliteWriterThread } from '../storage/sqlite/writer-thread.js';
+import { packAssignments, type Assignment, type AssignmentInput } from './assignment-programs.js';
+import type { AssignmentStore, ExposureSink } from './choose-store.js';
+import { exposureSetParams, type ExposureSet } from './exposure-programs.js';
+import type { StoredAssignments } from './writer-programs.js';
+
+// The thread's entry sits next to this module: dist/choose-writer.mjs next to the bundled dist/server.mjs
+// (esbuild.config.mjs builds both), or server/choose/choose-writer.ts when running from source under tsx.
+const ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./choose-writer.ts', import.meta.url)
+  : new URL('./choose-writer.mjs', import.meta.url);
+
+/**
+ * First assignments and exposures written by a SQLite writer thread with its own connection to `file`: under the
+ * bench's load the inserts and their commits were a third of the main thread's time; here each costs the main thread
+ * a message. Once the thread failed (it could not start, or died) the writes go to `fallback` (the storage, on the main
+ * thread): slower, never lost. The runs in flight when it failed reject (the ExposureWriter parks their sets; a
+ * Choose request answers 503 and is retried by its caller).
+ * @example new ExposureWriter(new ThreadChooseStore(storage.file, storageChooseStore(storage)), { logger })
+ */
+export class ThreadChooseStore implements ExposureSink, AssignmentStore {
+  private readonly thread: SqliteWriterThread;
+
+  constructor(file: string, private readonly fallback: ExposureSink & AssignmentStore) {
+    this.thread = new SqliteWriterThread(file, ENTRY);
+  }
+
+  async recordExposures(sets: readonly ExposureSet[]): Promise<void> {
+    if (sets.length === 0) return;
+    if (this.thread.failed) return this.fallback.recordExposures(sets);
+    const now = Date.now();
+    await this.thread.run('exposures', [sets.map((set) => exposureSetParams(set, now))]);
+  }
+
+  /** Insert-if-absent of each (project, experience, unit), committed by the thread; the stored rows, in order. */
+  async getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
+    if (inputs.length === 0) return [];
+    if (this.thread.failed) return this.fallback.getOrCreateAssignments(inputs);
+    const stored = await this.thread.run<StoredAssignments>('assignments', [packAssignments(inputs), Date.now()]);
+    if ('assignments' in stored) return stored.assignments;
+    // Every row was new: they hold what was asked (cloning 20 rows back was most of what a new visitor cost the main
+    // thread beyond a returning one).
+    return inputs.map((input) => ({
+      experience: input.experience, unit: input.unit, variation: input.variation, hashVersion: input.hashVersion,
+      createdAt: stored.createdAt, created: true,
+    }));
+  }
+
+  /** Ends the thread after its last write (call after the ExposureWriter's close() wrote everything). */
+  close(): Promise<void> {
+    return this.thread.close();
+  }
+}
