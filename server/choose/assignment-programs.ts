@@ -161,18 +161,6 @@ export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: num
   return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));
 }
 
-/**
- * assignmentsProgram's answer, with the write half first: insert-if-absent of every pair, then only the rows that
- * were stored before are read. For a connection that takes the write lock whatever it finds (the Choose writer
- * thread's transactions are IMMEDIATE), a new unit's request is one statement instead of two; a unit whose rows are
- * all stored costs two either way. Returning units whose rows this node has cached never get here.
- */
-export function* assignmentsInsertFirstProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
-  const { project, unique } = distinctAssignments(inputs);
-  const read: AssignmentRead = { project, byId: new Map(), missing: sortedById([...unique.entries()]) };
-  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(project, read.missing, now));
-}
-
 /** One project's first assignments as one flat array (cheap to post to the writer thread): see packAssignments. */
 export interface PackedAssignments {
   project: string;
