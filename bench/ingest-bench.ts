@@ -43,10 +43,10 @@ export interface IngestBenchResult {
   /**
    * The least storing can cost per event: inserting only the events' 16-byte unique keys into an in-memory SQLite
    * table (no row, no durability), µs per key, median of the rounds — the floor of any design that keeps the
-   * idempotency key in the database (DESIGN 4) on this machine.
+   * idempotency key in the database on this machine.
    */
   uniqueKeyFloorUs: number;
-  /** µs to validate one request's parsed batch with the service's validator (every event, DESIGN 3.3), median. */
+  /** µs to validate one request's parsed batch with the service's validator (every event), median. */
   validateUsPerRequest: number;
   svcRssAtRest: number;
   svcRssPeak: number;
@@ -245,7 +245,7 @@ export function formatIngestBench(r: IngestBenchResult): string {
 /**
  * What the goal leaves per request in CPU terms, next to what the issue itself makes every request pay: at half of
  * bare's throughput svc may spend about twice bare's CPU per request; the Fastify route (the stack's framework,
- * parsing included), validating every event, and the events' unique keys in the database (DESIGN 4; here at their
+ * parsing included), validating every event, and the events' unique keys in the database (here at their
  * cheapest: 16-byte keys into an in-memory table) come before storing rows, fsync or any model update.
  */
 function budgetLine(r: IngestBenchResult): string {

@@ -14,7 +14,7 @@ const script = document.currentScript;
 
 /**
  * The plugins a CMS page gets with its instance: the elements' plugins, auto-tracking unless
- * `autoTrack: false`, and a platform integration when its flag is on (spec 2.3). Auto-tracking goes first
+ * `autoTrack: false`, and a platform integration when its flag is on. Auto-tracking goes first
  * so that platform events, too, are preceded by their session's `Session start`.
  */
 function bundledPlugins(config: ServiceConfig): ServicePlugin[] {

@@ -1,4 +1,4 @@
-// The CLI: wires the environment to buildApp and listens (DESIGN 3.4). Everything testable is in app.ts.
+// The CLI: wires the environment to buildApp and listens. Everything testable is in app.ts.
 //   PORT (8787) · HOST (0.0.0.0) · DATA_DIR (./data → svc.db, SQLite) · DATABASE_URL (postgres://… → pg)
 //   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (1 behind a load balancer) · LOG_LEVEL (info)
 //   MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)

@@ -1,5 +1,5 @@
 /**
- * What `new ServiceJs(config)` takes (spec 2.3, DESIGN 3.2).
+ * What `new ServiceJs(config)` takes.
  *
  * @example
  * const svc = new ServiceJs({
@@ -78,7 +78,7 @@ function defaultApi(): string {
   return `${origin}/v1`;
 }
 
-/** Checks every field (spec 7.2) and derives what the transport needs. Throws CONFIG_ERROR. */
+/** Checks every field and derives what the transport needs. Throws CONFIG_ERROR. */
 export function resolveConfig(config: ServiceConfig | undefined | null): ResolvedConfig {
   if (config === null || typeof config !== 'object') throw new Error(CONFIG_ERROR);
   for (const field of STRING_FIELDS) {

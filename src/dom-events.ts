@@ -1,6 +1,6 @@
 import type { ServiceEvent } from './event.js';
 
-/** The specific event of each operation (spec 6): `svc:identify`, `svc:product`, `svc:logOut`… */
+/** The specific event of each operation: `svc:identify`, `svc:product`, `svc:logOut`… */
 export type EventKind = 'identify' | 'alias' | 'group' | 'track' | 'record' | 'consent' | 'product' | 'logOut';
 
 /** `detail` of a specific `svc:<kind>` event. */

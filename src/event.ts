@@ -1,4 +1,4 @@
-/** What kind of action an event records (DESIGN 3.3). */
+/** What kind of action an event records. */
 export type EventType =
   | 'identify' | 'alias' | 'group' | 'track' | 'record' | 'product' | 'page' | 'session' | 'consent' | 'logout';
 

@@ -1,7 +1,7 @@
 import { KEYS, type LocalStore } from './local-store.js';
 import { uuid } from './uuid.js';
 
-/** The automatic identifiers every event carries (spec 2.4). */
+/** The automatic identifiers every event carries. */
 export interface Ids {
   profileId: string;
   sessionId: string;

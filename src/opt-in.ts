@@ -1,7 +1,7 @@
 import { KEYS, type LocalStore } from './local-store.js';
 
 /**
- * Tracking opt-in (spec 3), persisted per browser and shared by tabs: a `storage` event from another tab
+ * Tracking opt-in, persisted per browser and shared by tabs: a `storage` event from another tab
  * updates this one, so an opt-out anywhere stops tracking everywhere at once.
  */
 export class OptIn {

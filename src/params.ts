@@ -1,6 +1,6 @@
 import type { Attributes } from './event.js';
 
-/** Spec 2.4. `eventTitle` defaults to `Identify`; `userAttributes` need an `eventTitle`. */
+/** `eventTitle` defaults to `Identify`; `userAttributes` need an `eventTitle`. */
 export interface IdentifyParams {
   userId: string;
   eventTitle?: string;
@@ -8,7 +8,7 @@ export interface IdentifyParams {
   data?: Attributes;
 }
 
-/** Spec 2.4. `eventTitle` defaults to `Identify`; `accountAttributes` need an `eventTitle`. */
+/** `eventTitle` defaults to `Identify`; `accountAttributes` need an `eventTitle`. */
 export interface GroupParams {
   accountId: string;
   eventTitle?: string;
@@ -66,7 +66,7 @@ export interface ChooseParams {
   groups?: string[];
 }
 
-/** One resolved experience (spec 2.2, DESIGN 3.3). */
+/** One resolved experience. */
 export interface Choice {
   name: string;
   group?: string;

@@ -28,7 +28,7 @@ const RECOMMENDATION_TIMEOUT_MS = 5000;
 const CHOOSE_TIMEOUT_MS = 5000;
 
 /**
- * The browser client: identity, tracking, consent, DOM events, Choose and recommendations (spec 4.4).
+ * The browser client: identity, tracking, consent, DOM events, Choose and recommendations.
  * Everything it holds is private (`#` fields): the write key is not reachable from `window.svc`.
  *
  * @example

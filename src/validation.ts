@@ -1,6 +1,6 @@
-// The spec's validation rules and message texts (spec 4.4 and 7.2, DESIGN 3.2); tests compare them verbatim.
-// Spec 7.2 gives one shape for a field that is missing OR invalid: `'<field>' is required.`; the few extra
-// cases DESIGN 3.2 lists (empty data, attributes without a title, the consent action) have their own.
+// The SDK's validation rules and message texts; tests compare them verbatim.
+// One shape for a field that is missing OR invalid: `'<field>' is required.`; the few extra
+// cases listed below (empty data, attributes without a title, the consent action) have their own.
 
 /** Titles the SDK's own trackers use; callers may not reuse them, whatever their case. */
 export const FORBIDDEN_TITLES: readonly string[] = [
@@ -54,7 +54,7 @@ export function optionalObject(method: string, params: Record<string, unknown>, 
   check(method, params, field, isPlainObject, true);
 }
 
-/** `attributes` may only be sent with an explicit `eventTitle` (spec 4.4). */
+/** `attributes` may only be sent with an explicit `eventTitle`. */
 export function requireTitleFor(method: string, params: Record<string, unknown>, attributes: string): void {
   if (params[attributes] !== undefined && (params.eventTitle === undefined || params.eventTitle === '')) {
     throw invalid(method, `set 'eventTitle' to use '${attributes}'.`);

@@ -9,7 +9,7 @@ const without = (field: keyof ServiceConfig): ServiceConfig => {
   return copy as ServiceConfig;
 };
 
-// Spec 2.3 and 7.2: every field must be present and non-empty; booleans may be false.
+// Every field must be present and non-empty; booleans may be false.
 const bad: [string, unknown][] = [
   ['no config', undefined],
   ['null config', null],

@@ -3,7 +3,7 @@ import sinon from 'sinon';
 import type { ServiceJs } from '../src/index.js';
 import { captureEvents, cleanup, makeSvc, stubFetch } from './helpers/svc.js';
 
-// Spec 4.4 opt-in rule: every one of these returns silently while opted out, valid parameters or not.
+// The opt-in rule: every one of these returns silently while opted out, valid parameters or not.
 const silent: [string, (s: ServiceJs) => void][] = [
   ['identify', (s) => s.identify({ userId: 'u' })],
   ['identify (invalid)', (s) => s.identify(undefined as never)],

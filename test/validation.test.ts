@@ -3,7 +3,7 @@ import type { ServiceJs } from '../src/index.js';
 import { cleanup, makeSvc, stubFetch } from './helpers/svc.js';
 
 type Call = (svc: ServiceJs) => unknown;
-// Spec 4.4 and 7.2, DESIGN 3.2: [what is called, the exact message thrown].
+// The SDK's validation messages: [what is called, the exact message thrown].
 const cases: [string, Call, string][] = [
   // parameters object missing
   ['identify()', (s) => s.identify(undefined as never), `Parameters for the 'identify' method are required.`],
@@ -53,7 +53,7 @@ const cases: [string, Call, string][] = [
   ['choose({})', (s) => s.choose({}), `Choose parameters are invalid: 'names' or 'groups' is required.`],
 ];
 
-// Spec 4.4: every title the SDK's own trackers use, in lower case and in the case a person would write.
+// Every title the SDK's own trackers use, in lower case and in the case a person would write.
 const FORBIDDEN = ['auto-track', 'view page', 'leave page', 'change on', 'click on', 'submit on', 'identify', 'consent'];
 const titleCased = (t: string): string => t.replace(/(^|[\s-])(\w)/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
 const titled: [string, (svc: ServiceJs, title: string) => unknown][] = [

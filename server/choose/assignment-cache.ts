@@ -2,7 +2,7 @@
  * Stored first assignments this node has already read, keyed by project, experience and unit. Safe to
  * cache without expiry across N nodes because a stored assignment never changes (insert-if-absent, never
  * updated): the cache only ever repeats what the database answered and is never the guard that decides
- * a first assignment (DESIGN 4) — a miss still goes to the database. Bounded: the least recently used units go
+ * a first assignment — a miss still goes to the database. Bounded: the least recently used units go
  * first (nearly: see `touch`), from a project holding more than its share of the bound, so the returning visitors
  * that make up most of the traffic stay cached while one-off visitors pass.
  * @example const cache = new AssignmentCache(100_000); cache.get('acme/shop', 'hero', 'p-1');

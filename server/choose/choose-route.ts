@@ -8,7 +8,7 @@ import { validateChooseRequest } from './validate-choose-request.js';
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 
 /**
- * `POST /v1/{org}/projects/{project}/optimization/choose-api` (DESIGN 3.3): authentication before the body is read
+ * `POST /v1/{org}/projects/{project}/optimization/choose-api`: authentication before the body is read
  * (projectEndpoint), then the whole body is validated (400, no lookup yet), then the ChooseService answers
  * `{choices:[{name, group?, variation?, body}]}`.
  */

@@ -43,7 +43,7 @@ interface Pending {
 }
 
 /**
- * The Choose API of one app (DESIGN 3.3 and 3.5), built once in buildApp: it owns the per-node caches (assignments,
+ * The Choose API of one app, built once in buildApp: it owns the per-node caches (assignments,
  * targeting attributes, exposure dedupe), the writer of first assignments and exposures, and each project's engine
  * ports; the route only authenticates, parses and sends what `answer()` returns.
  *
@@ -83,7 +83,7 @@ export class ChooseService {
     const identification = body.identification;
     if (identification.form === 'user') {
       // A writeKey is public (it ships in every page), so accepting a userId from it would let anyone read any
-      // known user's assignments: form B is for server-side apiKey callers (DESIGN 3.3).
+      // known user's assignments: form B is for server-side apiKey callers.
       if (auth.kind !== 'apiKey') {
         throw new ServiceError('identification_not_allowed', "identification.userId: needs an apiKey; browser callers send {sourceId, profileId}.");
       }

@@ -10,7 +10,7 @@ export interface ExposedChoice {
 }
 
 /**
- * The exposures of one Choose answer (DESIGN 3.5: each choice served is recorded): who, in which session, on
+ * The exposures of one Choose answer (each choice served is recorded): who, in which session, on
  * which device and when, and every choice of the answer that is recorded. Stored as ONE row, its choices as
  * JSON, so an answer of 20 choices is one insert rather than 20 (see migration 5).
  */

@@ -20,7 +20,7 @@ export interface ExposureWriterOptions {
 /**
  * Stores each Choose answer's exposures before the answer is sent, so that an answer the caller received is never
  * missing from the results, even if the process crashes right after. The sets added during one turn of the event
- * loop are one write (DESIGN 4: batched): under load a turn holds many answers, so the cost per answer stays small,
+ * loop are one write (batched): under load a turn holds many answers, so the cost per answer stays small,
  * and the write waits for a commit, not for the disk (the sinks commit with `durability: 'commit'`).
  *
  * `add()` resolves once its set is committed, or once a failed write has parked it in memory: the answer is not

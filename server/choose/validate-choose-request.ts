@@ -9,7 +9,7 @@ export const MAX_ID_LENGTH = 256;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_FORCED = 100;
 
-/** Identification form A (spec 2.1): a profile of one of the project's sources. */
+/** Identification form A: a profile of one of the project's sources. */
 export interface ProfileIdentification {
   form: 'profile';
   sourceId: string;
@@ -98,7 +98,7 @@ function forceOf(value: unknown): Record<string, string> {
 }
 
 /**
- * Checks a Choose body (spec 4.1, DESIGN 3.5) and answers the typed request, or throws a 400 whose message
+ * Checks a Choose body and answers the typed request, or throws a 400 whose message
  * names the field. Unknown fields are ignored (a newer client may send more). Nothing is looked up here, so
  * bad input costs no database round trip and changes nothing.
  * @example const request = validateChooseRequest(req.body);

@@ -1,4 +1,4 @@
-// The shape of svc.config.json (DESIGN 3.4). Extend it, never rename a field: deployed files rely on it.
+// The shape of svc.config.json. Extend it, never rename a field: deployed files rely on it.
 
 export type Device = 'mobile' | 'desktop';
 

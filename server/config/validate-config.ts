@@ -5,7 +5,7 @@ import type {
 
 // Validation throws at the first problem with its path (`organizations.acme.projects.shop.experiences[2].variations:
 // weights must sum to 100`): an operator fixes one line at a time, and a running service keeps its last
-// good config when a reload fails. Unknown fields are allowed so that the shape can grow (DESIGN 3.4).
+// good config when a reload fails. Unknown fields are allowed so that the shape can grow.
 
 type Json = Record<string, unknown>;
 
@@ -213,7 +213,7 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
 }
 
 /**
- * Checks a parsed svc.config.json against DESIGN 3.4 and returns it typed.
+ * Checks a parsed svc.config.json against the configuration's shape (config-types.ts) and returns it typed.
  * @throws ConfigError whose message names the first bad path.
  * @example validateConfig(JSON.parse(readFileSync('svc.config.json', 'utf8')))
  */

@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, description: 'The body is over 1 MiB (64 MiB for the catalog). The rest of the body is read and discarded before the answer\'s connection is reused, so a client still sending sees the answer, not a reset.' },
   path_too_long: { status: 414, description: 'A segment of the path is over 100 characters: no organization, project, source or feed has such a name.' },
   headers_too_large: { status: 431, description: 'The request line and headers are over 16 KiB; the connection is closed.' },
-  // 400, not 415: DESIGN 3.3 answers bad input with 400, and a content type we do not read is bad input.
+  // 400, not 415: the API answers bad input with 400, and a content type we do not read is bad input.
   unsupported_media_type: { status: 400, description: 'The body\'s content type is neither application/json nor text/plain (nor NDJSON for the catalog).' },
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },

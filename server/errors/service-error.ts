@@ -17,7 +17,7 @@ export class ServiceError extends Error {
   }
 }
 
-/** The body of every error answer (DESIGN 3.3). */
+/** The body of every error answer. */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string };
 }

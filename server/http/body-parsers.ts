@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors/service-error.js';
 
-/** Request bodies may be at most this large (DESIGN 3.3: 413 beyond). */
+/** Request bodies may be at most this large (413 beyond). */
 export const BODY_LIMIT = 1024 * 1024;
 
 /**

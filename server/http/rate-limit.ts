@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from '../auth/read-credentials.js';
 
-/** Default browser budget (DESIGN 3.4): 50 requests/s per (writeKey, client IP), bursts of 100. */
+/** Default browser budget: 50 requests/s per (writeKey, client IP), bursts of 100. */
 export const DEFAULT_WRITE_KEY_PER_SECOND = 50;
 /** The bucket holds this many seconds of the rate: 50/s → bursts of 100. */
 export const BURST_SECONDS = 2;

@@ -2,7 +2,7 @@
 // "50 per second with bursts of 100". The plugin hands us `max` and `timeWindow`; here `max` is the bucket
 // size (the burst) and `timeWindow` the time to refill it completely, so the rate is max / timeWindow.
 // State is per node and in memory: rate limiting is a local protection, not a guard that must agree
-// across nodes (DESIGN 4 is about duplicates and assignments).
+// across nodes (the database guards duplicates and assignments, not request rates).
 
 type IncrCallback = (error: Error | null, result: { current: number; ttl: number }) => void;
 

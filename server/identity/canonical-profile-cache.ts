@@ -16,7 +16,7 @@ import { ProjectScopedMap } from '../choose/project-scoped-map.js';
  * request is answered), so a client that logs in and then asks for its variation sees the new link at once.
  * Links ingested by ANOTHER node are seen within `ttlMs`: for at most that long a visitor who just logged in
  * on a second device may still get its own (anonymous) variation instead of the person's, which is what it
- * got a moment before; assignments themselves stay exact (stored first-wins in the database, DESIGN 4).
+ * got a moment before; assignments themselves stay exact (stored first-wins in the database).
  * A lookup that started before an invalidation is not remembered (the generation check in `set`), so a
  * query answered just before a link was committed cannot re-insert the old answer after the clear.
  * Bounded (ProjectScopedMap): the oldest entry goes first, from a project holding more than its share.

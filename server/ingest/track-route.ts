@@ -6,7 +6,7 @@ import type { ServiceContext } from '../service-context.js';
 import { ingestBatch } from './event-store.js';
 
 /**
- * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}` (DESIGN 3.3):
+ * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}`:
  * Basic writeKey, every event validated before anything is stored, the batch stored in one transaction,
  * `{accepted, duplicates}` by eventId per project.
  */

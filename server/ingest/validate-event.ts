@@ -48,7 +48,7 @@ function checkMap(event: Json, field: string, path: string): void {
   }
 }
 
-// Fields an event type cannot do without: the identity graph needs them (DESIGN 3.3).
+// Fields an event type cannot do without: the identity graph needs them.
 const REQUIRED_BY_TYPE: Partial<Record<EventType, string[]>> = {
   identify: ['userId'],
   alias: ['userId', 'anotherUserId'],
@@ -56,7 +56,7 @@ const REQUIRED_BY_TYPE: Partial<Record<EventType, string[]>> = {
 };
 
 /**
- * Checks one batch element against the event shape of DESIGN 3.3.
+ * Checks one batch element against the event shape (src/event.ts).
  * @throws ServiceError `invalid_event` with `batch[i].field: problem`.
  */
 export function validateEvent(raw: unknown, index: number): ServiceEvent {

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../service-context.js';
 export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
 
 /**
- * `POST /v1/{org}/projects/{project}/feeds/{id}/data` (spec 4.2, DESIGN 3.3): `{profileId, sourceId, limit,
+ * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
  * fields, productId?}` → `{products:[{id, …requested fields}]}`. Basic writeKey (the SDK) or apiKey (a server
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.

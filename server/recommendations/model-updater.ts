@@ -7,7 +7,7 @@ import { EVENT_WEIGHTS, scoreContribution } from './decay-score.js';
 //
 // Why in the ingestion transaction rather than a queue drained later: the models then change exactly once per
 // stored event — a resent batch (duplicates) adds nothing, a rolled-back batch adds nothing, a crash loses
-// nothing — with no second durable queue to build. It is still batched (DESIGN 4): a batch's updates are
+// nothing — with no second durable queue to build. It is still batched: a batch's updates are
 // aggregated in memory first and written as a few sorted multi-row upserts, and on SQLite the group commit
 // already folds many batches into one commit. Batches without product events cost one pass over the array and
 // no SQL at all.

@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 
-/** The feed endpoint's body (spec 4.2) after validation. */
+/** The feed endpoint's body after validation. */
 export interface FeedRequestBody {
   profileId: string;
   sourceId: string;

@@ -1,4 +1,4 @@
-// DESIGN 3.1 budgets, min+gzip: what a CMS page pays for the SDK. `npm test` builds before this runs.
+// The bundle budgets, min+gzip: what a CMS page pays for the SDK. `npm test` builds before this runs.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// The Choose engine's rules (DESIGN 3.5), one behaviour per test. The assignment store is faked in
+// The Choose engine's rules, one behaviour per test. The assignment store is faked in
 // memory: it is the storage edge, and the real one is tested with SQLite/PostgreSQL elsewhere.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -117,7 +117,7 @@ const INVALID: { name: string; body: unknown; code: string; message: string }[] 
   { name: 'session experience without sessionId', body: { identification: profile('bad-1'), names: ['hero-banner', 'by-session'] }, code: 'session_id_required', message: "Experience 'by-session' is sticky by session: 'sessionId' is required." },
 ];
 
-// Each auth failure (DESIGN 3.3) and its status and code.
+// Each auth failure and its status and code.
 const AUTH_FAILURES: { name: string; url: string; headers?: Record<string, string>; body?: unknown; status: number; code: string }[] = [
   { name: 'no credentials', url: URL_BROWSER, status: 401, code: 'missing_credentials' },
   { name: 'wrong apiKey secret', url: `${URL_BROWSER}?apiKey=srv1.wrong`, status: 401, code: 'invalid_credentials' },

@@ -1,4 +1,4 @@
-// The storage contract, run against SQLite and PostgreSQL alike (DESIGN 4: guards live in the database).
+// The storage contract, run against SQLite and PostgreSQL alike (guards live in the database).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';

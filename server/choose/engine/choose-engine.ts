@@ -1,4 +1,4 @@
-// The Choose API's engine (DESIGN 3.5): pure and storage-agnostic. It decides who is enrolled and in which variation
+// The Choose API's engine: pure and storage-agnostic. It decides who is enrolled and in which variation
 // from the compiled config and hashing alone; the only I/O is the ports it is given (sticky assignments for enrolled
 // units, feed products). It keeps no state between calls and never changes the compiled config it is given.
 

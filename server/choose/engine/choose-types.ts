@@ -56,7 +56,7 @@ export interface AssignmentRequest {
 }
 
 /**
- * Sticky first assignments, the storage edge (DESIGN 4: a unique key on (project, experience, unit),
+ * Sticky first assignments, the storage edge (a unique key on (project, experience, unit),
  * insert-if-absent). Called only for units that are enrolled after targeting, namespace and traffic.
  */
 export interface AssignmentPort {

@@ -23,7 +23,7 @@ interface Queryable {
 
 /**
  * PostgreSQL through a `pg` pool (DATABASE_URL). Every guard lives in the database, so N service nodes on
- * one database agree (DESIGN 4).
+ * one database agree.
  * @example const storage = await openPostgresStorage('postgres://postgres@127.0.0.1:5432/svc');
  */
 export class PostgresStorage extends SqlStorage {

@@ -51,7 +51,7 @@ function asError(error: unknown): Error {
  * The Choose API's first assignments go through the same groups: a new visitor's insert-if-absent was an
  * auto-committed write of its own, one fsync on the event loop per new visitor. Their read half runs at once,
  * outside any transaction (a returning unit writes nothing and waits for no commit); only the missing rows
- * are queued, and the insert-if-absent inside the group decides, as before (DESIGN 4).
+ * are queued, and the insert-if-absent inside the group decides, as before.
  * @example const storage = await openSqliteStorage('./data/svc.db');
  */
 export class SqliteStorage extends SqlStorage {
