@@ -20,8 +20,7 @@ function current(store: ConfigStore): Verified {
 
 /**
  * Full keys (`<id>.<secret>`) that already passed the constant-time comparison against the current config,
- * so a server-side caller presenting the same key on every request is not hashed twice per request again
- * (two SHA-256 digests were ≈4 % of the Choose API's CPU under the bench).
+ * so a server-side caller presenting the same key on every request is not hashed (two SHA-256 digests) again.
  * Why this is safe:
  * - Only successes are remembered, so the memory holds at most one entry per configured key (it needs no
  *   other bound) and a wrong or guessed key always takes the full constant-time path: a failure is never

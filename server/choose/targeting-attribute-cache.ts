@@ -21,8 +21,7 @@ interface Entry {
 /**
  * A short-lived per-node memory of the stored attributes `condition` rules read (targeting-attributes.ts),
  * keyed by (project, profile, canonical profile). Without it each request selecting a targeted experience
- * cost three to five attribute queries (≈8 % of the service's CPU under the bench), repeated for every page
- * view of the same visitor. Staleness is acceptable for targeting and bounded by `ttlMs`: an attribute
+ * cost three to five attribute queries, repeated for every page view of the same visitor. Staleness is acceptable for targeting and bounded by `ttlMs`: an attribute
  * tracked a moment ago counts within `ttlMs` rather than at once, and a visitor who newly matches a condition
  * is enrolled on a later request. Assignments stay exact: they are sticky in the database, never here.
  * Attributes do not come from the config, so a config reload leaves this cache alone. One entry per profile,

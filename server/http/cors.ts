@@ -35,8 +35,7 @@ const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
  *
  * One onRequest hook of our own rather than @fastify/cors: with a per-request decision (the project comes from the
  * URL) the plugin rebuilds and merges its whole option set and reads `request.routeOptions` (a fresh object per
- * read) twice on every request — ≈ 20 µs of each request's CPU in the Choose bench, about a tenth of the service's
- * per-request cost, for three headers. The semantics are the plugin's for these options (reflected origin, `Vary:
+ * read) twice on every request, for three headers. The semantics are the plugin's for these options (reflected origin, `Vary:
  * Origin`, non-strict preflight); security.test.ts checks them.
  */
 export function registerCors(app: FastifyInstance, store: ConfigStore): void {

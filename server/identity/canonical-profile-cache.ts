@@ -2,8 +2,7 @@ import { ProjectScopedMap } from '../choose/project-scoped-map.js';
 
 /**
  * A per-node memory of canonicalProfile in identity-store.ts (profile → the profile whose assignments it shares), so a
- * returning visitor's Choose request does not pay the identity-graph query on every page view (≈4–7 % of the
- * service's CPU under the bench).
+ * returning visitor's Choose request does not pay the identity-graph query on every page view.
  *
  * Why every entry expires (after `ttlMs`, default 2 s), positive ones included:
  * - "P is its own canonical" is the anonymous state and changes as soon as P is identified as a user whose

@@ -63,8 +63,8 @@ export class ServiceMetrics {
 
   // Request counts and latencies are counted here, in plain numbers per (method, route, status), and formatted by
   // the registry only when scraped. Through prom-client's labelled Counter and Histogram children, every request
-  // hashed its label set twice and wrote the bucket under a string key: ≈ 4 % of the main thread's CPU in the
-  // Choose bench. Bounded by routes × methods × statuses (route patterns, not URLs).
+  // hashed its label set twice and wrote the bucket under a string key. Bounded by routes × methods × statuses
+  // (route patterns, not URLs).
   private readonly stats = new Map<string, RequestStats>();
 
   /**

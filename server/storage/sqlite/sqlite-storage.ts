@@ -73,13 +73,12 @@ export class SqliteStorage extends SqlStorage {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     // 64 MiB of page cache instead of SQLite's 2 MiB: eventIds are random UUIDs, so every insert lands on a
-    // random page of the (project, event_id) index; with the hot index pages cached, storing a batch cost
-    // ≈ 20 % less CPU in the ingestion micro-bench (48 vs 62 µs/event). An upper bound, not an allocation.
+    // random page of the (project, event_id) index, and the hot index pages stay cached. An upper bound, not an
+    // allocation.
     this.db.pragma('cache_size = -65536');
     // Each write of a group runs in a savepoint, whose undo copy of every page it touches (the sub-journal)
-    // spilled into a temporary FILE past 64 KiB: about one 4 KiB page per event. In memory, storing an event cost
-    // ≈ 12 instead of 18–22 µs (the INSERT alone, ingestion probe). Migrations, which may sort whole tables, use
-    // files again.
+    // spilled into a temporary FILE past 64 KiB: about one 4 KiB page per event. It stays in memory; migrations,
+    // which may sort whole tables, use files again.
     this.db.pragma('temp_store = MEMORY');
     this.checkpointer = journal === 'wal' ? this.checkpointInTheBackground(options.walBoundPages ?? WAL_BOUND_PAGES) : null;
   }
