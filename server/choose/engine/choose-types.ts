@@ -16,8 +16,7 @@ export interface ChooseRequest {
   profileId: string;
   /**
    * What `condition` rules see: `url`, profile and account attributes, anything the route knows.
-   * `device` is added from the request when this object has none. A frozen object is taken as unchanging, nested
-   * values included: the engine remembers its conditions' results with it.
+   * `device` is added from the request when this object has none.
    */
   attributes?: Readonly<Record<string, unknown>>;
   /** QA overrides `{experienceName: variationName}`; honoured only with `ChooseOptions.allowForce`. */
@@ -69,8 +68,8 @@ export interface AssignmentPort {
   /**
    * Optional: the unit's stored variations known without I/O (a cache), by experience name, or undefined. Lets the
    * engine serve an experiment that enrolls every unit without hashing (see CompiledExperience.enrollsEveryUnit).
-   * Asked once per unit and request. A variation in the map never changes (stored assignments never do), and the
-   * engine remembers what it resolved per map object; entries may be added.
+   * Asked once per unit and request. A variation in the map never changes (stored assignments never do); entries may
+   * be added.
    */
   knownAssignments?(unitKey: string): ReadonlyMap<string, string> | undefined;
 }
