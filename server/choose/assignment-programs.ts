@@ -37,21 +37,6 @@ export function toAssignment(row: SqlRow, created: boolean): Assignment {
   };
 }
 
-export function* assignmentProgram(input: AssignmentInput, now: number): SqlProgram<Assignment> {
-  const { changes } = yield op(
-    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project, experience, unit) DO NOTHING`,
-    input.project, input.experience, input.unit, input.variation, input.hashVersion, now,
-  );
-  const { rows } = yield op(
-    'SELECT experience, unit, variation, hash_version, created_at FROM assignments WHERE project = ? AND experience = ? AND unit = ?',
-    input.project, input.experience, input.unit,
-  );
-  const row = rows[0];
-  if (!row) throw new Error('assignment vanished after insert-if-absent');
-  return toAssignment(row, changes === 1);
-}
-
 /** An assignment's key in the programs' maps: `${experience}\0${unit}`. */
 function assignmentId(experience: string, unit: string): string {
   return `${experience}\u0000${unit}`;
@@ -152,13 +137,24 @@ export function assignmentAnswers(inputs: readonly AssignmentInput[], read: Assi
 }
 
 /**
- * Insert-if-absent of a request's first assignments and the stored rows back, in the order asked: the read half,
- * then the write half for what is missing. Run by the storage itself and by the Choose API's writer thread.
+ * Insert-if-absent of each first assignment, one prepared single-row statement per pair, for a connection that takes
+ * the write lock whatever it finds (the Choose writer thread's): null when every pair was new and is stored as asked
+ * (a new visitor: nothing is returned or read back), else the stored rows in the order asked, `created` where this
+ * program inserted the row.
  */
-export function* assignmentsProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
-  const read = yield* assignmentReadProgram(inputs);
-  if (read.missing.length === 0) return assignmentAnswers(inputs, read);
-  return assignmentAnswers(inputs, read, yield* assignmentWriteProgram(read.project, read.missing, now));
+export function* assignmentsInsertEachProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[] | null> {
+  const inserted: boolean[] = [];
+  for (const input of inputs) {
+    const { changes } = yield op(
+      `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project, experience, unit) DO NOTHING`,
+      input.project, input.experience, input.unit, input.variation, input.hashVersion, now,
+    );
+    inserted.push(changes === 1);
+  }
+  if (inserted.every(Boolean)) return null;
+  const stored = assignmentAnswers(inputs, yield* assignmentReadProgram(inputs));
+  return stored.map((row, i) => ({ ...row, created: inserted[i]! }));
 }
 
 /** One project's first assignments as one flat array (cheap to post to the writer thread): see packAssignments. */

@@ -5,7 +5,7 @@ import type { SqlProgram, SqlResult } from '../sql-program.js';
  * Runs storage programs (sql-program.ts) on one better-sqlite3 connection, synchronously, with its prepared
  * statements cached by SQL text. The storage's main connection and the Choose API's writer thread each have one,
  * so both run the same programs (the same SQL) on their own connection.
- * @example new SqliteProgramRunner(db).drive(assignmentsProgram(inputs, Date.now()));
+ * @example new SqliteProgramRunner(db).drive(assignmentReadProgram(inputs));
  */
 export class SqliteProgramRunner {
   private readonly statements = new Map<string, Database.Statement>();
