@@ -34,6 +34,12 @@ export interface ChooseServiceOptions {
   logger: ChooseLogger & ExposureWriterLogger & { error(details: Record<string, unknown>, message: string): void };
 }
 
+/** A project's compiled experiences and the engine's ports for it. */
+interface PreparedProject {
+  compiled: CompiledExperiences;
+  deps: ChooseDeps;
+}
+
 /** A Choose request on its way to the answer (ChooseService's stages). */
 interface Pending {
   auth: AuthResult;
@@ -66,7 +72,7 @@ export class ChooseService {
   /** Stored targeting attributes for 10 s (staleness is acceptable for targeting). */
   private readonly targetingCache: TargetingAttributeCache;
   /** A project's compiled experiences and engine ports, built on its first request (a reload brings new project objects). */
-  private readonly projects = new WeakMap<ProjectRef, { compiled: CompiledExperiences; deps: ChooseDeps }>();
+  private readonly projects = new WeakMap<ProjectRef, PreparedProject>();
 
   constructor(private readonly options: ChooseServiceOptions) {
     this.sink = chooseWriter(options.storage);
@@ -139,29 +145,29 @@ export class ChooseService {
     if (body.device !== undefined) chooseRequest.device = body.device;
     if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
     if (body.force !== undefined) chooseRequest.force = body.force;
-    if (!needsTargeting(this.prepared(project).compiled, body.names, body.groups)) return this.chosen(pending, chooseRequest);
+    const prepared = this.prepared(project);
+    if (!needsTargeting(prepared.compiled, body.names, body.groups)) return this.chosen(pending, prepared, chooseRequest);
     const attributes = loadTargetingAttributes(this.options.storage, {
       project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
     }, this.targetingCache);
     if (!(attributes instanceof Promise)) {
       chooseRequest.attributes = attributes;
-      return this.chosen(pending, chooseRequest);
+      return this.chosen(pending, prepared, chooseRequest);
     }
     return this.fromStorage(attributes).then((read) => {
       chooseRequest.attributes = read;
-      return this.chosen(pending, chooseRequest);
+      return this.chosen(pending, prepared, chooseRequest);
     });
   }
 
   /** Runs the engine: at once for a returning unit whose assignments are cached, else once the store answered. */
-  private chosen(pending: Pending, chooseRequest: ChooseRequest): string | Promise<string> {
-    const { compiled, deps } = this.prepared(pending.auth.project);
+  private chosen(pending: Pending, { compiled, deps }: PreparedProject, chooseRequest: ChooseRequest): string | Promise<string> {
     const result = chooseExperiences(compiled, chooseRequest, deps, { allowForce: pending.auth.kind === 'apiKey' });
     if (!(result instanceof Promise)) return this.answered(pending, result);
     return this.fromStorage(result).then((r) => this.answered(pending, r));
   }
 
-  private prepared(project: ProjectRef): { compiled: CompiledExperiences; deps: ChooseDeps } {
+  private prepared(project: ProjectRef): PreparedProject {
     let prepared = this.projects.get(project);
     if (prepared === undefined) {
       const deps: ChooseDeps = { assignments: storageAssignmentPort(this.sink, project.key, this.assignmentCache), logger: this.options.logger };
