@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from '../migrations.js';
 import type { SqlProgram } from '../sql-program.js';
+import { commitGroup } from './group-commit.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { SqlStorage } from '../sql-storage.js';
 import type { TransactionOptions } from '../storage.js';
@@ -30,10 +31,6 @@ const MAX_GROUP_ROWS = 5000;
 export interface SqliteStorageOptions {
   /** Overrides WAL_BOUND_PAGES (tests use a small bound to reach it quickly). */
   walBoundPages?: number;
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**
@@ -157,47 +154,13 @@ export class SqliteStorage extends SqlStorage {
       for (const write of group) write.fail(new Error('storage is closed'));
       return;
     }
-    const outcomes: ((() => void) | Error)[] = [];
-    try {
-      this.runner.statement('BEGIN IMMEDIATE').run();
-      for (const write of group) {
-        this.runner.statement('SAVEPOINT group_write').run();
-        try {
-          outcomes.push(write.execute());
-          this.runner.statement('RELEASE group_write').run();
-        } catch (error) {
-          // Only this write's rows are undone; the group's transaction goes on. (If SQLite already rolled
-          // the whole transaction back — I/O error, disk full — ROLLBACK TO throws and the catch below retries.)
-          this.runner.statement('ROLLBACK TO group_write').run();
-          this.runner.statement('RELEASE group_write').run();
-          outcomes.push(asError(error));
-        }
-      }
-      this.runner.statement('COMMIT').run();
-    } catch {
-      // Nothing of the group is stored: retry each write alone, so that what failed the shared transaction
-      // fails only the write that caused it (or every write, if the database is unusable).
-      if (this.db.inTransaction) this.runner.statement('ROLLBACK').run();
-      for (const write of group) this.writeAlone(write);
-      return;
-    }
+    // Each write's answer runs only once the shared commit returned (never before: an answer means "on disk").
+    const outcomes = commitGroup(this.db, this.runner, group, (write) => write.execute());
     group.forEach((write, i) => {
-      const outcome = outcomes[i] as (() => void) | Error;
+      const outcome = outcomes[i]!;
       if (outcome instanceof Error) write.fail(outcome);
       else outcome();
     });
-  }
-
-  /** One write in a transaction of its own (the group commit's fallback). */
-  private writeAlone(write: PendingWrite): void {
-    let answer: () => void;
-    try {
-      answer = this.db.transaction(() => write.execute()).immediate();
-    } catch (error) {
-      write.fail(asError(error));
-      return;
-    }
-    answer();
   }
 
   migrate(): Promise<void> {

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlProgram } from '../sql-program.js';
+import { commitGroup } from './group-commit.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from './wal-checkpointer.js';
 
@@ -48,31 +49,12 @@ export function serveWriterThread(programs: WriterPrograms): void {
   db.pragma('synchronous = NORMAL');
   const runner = new SqliteProgramRunner(db);
 
-  const errorReply = (request: Run, error: unknown): WriterReply =>
-    ({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   /** Runs one request's program on the open transaction; throws when a statement fails. */
-  const execute = (request: Run): WriterReply => {
+  const execute = (request: Run): unknown => {
     const make = programs[request.program];
     if (make === undefined) throw new Error(`no writer program named ${request.program}`);
-    return { id: request.id, value: runner.drive(make(...request.args)) };
+    return runner.drive(make(...request.args));
   };
-  /** One request of the turn's group, in a savepoint: a failing one is undone alone and the group goes on. */
-  const inSavepoint = (request: Run): WriterReply => {
-    runner.statement('SAVEPOINT writer_request').run();
-    try {
-      const reply = execute(request);
-      runner.statement('RELEASE writer_request').run();
-      return reply;
-    } catch (error) {
-      // If SQLite already ended the whole transaction (RAISE(ROLLBACK), I/O error, disk full), this throws and the
-      // group is retried request by request (flush).
-      runner.statement('ROLLBACK TO writer_request').run();
-      runner.statement('RELEASE writer_request').run();
-      return errorReply(request, error);
-    }
-  };
-  const group = db.transaction((requests: readonly Run[]) => requests.map(inSavepoint));
-  const alone = db.transaction(execute);
 
   let waiting: Run[] = [];
   let flushScheduled = false;
@@ -81,21 +63,10 @@ export function serveWriterThread(programs: WriterPrograms): void {
     const requests = waiting;
     waiting = [];
     if (requests.length === 0) return;
-    let replies: WriterReply[];
-    try {
-      replies = group.immediate(requests);
-    } catch {
-      // Nothing of the group is stored: each request again in a transaction of its own, so that what failed the shared
-      // transaction fails only the request that caused it (or every request, if the database is unusable).
-      replies = requests.map((request) => {
-        try {
-          return alone.immediate(request);
-        } catch (error) {
-          return errorReply(request, error);
-        }
-      });
-    }
-    for (const reply of replies) port.postMessage(reply);
+    commitGroup(db, runner, requests, execute).forEach((outcome, i) => {
+      const id = requests[i]!.id;
+      port.postMessage((outcome instanceof Error ? { id, error: outcome.message } : { id, value: outcome }) satisfies WriterReply);
+    });
   };
 
   port.on('message', (message: WriterRequest) => {
