@@ -25,7 +25,8 @@ export class TokenBucketStore {
     const now = this.now();
     const rate = max / timeWindow;
     const bucket = this.buckets.get(key) ?? { tokens: max, at: now };
-    bucket.tokens = Math.min(max, bucket.tokens + (now - bucket.at) * rate);
+    // A clock that stepped back (an NTP correction) refills nothing and takes nothing away.
+    bucket.tokens = Math.min(max, bucket.tokens + Math.max(0, now - bucket.at) * rate);
     bucket.at = now;
     // Re-insert to keep the Map in least-recently-used order; the oldest bucket goes first when full.
     this.buckets.delete(key);
