@@ -38,7 +38,8 @@ export const OUTBOX_DEFAULTS: Required<OutboxOptions> = {
 };
 
 const encoder = new TextEncoder();
-const WRAPPER_BYTES = '{"batch":[]}'.length;
+// The body around the events: `{"batch":[…],"sentAt":"<ISO 8601>"}` (transport.ts).
+const WRAPPER_BYTES = '{"batch":[],"sentAt":"2026-01-01T00:00:00.000Z"}'.length;
 
 /** UTF-8 bytes of an event's JSON: what it adds to a request body. */
 export function eventBytes(event: ServiceEvent): number {

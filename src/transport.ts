@@ -36,8 +36,9 @@ export function classify(status: number, retryAfter: string | null, message: str
 }
 
 /**
- * POSTs a batch to the track endpoint with the write key as Basic credentials. The body is JSON sent as
- * `text/plain`, which the service accepts; it never throws.
+ * POSTs a batch to the track endpoint with the write key as Basic credentials. The body is JSON
+ * (`{batch, sentAt}`, sentAt the device clock at sending) sent as `text/plain`, which the service accepts; it never
+ * throws.
  */
 export function createSender(config: ResolvedConfig, timeoutMs = REQUEST_TIMEOUT_MS): Send {
   const url = trackUrl(config);
@@ -52,7 +53,8 @@ export function createSender(config: ResolvedConfig, timeoutMs = REQUEST_TIMEOUT
         keepalive,
         signal: controller.signal,
         headers: { Authorization: config.authorization, 'Content-Type': 'text/plain;charset=UTF-8' },
-        body: JSON.stringify({ batch: events }),
+        // sentAt lets the service correct event times for this device's clock skew.
+        body: JSON.stringify({ batch: events, sentAt: new Date().toISOString() }),
       });
       const message = response.ok ? '' : await errorMessage(response);
       return classify(response.status, response.headers.get('Retry-After'), message);

@@ -21,17 +21,17 @@ function productIdOf(event: ServiceEvent): string | null {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
-const EVENT_COLUMNS = 14;
+const EVENT_COLUMNS = 15;
 const EVENT_INSERT_HEAD = `INSERT INTO events (project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id,
-       account_id, product_id, ts, received_at, payload)
+       account_id, product_id, ts, received_at, sent_at, payload)
      VALUES `;
 const ONE_EVENT_ROW = `(${new Array<string>(EVENT_COLUMNS).fill('?').join(', ')})`;
 const EVENT_INSERT_ONE = `${EVENT_INSERT_HEAD}${ONE_EVENT_ROW} ON CONFLICT (project, event_id) DO NOTHING`;
 
-function eventRow(project: string, sourceId: string, e: ServiceEvent, now: number): SqlValue[] {
+function eventRow(project: string, sourceId: string, e: ServiceEvent, now: number, sentAt: number | null): SqlValue[] {
   return [
     project, e.eventId, sourceId, e.type, e.name, e.profileId, e.sessionId, e.pageId,
-    e.userId ?? null, e.accountId ?? null, productIdOf(e), Date.parse(e.timestamp), now, JSON.stringify(e),
+    e.userId ?? null, e.accountId ?? null, productIdOf(e), Date.parse(e.timestamp), now, sentAt, JSON.stringify(e),
   ];
 }
 
@@ -42,7 +42,7 @@ function eventRow(project: string, sourceId: string, e: ServiceEvent, now: numbe
  * a networked driver (PostgreSQL) wants the single round trip.
  */
 export function* ingestProgram(
-  project: string, sourceId: string, events: ServiceEvent[], now: number, rowWise = false,
+  project: string, sourceId: string, events: ServiceEvent[], now: number, rowWise = false, sentAt: number | null = null,
 ): SqlProgram<IngestResult> {
   // Sorted by eventId so that two concurrent transactions take unique-index locks in the same order
   // (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
@@ -51,12 +51,12 @@ export function* ingestProgram(
   if (rowWise) {
     // ON CONFLICT DO NOTHING changes no row for a stored eventId (or one repeated earlier in this batch).
     for (const e of rows) {
-      const { changes } = yield op(EVENT_INSERT_ONE, ...eventRow(project, sourceId, e, now));
+      const { changes } = yield op(EVENT_INSERT_ONE, ...eventRow(project, sourceId, e, now, sentAt));
       if (changes === 1) fresh.add(e.eventId);
     }
   } else {
     const params: SqlValue[] = [];
-    for (const e of rows) params.push(...eventRow(project, sourceId, e, now));
+    for (const e of rows) params.push(...eventRow(project, sourceId, e, now, sentAt));
     const { rows: inserted } = yield op(
       `${EVENT_INSERT_HEAD}${rows.map(() => ONE_EVENT_ROW).join(', ')}
      ON CONFLICT (project, event_id) DO NOTHING RETURNING event_id`,

@@ -82,6 +82,20 @@ export function validateEvent(raw: unknown, index: number): ServiceEvent {
 }
 
 /**
+ * The batch's `sentAt` (ISO 8601, the sender's clock when it sent the batch) in epoch milliseconds, or null when
+ * absent. With it an event's time is corrected for the sender's clock skew: `receivedAt - (sentAt - timestamp)`.
+ * @example sentAtOf({ batch: [], sentAt: '2026-11-24T10:00:00.000Z' }) // → 1795519200000
+ */
+export function sentAtOf(body: unknown): number | null {
+  const sentAt = isObject(body) ? body.sentAt : undefined;
+  if (sentAt === undefined || sentAt === null) return null;
+  if (typeof sentAt !== 'string' || !ISO_8601.test(sentAt) || Number.isNaN(Date.parse(sentAt))) {
+    throw new ServiceError('invalid_batch', 'sentAt: must be an ISO 8601 date-time');
+  }
+  return Date.parse(sentAt);
+}
+
+/**
  * Checks a track body `{batch:[event…]}`; the first invalid event refuses the whole batch.
  * @example validateBatch({ batch: [event] }) // → [event]
  */

@@ -274,6 +274,12 @@ DROP TABLE assignments;
 ALTER TABLE assignments_next RENAME TO assignments;
 `;
 
+// Experiment results correct an event's time for the sender's clock skew: a batch may carry `sentAt` (the sender's
+// clock when it sent it), and the event happened at receivedAt - (sentAt - timestamp). Null for batches without it.
+const eventSentAt = (t: { int: string }): string => `
+ALTER TABLE events ADD COLUMN sent_at ${t.int};
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -312,5 +318,11 @@ export const MIGRATIONS: Migration[] = [
     name: "assignments keyed by unit first: a unit's rows are neighbours",
     sqlite: assignmentsByUnit({ int: 'INTEGER', withoutRowid: ' WITHOUT ROWID' }),
     postgres: assignmentsByUnit({ int: 'BIGINT', withoutRowid: '' }),
+  },
+  {
+    version: 7,
+    name: "events: the batch's sentAt, for clock-skew correction in results",
+    sqlite: eventSentAt({ int: 'INTEGER' }),
+    postgres: eventSentAt({ int: 'BIGINT' }),
   },
 ];
