@@ -55,6 +55,28 @@ export interface ProductConfig {
   [field: string]: unknown;
 }
 
+export type MetricType = 'binomial' | 'count' | 'sum';
+
+/**
+ * What an experiment is judged by: per unit, over the events named `event` (an event's `name`, exactly) whose `data`
+ * matches `where`, from the unit's first exposure on. `binomial`: 1 if there is at least one such event, else 0;
+ * `count`: how many; `sum`: the sum of `data[value]` over them (a value that is not a JSON number counts 0).
+ */
+export interface MetricConfig {
+  name: string;
+  event: string;
+  type: MetricType;
+  /** The numeric `data` field a `sum` adds up. */
+  value?: string;
+  /** A condition over the event's `data`, with the operators of experience conditions. */
+  where?: Record<string, unknown>;
+  /** Counts only events within this many hours after the unit's first exposure. */
+  windowHours?: number;
+  /** Variance reduction (CUPED) by the same metric's value in the `cupedDays` (default 14) before first exposure. */
+  cuped?: boolean;
+  cupedDays?: number;
+}
+
 export interface LimitsConfig {
   /** Requests per second per (writeKey, client IP) on browser endpoints; default 50 (burst 100). */
   writeKeyPerSecond?: number;
@@ -68,6 +90,7 @@ export interface ProjectConfig {
   sources: string[];
   experiences?: ExperienceConfig[];
   feeds?: FeedConfig[];
+  metrics?: MetricConfig[];
   catalog?: ProductConfig[];
   limits?: LimitsConfig;
   /** CORS allow-list for browser endpoints; absent means any origin (write keys are public). */

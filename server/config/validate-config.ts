@@ -129,6 +129,45 @@ function validateExperience(raw: unknown, path: string, feedIds: Set<number>): v
   }
 }
 
+const METRIC_TYPES = ['binomial', 'count', 'sum'];
+const MAX_CUPED_DAYS = 365;
+
+function validateMetric(raw: unknown, path: string): void {
+  const metric = requireObject(raw, path);
+  const name = requireString(metric.name, `${path}.name`);
+  // Names travel in `?metrics=a,b`.
+  if (name.length > 64 || name.includes(',')) fail(`${path}.name`, 'must be at most 64 characters, without a comma');
+  requireString(metric.event, `${path}.event`);
+  if (typeof metric.type !== 'string' || !METRIC_TYPES.includes(metric.type)) {
+    fail(`${path}.type`, `must be one of ${METRIC_TYPES.join(', ')}`);
+  }
+  if (metric.type === 'sum') requireString(metric.value, `${path}.value`);
+  else if (metric.value !== undefined) fail(`${path}.value`, 'is only allowed with type "sum"');
+  if (metric.where !== undefined) requireObject(metric.where, `${path}.where`);
+  if (metric.windowHours !== undefined && !(finiteNumber(metric.windowHours, `${path}.windowHours`) > 0)) {
+    fail(`${path}.windowHours`, 'must be a number > 0');
+  }
+  if (metric.cuped !== undefined && typeof metric.cuped !== 'boolean') fail(`${path}.cuped`, 'must be true or false');
+  if (metric.cupedDays !== undefined) {
+    const days = finiteNumber(metric.cupedDays, `${path}.cupedDays`);
+    if (!(days > 0 && days <= MAX_CUPED_DAYS)) fail(`${path}.cupedDays`, `must be a number of days > 0 and <= ${MAX_CUPED_DAYS}`);
+    if (metric.cuped !== true) fail(`${path}.cupedDays`, 'is only allowed with "cuped": true');
+  }
+}
+
+function validateMetrics(value: unknown, path: string): void {
+  if (value === undefined) return;
+  const names = new Map<string, number>();
+  requireArray(value, path).forEach((raw, i) => {
+    const mPath = `${path}[${i}]`;
+    validateMetric(raw, mPath);
+    const name = (raw as { name: string }).name;
+    const first = names.get(name);
+    if (first !== undefined) fail(`${mPath}.name`, `"${name}" is already used by metrics[${first}]`);
+    names.set(name, i);
+  });
+}
+
 function validateFeeds(value: unknown, path: string): Set<number> {
   const ids = new Set<number>();
   if (value === undefined) return ids;
@@ -192,6 +231,7 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
       names.set(name, i);
     });
   }
+  validateMetrics(project.metrics, `${path}.metrics`);
   validateCatalog(project.catalog, `${path}.catalog`);
   if (project.limits !== undefined) {
     const limits = requireObject(project.limits, `${path}.limits`);

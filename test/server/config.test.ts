@@ -18,7 +18,21 @@ function shipped(): ServiceConfigFile {
 type Mutate = (shop: Record<string, unknown>, root: Record<string, unknown>) => void;
 const exp = (shop: Record<string, unknown>, i: number) => (shop.experiences as Record<string, unknown>[])[i] as Record<string, unknown>;
 
+const metric = (shop: Record<string, unknown>, i: number) => (shop.metrics as Record<string, unknown>[])[i] as Record<string, unknown>;
+
 const CASES: { name: string; mutate: Mutate; message: string }[] = [
+  { name: 'metrics not an array', mutate: (s) => { s.metrics = {}; }, message: `${SHOP}.metrics: must be an array` },
+  { name: 'metric type unknown', mutate: (s) => { metric(s, 0).type = 'ratio'; }, message: `${SHOP}.metrics[0].type: must be one of binomial, count, sum` },
+  { name: 'metric without event', mutate: (s) => { delete metric(s, 1).event; }, message: `${SHOP}.metrics[1].event: must be a non-empty string` },
+  { name: 'sum without value', mutate: (s) => { delete metric(s, 2).value; }, message: `${SHOP}.metrics[2].value: must be a non-empty string` },
+  { name: 'value on a binomial', mutate: (s) => { metric(s, 0).value = 'price'; }, message: `${SHOP}.metrics[0].value: is only allowed with type "sum"` },
+  { name: 'duplicate metric name', mutate: (s) => { metric(s, 1).name = 'purchase'; }, message: `${SHOP}.metrics[1].name: "purchase" is already used by metrics[0]` },
+  { name: 'metric name with a comma', mutate: (s) => { metric(s, 1).name = 'a,b'; }, message: `${SHOP}.metrics[1].name: must be at most 64 characters, without a comma` },
+  { name: 'where not an object', mutate: (s) => { metric(s, 0).where = 'list = weekly'; }, message: `${SHOP}.metrics[0].where: must be an object` },
+  { name: 'windowHours not positive', mutate: (s) => { metric(s, 0).windowHours = 0; }, message: `${SHOP}.metrics[0].windowHours: must be a number > 0` },
+  { name: 'cuped not a boolean', mutate: (s) => { metric(s, 2).cuped = 'yes'; }, message: `${SHOP}.metrics[2].cuped: must be true or false` },
+  { name: 'cupedDays without cuped', mutate: (s) => { metric(s, 2).cupedDays = 7; }, message: `${SHOP}.metrics[2].cupedDays: is only allowed with "cuped": true` },
+  { name: 'cupedDays out of range', mutate: (s) => { metric(s, 2).cuped = true; metric(s, 2).cupedDays = 400; }, message: `${SHOP}.metrics[2].cupedDays: must be a number of days > 0 and <= 365` },
   { name: 'weights not summing to 100', mutate: (s) => { (s.experiences as unknown[]).push({ name: 'x', variations: [{ name: 'a', weight: 60, body: {} }, { name: 'b', weight: 30, body: {} }] }); }, message: `${SHOP}.experiences[3].variations: weights must sum to 100` },
   { name: 'weight not a number', mutate: (s) => { ((exp(s, 0).variations as Record<string, unknown>[])[1] as Record<string, unknown>).weight = '50'; }, message: `${SHOP}.experiences[0].variations[1].weight: must be a number` },
   { name: 'duplicate experience name', mutate: (s) => { exp(s, 2).name = 'hero-banner'; }, message: `${SHOP}.experiences[2].name: "hero-banner" is already used by experiences[0]` },
