@@ -20,6 +20,7 @@ import { feedRoute } from './recommendations/feed-route.js';
 import { healthRoute } from './http/health-route.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
+import { resultsRoute } from './results/results-route.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import type { Storage } from './storage/storage.js';
@@ -133,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);
+  resultsRoute(app, ctx);
   await catalogRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);

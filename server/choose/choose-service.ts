@@ -4,6 +4,7 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { CanonicalProfileCache } from '../identity/canonical-profile-cache.js';
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { Storage } from '../storage/storage.js';
@@ -31,6 +32,8 @@ export interface ChooseServiceOptions {
   /** Profile → canonical profile; the track route clears it when this node stores an identify or alias. */
   canonicalProfiles: CanonicalProfileCache;
   now: () => number;
+  /** Counts the first assignments and exposures written. */
+  metrics: Pick<ServiceMetrics, 'assignmentsWritten' | 'exposuresWritten'>;
   logger: ChooseLogger & ExposureWriterLogger & { error(details: Record<string, unknown>, message: string): void };
 }
 
@@ -62,10 +65,11 @@ interface Pending {
  * a profile is identified as a user, it shares the assignments of the first profile linked to that user, and form B's
  * userId resolves to that same profile. So an anonymous visitor keeps the variation after log-in, and a second device
  * of the same person gets it too once identified.
- * @example const choose = new ChooseService({ storage, feeds, canonicalProfiles, now: Date.now, logger: app.log });
+ * @example const choose = new ChooseService({ storage, feeds, canonicalProfiles, metrics, now: Date.now, logger: app.log });
  */
 export class ChooseService {
   private readonly sink: ExposureSink & AssignmentStore;
+  private readonly writer: ExposureSink & AssignmentStore;
   private readonly exposures: ExposureWriter;
   private readonly dedupe = new ExposureDedupe();
   private readonly assignmentCache = new AssignmentCache();
@@ -75,7 +79,8 @@ export class ChooseService {
   private readonly projects = new WeakMap<ProjectRef, PreparedProject>();
 
   constructor(private readonly options: ChooseServiceOptions) {
-    this.sink = chooseWriter(options.storage);
+    this.writer = chooseWriter(options.storage);
+    this.sink = countedWrites(this.writer, options.metrics);
     this.exposures = new ExposureWriter(this.sink, { logger: options.logger });
     this.targetingCache = new TargetingAttributeCache(options.now, TARGETING_TTL_MS);
   }
@@ -117,7 +122,7 @@ export class ChooseService {
   /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
   async close(): Promise<void> {
     await this.exposures.close();
-    if (this.sink instanceof ThreadChooseStore) await this.sink.close();
+    if (this.writer instanceof ThreadChooseStore) await this.writer.close();
   }
 
   /**
@@ -194,6 +199,27 @@ export class ChooseService {
       project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(), choices: fresh,
     }).then(() => json);
   }
+}
+
+/** `sink`, counting in `metrics` the first assignments it stored and the exposures (choices served) it wrote. */
+function countedWrites(
+  sink: ExposureSink & AssignmentStore, metrics: ChooseServiceOptions['metrics'],
+): ExposureSink & AssignmentStore {
+  return {
+    async getOrCreateAssignments(inputs) {
+      const assignments = await sink.getOrCreateAssignments(inputs);
+      let created = 0;
+      for (const a of assignments) if (a.created) created++;
+      if (created > 0) metrics.assignmentsWritten.inc(created);
+      return assignments;
+    },
+    async recordExposures(sets) {
+      await sink.recordExposures(sets);
+      let choices = 0;
+      for (const set of sets) choices += set.choices.length;
+      metrics.exposuresWritten.inc(choices);
+    },
+  };
 }
 
 /**

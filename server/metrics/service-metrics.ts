@@ -1,4 +1,4 @@
-import { Counter, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -28,6 +28,10 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly eventsIngested: Counter<'project'>;
   readonly eventDuplicates: Counter<'project'>;
+  readonly assignmentsWritten: Counter;
+  readonly exposuresWritten: Counter;
+  readonly srmMismatches: Counter<'project' | 'experience'>;
+  readonly resultsDuration: Histogram;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     this.registry.registerMetric(this.exported('svc_http_requests_total', 'counter',
@@ -55,6 +59,28 @@ export class ServiceMetrics {
       name: 'svc_event_duplicates_total',
       help: 'Events received again with an eventId already stored (resends).',
       labelNames: ['project'],
+      registers: [this.registry],
+    });
+    this.assignmentsWritten = new Counter({
+      name: 'svc_assignments_written_total',
+      help: 'First assignments stored by the Choose API (a unit entering an experiment).',
+      registers: [this.registry],
+    });
+    this.exposuresWritten = new Counter({
+      name: 'svc_exposures_written_total',
+      help: 'Exposures stored by the Choose API (choices served, forced ones excepted).',
+      registers: [this.registry],
+    });
+    this.srmMismatches = new Counter({
+      name: 'svc_srm_mismatches_total',
+      help: 'Results computed with a sample ratio mismatch (units per variation far from the weights, p < 0.001).',
+      labelNames: ['project', 'experience'],
+      registers: [this.registry],
+    });
+    this.resultsDuration = new Histogram({
+      name: 'svc_results_duration_seconds',
+      help: 'Time to compute an experiment\'s results (reads and statistics).',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
     // Process metrics (RSS, event loop lag) only for the real service: their collectors hold timers.

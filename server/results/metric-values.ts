@@ -1,0 +1,101 @@
+import { evalCondition, type Condition } from '../choose/engine/condition.js';
+import type { MetricConfig } from '../config/config-types.js';
+import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import type { ExposedUnits } from './exposed-units.js';
+import type { PersonOf } from './person-graph.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const DEFAULT_CUPED_DAYS = 14;
+
+/** One metric's value per unit (units without events are 0), and for CUPED the same before first exposure. */
+export interface MetricValues {
+  metric: MetricConfig;
+  post: Float64Array;
+  /** Present when the metric asks for CUPED. */
+  pre: Float64Array | null;
+}
+
+/**
+ * When an event happened on the service's clock: its `timestamp` corrected by the batch's clock skew
+ * (`receivedAt - (sentAt - timestamp)`, as Segment does) when the batch carried `sentAt`, and never later than when
+ * the service received it.
+ * @example eventTime(1000, 5000, 1200) // → 4800: the device's clock was 200 ms ahead of the event
+ */
+export function eventTime(timestamp: number, receivedAt: number, sentAt: number | null): number {
+  const corrected = sentAt === null ? timestamp : receivedAt - (sentAt - timestamp);
+  return Math.min(corrected, receivedAt);
+}
+
+/** What one matching event adds to a unit's value; 0 for a `sum` whose field is not a JSON number. */
+function contribution(metric: MetricConfig, data: Record<string, unknown> | undefined): number {
+  if (metric.type !== 'sum') return 1;
+  const value = data?.[metric.value as string];
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function add(values: Float64Array, unit: number, metric: MetricConfig, amount: number): void {
+  if (metric.type === 'binomial') values[unit] = 1;
+  else values[unit] = (values[unit] as number) + amount;
+}
+
+/**
+ * Reads the events the metrics count and turns them into values per unit: a unit's events are those of its person
+ * (personOf) from its first exposure on (within `windowHours` when the metric says), and, for CUPED, those in the
+ * `cupedDays` before it. Events are read once for all metrics, by name; `data` is parsed only for metrics with
+ * `where` or `value`.
+ */
+export function* metricValuesProgram(
+  project: string, metrics: readonly MetricConfig[], units: ExposedUnits, personOf: PersonOf,
+): SqlProgram<MetricValues[]> {
+  const count = units.variation.length;
+  const values: MetricValues[] = metrics.map((metric) => ({
+    metric, post: new Float64Array(count), pre: metric.cuped ? new Float64Array(count) : null,
+  }));
+  if (count === 0 || metrics.length === 0) return values;
+  const byEvent = new Map<string, MetricValues[]>();
+  for (const v of values) {
+    const list = byEvent.get(v.metric.event);
+    if (list) list.push(v);
+    else byEvent.set(v.metric.event, [v]);
+  }
+  const needsData = metrics.some((m) => m.where !== undefined || m.type === 'sum');
+  // An event counts only at or after a first exposure (or within a CUPED window before one), and it happened no
+  // later than it was received: older receipts cannot count.
+  const lookBack = Math.max(0, ...metrics.map((m) => (m.cuped ? (m.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS : 0)));
+  let earliest = Infinity;
+  for (const first of units.first) earliest = Math.min(earliest, first);
+  const since = earliest - lookBack;
+  const names = [...byEvent.keys()];
+  const params: SqlValue[] = [project, since, ...names];
+  const { rows } = yield op(
+    `SELECT profile_id, name, ts, received_at, sent_at${needsData ? ', payload' : ''} FROM events
+     WHERE project = ? AND received_at >= ? AND name IN (${names.map(() => '?').join(', ')})`,
+    ...params,
+  );
+  for (const row of rows) countEvent(row, byEvent, units, personOf);
+  return values;
+}
+
+function countEvent(row: SqlRow, byEvent: Map<string, MetricValues[]>, units: ExposedUnits, personOf: PersonOf): void {
+  const unit = units.index.get(personOf(str(row.profile_id)));
+  if (unit === undefined) return;
+  const first = units.first[unit] as number;
+  const at = eventTime(num(row.ts), num(row.received_at), row.sent_at == null ? null : num(row.sent_at));
+  let data: Record<string, unknown> | undefined;
+  let parsed = false;
+  for (const v of byEvent.get(str(row.name)) ?? []) {
+    const { metric } = v;
+    const after = at >= first && (metric.windowHours === undefined || at < first + metric.windowHours * HOUR_MS);
+    const before = v.pre !== null && at < first && at >= first - (metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
+    if (!after && !before) continue;
+    if (!parsed && (metric.where !== undefined || metric.type === 'sum')) {
+      data = (JSON.parse(str(row.payload)) as { data?: Record<string, unknown> }).data;
+      parsed = true;
+    }
+    if (metric.where !== undefined && !evalCondition(data ?? {}, metric.where as Condition)) continue;
+    const amount = contribution(metric, data);
+    add(after ? v.post : (v.pre as Float64Array), unit, metric, amount);
+  }
+}

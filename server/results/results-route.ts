@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import type { ServiceContext } from '../service-context.js';
+import { experimentResults } from './experiment-results.js';
+import { parseResultsQuery } from './results-query.js';
+
+export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/results';
+
+/**
+ * `GET /v1/{org}/projects/{project}/experiences/{name}/results?apiKey=…`: an experiment's units, metrics and
+ * statistics. Server-side keys only (a writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
+ * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
+ */
+export function resultsRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
+    RESULTS_PATH,
+    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }) },
+    async (request) => {
+      const auth = request.auth;
+      if (auth?.kind !== 'apiKey') throw new ServiceError('invalid_credentials', 'Results need an apiKey; a writeKey cannot read them.');
+      const { config, key: project } = auth.project;
+      const experience = config.experiences?.find((e) => e.name === request.params.name);
+      if (!experience) throw new ServiceError('experience_not_found', `There is no experience ${quoted(request.params.name)} in this project.`);
+      if (!experience.variations) {
+        throw new ServiceError('experience_not_found', `The experience ${quoted(experience.name)} is not an experiment: it has no variations.`);
+      }
+      const query = parseResultsQuery(request.query, config.metrics ?? []);
+      const started = process.hrtime.bigint();
+      const report = await experimentResults(ctx.storage, project, { ...experience, variations: experience.variations }, query);
+      ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      if (report.srm.mismatch) ctx.metrics.srmMismatches.inc({ project, experience: experience.name });
+      return report;
+    },
+  );
+}
