@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -39,6 +39,8 @@ const pluginNames = existsSync('plugins')
 await Promise.all([
   build({ ...browser, entryPoints: ['bundles/service-core.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
   build({ ...browser, entryPoints: ['bundles/service.ts'], outfile: 'dist/service.js', format: 'iife' }),
+  // <svc-results> for admin pages, with its own copy of Lit: outside service.js and its budget.
+  build({ ...browser, entryPoints: ['bundles/results.ts'], outfile: 'dist/svc-results.js', format: 'iife' }),
   build({
     ...browser,
     entryPoints: {

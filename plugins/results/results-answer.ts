@@ -1,0 +1,141 @@
+// What the results endpoint answers, and the one request that asks for it.
+
+export type MetricType = 'binomial' | 'count' | 'sum';
+
+/** A variation's share of the experiment: its configured weight (percent) and the units exposed to it. */
+export interface VariationUnits {
+  name: string;
+  weight: number;
+  units: number;
+}
+
+/**
+ * One variation's numbers for one metric. Only non-control variations carry the comparison with the control
+ * (`uplift` … `risk`); any statistic is `null` when it cannot be computed (no units, too few units, a control mean
+ * of 0).
+ */
+export interface VariationStats {
+  name: string;
+  units: number;
+  total: number;
+  mean: number | null;
+  stddev: number | null;
+  /** Relative difference of the means, (mean − control mean) / control mean. */
+  uplift?: number | null;
+  /** 95% confidence interval of `uplift`. */
+  ci?: [number, number] | null;
+  pValue?: number | null;
+  chanceToWin?: number | null;
+  risk?: number | null;
+}
+
+export interface MetricResult {
+  name: string;
+  type: MetricType;
+  cupedApplied: boolean;
+  variations: VariationStats[];
+}
+
+/** The same analysis restricted to the units of one value of a dimension (`device: desktop`). */
+export interface DimensionResult {
+  name: string;
+  value: string;
+  units: number;
+  variations: VariationUnits[];
+  metrics: MetricResult[];
+}
+
+/** The answer of `GET …/experiences/{name}/results`. */
+export interface ResultsAnswer {
+  experience: string;
+  control: string;
+  units: number;
+  /** Units exposed to more than one variation. */
+  multipleExposures: number;
+  /** Sample ratio mismatch check: the units' split against the configured weights. */
+  srm: { pValue: number | null; mismatch: boolean };
+  variations: VariationUnits[];
+  metrics: MetricResult[];
+  dimensions?: DimensionResult[];
+}
+
+/** Why there are no results: the service's `{error:{code, message}}`, or what went wrong on the way. */
+export interface ResultsError {
+  /** HTTP status; 0 when the service could not be reached or answered something else than JSON. */
+  status: number;
+  code: string;
+  message: string;
+}
+
+export interface ResultsQuery {
+  /** Base URL ending in `/v1`. */
+  api: string;
+  organization: string;
+  project: string;
+  experience: string;
+  apiKey: string;
+  /** Metric names; empty: every metric of the project. */
+  metrics: string[];
+  dimension: string;
+}
+
+/** The endpoint's URL; every path segment and query value is encoded, so no name can reach another route. */
+export function resultsUrl(q: ResultsQuery): string {
+  const path = [q.organization, 'projects', q.project, 'experiences', q.experience, 'results'].map(encodeURIComponent).join('/');
+  const params = new URLSearchParams({ apiKey: q.apiKey });
+  if (q.metrics.length) params.set('metrics', q.metrics.join(','));
+  if (q.dimension) params.set('dimension', q.dimension);
+  return `${q.api.replace(/\/+$/, '')}/${path}?${params}`;
+}
+
+/**
+ * Fetches the results; never throws: a failure is answered as a `ResultsError` (an abort too, which the caller
+ * ignores as it asked for it).
+ */
+export async function fetchResults(q: ResultsQuery, signal: AbortSignal): Promise<ResultsAnswer | ResultsError> {
+  let response: Response;
+  try {
+    // no-store: results change with every exposure, and the URL carries the key.
+    response = await fetch(resultsUrl(q), { signal, cache: 'no-store', headers: { Accept: 'application/json' } });
+  } catch {
+    return { status: 0, code: 'network_error', message: 'The results service could not be reached.' };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { status: response.status, code: 'invalid_answer', message: `The results service answered ${response.status} without JSON.` };
+  }
+  if (!response.ok) {
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    return {
+      status: response.status,
+      code: typeof error?.code === 'string' ? error.code : 'http_error',
+      message: typeof error?.message === 'string' ? error.message : `The results service answered ${response.status}.`,
+    };
+  }
+  return isAnswer(body)
+    ? body
+    : { status: response.status, code: 'invalid_answer', message: 'The results service answered something that is not a results answer.' };
+}
+
+/**
+ * The shape rendering relies on (arrays where it maps, intervals of two numbers); other fields may be missing or
+ * odd without breaking the element: they show as "—". An answer that fails this is the `error` state, not an
+ * exception in the page.
+ */
+function isAnswer(body: unknown): body is ResultsAnswer {
+  const a = body as Partial<ResultsAnswer> | null;
+  return typeof a === 'object' && a !== null && typeof a.units === 'number' && Array.isArray(a.variations) && metricsOk(a.metrics)
+    && (a.dimensions === undefined || (Array.isArray(a.dimensions) && a.dimensions.every((d) => metricsOk(d?.metrics))));
+}
+
+function metricsOk(metrics: unknown): boolean {
+  return Array.isArray(metrics) && metrics.every((m: Partial<MetricResult> | null) => Array.isArray(m?.variations)
+    && m.variations.every((v) => v !== null && typeof v === 'object'
+      && (v.ci === undefined || v.ci === null || (Array.isArray(v.ci) && v.ci.length === 2 && v.ci.every(Number.isFinite)))));
+}
+
+export function isError(value: ResultsAnswer | ResultsError): value is ResultsError {
+  return 'code' in value && 'message' in value && !('metrics' in value);
+}

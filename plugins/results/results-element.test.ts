@@ -1,0 +1,361 @@
+// <svc-results> against our running service: web-test-runner starts dist/server.mjs with
+// test/fixtures/recommendations.config.json and proxies /v1 to it (test/helpers/service-under-test.mjs). Project
+// acme/shop has the experiments `results-hero` (control/bold) and `results-empty` (never exposed here) and the
+// metrics purchase (binomial), orders (count) and revenue (sum of price), all on "Product ordered". The data is made
+// through the service's own API: a Choose request exposes a profile, a tracked event makes it purchase.
+import { expect, fixture, html } from '@open-wc/testing';
+import type { ResultsAnswer, ResultsError, SvcResults } from './index.js';
+import { defineResults } from './index.js';
+
+const api = `${location.origin}/v1`;
+const API_KEY = 'srv1.s3cret';
+const WRITE_AUTH = `Basic ${btoa('web1:p4ss')}`;
+const shop = `${api}/acme/projects/shop`;
+
+defineResults();
+
+type Device = 'mobile' | 'desktop';
+
+/** What the test exposed and tracked: units per variation, and per device and variation; the profiles per variation. */
+interface Seeded {
+  units: number;
+  byVariation: Record<string, number>;
+  byDevice: Record<Device, Record<string, number>>;
+  profiles: Record<string, string[]>;
+}
+
+/**
+ * Exposes `count` new profiles to results-hero (alternating mobile and desktop) and makes some purchase: bold's
+ * every second and third of three, control's every second on desktop and never on mobile — so that the mobile
+ * section has a control mean of 0 and its uplifts cannot be computed.
+ */
+async function seed(count: number): Promise<Seeded> {
+  const seeded: Seeded = { units: 0, byVariation: {}, byDevice: { mobile: {}, desktop: {} }, profiles: {} };
+  const orders: Record<string, unknown>[] = [];
+  const seen: Record<string, number> = {};
+  await Promise.all(Array.from({ length: count }, async (_, i) => {
+    const profileId = crypto.randomUUID();
+    const sessionId = crypto.randomUUID();
+    const device: Device = i % 2 ? 'mobile' : 'desktop';
+    const response = await fetch(`${shop}/optimization/choose-api?apiKey=${API_KEY}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ identification: { sourceId: 'web', profileId }, names: ['results-hero'], sessionId, device }),
+    });
+    expect(response.status, 'choose').to.equal(200);
+    const { choices } = (await response.json()) as { choices: { name: string; variation: string }[] };
+    const variation = choices[0]!.variation;
+    seeded.units++;
+    seeded.byVariation[variation] = (seeded.byVariation[variation] ?? 0) + 1;
+    seeded.byDevice[device][variation] = (seeded.byDevice[device][variation] ?? 0) + 1;
+    (seeded.profiles[variation] ??= []).push(profileId);
+    const nth = (seen[`${variation}/${device}`] = (seen[`${variation}/${device}`] ?? 0) + 1);
+    const buys = variation === 'control' ? device === 'desktop' && nth % 2 === 0 : nth % 3 !== 0;
+    if (!buys) return;
+    orders.push({
+      eventId: crypto.randomUUID(), type: 'product', name: 'Product ordered', profileId, sessionId, pageId: crypto.randomUUID(),
+      timestamp: new Date().toISOString(), data: { productId: 'p1', quantity: 1, price: 12.5 },
+    });
+  }));
+  await track(orders);
+  return seeded;
+}
+
+async function track(batch: Record<string, unknown>[]): Promise<void> {
+  const response = await fetch(`${shop}/sources/web/track`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: WRITE_AUTH },
+    body: JSON.stringify({ batch, sentAt: new Date().toISOString() }),
+  });
+  expect(response.status, 'track').to.equal(200);
+}
+
+/** Identifies each of `profiles` as the same user: the results count them as one person. */
+async function merge(profiles: string[]): Promise<void> {
+  const userId = `merged-${crypto.randomUUID()}`;
+  await track(profiles.map((profileId) => ({
+    eventId: crypto.randomUUID(), type: 'identify', name: 'Signed in', profileId, sessionId: crypto.randomUUID(),
+    pageId: crypto.randomUUID(), timestamp: new Date().toISOString(), userId,
+  })));
+}
+
+/** The service's own answer, read without the element. */
+async function fetchAnswer(experience: string, query = ''): Promise<{ status: number; body: ResultsAnswer & { error?: ResultsError } }> {
+  const response = await fetch(`${shop}/experiences/${experience}/results?apiKey=${API_KEY}${query}`);
+  return { status: response.status, body: await response.json() };
+}
+
+/** Resolves once `status` has left `loading` and the render that goes with it is done. */
+async function settled(el: SvcResults): Promise<void> {
+  await new Promise<void>((resolve) => {
+    if (el.status !== 'loading') return resolve();
+    const watch = new MutationObserver(() => {
+      if (el.status === 'loading') return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(el, { attributes: true, attributeFilter: ['status'] });
+  });
+  await el.updateComplete;
+}
+
+/** An element with its key set, as a page would set it: from script, after the markup. */
+async function results(template: ReturnType<typeof html>, apiKey = API_KEY): Promise<SvcResults> {
+  const el = await fixture<SvcResults>(template);
+  el.apiKey = apiKey;
+  await settled(el);
+  return el;
+}
+
+const root = (el: SvcResults): ShadowRoot => el.shadowRoot!;
+const tables = (el: SvcResults, scope: ParentNode = root(el)) => [...scope.querySelectorAll('table')];
+const rowOf = (table: HTMLTableElement, variation: string) =>
+  [...table.tBodies[0]!.rows].find((r) => r.cells[0]!.textContent!.trim().startsWith(variation))!;
+
+describe('<svc-results> against the service', () => {
+  let seeded: Seeded;
+  before(async () => {
+    seeded = await seed(40);
+  });
+
+  it('is ready with one table per metric, whose units are the units exposed', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    expect(el.getAttribute('status')).to.equal('ready');
+    const { status, body } = await fetchAnswer('results-hero');
+    expect(status).to.equal(200);
+    expect(body.units).to.equal(seeded.units);
+    expect(el.results!.units).to.equal(seeded.units);
+    for (const v of body.variations) expect(v.units, v.name).to.equal(seeded.byVariation[v.name]);
+    expect(tables(el).map((t) => t.caption!.textContent!.trim().split(' ')[0])).to.deep.equal(['purchase', 'orders', 'revenue']);
+    for (const table of tables(el)) {
+      expect(table.getAttribute('part')).to.equal('table');
+      const units = [...table.tBodies[0]!.rows].map((r) => Number(r.cells[1]!.textContent!.replace(/\D/g, '')));
+      expect(units.reduce((a, b) => a + b, 0), table.caption!.textContent!).to.equal(seeded.units);
+      expect(Number(rowOf(table, 'bold').cells[1]!.textContent!.replace(/\D/g, ''))).to.equal(seeded.byVariation.bold);
+    }
+    expect(root(el).querySelector('[part="header"]')!.textContent).to.include('results-hero');
+  });
+
+  it('shows conversion as a percent and the uplift with its interval, as the service computed them', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero" lang="en"></svc-results>`);
+    const purchase = el.results!.metrics.find((m) => m.name === 'purchase')!;
+    const bold = purchase.variations.find((v) => v.name === 'bold')!;
+    const row = rowOf(tables(el)[0]!, 'bold');
+    const percent = (n: number, digits: number) => `${(n * 100).toFixed(digits)}%`;
+    expect(row.cells[2]!.textContent!.trim()).to.equal(percent(bold.mean!, 2));
+    const uplift = row.cells[3]!.textContent!;
+    expect(uplift).to.include(`${bold.uplift! > 0 ? '+' : ''}${percent(bold.uplift!, 1)}`);
+    expect(uplift).to.include(' to ');
+    expect(row.cells[4]!.textContent!.trim()).to.equal(percent(bold.chanceToWin!, 1));
+    expect(row.cells[5]!.textContent!.trim()).to.match(/^([01]\.\d{4}|< 0\.0001)$/);
+  });
+
+  it('draws an interval chart per metric: a labelled SVG with a zero line and a bar coloured by where the interval lies', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    const charts = [...root(el).querySelectorAll('[part="chart"]')];
+    expect(charts).to.have.length(3);
+    el.results!.metrics.forEach((metric, i) => {
+      const svg = charts[i]!.querySelector('svg')!;
+      expect(svg.getAttribute('role')).to.equal('img');
+      expect(svg.getAttribute('aria-label')).to.include(`Uplift of ${metric.name}`).and.to.include('bold');
+      expect(svg.querySelectorAll('line[data-zero]')).to.have.length(1);
+      const ci = metric.variations.find((v) => v.name === 'bold')!.ci!;
+      const verdict = ci[0] > 0 ? 'positive' : ci[1] < 0 ? 'negative' : 'neutral';
+      const row = svg.querySelector('g[data-variation="bold"]')!;
+      expect(row.classList.contains(verdict), `${metric.name}: ${ci}`).to.equal(true);
+      expect(row.querySelector('rect.bar')).not.to.equal(null);
+      expect(row.querySelector('circle.point')).not.to.equal(null);
+      // The zero line lies within the bar exactly when the interval spans zero.
+      const zero = svg.querySelector('line[data-zero]')!.getBoundingClientRect().x;
+      const bar = row.querySelector('rect.bar')!.getBoundingClientRect();
+      expect(zero >= bar.left && zero <= bar.right, `${metric.name}: ${ci}`).to.equal(verdict === 'neutral');
+    });
+  });
+
+  it('adds a section per device with dimension="device", with the units exposed on each', async () => {
+    const el = await results(html`
+      <svc-results organization="acme" project="shop" experience="results-hero" dimension="device"></svc-results>`);
+    const sections = [...root(el).querySelectorAll('section[part="section"]')];
+    expect(sections.map((s) => s.querySelector('h3')!.textContent!.split('(')[0]!.trim())).to.deep.equal([
+      'All units', 'device: desktop', 'device: mobile',
+    ]);
+    for (const [i, device] of (['desktop', 'mobile'] as const).entries()) {
+      const section = sections[i + 1]!;
+      expect(tables(el, section)).to.have.length(3);
+      const units = [...tables(el, section)[0]!.tBodies[0]!.rows].map((r) => Number(r.cells[1]!.textContent!.replace(/\D/g, '')));
+      expect(units).to.deep.equal(['control', 'bold'].map((v) => seeded.byDevice[device][v] ?? 0));
+    }
+  });
+
+  it('shows a statistic the service could not compute as a dash with its reason for screen readers', async () => {
+    // On mobile no control unit purchased: a control mean of 0 leaves the relative uplift undefined.
+    const el = await results(html`
+      <svc-results organization="acme" project="shop" experience="results-hero" dimension="device" metrics="purchase"></svc-results>`);
+    const mobile = el.results!.dimensions!.find((d) => d.value === 'mobile')!;
+    expect(mobile.metrics[0]!.variations.find((v) => v.name === 'bold')!.uplift).to.equal(null);
+    const section = [...root(el).querySelectorAll('section')].find((s) => s.querySelector('h3')!.textContent!.includes('mobile'))!;
+    const cell = rowOf(tables(el, section)[0]!, 'bold').cells[3]!;
+    expect(cell.querySelector('[aria-hidden="true"]')!.textContent).to.equal('—');
+    expect(cell.querySelector('.sr-only')!.textContent).to.include('control mean is 0');
+    const chart = section.querySelector('svg')!;
+    expect(chart.getAttribute('aria-label')).to.include('bold: not enough data');
+  });
+
+  it('asks only for the metrics of the metrics attribute', async () => {
+    const el = await results(html`
+      <svc-results organization="acme" project="shop" experience="results-hero" metrics="revenue, orders"></svc-results>`);
+    expect(el.results!.metrics.map((m) => m.name)).to.have.members(['revenue', 'orders']);
+    expect(tables(el)).to.have.length(2);
+  });
+
+  it('is empty, saying so, for an experiment nobody was exposed to', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-empty"></svc-results>`);
+    expect(el.getAttribute('status')).to.equal('empty');
+    expect(el.results!.units).to.equal(0);
+    const message = root(el).querySelector('[part~="state"]')!;
+    expect(message.getAttribute('part')).to.equal('state empty');
+    expect(message.textContent).to.include('No one has been exposed').and.to.include('results-empty');
+    expect(tables(el)).to.have.length(0);
+  });
+
+  const failures = [
+    { name: 'an unknown experience (404)', experience: 'no-such-experiment', apiKey: API_KEY, status: 404, code: 'experience_not_found' },
+    { name: 'a wrong key (401)', experience: 'results-hero', apiKey: 'srv1.wrong', status: 401, code: 'invalid_credentials' },
+    { name: 'a write key, which cannot read results (401)', experience: 'results-hero', apiKey: 'web1.p4ss', status: 401, code: 'invalid_credentials' },
+  ];
+  for (const failure of failures) {
+    it(`shows the service's message and fires svc:results-error for ${failure.name}`, async () => {
+      const response = await fetch(`${shop}/experiences/${failure.experience}/results?apiKey=${failure.apiKey}`);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(response.status).to.equal(failure.status);
+      const el = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience=${failure.experience}></svc-results>`);
+      const fired = new Promise<CustomEvent<ResultsError>>((resolve) => document.addEventListener('svc:results-error', resolve, { once: true }));
+      el.apiKey = failure.apiKey;
+      const event = await fired;
+      await settled(el);
+      expect(el.getAttribute('status')).to.equal('error');
+      expect(event.detail).to.deep.equal({ status: failure.status, code: failure.code, message: error.message });
+      const message = root(el).querySelector('[part~="error"]')!;
+      expect(message.getAttribute('role')).to.equal('alert');
+      expect(message.textContent).to.include(error.message);
+    });
+  }
+
+  it('never puts the API key in an attribute, of the element or inside it', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    expect(el.apiKey).to.equal(API_KEY);
+    expect(el.outerHTML).not.to.include('s3cret');
+    expect(root(el).innerHTML).not.to.include('s3cret');
+    expect(el.getAttributeNames()).to.have.members(['organization', 'project', 'experience', 'status']);
+    // and an apikey attribute in markup is not read: the element waits for the property
+    const markup = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience="results-hero" apikey=${API_KEY}></svc-results>`);
+    expect(markup.apiKey).to.equal('');
+    expect(markup.status).to.equal('loading');
+  });
+
+  it('fires svc:results with the answer once rendered (bubbling out of shadow roots)', async () => {
+    const el = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    const fired = new Promise<CustomEvent<ResultsAnswer>>((resolve) => window.addEventListener('svc:results', resolve, { once: true }));
+    el.apiKey = API_KEY;
+    const event = await fired;
+    expect(event.bubbles && event.composed).to.equal(true);
+    expect(event.detail).to.equal(el.results);
+    expect(event.detail.units).to.equal(seeded.units);
+    expect(el.getAttribute('status')).to.equal('ready');
+    expect(tables(el)).to.have.length(3);
+  });
+
+  it('shows a progress status while loading, and fetches again when an attribute changes or on refresh()', async () => {
+    const el = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience="results-empty"></svc-results>`);
+    const waiting = root(el).querySelector('[part~="loading"]')!;
+    expect(waiting.getAttribute('role')).to.equal('status');
+    expect(waiting.textContent).to.include('Loading results');
+    el.apiKey = API_KEY;
+    await settled(el);
+    expect(el.status).to.equal('empty');
+    el.setAttribute('experience', 'results-hero');
+    await el.updateComplete;
+    expect(el.status).to.equal('loading');
+    await settled(el);
+    expect(el.status).to.equal('ready');
+    const refreshed = el.refresh();
+    expect(el.status).to.equal('loading');
+    await refreshed;
+    await settled(el);
+    expect(el.status).to.equal('ready');
+  });
+
+  it('writes numbers in the language of the page', async () => {
+    const lang = document.documentElement.lang;
+    document.documentElement.lang = 'de';
+    try {
+      const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+      expect(rowOf(tables(el)[0]!, 'bold').cells[2]!.textContent!.trim()).to.match(/^\d+,\d\d\s%$/);
+    } finally {
+      document.documentElement.lang = lang;
+    }
+  });
+
+  it('has no warning banner and no note while the split matches the weights and nobody saw two variations', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    expect(el.results!.srm.mismatch).to.equal(false);
+    expect(el.results!.multipleExposures).to.equal(0);
+    expect(root(el).querySelector('[part="banner"]')).to.equal(null);
+    expect(root(el).querySelector('[part="header"]')!.textContent).not.to.include('more than one variation');
+  });
+
+  it('is accessible while loading, ready (with dimensions), empty and in error', async () => {
+    const loading = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    await expect(loading).to.be.accessible();
+    const ready = await results(html`<svc-results organization="acme" project="shop" experience="results-hero" dimension="device"></svc-results>`);
+    expect(ready.status).to.equal('ready');
+    await expect(ready).to.be.accessible();
+    const empty = await results(html`<svc-results organization="acme" project="shop" experience="results-empty"></svc-results>`);
+    expect(empty.status).to.equal('empty');
+    await expect(empty).to.be.accessible();
+    const error = await results(html`<svc-results organization="acme" project="shop" experience="nope"></svc-results>`);
+    expect(error.status).to.equal('error');
+    await expect(error).to.be.accessible();
+  });
+
+  it('lets the table scroll inside its own container at 390 px, the page does not', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="width: 390px"><svc-results organization="acme" project="shop" experience="results-hero"></svc-results></div>`);
+    const el = wrapper.querySelector('svc-results')!;
+    el.apiKey = API_KEY;
+    await settled(el);
+    const scroller = root(el).querySelector<HTMLElement>('[part="table-scroll"]')!;
+    expect(scroller.scrollWidth).to.be.greaterThan(scroller.clientWidth);
+    expect(scroller.tabIndex).to.equal(0); // reachable by keyboard, to scroll it with the arrow keys
+    expect(el.getBoundingClientRect().width).to.equal(390);
+    expect(wrapper.scrollWidth).to.equal(390);
+    expect(root(el).querySelector('svg')!.getBoundingClientRect().width).to.be.at.most(390);
+  });
+
+  // Runs after the tests above: it changes who is whom for the rest of the file.
+  describe('once identify has merged profiles into one person', () => {
+    before(async () => {
+      // Every control profile and one of bold's become one person, exposed to both variations: the results leave
+      // it out, so control has no unit left and the split no longer matches 50/50.
+      await merge([...seeded.profiles.control!, seeded.profiles.bold![0]!]);
+    });
+
+    it('warns of the sample ratio mismatch in an alert banner, and notes the person exposed to both', async () => {
+      const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+      expect(el.results!.srm.mismatch).to.equal(true);
+      expect(el.results!.multipleExposures).to.equal(1);
+      const banner = root(el).querySelector('[part="banner"]')!;
+      expect(banner.getAttribute('role')).to.equal('alert');
+      expect(banner.textContent).to.include('Sample ratio mismatch').and.to.include('50 / 50');
+      expect(root(el).querySelector('[part="header"]')!.textContent).to.include('1 unit was exposed to more than one variation');
+      await expect(el).to.be.accessible();
+    });
+
+    it('shows a control without units as dashes that say why', async () => {
+      const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero" metrics="purchase"></svc-results>`);
+      const table = tables(el)[0]!;
+      expect(rowOf(table, 'control').cells[1]!.textContent!.trim()).to.equal('0');
+      expect(rowOf(table, 'control').cells[2]!.querySelector('.sr-only')!.textContent).to.include('no units in this variation');
+      expect(rowOf(table, 'bold').cells[3]!.querySelector('.sr-only')!.textContent).to.include('no units in the control');
+    });
+  });
+});

@@ -1,0 +1,98 @@
+// How the results' numbers read: Intl.NumberFormat in the page's language, and the words for a number that is missing.
+import type { MetricType, VariationStats } from './results-answer.js';
+
+/** The formatters of one locale. Every function takes a number that is present; absent ones are `missing()`. */
+export interface ResultsFormat {
+  locale: string | undefined;
+  /** Unit counts, with grouping: 12,345. */
+  units(n: number): string;
+  /**
+   * A metric's mean: a conversion rate (binomial) as a percent with 2 decimals, a count or sum per unit with
+   * `digits` decimals (one number of decimals per table keeps a column aligned: `meanDigits`).
+   */
+  mean(type: MetricType, n: number, digits: number): string;
+  /** A relative uplift, signed: +30.8%. */
+  uplift(n: number): string;
+  /** A 95% interval of the uplift: −1.4% to +62.9%. */
+  interval(ci: [number, number]): string;
+  /** Chance to win as a percent: 97.0%. */
+  chance(n: number): string;
+  /** A p-value with 4 decimals (a column of them stays aligned); below 0.0001 it reads `< 0.0001`. */
+  pValue(n: number): string;
+  /** An axis tick of the interval chart, `digits` decimals of the percent. */
+  tick(n: number, digits: number): string;
+}
+
+/** The language the numbers are written in: the closest `lang` around the element, else the browser's. */
+export function localeOf(el: Element): string | undefined {
+  const lang = el.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang;
+  if (!lang) return undefined;
+  try {
+    // An invalid tag (lang="english") would make every formatter throw: the browser's default instead.
+    return Intl.NumberFormat.supportedLocalesOf(lang).length ? lang : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The formatters for `locale` (undefined: the browser's default). */
+export function resultsFormat(locale: string | undefined): ResultsFormat {
+  const nf = (options: Intl.NumberFormatOptions): Intl.NumberFormat => new Intl.NumberFormat(locale, options);
+  const units = nf({ maximumFractionDigits: 0 });
+  const rate = nf({ style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const perUnit = new Map<number, Intl.NumberFormat>();
+  const signed = nf({ style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const chance = nf({ style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const p = nf({ minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  const ticks = new Map<number, Intl.NumberFormat>();
+  return {
+    locale,
+    units: (n) => units.format(n),
+    mean: (type, n, digits) => {
+      if (type === 'binomial') return rate.format(n);
+      let f = perUnit.get(digits);
+      if (!f) perUnit.set(digits, (f = nf({ minimumFractionDigits: digits, maximumFractionDigits: digits })));
+      return f.format(n);
+    },
+    uplift: (n) => signed.format(n),
+    interval: ([low, high]) => `${signed.format(low)} to ${signed.format(high)}`,
+    chance: (n) => chance.format(n),
+    pValue: (n) => (n < 0.0001 ? `< ${p.format(0.0001)}` : p.format(n)),
+    tick: (n, digits) => {
+      let f = ticks.get(digits);
+      if (!f) ticks.set(digits, (f = nf({ style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: digits, maximumFractionDigits: digits })));
+      return f.format(n);
+    },
+  };
+}
+
+/** Decimals that show the largest of `means` with 3 significant digits (0 to 4): 5.06, 0.130, 123. */
+export function meanDigits(means: number[]): number {
+  const largest = Math.max(0, ...means.map(Math.abs));
+  if (!(largest > 0) || !Number.isFinite(largest)) return 2;
+  return Math.min(4, Math.max(0, 2 - Math.floor(Math.log10(largest))));
+}
+
+/** What a metric's mean is called in a column header. */
+export function meanLabel(type: MetricType): string {
+  return type === 'binomial' ? 'Conversion rate' : type === 'count' ? 'Count per unit' : 'Sum per unit';
+}
+
+/** A metric's kind, in words, for its table caption. */
+export function typeLabel(type: MetricType): string {
+  return type === 'binomial' ? 'conversion' : type === 'count' ? 'count per unit' : 'sum per unit';
+}
+
+/**
+ * Why a statistic of a non-control variation is `null`, as a screen reader and a tooltip say it. The service
+ * answers null without a reason; these are the three cases in which it does.
+ */
+export function missingReason(variation: VariationStats, control: VariationStats | undefined): string {
+  if (!variation.units) return 'Not available: no units in this variation yet.';
+  if (control && !control.units) return 'Not available: no units in the control yet.';
+  if (control && control.mean === 0) return 'Not available: the control mean is 0, so a relative uplift is undefined.';
+  return 'Not available: too few units to estimate.';
+}
+
+/** For the control row's comparison cells: the control is what the others are compared with. */
+export const BASELINE_REASON = 'Not applicable: the control is the baseline the other variations are compared with.';

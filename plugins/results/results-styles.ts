@@ -1,0 +1,230 @@
+import { css } from 'lit';
+
+// An admin page restyles the results through custom properties and ::part(header|title|summary|banner|section|
+// metric|table-scroll|table|chart|state); the defaults read on a white page. Colours of the verdicts keep a 4.5:1
+// contrast on white, as they colour text too.
+export const resultsStyles = css`
+  :host {
+    display: block;
+    color: var(--svc-results-color, #1f2328);
+    font: var(--svc-results-font, 0.9375rem/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    font-variant-numeric: tabular-nums;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  h2,
+  h3,
+  p {
+    margin: 0;
+  }
+  [part~='header'] {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    gap: 0.25rem 1rem;
+    margin-block-end: 0.75rem;
+  }
+  h2 {
+    font-size: 1.25rem;
+    font-weight: 600;
+    line-height: 1.3;
+    overflow-wrap: anywhere;
+  }
+  h3 {
+    font-size: 1.0625rem;
+    font-weight: 600;
+    margin-block: 1.25rem 0.5rem;
+  }
+  [part~='summary'],
+  .note,
+  .muted {
+    color: var(--svc-results-muted, #59636e);
+  }
+  [part~='banner'] {
+    margin-block: 0 1rem;
+    padding: 0.75rem 1rem;
+    border: 1px solid var(--svc-results-warning-border, #d4a72c);
+    border-inline-start-width: 4px;
+    border-radius: var(--svc-results-radius, 6px);
+    background: var(--svc-results-warning-background, #fff8c5);
+    color: var(--svc-results-warning-color, #3b2300);
+  }
+  [part~='banner'] strong {
+    display: block;
+  }
+  [part~='metric'] {
+    margin-block-end: 1.5rem;
+  }
+  [part~='table-scroll'] {
+    /* A containing block for the visually hidden texts, which would otherwise widen the page, and a container
+       that keeps the caption within the visible width while the table scrolls beneath it. */
+    position: relative;
+    container-type: inline-size;
+    overflow-x: auto;
+    border: 1px solid var(--svc-results-border, #d1d9e0);
+    border-radius: var(--svc-results-radius, 6px);
+  }
+  [part~='table-scroll']:focus-visible {
+    outline: 2px solid var(--svc-results-focus, #0969da);
+    outline-offset: 2px;
+  }
+  table {
+    width: 100%;
+    border-collapse: collapse;
+    white-space: nowrap;
+  }
+  caption {
+    position: sticky;
+    left: 0;
+    box-sizing: border-box;
+    max-inline-size: 100cqi;
+    padding: 0.5rem 0.75rem;
+    text-align: start;
+    font-weight: 600;
+    white-space: normal;
+  }
+  caption .muted {
+    font-weight: 400;
+  }
+  th,
+  td {
+    padding: 0.4rem 0.75rem;
+    border-block-start: 1px solid var(--svc-results-border, #d1d9e0);
+    text-align: end;
+    vertical-align: top;
+  }
+  th:first-child {
+    text-align: start;
+  }
+  thead th {
+    background: var(--svc-results-header-background, #f6f8fa);
+    font-weight: 600;
+  }
+  tbody th {
+    font-weight: 600;
+  }
+  /* The variation's name stays in view while a narrow screen scrolls the numbers. */
+  th:first-child {
+    position: sticky;
+    left: 0;
+    background: var(--svc-results-background, #fff);
+  }
+  thead th:first-child {
+    background: var(--svc-results-header-background, #f6f8fa);
+  }
+  .ci {
+    display: block;
+    font-size: 0.8125rem;
+  }
+  .tag {
+    margin-inline-start: 0.375rem;
+    font-size: 0.75rem;
+    font-weight: 400;
+  }
+  .positive {
+    color: var(--svc-results-positive, #1a7f37);
+  }
+  .negative {
+    color: var(--svc-results-negative, #cf222e);
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  figure {
+    margin: 0.75rem 0 0;
+  }
+  figcaption {
+    font-size: 0.8125rem;
+    color: var(--svc-results-muted, #59636e);
+  }
+  .chart-svg {
+    display: block;
+    overflow: visible;
+    font-size: 0.75rem;
+  }
+  .chart-svg text {
+    fill: currentColor;
+  }
+  /* A label crossing the zero line or a grid line stays legible: a halo of the background around its letters. */
+  .chart-svg .label {
+    paint-order: stroke;
+    stroke: var(--svc-results-background, #fff);
+    stroke-width: 4px;
+    stroke-linejoin: round;
+  }
+  .chart-svg .tick {
+    fill: var(--svc-results-muted, #59636e);
+  }
+  .grid {
+    stroke: var(--svc-results-grid, #eaeef2);
+  }
+  .axis {
+    stroke: var(--svc-results-border, #d1d9e0);
+  }
+  .zero {
+    stroke: var(--svc-results-zero, #1f2328);
+    stroke-width: 1.5;
+  }
+  .row.positive {
+    fill: var(--svc-results-positive, #1a7f37);
+  }
+  .row.negative {
+    fill: var(--svc-results-negative, #cf222e);
+  }
+  .row.neutral {
+    fill: var(--svc-results-neutral, #6e7781);
+  }
+  .row.positive .bar {
+    stroke: var(--svc-results-positive, #1a7f37);
+  }
+  .row.negative .bar {
+    stroke: var(--svc-results-negative, #cf222e);
+  }
+  .row.neutral .bar {
+    stroke: var(--svc-results-neutral, #6e7781);
+  }
+  .bar {
+    fill-opacity: 0.3;
+    stroke-width: 1;
+  }
+  [part~='state'] {
+    display: grid;
+    place-content: center;
+    justify-items: center;
+    gap: 0.75rem;
+    min-height: var(--svc-results-min-height, 16rem);
+    padding: 1rem;
+    border: 1px dashed var(--svc-results-border, #d1d9e0);
+    border-radius: var(--svc-results-radius, 6px);
+    text-align: center;
+  }
+  :host([status='error']) [part~='state'] {
+    border-style: solid;
+    border-color: var(--svc-results-negative, #cf222e);
+  }
+  .spinner {
+    width: 1.75rem;
+    height: 1.75rem;
+    border: 3px solid var(--svc-results-border, #d1d9e0);
+    border-block-start-color: var(--svc-results-accent, #0969da);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 3s;
+    }
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+`;
