@@ -11,7 +11,7 @@ import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
-import { listEvents } from './helpers/stored-rows.js';
+import { listEvents, readExposures } from './helpers/stored-rows.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -77,5 +77,39 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
     assert.match(stored.event.eventId, /^[0-9a-f-]{36}$/);
     assert.ok(stored.event.profileId && stored.event.sessionId && stored.event.pageId);
     await page.close();
+  });
+
+  it('a visitor who orders in the demo shows up in the demo\'s results page, in <svc-results>', async () => {
+    const context = await browser.createBrowserContext();
+    const shop = await context.newPage();
+    await shop.goto(`${address}/`, { waitUntil: 'load' });
+    // The Choose answer that exposes the visitor (the element may have shown its fallback if it came late).
+    await shop.waitForFunction(() => document.querySelector('svc-experience.hero')?.getAttribute('status') !== 'loading', { timeout: 10_000 });
+    // The demo asks for consent before it tracks.
+    await shop.waitForFunction(() => document.querySelector('svc-consent')?.shadowRoot?.querySelector('[part~="accept"]'), { timeout: 10_000 });
+    await shop.evaluate(() => document.querySelector('svc-consent')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="accept"]')!.click());
+    const exposed = await eventually(async () =>
+      ((await readExposures(storage, 'acme/shop')).some((e) => e.experience === 'hero-banner') ? true : undefined));
+    assert.ok(exposed, 'the visitor was never exposed to hero-banner');
+    await shop.click('[data-add="p2"]');
+    await shop.click('#order');
+    const ordered = await eventually(async () => {
+      const events = await listEvents(storage, 'acme/shop', { limit: 10_000 });
+      return events.find((e) => e.event.name === 'Product ordered') ? true : undefined;
+    });
+    assert.ok(ordered, 'the order never reached storage');
+    await context.close();
+
+    const admin = await browser.newPage();
+    await admin.goto(`${address}/results.html`, { waitUntil: 'load' });
+    await admin.waitForFunction(() => document.querySelector('svc-results')?.getAttribute('status') === 'ready', { timeout: 10_000 });
+    const purchases = await admin.evaluate(() => {
+      const results = (document.querySelector('svc-results') as HTMLElement & { results: { metrics: { name: string; variations: { total: number }[] }[] } }).results;
+      return results.metrics.find((m) => m.name === 'purchase')!.variations.reduce((sum, v) => sum + v.total, 0);
+    });
+    assert.equal(purchases, 1);
+    const tables = await admin.evaluate(() => document.querySelector('svc-results')!.shadowRoot!.querySelectorAll('table').length);
+    assert.equal(tables, 3, 'one table per metric of the demo project');
+    await admin.close();
   });
 });
