@@ -7,6 +7,8 @@ export type SqlValue = string | number | null;
 export interface SqlOp {
   sql: string;
   params: SqlValue[];
+  /** Rows as arrays of column values (`SqlResult.values`), for reads of many rows: no object per row. */
+  values?: boolean;
 }
 
 export type SqlRow = Record<string, unknown>;
@@ -15,10 +17,21 @@ export interface SqlResult {
   /** Rows changed by an INSERT/UPDATE/DELETE without RETURNING. */
   changes: number;
   rows: SqlRow[];
+  /** The rows of a `values` read (valuesOp): each an array of its columns, in the SELECT's order. */
+  values?: unknown[][];
 }
 
 export type SqlProgram<T> = Generator<SqlOp, T, SqlResult>;
 
 export function op(sql: string, ...params: SqlValue[]): SqlOp {
   return { sql, params };
+}
+
+/**
+ * A read whose rows come back as arrays (`result.values`): a read of a hundred thousand rows spends most of its time
+ * building one object per row.
+ * @example const { values } = yield valuesOp('SELECT profile_id, ts FROM exposures WHERE project = ?', project);
+ */
+export function valuesOp(sql: string, ...params: SqlValue[]): SqlOp {
+  return { sql, params, values: true };
 }

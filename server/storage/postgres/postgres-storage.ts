@@ -19,6 +19,7 @@ function numbered(sql: string): string {
 
 interface Queryable {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  query(config: pg.QueryArrayConfig): Promise<pg.QueryArrayResult>;
 }
 
 /**
@@ -40,7 +41,13 @@ export class PostgresStorage extends SqlStorage {
   private async drive<T>(program: SqlProgram<T>, db: Queryable): Promise<T> {
     let step = program.next();
     while (!step.done) {
-      const res = await db.query(numbered(step.value.sql), step.value.params);
+      const { sql, params, values } = step.value;
+      if (values) {
+        const res = await db.query({ text: numbered(sql), values: params, rowMode: 'array' });
+        step = program.next({ changes: 0, rows: [], values: res.rows as unknown[][] });
+        continue;
+      }
+      const res = await db.query(numbered(sql), params);
       const result: SqlResult = { changes: res.command === 'SELECT' ? 0 : res.rowCount ?? 0, rows: res.rows as Record<string, unknown>[] };
       step = program.next(result);
     }

@@ -9,6 +9,8 @@ import type { SqlProgram, SqlResult } from '../sql-program.js';
  */
 export class SqliteProgramRunner {
   private readonly statements = new Map<string, Database.Statement>();
+  /** Statements whose rows come back as arrays (valuesOp), prepared apart: `raw` is a mode of the statement. */
+  private readonly valueStatements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {}
 
@@ -23,13 +25,28 @@ export class SqliteProgramRunner {
     return stmt;
   }
 
+  private valueStatement(sql: string): Database.Statement {
+    let stmt = this.valueStatements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql).raw(true);
+      if (this.valueStatements.size > 100) this.valueStatements.clear();
+      this.valueStatements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
   /** Runs `program` to its end on the connection as it is (inside a transaction only if the caller opened one). */
   drive<T>(program: SqlProgram<T>): T {
     let step = program.next();
     while (!step.done) {
-      const { sql, params } = step.value;
-      const stmt = this.statement(sql);
+      const { sql, params, values } = step.value;
       let result: SqlResult;
+      if (values) {
+        result = { changes: 0, rows: [], values: this.valueStatement(sql).all(...params) as unknown[][] };
+        step = program.next(result);
+        continue;
+      }
+      const stmt = this.statement(sql);
       if (stmt.reader) {
         result = { changes: 0, rows: stmt.all(...params) as Record<string, unknown>[] };
       } else {
