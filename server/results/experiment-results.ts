@@ -20,7 +20,7 @@ export function experimentResults(
     const personOf = yield* personGraphProgram(project);
     const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
     const units = yield* exposedUnitsProgram(storage.dialect, project, experience.name, variations, personOf, window);
-    const values = yield* metricValuesProgram(project, query.metrics, units, personOf);
+    const values = yield* metricValuesProgram(storage.dialect, project, query.metrics, units, personOf);
     return buildReport(experience.name, experience.variations, units, values, query.dimension);
   });
 }

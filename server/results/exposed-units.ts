@@ -1,11 +1,11 @@
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { PersonOf } from './person-graph.js';
 
 /** The units of one experiment's analysis: people, each with the variation it saw and its first exposure. */
 export interface ExposedUnits {
   /** Person → unit index. */
-  index: Map<string, number>;
+  index: Map<unknown, number>;
   /** Per unit: the index of its variation in the experience's variations. */
   variation: Int32Array;
   /** Per unit: its first exposure (epoch ms), when the service answered the Choose request that served it. */
@@ -26,6 +26,7 @@ export interface UnitWindow {
 interface Exposure {
   variation: string;
   first: number;
+  id: number;
   device: string | null;
   multiple: boolean;
 }
@@ -41,27 +42,31 @@ export function* exposedUnitsProgram(
   dialect: 'sqlite' | 'postgres', project: string, experience: string, variations: readonly string[],
   personOf: PersonOf, window: UnitWindow,
 ): SqlProgram<ExposedUnits> {
-  // The pair as exposure-programs.ts writes it: `["<name>",`.
+  // The pair as exposure-programs.ts writes it: `["<name>",`. Every row of the project is read: SQLite would
+  // otherwise walk the (project, ts) index, one random table page per row, several times slower than the table.
   const needle = `[${JSON.stringify(experience)},`;
-  const contains = dialect === 'postgres' ? 'strpos(choices, ?) > 0' : 'instr(choices, ?) > 0';
-  const { rows } = yield op(
-    `SELECT profile_id, device, ts, choices FROM exposures WHERE project = ? AND ${contains} ORDER BY ts, id`,
-    project, needle,
-  );
-  const people = new Map<string, Exposure>();
-  for (const row of rows) {
-    const variation = variationIn(str(row.choices), experience);
+  const where = dialect === 'postgres'
+    ? 'FROM exposures WHERE project = ? AND strpos(choices, ?) > 0'
+    : 'FROM exposures NOT INDEXED WHERE project = ? AND instr(choices, ?) > 0';
+  const { values: rows = [] } = yield valuesOp(`SELECT id, profile_id, device, ts, choices ${where}`, project, needle);
+  const people = new Map<unknown, Exposure>();
+  for (const [id, profileId, device, ts, choices] of rows) {
+    const variation = variationIn(str(choices), needle, experience);
     if (variation === null) continue;
-    const person = personOf(str(row.profile_id));
+    const person = personOf(str(profileId));
+    const exposure: Exposure = { variation, first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false };
     const seen = people.get(person);
     if (seen === undefined) {
-      people.set(person, { variation, first: num(row.ts), device: row.device == null ? null : str(row.device), multiple: false });
-    } else if (seen.variation !== variation) {
-      seen.multiple = true;
+      people.set(person, exposure);
+      continue;
     }
+    const multiple = seen.multiple || seen.variation !== variation;
+    // The earliest exposure (the first written, among equal times) gives the unit its time and device.
+    if (exposure.first < seen.first || (exposure.first === seen.first && exposure.id < seen.id)) people.set(person, exposure);
+    people.get(person)!.multiple = multiple;
   }
   const known = new Map(variations.map((name, i) => [name, i]));
-  const index = new Map<string, number>();
+  const index = new Map<unknown, number>();
   const variation: number[] = [];
   const first: number[] = [];
   const device: (string | null)[] = [];
@@ -83,9 +88,20 @@ export function* exposedUnitsProgram(
   return { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures };
 }
 
-/** The variation an exposure row's choices give `experience`, or null (absent, or served without a variation). */
-function variationIn(choices: string, experience: string): string | null {
-  const pairs = JSON.parse(choices) as [string, string | null][];
-  for (const [name, variation] of pairs) if (name === experience) return variation;
-  return null;
+/**
+ * The variation an exposure row's choices give `experience` (its pair starts at `needle`), or null (absent, or served
+ * without a variation). The variation is parsed alone, between the needle and the pair's end; a name with a `]` in
+ * it does not parse so and takes the whole array's parse.
+ */
+function variationIn(choices: string, needle: string, experience: string): string | null {
+  const at = choices.indexOf(needle);
+  if (at < 0) return null;
+  const start = at + needle.length;
+  try {
+    return JSON.parse(choices.slice(start, choices.indexOf(']', start))) as string | null;
+  } catch {
+    const pairs = JSON.parse(choices) as [string, string | null][];
+    for (const [name, variation] of pairs) if (name === experience) return variation;
+    return null;
+  }
 }

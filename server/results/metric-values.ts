@@ -1,6 +1,6 @@
 import { evalCondition, type Condition } from '../choose/engine/condition.js';
 import type { MetricConfig } from '../config/config-types.js';
-import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { ExposedUnits } from './exposed-units.js';
 import type { PersonOf } from './person-graph.js';
@@ -18,15 +18,14 @@ export interface MetricValues {
 }
 
 /**
- * When an event happened on the service's clock: its `timestamp` corrected by the batch's clock skew
- * (`receivedAt - (sentAt - timestamp)`, as Segment does) when the batch carried `sentAt`, and never later than when
- * the service received it.
- * @example eventTime(1000, 5000, 1200) // → 4800: the device's clock was 200 ms ahead of the event
+ * When an event happened on the service's clock, computed by the database (one number per row instead of three): its
+ * `timestamp` corrected by the batch's clock skew (`receivedAt - (sentAt - timestamp)`, as Segment does) when the
+ * batch carried `sentAt`, and never later than when the service received it.
  */
-export function eventTime(timestamp: number, receivedAt: number, sentAt: number | null): number {
-  const corrected = sentAt === null ? timestamp : receivedAt - (sentAt - timestamp);
-  return Math.min(corrected, receivedAt);
-}
+const EVENT_TIME = {
+  sqlite: 'min(received_at, CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END)',
+  postgres: 'LEAST(received_at, CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END)',
+} as const;
 
 /** What one matching event adds to a unit's value; 0 for a `sum` whose field is not a JSON number. */
 function contribution(metric: MetricConfig, data: Record<string, unknown> | undefined): number {
@@ -47,7 +46,7 @@ function add(values: Float64Array, unit: number, metric: MetricConfig, amount: n
  * `where` or `value`.
  */
 export function* metricValuesProgram(
-  project: string, metrics: readonly MetricConfig[], units: ExposedUnits, personOf: PersonOf,
+  dialect: 'sqlite' | 'postgres', project: string, metrics: readonly MetricConfig[], units: ExposedUnits, personOf: PersonOf,
 ): SqlProgram<MetricValues[]> {
   const count = units.variation.length;
   const values: MetricValues[] = metrics.map((metric) => ({
@@ -69,29 +68,40 @@ export function* metricValuesProgram(
   const since = earliest - lookBack;
   const names = [...byEvent.keys()];
   const params: SqlValue[] = [project, since, ...names];
-  const { rows } = yield op(
-    `SELECT profile_id, name, ts, received_at, sent_at${needsData ? ', payload' : ''} FROM events
+  const { values: rows = [] } = yield valuesOp(
+    `SELECT profile_id, name, ${EVENT_TIME[dialect]}${needsData ? `, ${DATA[dialect]}` : ''} FROM events
      WHERE project = ? AND received_at >= ? AND name IN (${names.map(() => '?').join(', ')})`,
     ...params,
   );
-  for (const row of rows) countEvent(row, byEvent, units, personOf);
+  for (const row of rows) countEvent(row as EventRow, byEvent, units, personOf);
   return values;
 }
 
-function countEvent(row: SqlRow, byEvent: Map<string, MetricValues[]>, units: ExposedUnits, personOf: PersonOf): void {
-  const unit = units.index.get(personOf(str(row.profile_id)));
+/**
+ * An event's `data`, taken out of its payload by the database (a small part of the payload, parsed in C): JSON text
+ * from SQLite, an object from PostgreSQL (pg parses `json` values).
+ */
+const DATA = { sqlite: "json_extract(payload, '$.data')", postgres: "payload::json -> 'data'" } as const;
+
+/** A row of the read above: profile_id, name, the event's time and, when a metric needs it, data. */
+type EventRow = [unknown, unknown, unknown, unknown?];
+
+function countEvent(row: EventRow, byEvent: Map<string, MetricValues[]>, units: ExposedUnits, personOf: PersonOf): void {
+  const [profileId, name, time, rawData] = row;
+  const unit = units.index.get(personOf(str(profileId)));
   if (unit === undefined) return;
   const first = units.first[unit] as number;
-  const at = eventTime(num(row.ts), num(row.received_at), row.sent_at == null ? null : num(row.sent_at));
+  const at = num(time);
   let data: Record<string, unknown> | undefined;
   let parsed = false;
-  for (const v of byEvent.get(str(row.name)) ?? []) {
+  for (const v of byEvent.get(str(name)) ?? []) {
     const { metric } = v;
     const after = at >= first && (metric.windowHours === undefined || at < first + metric.windowHours * HOUR_MS);
     const before = v.pre !== null && at < first && at >= first - (metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
     if (!after && !before) continue;
     if (!parsed && (metric.where !== undefined || metric.type === 'sum')) {
-      data = (JSON.parse(str(row.payload)) as { data?: Record<string, unknown> }).data;
+      const parsedData = typeof rawData === 'string' ? JSON.parse(rawData) as unknown : rawData;
+      data = typeof parsedData === 'object' && parsedData !== null ? (parsedData as Record<string, unknown>) : undefined;
       parsed = true;
     }
     if (metric.where !== undefined && !evalCondition(data ?? {}, metric.where as Condition)) continue;

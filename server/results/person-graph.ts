@@ -1,41 +1,63 @@
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
-/** Profile id → the person it belongs to (an opaque id shared by every profile of that person). */
-export type PersonOf = (profileId: string) => string;
+/**
+ * Profile id → the person it belongs to: an opaque key, the same for every profile of that person (the profile id
+ * itself for a profile nobody linked), to be compared or used as a Map key.
+ */
+export type PersonOf = (profileId: string) => unknown;
+
+/** A linked profile or user id in the union–find forest; a root stands for its person. */
+interface Node {
+  parent: Node | null;
+}
+
+function root(node: Node): Node {
+  let top = node;
+  while (top.parent !== null) top = top.parent;
+  // Path compression: later finds from this chain take one step.
+  for (let at = node; at !== top;) {
+    const next = at.parent as Node;
+    at.parent = top;
+    at = next;
+  }
+  return top;
+}
 
 /**
- * The people of a project: each profile together with every profile linked to it by identify or alias, read
- * from the identity graph's three link tables and joined with union–find. A profile nobody linked is a person of
- * its own. Profile and user ids live in one set of nodes, told apart by a prefix.
+ * The people of a project: each profile together with every profile linked to it by identify or alias, read from
+ * the identity graph's three link tables and joined with union–find. Profiles and user ids are nodes of two maps
+ * (an id may be both a profile id and a user id without meaning the same thing).
  * @example const personOf = yield* personGraphProgram('acme/shop'); personOf('p1') === personOf('p2')
  */
 export function* personGraphProgram(project: string): SqlProgram<PersonOf> {
-  const parent = new Map<string, string>();
-  const find = (node: string): string => {
-    let root = node;
-    for (let next = parent.get(root); next !== undefined && next !== root; next = parent.get(root)) root = next;
-    // Path compression: later finds of this chain take one step.
-    for (let at = node; at !== root;) {
-      const next = parent.get(at) as string;
-      parent.set(at, root);
-      at = next;
+  const profiles = new Map<string, Node>();
+  const users = new Map<string, Node>();
+  const node = (map: Map<string, Node>, id: unknown): Node => {
+    const key = str(id);
+    let found = map.get(key);
+    if (found === undefined) {
+      found = { parent: null };
+      map.set(key, found);
     }
-    return root;
+    return found;
   };
-  const union = (a: string, b: string): void => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent.set(ra, rb);
+  const union = (a: Node, b: Node): void => {
+    const ra = root(a);
+    const rb = root(b);
+    if (ra !== rb) ra.parent = rb;
   };
-  const profileUsers = yield op('SELECT profile_id, user_id FROM profile_users WHERE project = ?', project);
-  for (const row of profileUsers.rows) union(`p:${str(row.profile_id)}`, `u:${str(row.user_id)}`);
-  const identities = yield op('SELECT user_id, profile_id FROM identities WHERE project = ?', project);
-  for (const row of identities.rows) union(`u:${str(row.user_id)}`, `p:${str(row.profile_id)}`);
-  const aliases = yield op('SELECT user_id, target_user_id FROM aliases WHERE project = ?', project);
-  for (const row of aliases.rows) union(`u:${str(row.user_id)}`, `u:${str(row.target_user_id)}`);
+  const links = [
+    ['SELECT profile_id, user_id FROM profile_users WHERE project = ?', profiles, users],
+    ['SELECT profile_id, user_id FROM identities WHERE project = ?', profiles, users],
+    ['SELECT user_id, target_user_id FROM aliases WHERE project = ?', users, users],
+  ] as const;
+  for (const [sql, left, right] of links) {
+    const { values = [] } = yield valuesOp(sql, project);
+    for (const [a, b] of values) union(node(left, a), node(right, b));
+  }
   return (profileId) => {
-    const node = `p:${profileId}`;
-    return parent.has(node) ? find(node) : node;
+    const found = profiles.get(profileId);
+    return found === undefined ? profileId : root(found);
   };
 }

@@ -280,6 +280,14 @@ const eventSentAt = (t: { int: string }): string => `
 ALTER TABLE events ADD COLUMN sent_at ${t.int};
 `;
 
+// Results read the events a project's metrics name, received since the earliest first exposure: without this index,
+// a scan of the whole table (at 1,000,000 events, 0.55 s of the 0.8 s that read took; with it, the count takes 7 ms).
+// Keyed by name, then receipt time, its entries append at the end of each name's range: cheap to keep up at ingestion,
+// unlike the random-keyed indexes.
+const eventsByName = `
+CREATE INDEX events_name ON events (project, name, received_at);
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -324,5 +332,11 @@ export const MIGRATIONS: Migration[] = [
     name: "events: the batch's sentAt, for clock-skew correction in results",
     sqlite: eventSentAt({ int: 'INTEGER' }),
     postgres: eventSentAt({ int: 'BIGINT' }),
+  },
+  {
+    version: 8,
+    name: 'events by name and receipt time, for results',
+    sqlite: eventsByName,
+    postgres: eventsByName,
   },
 ];

@@ -47,6 +47,11 @@ function config(): ServiceConfigFile {
     ...(shop.experiences ?? []),
     ...EXPERIMENTS.map((name) => experiment(name)),
     experiment('lopsided', [90, 10]),
+    {
+      name: 'odd "names"]', variations: [
+        { name: 'x]y', weight: 50, body: {} }, { name: 'q"z\\', weight: 50, body: {} },
+      ],
+    },
   ];
   shop.metrics = METRICS;
   // The test's clock stands still (or goes back): a rate limit would never refill.
@@ -390,6 +395,19 @@ for (const driver of DRIVERS) {
       assert.equal(after.srm.mismatch, true);
       assert.ok(after.srm.pValue! < 0.001);
       await h.restart(config());
+    });
+
+    it('finds variations whose names hold JSON\'s own characters', async () => {
+      const app = h.app;
+      const name = 'odd "names"]';
+      const served = new Map<string, number>();
+      for (let i = 0; i < 12; i++) {
+        const variation = await expose(app, name, `odd-${run}-${i}`);
+        served.set(variation, (served.get(variation) ?? 0) + 1);
+      }
+      const answer = await results(app, encodeURIComponent(name));
+      assert.equal(answer.experience, name);
+      assert.deepEqual(answer.variations.map((v) => [v.name, v.units]), [['x]y', served.get('x]y') ?? 0], ['q"z\\', served.get('q"z\\') ?? 0]]);
     });
 
     it('refuses bad requests with the contract\'s codes and changes nothing', async () => {
