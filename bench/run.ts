@@ -3,6 +3,7 @@
 import { formatChooseBench, runChooseBench } from './choose-bench.js';
 import { formatFeedBench, runFeedBench } from './feed-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
+import { formatResultsBench, runResultsBench } from './results-bench.js';
 
 const ingest = await runIngestBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
@@ -27,6 +28,15 @@ const feeds = await runFeedBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
 });
 console.log(formatFeedBench(feeds));
+console.log('');
+
+// Experiment results at a quarter and at the full 100,000 units / 1,000,000 events (BENCH_RESULTS_SCALES), next to a
+// one-query floor over the same tables.
+const results = await runResultsBench({
+  scales: (process.env.BENCH_RESULTS_SCALES ?? '0.25,1').split(',').map(Number),
+  rounds: Number(process.env.BENCH_RESULTS_ROUNDS ?? 5),
+});
+console.log(formatResultsBench(results));
 console.log('');
 
 // One track() call on the main thread, ours next to @segment/analytics-next in the same Chromium page.

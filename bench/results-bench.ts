@@ -1,0 +1,242 @@
+// Experiment results at shop scale: 100,000 exposed units and 1,000,000 events (BENCH_RESULTS_SCALES lists the sizes, as shares of that).
+// Measured in one run, in one process, on SQLite:
+// - results: `GET …/experiences/hero/results` through the real route (app.inject: auth, query, reads, attribution,
+//   statistics) for three metrics (a binomial, a sum, and the same sum with CUPED);
+// - floor: the cheapest question over the same tables — one SQL aggregate that counts converted units per variation
+//   (first exposure per profile from the exposure sets, joined with that profile's orders after it, through the
+//   events' (project, profile_id, ts) index). No identity graph, no windows, no statistics.
+// Rounds alternate between the two; the ratio is results p50 / floor p50.
+//
+// The data is generated here and stored through the service's own programs (ingestBatch for events, the Choose
+// API's exposure insert for exposures); the HTTP paths that write them are what the ingest and Choose benches measure.
+// The mix: 20 % of exposed units were identified, and one in five of those on a second device too (their events
+// count for the person); 20,000 profiles that never saw the experiment send events as well. Events: page views
+// (80 %), add-to-cart (12 %) and orders (8 %), over four weeks, the first two before the units' first exposures
+// (what CUPED adjusts by).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../server/app.js';
+import type { ServiceConfigFile } from '../server/config/config-types.js';
+import { storageChooseStore } from '../server/choose/choose-store.js';
+import type { ExposureSet } from '../server/choose/exposure-programs.js';
+import { ingestBatch } from '../server/ingest/event-store.js';
+import { op } from '../server/storage/sql-program.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../server/storage/storage.js';
+import type { ServiceEvent } from '../src/event.js';
+
+export interface ResultsBenchOptions {
+  /** 1 = 100,000 units and 1,000,000 events. */
+  scales?: number[];
+  rounds?: number;
+}
+
+export interface ResultsBenchSize {
+  units: number;
+  events: number;
+  setupSeconds: number;
+  resultsMs: number;
+  floorMs: number;
+  ratio: number;
+  /** Units the answer counted. */
+  answerUnits: number;
+  /** Converted units (the binomial metric's total) by the answer and by the floor's aggregate. */
+  convertedOurs: number;
+  convertedFloor: number;
+}
+
+const PROJECT = 'acme/shop';
+const DAY = 86_400_000;
+const BATCH = 20_000;
+const START = Date.parse('2026-10-01T00:00:00.000Z');
+
+function config(): ServiceConfigFile {
+  return {
+    organizations: { acme: { projects: { shop: {
+      apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
+      experiences: [
+        { name: 'hero', variations: [
+          { name: 'control', weight: 50, body: { title: 'Welcome' } },
+          { name: 'bold', weight: 50, body: { title: 'Big sale' } },
+        ] },
+        { name: 'footer', variations: [
+          { name: 'a', weight: 50, body: {} }, { name: 'b', weight: 50, body: {} },
+        ] },
+      ],
+      metrics: [
+        { name: 'purchase', event: 'Product ordered', type: 'binomial' },
+        { name: 'revenue', event: 'Product ordered', type: 'sum', value: 'price' },
+        { name: 'revenue-cuped', event: 'Product ordered', type: 'sum', value: 'price', cuped: true },
+      ],
+    } } } },
+  };
+}
+
+/** A small deterministic generator (mulberry32), so every run stores the same data. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function uuid(rand: () => number): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(rand() * 16).toString(16)).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
+
+async function generate(storage: Storage, units: number, events: number): Promise<void> {
+  const rand = random(units);
+  const exposures: ExposureSet[] = [];
+  const profiles: string[] = [];
+  for (let u = 0; u < units; u++) {
+    const profileId = `u${u}`;
+    profiles.push(profileId);
+    const variation = rand() < 0.5 ? 'control' : 'bold';
+    const first = START + 14 * DAY + Math.floor(rand() * 14 * DAY);
+    const choices = [{ name: 'hero', variation }, { name: 'footer', variation: rand() < 0.5 ? 'a' : 'b' }];
+    exposures.push({ project: PROJECT, profileId, sessionId: `s${u}`, device: rand() < 0.6 ? 'mobile' : 'desktop', time: first, choices });
+    // A third come back in a later session and are exposed again.
+    if (rand() < 0.33) exposures.push({ project: PROJECT, profileId, sessionId: `s${u}b`, device: null, time: first + DAY, choices });
+  }
+  const store = storageChooseStore(storage);
+  for (let i = 0; i < exposures.length; i += 500) await store.recordExposures(exposures.slice(i, i + 500));
+
+  const batch: ServiceEvent[] = [];
+  const flush = async (receivedAt: number): Promise<void> => {
+    if (batch.length === 0) return;
+    await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt });
+  };
+  // Identified people: a fifth of the units, one in five of them on a second device as well.
+  for (let u = 0; u < units; u += 5) {
+    const at = new Date(START + 14 * DAY).toISOString();
+    const userId = `user${u}`;
+    batch.push({ eventId: uuid(rand), type: 'identify', name: 'Identify', profileId: `u${u}`, sessionId: `s${u}`, pageId: 'p', timestamp: at, userId });
+    if (u % 25 === 0) {
+      const second = `u${u}-2`;
+      profiles.push(second);
+      batch.push({ eventId: uuid(rand), type: 'identify', name: 'Identify', profileId: second, sessionId: `s${u}-2`, pageId: 'p', timestamp: at, userId });
+    }
+    if (batch.length >= BATCH) await flush(START + 14 * DAY);
+  }
+  await flush(START + 14 * DAY);
+  const strangers = Math.round(units / 5);
+  for (let s = 0; s < strangers; s++) profiles.push(`x${s}`);
+  // Events in time order over four weeks (received as they happen, in batches), each by a random profile.
+  const span = 28 * DAY;
+  for (let e = 0; e < events; e++) {
+    const at = START + Math.floor((e / events) * span);
+    const profileId = profiles[Math.floor(rand() * profiles.length)] as string;
+    const roll = rand();
+    const base = { eventId: uuid(rand), profileId, sessionId: 's', pageId: 'p', timestamp: new Date(at).toISOString() };
+    if (roll < 0.8) batch.push({ ...base, type: 'page', name: 'View Page', data: { path: '/' } });
+    else if (roll < 0.92) batch.push({ ...base, type: 'track', name: 'Added to cart', data: { sku: 'p1' } });
+    else batch.push({ ...base, type: 'track', name: 'Product ordered', data: { orderId: `o${e}`, price: Math.round(5 + rand() * 95) } });
+    if (batch.length >= BATCH) await flush(at);
+  }
+  await flush(START + span);
+}
+
+/** Converted units per variation: the floor's one aggregate (SQLite's JSON functions over the exposure sets). */
+const FLOOR_SQL = `
+SELECT x.variation AS variation, COUNT(DISTINCT x.profile_id) AS converted FROM (
+  SELECT ex.profile_id AS profile_id, json_extract(j.value, '$[1]') AS variation, MIN(ex.ts) AS first
+  FROM exposures ex, json_each(ex.choices) j
+  WHERE ex.project = ? AND json_extract(j.value, '$[0]') = ?
+  GROUP BY ex.profile_id, variation
+) x JOIN events e ON e.project = ? AND e.profile_id = x.profile_id AND e.ts >= x.first AND e.name = 'Product ordered'
+GROUP BY x.variation ORDER BY x.variation`;
+
+async function floor(storage: Storage): Promise<Map<string, number>> {
+  const rows = await storage.run(function* () {
+    return (yield op(FLOOR_SQL, PROJECT, 'hero', PROJECT)).rows;
+  });
+  return new Map(rows.map((r) => [String(r.variation), Number(r.converted)]));
+}
+
+interface Answer {
+  units: number;
+  metrics: { name: string; variations: { name: string; total: number }[] }[];
+}
+
+async function results(app: FastifyInstance): Promise<Answer> {
+  const res = await app.inject({ method: 'GET', url: '/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret' });
+  if (res.statusCode !== 200) throw new Error(`results answered ${res.statusCode}: ${res.body}`);
+  return res.json() as Answer;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = process.hrtime.bigint();
+  const value = await work();
+  return [value, Number(process.hrtime.bigint() - started) / 1e6];
+}
+
+async function measure(scale: number, rounds: number): Promise<ResultsBenchSize> {
+  const units = Math.round(100_000 * scale);
+  const events = Math.round(1_000_000 * scale);
+  const dir = mkdtempSync(join(tmpdir(), 'svc-results-bench-'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  try {
+    const setupStarted = Date.now();
+    await generate(storage, units, events);
+    const setupSeconds = (Date.now() - setupStarted) / 1000;
+    const app = await buildApp({ config: config(), storage });
+    try {
+      // One of each first: statements prepared, pages cached, JIT warm.
+      const [answer] = await timed(() => results(app));
+      const [converted] = await timed(() => floor(storage));
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        ours.push((await timed(() => results(app)))[1]);
+        theirs.push((await timed(() => floor(storage)))[1]);
+      }
+      // Converted units by both: the floor ignores the identity graph, so a person's orders on a second device count
+      // only in ours (a few per cent more).
+      const purchase = answer.metrics.find((m) => m.name === 'purchase');
+      const convertedOurs = purchase?.variations.reduce((a, v) => a + v.total, 0) ?? 0;
+      const convertedFloor = [...converted.values()].reduce((a, b) => a + b, 0);
+      const resultsMs = median(ours);
+      const floorMs = median(theirs);
+      return { units, events, setupSeconds, resultsMs, floorMs, ratio: resultsMs / floorMs, answerUnits: answer.units, convertedOurs, convertedFloor };
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runResultsBench(options: ResultsBenchOptions = {}): Promise<ResultsBenchSize[]> {
+  const sizes: ResultsBenchSize[] = [];
+  for (const scale of options.scales ?? [0.25, 1]) sizes.push(await measure(scale, options.rounds ?? 5));
+  return sizes;
+}
+
+export function formatResultsBench(sizes: ResultsBenchSize[]): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lines = [
+    '## Experiment results (SQLite): GET …/results for 3 metrics vs one SQL aggregate counting conversions per variation',
+    '',
+    '| units | events | results p50 | floor p50 | results / floor | goal | converted units: results / floor |',
+    '|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const s of sizes) {
+    const goal = s.ratio <= 3 && s.resultsMs < 1000 ? 'met (≤ 3×, < 1 s)' : 'missed (≤ 3×, < 1 s)';
+    lines.push(`| ${n(s.units)} | ${n(s.events)} | ${s.resultsMs.toFixed(0)} ms | ${s.floorMs.toFixed(0)} ms | ${s.ratio.toFixed(2)}× | ${goal} | ${n(s.convertedOurs)} / ${n(s.convertedFloor)} of ${n(s.answerUnits)} |`);
+  }
+  lines.push('', 'Data stored through the service\'s own programs (setup: '
+    + sizes.map((s) => `${s.setupSeconds.toFixed(0)} s for ${n(s.events)} events`).join(', ') + '); nothing precomputed for results.');
+  return lines.join('\n');
+}
