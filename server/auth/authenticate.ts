@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ConfigStore, KeyEntry, ProjectRef } from '../config/config-store.js';
+import type { ConfigStore, KeyEntry, KeyKind, ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from './read-credentials.js';
@@ -7,14 +7,16 @@ import { secretsEqual } from './secrets-equal.js';
 import { rememberVerifiedKey, verifiedKey } from './verified-keys.js';
 
 export interface AuthOptions {
-  /** Accept `?apiKey=<id>.<secret>` (server-side callers: Choose API). Browser endpoints: false. */
+  /** Accept `?apiKey=<id>.<secret>` or a Bearer token (server-side callers: Choose API). Browser endpoints: false. */
   allowApiKey: boolean;
+  /** Accept the organization's admin keys too (sent like an apiKey), for every project of the organization. */
+  allowAdminKey?: boolean;
   /** A source id the caller acts for (path or body): must be one of the project's `sources`. */
   sourceId?: string;
 }
 
 export interface AuthResult {
-  kind: 'apiKey' | 'writeKey';
+  kind: KeyKind;
   key: KeyEntry;
   project: ProjectRef;
 }
@@ -26,9 +28,10 @@ const DUMMY_KEY = 'unknown.unknown';
  * Authenticates a request for `/{org}/projects/{project}`. The order of checks is chosen so that a caller
  * without a valid key learns nothing about which organizations or projects exist:
  * 1. no credentials → 401 `missing_credentials`; malformed or unknown key, or a key of a kind the endpoint
- *    does not take (an apiKey sent as Basic, a writeKey as `?apiKey`) → 401 `invalid_credentials`;
+ *    does not take (an apiKey sent as Basic, a writeKey as `?apiKey`, an admin key where `allowAdminKey` is not
+ *    set) → 401 `invalid_credentials`;
  * 2. a valid key, unknown org/project in the path → 404 `project_not_found` (the caller is authenticated);
- * 3. a valid key of another project → 403 `key_not_for_project`;
+ * 3. a valid key of another project (an admin key: of another organization) → 403 `key_not_for_project`;
  * 4. a source id not in the project's `sources` → 403 `source_not_allowed`.
  * Keys are looked up by id (the part before the first dot, not secret) and compared in constant time.
  * @example const { kind, project } = authenticate(request, store, org, projectName, { allowApiKey: true });
@@ -51,11 +54,14 @@ export function authenticate(
     if (!entry || !matches) throw new ServiceError('invalid_credentials', 'The key is not valid.');
     rememberVerifiedKey(store, credentials.key, entry);
   }
-  const expectedKind = credentials.via === 'basic' ? 'writeKey' : 'apiKey';
-  if (entry.kind !== expectedKind) throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  const kindAllowed = credentials.via === 'basic'
+    ? entry.kind === 'writeKey'
+    : entry.kind === 'apiKey' || (entry.kind === 'adminKey' && options.allowAdminKey === true);
+  if (!kindAllowed) throw new ServiceError('invalid_credentials', 'The key is not valid.');
   const project = store.project(org, projectName);
   if (!project) throw new ServiceError('project_not_found', `There is no project ${quoted(projectName)} in organization ${quoted(org)}.`);
-  if (entry.org !== org || entry.project !== projectName) {
+  // An admin key (project null) opens every project of its organization.
+  if (entry.org !== org || (entry.project !== null && entry.project !== projectName)) {
     throw new ServiceError('key_not_for_project', 'The key does not belong to this project.');
   }
   if (options.sourceId !== undefined && !project.config.sources.includes(options.sourceId)) {

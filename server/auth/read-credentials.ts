@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 
-/** What a request presents: a Basic writeKey or an `apiKey` query parameter, rebuilt as `<id>.<secret>`. */
+/**
+ * What a request presents, as `<id>.<secret>`: a Basic writeKey (a browser), or a server key — an `apiKey` query
+ * parameter or `Authorization: Bearer <key>` (both `via: 'apiKey'`).
+ */
 export interface Credentials {
   via: 'basic' | 'apiKey';
   id: string;
@@ -9,13 +12,23 @@ export interface Credentials {
 
 export type CredentialsResult = Credentials | 'missing' | 'malformed';
 
+/** A server key as sent (query or Bearer): `<id>.<secret>` with both parts present. */
+function serverKey(key: string): CredentialsResult {
+  const dot = key.indexOf('.');
+  if (dot <= 0 || dot === key.length - 1) return 'malformed';
+  return { via: 'apiKey', id: key.slice(0, dot), key };
+}
+
 /**
  * Reads credentials without checking them. A writeKey `<username>.<password>` travels as Basic
- * `username:password` (split at the FIRST dot on the client), so the key is `username + "." + password`.
+ * `username:password` (split at the FIRST dot on the client), so the key is `username + "." + password`. Server keys
+ * (`allowApiKey`) travel as `?apiKey=` or as a Bearer token.
  */
 export function readCredentials(request: FastifyRequest, allowApiKey: boolean): CredentialsResult {
   const header = request.headers.authorization;
   if (typeof header === 'string' && header.length > 0) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (bearer?.[1] && allowApiKey) return serverKey(bearer[1]);
     const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
     if (!match?.[1]) return 'malformed';
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -32,9 +45,7 @@ export function readCredentials(request: FastifyRequest, allowApiKey: boolean): 
     const apiKey = query?.apiKey;
     if (apiKey !== undefined) {
       if (typeof apiKey !== 'string') return 'malformed';
-      const dot = apiKey.indexOf('.');
-      if (dot <= 0 || dot === apiKey.length - 1) return 'malformed';
-      return { via: 'apiKey', id: apiKey.slice(0, dot), key: apiKey };
+      return serverKey(apiKey);
     }
   }
   return 'missing';

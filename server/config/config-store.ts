@@ -1,14 +1,14 @@
 import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
 
-export type KeyKind = 'apiKey' | 'writeKey';
+export type KeyKind = 'apiKey' | 'writeKey' | 'adminKey';
 
-/** A configured key with the project it opens. */
+/** A configured key with the project it opens (every project of its organization for an admin key: null). */
 export interface KeyEntry {
   kind: KeyKind;
   id: string;
   key: string;
   org: string;
-  project: string;
+  project: string | null;
 }
 
 /** A project with its names, as routes and the choose engine see it. */
@@ -36,6 +36,10 @@ function index(config: ServiceConfigFile): Snapshot {
   for (const [org, orgConfig] of Object.entries(config.organizations)) {
     const orgProjects = new Map<string, ProjectRef>();
     projects.set(org, orgProjects);
+    for (const k of orgConfig.adminKeys ?? []) {
+      const id = k.slice(0, k.indexOf('.'));
+      keysById.set(id, { kind: 'adminKey', id, key: k, org, project: null });
+    }
     for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
       const key = `${org}/${name}`;
       orgProjects.set(name, { org, name, key, config: projectConfig });

@@ -99,6 +99,8 @@ export interface ProjectConfig {
 
 export interface OrganizationConfig {
   projects: Record<string, ProjectConfig>;
+  /** Keys that open every project of the organization for administration (results today), `<id>.<secret>`. */
+  adminKeys?: string[];
 }
 
 export interface ServiceConfigFile {

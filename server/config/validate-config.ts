@@ -265,6 +265,7 @@ export function validateConfig(raw: unknown): ServiceConfigFile {
     const orgPath = `organizations.${orgName}`;
     if (!NAME.test(orgName)) fail(orgPath, 'organization names are letters, digits, "_" or "-" (at most 64)');
     const org = requireObject(orgRaw, orgPath);
+    if (org.adminKeys !== undefined) validateKeys(org.adminKeys, `${orgPath}.adminKeys`, seenKeyIds);
     const projects = requireObject(org.projects, `${orgPath}.projects`);
     for (const [projectName, projectRaw] of Object.entries(projects)) {
       const projectPath = `${orgPath}.projects.${projectName}`;

@@ -10,16 +10,19 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
 
 /**
  * `GET /v1/{org}/projects/{project}/experiences/{name}/results?apiKey=…`: an experiment's units, metrics and
- * statistics. Server-side keys only (a writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
+ * statistics. The project's apiKey or its organization's admin key, as `?apiKey=` or `Authorization: Bearer` (a
+ * writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
  * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
  */
 export function resultsRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
     RESULTS_PATH,
-    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }) },
+    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true, allowAdminKey: true }) },
     async (request) => {
       const auth = request.auth;
-      if (auth?.kind !== 'apiKey') throw new ServiceError('invalid_credentials', 'Results need an apiKey; a writeKey cannot read them.');
+      if (auth === undefined || auth.kind === 'writeKey') {
+        throw new ServiceError('invalid_credentials', 'Results need an apiKey or an admin key; a writeKey cannot read them.');
+      }
       const { config, key: project } = auth.project;
       const experience = config.experiences?.find((e) => e.name === request.params.name);
       if (!experience) throw new ServiceError('experience_not_found', `There is no experience ${quoted(request.params.name)} in this project.`);

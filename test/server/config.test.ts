@@ -21,6 +21,8 @@ const exp = (shop: Record<string, unknown>, i: number) => (shop.experiences as R
 const metric = (shop: Record<string, unknown>, i: number) => (shop.metrics as Record<string, unknown>[])[i] as Record<string, unknown>;
 
 const CASES: { name: string; mutate: Mutate; message: string }[] = [
+  { name: 'admin key malformed', mutate: (_s, r) => { ((r.organizations as Record<string, Record<string, unknown>>).acme!).adminKeys = ['nodot']; }, message: 'organizations.acme.adminKeys[0]: must be a key of the form <id>.<secret>' },
+  { name: 'admin key id used by a project key', mutate: (_s, r) => { ((r.organizations as Record<string, Record<string, unknown>>).acme!).adminKeys = ['srv1.other']; }, message: `${SHOP}.apiKeys[0]: key id "srv1" is already used at organizations.acme.adminKeys[0]` },
   { name: 'metrics not an array', mutate: (s) => { s.metrics = {}; }, message: `${SHOP}.metrics: must be an array` },
   { name: 'metric type unknown', mutate: (s) => { metric(s, 0).type = 'ratio'; }, message: `${SHOP}.metrics[0].type: must be one of binomial, count, sum` },
   { name: 'metric without event', mutate: (s) => { delete metric(s, 1).event; }, message: `${SHOP}.metrics[1].event: must be a non-empty string` },

@@ -56,6 +56,8 @@ function config(): ServiceConfigFile {
   shop.metrics = METRICS;
   // The test's clock stands still (or goes back): a rate limit would never refill.
   shop.limits = { writeKeyPerSecond: 1_000_000 };
+  file.organizations.acme!.adminKeys = ['adm1.s3cret'];
+  file.organizations.other!.adminKeys = ['admother.x'];
   return file;
 }
 
@@ -327,6 +329,21 @@ for (const driver of DRIVERS) {
       assert.equal(adjusted.variations[0]!.total, plain.variations[0]!.total, 'totals are the raw ones');
     });
 
+    it('opens results to the organization\'s admin key and to server keys sent as a Bearer token', async () => {
+      const app = h.app;
+      const url = '/v1/acme/projects/shop/experiences/basic/results';
+      const byQuery = await results(app, 'basic', '', 'adm1.s3cret');
+      for (const authorization of ['Bearer adm1.s3cret', 'Bearer srv1.s3cret']) {
+        const res = await app.inject({ method: 'GET', url, headers: { authorization } });
+        assert.equal(res.statusCode, 200, `${authorization}: ${res.body}`);
+        assert.deepEqual(res.json(), byQuery);
+      }
+      // Every project of the organization: the blog has no such experience, but the key opens it.
+      const blog = await app.inject({ method: 'GET', url: '/v1/acme/projects/blog/experiences/basic/results?apiKey=adm1.s3cret' });
+      assert.equal(blog.statusCode, 404);
+      assert.equal((blog.json() as { error: { code: string } }).error.code, 'experience_not_found');
+    });
+
     it('answers an experiment nobody saw with zero units and null statistics', async () => {
       const answer = await results(h.app, 'empty');
       assert.equal(answer.units, 0);
@@ -434,6 +451,29 @@ for (const driver of DRIVERS) {
         assert.equal(body.error.code, code, url);
         assert.ok(body.error.message.length > 0);
       }
+      const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+      const more: [string, Record<string, string>, number, string][] = [
+        [`${base}/basic/results?apiKey=admother.x`, {}, 403, 'key_not_for_project'],
+        [`${base}/basic/results`, bearer('admother.x'), 403, 'key_not_for_project'],
+        [`${base}/basic/results`, bearer('web1.p4ss'), 401, 'invalid_credentials'],
+        [`${base}/basic/results`, bearer('adm1.wrong'), 401, 'invalid_credentials'],
+      ];
+      for (const [url, headers, status, code] of more) {
+        const res = await get(url, headers);
+        assert.equal(res.statusCode, status, `${url} ${JSON.stringify(headers)}: ${res.body}`);
+        assert.equal((res.json() as { error: { code: string } }).error.code, code);
+      }
+      // An admin key administers: it does not choose for visitors.
+      const choose = await app.inject({
+        method: 'POST', url: `${CHOOSE}?apiKey=adm1.s3cret`, payload: { identification: { sourceId: 'web', profileId: 'adm' }, names: ['basic'] },
+      });
+      assert.equal(choose.statusCode, 401);
+      assert.equal((choose.json() as { error: { code: string } }).error.code, 'invalid_credentials');
+      // A server key may travel as a Bearer token on the Choose API too (out of access logs).
+      const bearerChoose = await app.inject({
+        method: 'POST', url: CHOOSE, headers: bearer('srv1.s3cret'), payload: { identification: { sourceId: 'web', profileId: 'adm' }, names: ['basic'] },
+      });
+      assert.equal(bearerChoose.statusCode, 200, bearerChoose.body);
       const unknownMetric = await get(`${base}/basic/results?apiKey=srv1.s3cret&metrics=nope`);
       assert.match((unknownMetric.json() as { error: { message: string } }).error.message, /metrics: .*"nope"/);
     });
