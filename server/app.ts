@@ -9,6 +9,7 @@ import { installErrorHandlers } from './errors/error-handler.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
 import { capConnectionsPerIp, DEFAULT_CONNECTION_LIMITS, deadlineOptions, type ConnectionLimits } from './http/connection-limits.js';
 import { registerCors } from './http/cors.js';
+import { redactingLogger } from './http/log-redaction.js';
 import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { FeedService } from './recommendations/feed-service.js';
@@ -71,7 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...options.connectionLimits,
   };
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Request lines without secrets (`?apiKey=` values): log-redaction.ts.
+    logger: redactingLogger(options.logger),
     bodyLimit: BODY_LIMIT,
     trustProxy: options.trustProxy ?? false,
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).

@@ -1,0 +1,35 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+
+// Secrets never reach the logs: server keys travel in the query string (`?apiKey=`), which Fastify's request log line
+// prints as part of the URL. Headers (Basic and Bearer credentials) are not logged at all.
+
+const API_KEY_PARAM = /([?&]apiKey=)[^&#]*/gi;
+
+/**
+ * `url` with every `apiKey` query value replaced.
+ * @example redactUrl('/v1/acme/projects/shop/choose-api?apiKey=srv1.s3cret&x=1') // → '…?apiKey=[redacted]&x=1'
+ */
+export function redactUrl(url: string): string {
+  return url.replace(API_KEY_PARAM, '$1[redacted]');
+}
+
+/** Fastify's request log fields, with the URL redacted. */
+function request(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/**
+ * A logger option with the redacting request serializer (a caller's own serializers win); `false` stays off.
+ * @example Fastify({ logger: redactingLogger({ level: 'info' }) })
+ */
+export function redactingLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === undefined || logger === false) return false;
+  const options = logger === true ? {} : logger;
+  return { ...options, serializers: { req: request, ...(options.serializers ?? {}) } };
+}
