@@ -3,6 +3,7 @@
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -81,6 +82,16 @@ for (const file of ['dist/service-core.js', 'dist/service.js']) {
   });
   writeFileSync(file, result.code);
   writeFileSync(`${file}.map`, String(result.map));
+}
+
+// Precompressed copies of the script-tag bundles, which the service sends by Accept-Encoding (server/http/
+// static-routes.ts): compressed once here at the highest levels rather than on every request.
+for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js']) {
+  const code = readFileSync(file);
+  writeFileSync(`${file}.br`, brotliCompressSync(code, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: code.length },
+  }));
+  writeFileSync(`${file}.gz`, gzipSync(code, { level: 9 }));
 }
 
 // Type declarations for the ESM build (`exports` in package.json points at them).

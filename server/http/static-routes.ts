@@ -1,10 +1,32 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+
+/** How long a browser or CDN keeps an unversioned SDK file (`/svc/service.js`) before asking again. */
+export const UNVERSIONED_MAX_AGE_SECONDS = 300;
+/** A versioned SDK file (`/svc/<version>/service.js`) never changes: a year, immutable. */
+export const VERSIONED_MAX_AGE_SECONDS = 31_536_000;
+
+// dist/ also holds the service's own bundles (server, Choose writer thread): browsers get the SDK builds only.
+const SERVICE_BUNDLE = /(^|\/)(server|choose-writer)\.mjs(\.map)?$/;
+
+/** The package's version (the versioned SDK path), or null without a readable package.json at the root. */
+function packageVersion(root: string): string | null {
+  try {
+    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
+    return typeof version === 'string' && /^[0-9A-Za-z.+-]+$/.test(version) ? version : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The demo page at `/` (demo/) and the SDK bundles at `/svc/` (dist/), from the repository root.
+ * SDK files go out precompressed (the build writes `.br` and `.gz` beside each bundle; the client's `Accept-Encoding`
+ * chooses, with `Vary: Accept-Encoding`), with an `ETag` that conditional requests answer 304 to. `/svc/<version>/…`
+ * (the package's version) is cacheable for a year and immutable; `/svc/…` for five minutes, so a page that links it
+ * picks up a new release soon.
  * Directories that do not exist yet are skipped (a fresh clone before `npm run build`).
  */
 export async function staticRoutes(app: FastifyInstance, root: string): Promise<void> {
@@ -15,13 +37,15 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
     await app.register(fastifyStatic, { root: demo, prefix: '/', index: ['index.html'], decorateReply: true });
     decorated = true;
   }
-  if (existsSync(dist)) {
+  if (!existsSync(dist)) return;
+  const sdk = { root: dist, preCompressed: true, allowedPath: (pathName: string) => !SERVICE_BUNDLE.test(pathName) };
+  await app.register(fastifyStatic, {
+    ...sdk, prefix: '/svc/', decorateReply: !decorated, maxAge: UNVERSIONED_MAX_AGE_SECONDS * 1000,
+  });
+  const version = packageVersion(root);
+  if (version !== null) {
     await app.register(fastifyStatic, {
-      root: dist,
-      prefix: '/svc/',
-      decorateReply: !decorated,
-      // dist/ also holds the service's own bundles (server, Choose writer thread): browsers get the SDK builds only.
-      allowedPath: (pathName) => !/(^|\/)(server|choose-writer)\.mjs(\.map)?$/.test(pathName),
+      ...sdk, prefix: `/svc/${version}/`, decorateReply: false, maxAge: VERSIONED_MAX_AGE_SECONDS * 1000, immutable: true,
     });
   }
 }

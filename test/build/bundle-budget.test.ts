@@ -1,7 +1,7 @@
 // The bundle budgets, min+gzip: what a CMS page pays for the SDK. `npm test` builds before this runs.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 
 const budgets: [string, number][] = [
@@ -17,6 +17,19 @@ describe('bundle budgets', () => {
       assert.ok(size <= limit, `${file} is ${size} bytes gzipped, over its budget of ${limit}`);
     });
   }
+
+  it('the script-tag bundles ship precompressed copies of exactly their bytes (brotli and gzip)', () => {
+    for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js']) {
+      const code = readFileSync(file);
+      assert.ok(brotliDecompressSync(readFileSync(`${file}.br`)).equals(code), `${file}.br`);
+      assert.ok(gunzipSync(readFileSync(`${file}.gz`)).equals(code), `${file}.gz`);
+    }
+  });
+
+  it('<svc-results> stays out of service.js (it has its own bundle)', () => {
+    assert.doesNotMatch(readFileSync('dist/service.js', 'utf8'), /svc-results/);
+    assert.match(readFileSync('dist/svc-results.js', 'utf8'), /svc-results/);
+  });
 
   it('service-core.js carries no Lit and no custom elements', () => {
     const code = readFileSync('dist/service-core.js', 'utf8');

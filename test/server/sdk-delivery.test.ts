@@ -1,0 +1,73 @@
+// Delivery of the SDK at /svc/: precompressed by Accept-Encoding, ETag and 304, versioned paths immutable for a year,
+// unversioned ones for five minutes. A root of its own with a tiny "build" (the real one is checked in test/build/).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
+import { useApp } from './helpers/use-test-app.js';
+
+const SDK = `window.sdk = ${JSON.stringify('x'.repeat(2000))};`;
+
+describe('SDK delivery at /svc/', () => {
+  const root = mkdtempSync(join(tmpdir(), 'svc-delivery-'));
+  before(() => {
+    mkdirSync(join(root, 'dist'));
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'svc-sdk', version: '9.8.7' }));
+    writeFileSync(join(root, 'dist', 'service.js'), SDK);
+    writeFileSync(join(root, 'dist', 'service.js.br'), brotliCompressSync(SDK));
+    writeFileSync(join(root, 'dist', 'service.js.gz'), gzipSync(SDK));
+    writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
+  });
+  const h = useApp(SQLITE_DRIVER, { staticRoot: root });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const get = (url: string, headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url, headers });
+
+  it('sends brotli or gzip by Accept-Encoding, the plain file otherwise, and says it varies on it', async () => {
+    const br = await get('/svc/service.js', { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(br.statusCode, 200);
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.match(String(br.headers['content-type']), /javascript/);
+    assert.match(String(br.headers.vary), /accept-encoding/i);
+    assert.equal(brotliDecompressSync(br.rawPayload).toString('utf8'), SDK);
+
+    const gz = await get('/svc/service.js', { 'accept-encoding': 'gzip' });
+    assert.equal(gz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), SDK);
+
+    const plain = await get('/svc/service.js', { 'accept-encoding': 'identity' });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.body, SDK);
+    assert.match(String(plain.headers.vary), /accept-encoding/i);
+  });
+
+  it('answers a conditional request with its ETag with 304 and no body', async () => {
+    const first = await get('/svc/service.js', { 'accept-encoding': 'br' });
+    const etag = String(first.headers.etag);
+    assert.ok(etag.length > 2, 'an ETag');
+    const again = await get('/svc/service.js', { 'accept-encoding': 'br', 'if-none-match': etag });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.rawPayload.length, 0);
+  });
+
+  it('caches the unversioned path for five minutes and the versioned one for a year, immutable', async () => {
+    const unversioned = await get('/svc/service.js');
+    assert.equal(unversioned.headers['cache-control'], 'public, max-age=300');
+    const versioned = await get('/svc/9.8.7/service.js', { 'accept-encoding': 'br' });
+    assert.equal(versioned.statusCode, 200);
+    assert.equal(versioned.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(brotliDecompressSync(versioned.rawPayload).toString('utf8'), SDK);
+    const other = await get('/svc/1.0.0/service.js');
+    assert.equal(other.statusCode, 404);
+  });
+
+  it('never serves the service\'s own bundles, versioned or not', async () => {
+    for (const url of ['/svc/server.mjs', '/svc/9.8.7/server.mjs']) {
+      const res = await get(url);
+      assert.equal(res.statusCode, 404, url);
+    }
+  });
+});
