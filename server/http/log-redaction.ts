@@ -1,7 +1,8 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 // Secrets never reach the logs: server keys travel in the query string (`?apiKey=`), which Fastify's request log line
-// prints as part of the URL. Headers (Basic and Bearer credentials) are not logged at all.
+// prints as part of the URL. Headers (Basic and Bearer credentials) are not in the request line; should a log call
+// pass a request's headers, pino's `redact` censors their Authorization.
 
 const API_KEY_PARAM = /([?&]apiKey=)[^&#]*/gi;
 
@@ -13,8 +14,14 @@ export function redactUrl(url: string): string {
   return url.replace(API_KEY_PARAM, '$1[redacted]');
 }
 
-/** Fastify's request log fields, with the URL redacted. */
+/** Where a log object may carry credentials. */
+const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'];
+
+/** Fastify's request log fields, with the URL redacted; anything else logged under `req` passes as it is. */
 function request(req: FastifyRequest): Record<string, unknown> {
+  if (typeof req !== 'object' || req === null || typeof req.url !== 'string' || typeof req.method !== 'string') {
+    return req as unknown as Record<string, unknown>;
+  }
   return {
     method: req.method,
     url: redactUrl(req.url),
@@ -31,5 +38,9 @@ function request(req: FastifyRequest): Record<string, unknown> {
 export function redactingLogger(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === undefined || logger === false) return false;
   const options = logger === true ? {} : logger;
-  return { ...options, serializers: { req: request, ...(options.serializers ?? {}) } };
+  return {
+    ...options,
+    serializers: { req: request, ...(options.serializers ?? {}) },
+    redact: options.redact ?? { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
 }

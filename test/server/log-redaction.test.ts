@@ -37,4 +37,15 @@ describe('log redaction', () => {
     assert.ok(requestLines.some((l) => l.includes('apiKey=[redacted]')));
     for (const line of lines) assert.ok(!line.includes('s3cret') && !line.includes('guessed-secret'), line);
   });
+
+  it('censors an Authorization header that a log call passes along', () => {
+    h.app.log.warn({ headers: { authorization: 'Basic d2ViMTpwNHNz', host: 'x' } }, 'with headers');
+    h.app.log.warn({ req: { headers: { authorization: 'Bearer adm1.s3cret' } } }, 'with a request');
+    const logged = lines.filter((l) => l.includes('with headers') || l.includes('with a request'));
+    assert.equal(logged.length, 2);
+    for (const line of logged) {
+      assert.ok(!line.includes('d2ViMTpwNHNz') && !line.includes('s3cret'), line);
+      assert.match(line, /\[redacted\]/);
+    }
+  });
 });
