@@ -23,7 +23,7 @@ export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
       if (record.sourceId !== undefined && !project.config.sources.includes(record.sourceId)) {
         throw new ServiceError('source_not_allowed', `The source ${quoted(record.sourceId)} is not a source of this project.`);
       }
-      await recordConsent(ctx.storage, project.key, record);
+      if (await recordConsent(ctx.storage, project.key, record)) ctx.metrics.consentsRecorded.inc({ project: project.key });
       return { ok: true };
     },
   );

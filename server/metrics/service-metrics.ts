@@ -28,6 +28,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly eventsIngested: Counter<'project'>;
   readonly eventDuplicates: Counter<'project'>;
+  readonly consentsRecorded: Counter<'project'>;
   readonly assignmentsWritten: Counter;
   readonly exposuresWritten: Counter;
   readonly srmMismatches: Counter<'project' | 'experience'>;
@@ -58,6 +59,12 @@ export class ServiceMetrics {
     this.eventDuplicates = new Counter({
       name: 'svc_event_duplicates_total',
       help: 'Events received again with an eventId already stored (resends).',
+      labelNames: ['project'],
+      registers: [this.registry],
+    });
+    this.consentsRecorded = new Counter({
+      name: 'svc_consents_recorded_total',
+      help: 'Consent records received by the consent endpoint (a resent eventId counts once).',
       labelNames: ['project'],
       registers: [this.registry],
     });

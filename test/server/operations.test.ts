@@ -52,6 +52,12 @@ for (const driver of DRIVERS) {
       assert.ok(Number((series('sum')[0] ?? '').split(' ').at(-1)) > 0);
       assert.match(text, /svc_events_ingested_total\{project="acme\/shop"\} 2/);
       assert.match(text, /svc_event_duplicates_total\{project="acme\/shop"\} 2/);
+      const consent = { profileId: 'p-metrics', action: 'accept', validUntil: Date.now() + 86_400_000, eventId: '0b1f3a9e-7c2d-4e5f-8a6b-9c0d1e2f3a4b' };
+      for (let i = 0; i < 2; i++) {
+        const stored = await h.app.inject({ method: 'POST', url: '/v1/acme/projects/shop/consents/data', headers: { authorization: basic('web1.p4ss') }, payload: consent });
+        assert.equal(stored.statusCode, 200, stored.body);
+      }
+      assert.match((await h.app.inject({ method: 'GET', url: '/metrics' })).body, /svc_consents_recorded_total\{project="acme\/shop"\} 1\n/, 'a resent consent counts once');
       // A second app in the same process has its own registry (no "already registered" clash, own counts).
       const second = await buildApp({ config: testConfig(), storage: h.storage });
       try {

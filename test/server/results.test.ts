@@ -401,6 +401,12 @@ for (const driver of DRIVERS) {
       for (let i = 0; i < 100; i++) await expose(app, 'lopsided', `lop-${run}-${i}`);
       const answer = await results(app, 'lopsided');
       assert.equal(answer.srm.mismatch, false);
+      // Each first exposure stored a first assignment and an exposure (the earlier tests' too).
+      const written = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+      const count = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(written)?.[1] ?? 0);
+      assert.ok(count('svc_assignments_written_total') >= 100, written);
+      assert.ok(count('svc_exposures_written_total') >= 100);
+
       assert.ok(answer.srm.pValue! > 0.001);
       // The same units judged against 50/50 weights (a reload that changed them): a mismatch.
       const file = config();
@@ -411,6 +417,9 @@ for (const driver of DRIVERS) {
       assert.deepEqual(after.variations.map((v) => v.weight), [50, 50]);
       assert.equal(after.srm.mismatch, true);
       assert.ok(after.srm.pValue! < 0.001);
+      const metrics = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, /svc_srm_mismatches_total\{project="acme\/shop",experience="lopsided"\} 1\n/);
+      assert.match(metrics, /svc_results_duration_seconds_count 1\n/);
       await h.restart(config());
     });
 
