@@ -29,10 +29,19 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const storage = await openStorage({
-    dataDir: resolve(process.env.DATA_DIR ?? './data'),
-    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-  });
+  let storage;
+  try {
+    storage = await openStorage({
+      dataDir: resolve(process.env.DATA_DIR ?? './data'),
+      ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+    });
+  } catch (error) {
+    // One structured line an operator can act on (the server's own message: unreachable, refused, no such role…),
+    // not a stack trace.
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${JSON.stringify({ level: 60, time: Date.now(), msg: 'svc: cannot open the database', error: message })}\n`);
+    process.exit(1);
+  }
   const app = await buildApp({
     config,
     storage,

@@ -1,12 +1,15 @@
 // Config validation as a table of cases, the shipped svc.config.json, and the CLI's start/reload rules.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { validateConfig } from '../../server/config/validate-config.js';
+import pg from 'pg';
+import { PG_ADMIN_URL } from './helpers/storage-drivers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const SHOP = 'organizations.acme.projects.shop';
@@ -131,5 +134,34 @@ describe('CLI (server/main.ts)', () => {
     assert.match(output, /configuration reload failed; keeping the last good configuration/);
     assert.match(output, /organizations: must be an object/);
     assert.match(output, /shutting down/);
+  });
+
+  it('creates the PostgreSQL database DATABASE_URL names when it does not exist yet, then starts', async () => {
+    const name = `svc_cli_${randomBytes(5).toString('hex')}`;
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    try {
+      const { code, output } = await runCli({ DATABASE_URL: url.toString(), DATA_DIR: join(dir, 'unused') }, (out, pid) => {
+        if (/svc service ready/.test(out)) process.kill(pid, 'SIGTERM');
+      });
+      assert.equal(code, 0, output);
+      assert.match(output, /"storage":"postgres"/);
+    } finally {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
+  it('says in one JSON line why the database cannot be opened, without a stack trace', async () => {
+    const { code, output } = await runCli({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/svc', DATA_DIR: join(dir, 'unused') });
+    assert.equal(code, 1);
+    const lines = output.trim().split('\n');
+    assert.equal(lines.length, 1, output);
+    const line = JSON.parse(lines[0]!) as { msg: string; error: string };
+    assert.equal(line.msg, 'svc: cannot open the database');
+    assert.match(line.error, /ECONNREFUSED/);
+    assert.doesNotMatch(output, /\n\s+at /);
   });
 });

@@ -118,14 +118,49 @@ export class PostgresStorage extends SqlStorage {
   }
 }
 
-/** Connects and migrates. */
-export async function openPostgresStorage(connectionString: string): Promise<PostgresStorage> {
+/** PostgreSQL's "database does not exist" and "database already exists". */
+const NO_SUCH_DATABASE = '3D000';
+const DATABASE_EXISTS = '42P04';
+
+/**
+ * Creates the database `connectionString` names, through the server's `postgres` database with the same
+ * credentials. Only plain names (letters, digits, `_`) are created.
+ */
+async function createDatabase(connectionString: string): Promise<void> {
+  const url = new URL(connectionString);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`database "${name}" does not exist, and only plain names (letters, digits, _) are created`);
+  }
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== DATABASE_EXISTS) throw error;
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * Connects and migrates. A database that does not exist yet is created when the server lets these credentials
+ * create one (as a first `npm start` creates SQLite's file).
+ */
+export async function openPostgresStorage(connectionString: string, create = true): Promise<PostgresStorage> {
   const storage = new PostgresStorage(connectionString);
   try {
     await storage.migrate();
   } catch (error) {
     await storage.close();
-    throw error;
+    if (!create || (error as { code?: string }).code !== NO_SUCH_DATABASE) throw error;
+    try {
+      await createDatabase(connectionString);
+    } catch (creating) {
+      throw new Error(`${(error as Error).message}, and it could not be created: ${(creating as Error).message}`);
+    }
+    return openPostgresStorage(connectionString, false);
   }
   return storage;
 }
