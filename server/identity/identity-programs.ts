@@ -87,6 +87,12 @@ export function* applyIdentityEffects(project: string, event: ServiceEvent, now:
   const at = Date.parse(event.timestamp);
   if ((event.type === 'identify' || event.type === 'alias') && event.userId) {
     yield* linkProfileUser(project, event.profileId, event.userId, now);
+    // Every link, not only the first (results' people).
+    yield op(
+      `INSERT INTO person_links (project, profile_id, user_id, other_user_id, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (project, profile_id, user_id, other_user_id) DO NOTHING`,
+      project, event.profileId, event.userId, event.type === 'alias' ? event.anotherUserId ?? '' : '', now,
+    );
   }
   if (event.type === 'identify' && event.userId) {
     yield* linkIdentity(project, event.userId, event.profileId, now);

@@ -25,9 +25,10 @@ function root(node: Node): Node {
 }
 
 /**
- * The people of a project: each profile together with every profile linked to it by identify or alias, read from
- * the identity graph's three link tables and joined with union–find. Profiles and user ids are nodes of two maps
- * (an id may be both a profile id and a user id without meaning the same thing).
+ * The people of a project: each profile together with every profile linked to it by identify or alias, from every
+ * link those events made (`person_links`: a profile and its userId, and for an alias the anotherUserId it joined),
+ * joined with union–find. Profiles and user ids are nodes of two maps (an id may be both a profile id and a user id
+ * without meaning the same thing).
  * @example const personOf = yield* personGraphProgram('acme/shop'); personOf('p1') === personOf('p2')
  */
 export function* personGraphProgram(project: string): SqlProgram<PersonOf> {
@@ -47,14 +48,11 @@ export function* personGraphProgram(project: string): SqlProgram<PersonOf> {
     const rb = root(b);
     if (ra !== rb) ra.parent = rb;
   };
-  const links = [
-    ['SELECT profile_id, user_id FROM profile_users WHERE project = ?', profiles, users],
-    ['SELECT profile_id, user_id FROM identities WHERE project = ?', profiles, users],
-    ['SELECT user_id, target_user_id FROM aliases WHERE project = ?', users, users],
-  ] as const;
-  for (const [sql, left, right] of links) {
-    const { values = [] } = yield valuesOp(sql, project);
-    for (const [a, b] of values) union(node(left, a), node(right, b));
+  const { values = [] } = yield valuesOp('SELECT profile_id, user_id, other_user_id FROM person_links WHERE project = ?', project);
+  for (const [profile, user, other] of values) {
+    const person = node(users, user);
+    union(node(profiles, profile), person);
+    if (other !== '') union(node(users, other), person);
   }
   return (profileId) => {
     const found = profiles.get(profileId);
