@@ -97,7 +97,9 @@ function sampleStddev(values: ArrayLike<number>, mean: number): number {
 /**
  * Treatment B against control A, as gbstats' TwoSidedTTest (uplift, ci, pValue) and its Gaussian Bayesian test with
  * a flat prior (chanceToWin, risk), all on the relative uplift (mB - mA) / mA. Every field is null when either side
- * has no units or no stddev, or the control mean is 0; all but `uplift` are null when the uplift has no variance.
+ * has no units or no stddev, or the control mean is 0. When the uplift has no variance (both sides constant: everyone
+ * converted, or nobody in one of them), the formulas' limits: `ci` [uplift, uplift], and for a non-zero uplift a
+ * certain answer (pValue 0, chanceToWin 1 or 0, risk 0 or -uplift); for a zero uplift 0/0 leaves those null.
  * @example
  * compare({ units: 3407, total: 1396.87, mean: 0.41, stddev: 3.9 }, { units: 3461, total: 2422.7, mean: 0.7, stddev: 6.2 })
  * // { uplift: 0.70732, ci: [-0.03526, 1.44989], pValue: 0.06191, chanceToWin: 0.96907, risk: 0.00456 } (rounded)
@@ -109,6 +111,7 @@ export function compare(control: Moments, treatment: Moments): Comparison {
   const uplift = relativeUplift(a.mean, b.mean);
   const variance = deltaMethodVariance(a, b);
   if (!Number.isFinite(uplift)) return noComparison();
+  if (variance === 0) return certainComparison(uplift);
   if (!(variance > 0) || !Number.isFinite(variance)) return { ...noComparison(), uplift };
   const sigma = Math.sqrt(variance);
   const df = welchDegreesOfFreedom(a, b);
@@ -121,6 +124,12 @@ export function compare(control: Moments, treatment: Moments): Comparison {
 function known(m: Moments): KnownMoments | null {
   if (m.units === 0 || m.mean === null || m.stddev === null) return null;
   return { units: m.units, mean: m.mean, stddev: m.stddev };
+}
+
+/** The limits of the formulas as the variance goes to 0 around `uplift`. */
+function certainComparison(uplift: number): Comparison {
+  if (uplift === 0) return { uplift, ci: [0, 0], pValue: null, chanceToWin: null, risk: null };
+  return { uplift, ci: [uplift, uplift], pValue: 0, chanceToWin: uplift > 0 ? 1 : 0, risk: uplift > 0 ? 0 : -uplift };
 }
 
 function noComparison(): Comparison {

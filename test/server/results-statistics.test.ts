@@ -199,16 +199,23 @@ describe('compare: undefined statistics are null', () => {
     { name: 'treatment stddev null (one unit)', control: given(10, 1, 1), treatment: moments('sum', [3]), expected: NO_COMPARISON },
     { name: 'control mean 0', control: moments('binomial', [0, 0, 0]), treatment: moments('binomial', [0, 1, 1]), expected: NO_COMPARISON },
     {
-      name: 'no variance on either side: uplift only',
+      // Everyone converted on both sides: uplift 0 with a zero-width interval; the t statistic is 0/0.
+      name: 'no variance on either side, same means: a zero-width interval, the rest undefined',
       control: moments('binomial', [1, 1]),
       treatment: moments('binomial', [1, 1, 1]),
-      expected: { ...NO_COMPARISON, uplift: 0 },
+      expected: { uplift: 0, ci: [0, 0], pValue: null, chanceToWin: null, risk: null },
     },
     {
-      name: 'no variance on either side, different means: uplift only',
+      name: 'no variance on either side, a better treatment: the limits (certain win, no risk)',
       control: moments('count', [2, 2, 2]),
       treatment: moments('count', [3, 3]),
-      expected: { ...NO_COMPARISON, uplift: 0.5 },
+      expected: { uplift: 0.5, ci: [0.5, 0.5], pValue: 0, chanceToWin: 1, risk: 0 },
+    },
+    {
+      name: 'no variance on either side, a worse treatment: the limits (certain loss, risk the whole drop)',
+      control: moments('binomial', [1, 1, 1]),
+      treatment: moments('binomial', [0, 0]),
+      expected: { uplift: -1, ci: [-1, -1], pValue: 0, chanceToWin: 0, risk: 1 },
     },
   ];
   for (const { name, control, treatment, expected } of cases) {

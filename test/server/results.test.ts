@@ -403,6 +403,11 @@ for (const driver of DRIVERS) {
       assert.equal((await results(app, 'range', `&to=${iso(t1)}`)).units, 1);
       assert.equal((await results(app, 'range', `&from=${iso(t0)}&to=${iso(t1 + 1)}`)).units, 2);
       assert.equal((await results(app, 'range', `&from=${iso(clock)}`)).units, 0);
+      // A date alone is midnight UTC; an offset is honoured.
+      assert.equal((await results(app, 'range', `&to=${iso(t0).slice(0, 10)}`)).units, 0);
+      assert.equal((await results(app, 'range', `&from=${encodeURIComponent(new Date(t1).toISOString().replace('Z', '+00:00'))}`)).units, 1);
+      // `metrics=` empty is the default: every metric.
+      assert.equal((await results(app, 'range', '&metrics=')).metrics.length, METRICS.length);
     });
 
     it('flags a sample ratio mismatch against the current weights', async () => {
@@ -461,6 +466,8 @@ for (const driver of DRIVERS) {
         [`${base}/basic/results?apiKey=srv1.s3cret&metrics=purchase,nope`, {}, 400, 'invalid_request'],
         [`${base}/basic/results?apiKey=srv1.s3cret&from=yesterday`, {}, 400, 'invalid_request'],
         [`${base}/basic/results?apiKey=srv1.s3cret&to=2026-13-45`, {}, 400, 'invalid_request'],
+        [`${base}/basic/results?apiKey=srv1.s3cret&from=2026-02-31`, {}, 400, 'invalid_request'],
+        [`${base}/basic/results?apiKey=srv1.s3cret&from=2026-04-30T24:00:00Z`, {}, 400, 'invalid_request'],
         [`${base}/basic/results?apiKey=srv1.s3cret&dimension=country`, {}, 400, 'invalid_request'],
       ];
       for (const [url, headers, status, code] of cases) {
