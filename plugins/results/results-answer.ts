@@ -79,13 +79,17 @@ export interface ResultsQuery {
   dimension: string;
 }
 
-/** The endpoint's URL; every path segment and query value is encoded, so no name can reach another route. */
+/**
+ * The endpoint's URL, without the key (it travels in the Authorization header, out of URLs, history and access
+ * logs); every path segment and query value is encoded, so no name can reach another route.
+ */
 export function resultsUrl(q: ResultsQuery): string {
   const path = [q.organization, 'projects', q.project, 'experiences', q.experience, 'results'].map(encodeURIComponent).join('/');
-  const params = new URLSearchParams({ apiKey: q.apiKey });
+  const params = new URLSearchParams();
   if (q.metrics.length) params.set('metrics', q.metrics.join(','));
   if (q.dimension) params.set('dimension', q.dimension);
-  return `${q.api.replace(/\/+$/, '')}/${path}?${params}`;
+  const query = params.toString();
+  return `${q.api.replace(/\/+$/, '')}/${path}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -95,8 +99,10 @@ export function resultsUrl(q: ResultsQuery): string {
 export async function fetchResults(q: ResultsQuery, signal: AbortSignal): Promise<ResultsAnswer | ResultsError> {
   let response: Response;
   try {
-    // no-store: results change with every exposure, and the URL carries the key.
-    response = await fetch(resultsUrl(q), { signal, cache: 'no-store', headers: { Accept: 'application/json' } });
+    // no-store: results change with every exposure.
+    response = await fetch(resultsUrl(q), {
+      signal, cache: 'no-store', headers: { Accept: 'application/json', Authorization: `Bearer ${q.apiKey}` },
+    });
   } catch {
     return { status: 0, code: 'network_error', message: 'The results service could not be reached.' };
   }

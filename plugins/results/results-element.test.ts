@@ -81,7 +81,7 @@ async function merge(profiles: string[]): Promise<void> {
 
 /** The service's own answer, read without the element. */
 async function fetchAnswer(experience: string, query = ''): Promise<{ status: number; body: ResultsAnswer & { error?: ResultsError } }> {
-  const response = await fetch(`${shop}/experiences/${experience}/results?apiKey=${API_KEY}${query}`);
+  const response = await fetch(`${shop}/experiences/${experience}/results${query.replace(/^&/, '?')}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
   return { status: response.status, body: await response.json() };
 }
 
@@ -225,7 +225,7 @@ describe('<svc-results> against the service', () => {
   ];
   for (const failure of failures) {
     it(`shows the service's message and fires svc:results-error for ${failure.name}`, async () => {
-      const response = await fetch(`${shop}/experiences/${failure.experience}/results?apiKey=${failure.apiKey}`);
+      const response = await fetch(`${shop}/experiences/${failure.experience}/results`, { headers: { Authorization: `Bearer ${failure.apiKey}` } });
       const { error } = (await response.json()) as { error: { code: string; message: string } };
       expect(response.status).to.equal(failure.status);
       const el = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience=${failure.experience}></svc-results>`);
@@ -247,6 +247,10 @@ describe('<svc-results> against the service', () => {
     expect(el.outerHTML).not.to.include('s3cret');
     expect(root(el).innerHTML).not.to.include('s3cret');
     expect(el.getAttributeNames()).to.have.members(['organization', 'project', 'experience', 'status']);
+    // nor in a URL: the element sends it in the Authorization header (URLs end up in history and access logs)
+    const requested = performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.includes('/experiences/results-hero/results'));
+    expect(requested.length).to.be.greaterThan(0);
+    for (const url of requested) expect(url).not.to.include('apiKey');
     // and an apikey attribute in markup is not read: the element waits for the property
     const markup = await fixture<SvcResults>(html`<svc-results organization="acme" project="shop" experience="results-hero" apikey=${API_KEY}></svc-results>`);
     expect(markup.apiKey).to.equal('');

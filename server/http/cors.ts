@@ -23,7 +23,8 @@ export function originAllowed(store: ConfigStore, url: string, origin: string): 
   return allowed === undefined || allowed.includes('*') || allowed.includes(origin);
 }
 
-const ALLOW_METHODS = 'POST, OPTIONS';
+// GET: the results endpoint, which an admin page on another origin reads with its key in the Authorization header.
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type';
 const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
 
