@@ -42,8 +42,8 @@ export function* exposedUnitsProgram(
   dialect: 'sqlite' | 'postgres', project: string, experience: string, variations: readonly string[],
   personOf: PersonOf, window: UnitWindow,
 ): SqlProgram<ExposedUnits> {
-  // The pair as exposure-programs.ts writes it: `["<name>",`. Every row of the project is read: SQLite would
-  // otherwise walk the (project, ts) index, one random table page per row, several times slower than the table.
+  // The pair as exposure-programs.ts writes it: `["<name>",`. Every row of the project is read in table order:
+  // SQLite would otherwise walk the (project, ts) index, one random table page per row.
   const needle = `[${JSON.stringify(experience)},`;
   const where = dialect === 'postgres'
     ? 'FROM exposures WHERE project = ? AND strpos(choices, ?) > 0'

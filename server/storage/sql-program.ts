@@ -28,8 +28,7 @@ export function op(sql: string, ...params: SqlValue[]): SqlOp {
 }
 
 /**
- * A read whose rows come back as arrays (`result.values`): a read of a hundred thousand rows spends most of its time
- * building one object per row.
+ * A read whose rows come back as arrays (`result.values`), for reads of many rows: no object is built per row.
  * @example const { values } = yield valuesOp('SELECT profile_id, ts FROM exposures WHERE project = ?', project);
  */
 export function valuesOp(sql: string, ...params: SqlValue[]): SqlOp {
