@@ -43,6 +43,11 @@ export interface AutoTrackOptions {
   submit?: boolean;
   /** `Session start` with referrer, landing page and UTM parameters. */
   session?: boolean;
+  /**
+   * More query parameter names whose values are redacted in the URLs of automatic events, besides those containing
+   * pass, pwd, token, secret, auth, session, email or key (e-mail addresses are always redacted).
+   */
+  redactParams?: string[];
 }
 
 /**

@@ -5,7 +5,7 @@ import { boundedText, capturedValue, describe, isExcluded, isField } from './ele
 const CLICKABLE = 'a,button,[role=button],input[type=button],input[type=submit],input[type=reset]';
 
 /** `Click On` for the nearest link or button of a click. */
-export function trackClicks(ctx: PluginContext): () => void {
+export function trackClicks(ctx: PluginContext, redact: (url: string) => string): () => void {
   return listen<MouseEvent>(document, 'click', 'auto-track', (e) => {
     const target = e.target instanceof Element ? e.target : null;
     const el = target?.closest(CLICKABLE);
@@ -15,7 +15,7 @@ export function trackClicks(ctx: PluginContext): () => void {
     if (!el.querySelector('[data-svc-no-capture]')) {
       data.text = boundedText(el instanceof HTMLInputElement ? el.value : el.textContent ?? '');
     }
-    if (el instanceof HTMLAnchorElement && el.hasAttribute('href')) data.href = el.href;
+    if (el instanceof HTMLAnchorElement && el.hasAttribute('href')) data.href = redact(el.href);
     ctx.emit({ type: 'track', name: 'Click On', data });
   }, true);
 }

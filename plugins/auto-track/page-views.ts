@@ -11,7 +11,9 @@ type HistoryMethod = History['pushState'];
  * navigation and on pagehide, and a new pageId per navigation. A navigation is a change of URL (without
  * fragment): `replaceState` to the same URL, or `pushState` of new state only, is not one.
  */
-export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): { stop: () => void; leave: () => void } {
+export function trackPages(
+  ctx: PluginContext, page: boolean, leave: boolean, redact: (url: string) => string,
+): { stop: () => void; leave: () => void } {
   let url = location.href;
   let start = Date.now();
   let left = false;
@@ -21,15 +23,15 @@ export function trackPages(ctx: PluginContext, page: boolean, leave: boolean): {
     start = Date.now();
     left = false;
     if (!page) return;
-    const data: Record<string, unknown> = { url, path: location.pathname, title: document.title };
-    if (referrer) data.referrer = referrer;
+    const data: Record<string, unknown> = { url: redact(url), path: location.pathname, title: document.title };
+    if (referrer) data.referrer = redact(referrer);
     ctx.emit({ type: 'page', name: 'View Page', data });
   };
   // Emitted before the page id changes, so the event itself carries the page it belongs to as well.
   const leavePage = (): void => {
     if (left) return;
     left = true;
-    if (leave) ctx.emit({ type: 'page', name: 'Leave Page', data: { url, pageId: ctx.ids().pageId, timeOnPageMs: Date.now() - start } });
+    if (leave) ctx.emit({ type: 'page', name: 'Leave Page', data: { url: redact(url), pageId: ctx.ids().pageId, timeOnPageMs: Date.now() - start } });
   };
   const navigated = guard('auto-track', () => {
     if (pageKey(location.href) === pageKey(url)) return;

@@ -7,7 +7,7 @@ const KEY = 'svc.sessionAnnounced';
 const UTM = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 
 /** Emits `Session start` once per session id, with referrer, landing page and UTM parameters. */
-export function sessionAnnouncer(ctx: PluginContext): (sessionId: string) => void {
+export function sessionAnnouncer(ctx: PluginContext, redact: (url: string) => string): (sessionId: string) => void {
   const store = new LocalStore();
   let announced: string | null = null;
   return (sessionId) => {
@@ -17,8 +17,8 @@ export function sessionAnnouncer(ctx: PluginContext): (sessionId: string) => voi
     if (store.get(KEY) === sessionId) return;
     store.set(KEY, sessionId);
     const params = new URLSearchParams(location.search);
-    const data: Record<string, unknown> = { landingPage: location.href };
-    if (document.referrer) data.referrer = document.referrer;
+    const data: Record<string, unknown> = { landingPage: redact(location.href) };
+    if (document.referrer) data.referrer = redact(document.referrer);
     const utm: Record<string, string> = {};
     for (const k of UTM) {
       const v = params.get(`utm_${k}`);
