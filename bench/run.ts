@@ -2,6 +2,7 @@
 // Add a section per bench (a function exported by bench/<name>-bench.ts).
 import { formatChooseBench, runChooseBench } from './choose-bench.js';
 import { formatFeedBench, runFeedBench } from './feed-bench.js';
+import { formatFirstAnswerBench, runFirstAnswerBench } from './first-answer-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
 import { formatResultsBench, runResultsBench } from './results-bench.js';
 
@@ -20,6 +21,10 @@ const choose = await runChooseBench({
   secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
 });
 console.log(formatChooseBench(choose));
+console.log('');
+
+// A visitor right after a start: the first Choose answer against the same server's later ones.
+console.log(formatFirstAnswerBench(await runFirstAnswerBench(Number(process.env.BENCH_FIRST_ANSWER_ROUNDS ?? 5))));
 console.log('');
 
 // Feeds at shop scale: 50,000 products, 1,000,000 product events (BENCH_FEED_EVENTS scales the events down).

@@ -52,6 +52,8 @@ export interface BuildAppOptions {
   processMetrics?: boolean;
   /** Socket deadlines and the per-address connection cap (DEFAULT_CONNECTION_LIMITS; no cap when `trustProxy`). */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Warm the Choose API before the first request (compile, start its writer thread, prepare reads): the CLI. */
+  warm?: boolean;
   /** More route modules (e.g. the Choose API), registered after the built-in ones. */
   routes?: RouteModule[];
 }
@@ -144,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
   // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).
   await ctx.feeds.seedAll(config.config);
+  if (options.warm) await choose.warm(config.projects());
 
   return app;
 }

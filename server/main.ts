@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     staticRoot: process.cwd(),
     trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
     processMetrics: true,
+    warm: true,
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
   });
 

@@ -119,6 +119,21 @@ export class ChooseService {
       this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
   }
 
+  /**
+   * Does before the first request what it would otherwise wait for: compiles every project's experiences, starts the
+   * writer thread, and runs the reads of a first visit once (a profile nobody has: statements prepared, code warm).
+   * Writes nothing.
+   */
+  async warm(projects: readonly ProjectRef[]): Promise<void> {
+    const writer = this.writer;
+    const thread = writer instanceof ThreadChooseStore ? writer.warm() : Promise.resolve();
+    for (const project of projects) {
+      this.prepared(project);
+      await canonicalProfile(this.options.storage, project.key, '');
+    }
+    await thread;
+  }
+
   /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
   async close(): Promise<void> {
     await this.exposures.close();

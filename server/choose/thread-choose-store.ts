@@ -46,6 +46,11 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
     }));
   }
 
+  /** Starts the thread and opens its connection (an empty write), so that the first new visitor does not wait for it. */
+  async warm(): Promise<void> {
+    if (!this.thread.failed) await this.thread.run('exposures', [[]]);
+  }
+
   /** Ends the thread after its last write (call after the ExposureWriter's close() wrote everything). */
   close(): Promise<void> {
     return this.thread.close();

@@ -76,6 +76,11 @@ export class ConfigStore {
     this.snapshot = index(config);
   }
 
+  /** Every project of the current config. */
+  projects(): ProjectRef[] {
+    return [...this.snapshot.projects.values()].flatMap((projects) => [...projects.values()]);
+  }
+
   project(org: string, project: string): ProjectRef | undefined {
     return this.snapshot.projects.get(org)?.get(project);
   }
