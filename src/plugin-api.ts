@@ -8,3 +8,6 @@ export { bindFields, safeUrl, textOf } from './bind-fields.js';
 export { LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
 export { InstanceSlot } from './instance-slot.js';
+export type {
+  DimensionResult, MetricResult, MetricType, ResultsAnswer, VariationStats, VariationUnits,
+} from './results-answer.js';

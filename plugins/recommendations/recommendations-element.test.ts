@@ -6,26 +6,13 @@ import sinon from 'sinon';
 import type { ServiceEvent } from '../../src/index.js';
 import { captureEvents, cleanup, makeSvc } from '../../test/helpers/svc.js';
 import { recommendations, type SvcRecommendations } from './index.js';
+import { settled } from '../../test/helpers/settled.js';
 
 const api = `${location.origin}/v1`;
 const KEYS: Record<string, string> = { shop: 'web1.p4ss', closed: 'web2.p4ss' };
 
 function install(project = 'shop'): () => void {
   return makeSvc({ api, project, writeKey: KEYS[project] }).use(recommendations());
-}
-
-/** Resolves once `status` has left `loading` and the render that goes with it is done. */
-async function settled(el: SvcRecommendations): Promise<void> {
-  await new Promise<void>((resolve) => {
-    if (el.status !== 'loading') return resolve();
-    const watch = new MutationObserver(() => {
-      if (el.status === 'loading') return;
-      watch.disconnect();
-      resolve();
-    });
-    watch.observe(el, { attributes: true, attributeFilter: ['status'] });
-  });
-  await el.updateComplete;
 }
 
 /** IntersectionObserver reports after a rendering update: a few frames let pending reports arrive. */

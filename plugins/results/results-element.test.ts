@@ -6,6 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ResultsAnswer, ResultsError, SvcResults } from './index.js';
 import { defineResults } from './index.js';
+import { settled } from '../../test/helpers/settled.js';
 
 const api = `${location.origin}/v1`;
 const API_KEY = 'srv1.s3cret';
@@ -85,20 +86,6 @@ async function merge(profiles: string[]): Promise<void> {
 async function fetchAnswer(experience: string, query = ''): Promise<{ status: number; body: ResultsAnswer & { error?: ResultsError } }> {
   const response = await fetch(`${shop}/experiences/${experience}/results${query.replace(/^&/, '?')}`, { headers: { Authorization: `Bearer ${API_KEY}` } });
   return { status: response.status, body: await response.json() };
-}
-
-/** Resolves once `status` has left `loading` and the render that goes with it is done. */
-async function settled(el: SvcResults): Promise<void> {
-  await new Promise<void>((resolve) => {
-    if (el.status !== 'loading') return resolve();
-    const watch = new MutationObserver(() => {
-      if (el.status === 'loading') return;
-      watch.disconnect();
-      resolve();
-    });
-    watch.observe(el, { attributes: true, attributeFilter: ['status'] });
-  });
-  await el.updateComplete;
 }
 
 /** An element with its key set, as a page would set it: from script, after the markup. */

@@ -1,47 +1,16 @@
-import type { MetricType, VariationConfig } from '../config/config-types.js';
+import type { VariationConfig } from '../config/config-types.js';
+import type { MetricResult, ResultsAnswer, VariationStats, VariationUnits } from '../../src/results-answer.js';
 import type { ExposedUnits } from './exposed-units.js';
 import type { MetricValues } from './metric-values.js';
 import {
-  compare, cupedAdjust, moments, sampleRatioMismatch, type Comparison, type Moments, type SampleRatio,
+  compare, cupedAdjust, moments, sampleRatioMismatch, type Moments,
 } from './statistics.js';
 
 // The answer of the results endpoint, built from units and their metric values. Numbers are exact (never rounded);
 // a statistic that is undefined is null.
 
-export interface VariationUnits {
-  name: string;
-  weight: number;
-  units: number;
-}
-
-export type VariationMetric = { name: string } & Moments & Partial<Comparison>;
-
-export interface MetricResult {
-  name: string;
-  type: MetricType;
-  /** CUPED was asked for and adjusted the values (there was behaviour before first exposure to adjust by). */
-  cupedApplied: boolean;
-  variations: VariationMetric[];
-}
-
-export interface DimensionResult {
-  name: string;
-  value: string;
-  units: number;
-  variations: VariationUnits[];
-  metrics: MetricResult[];
-}
-
-export interface ResultsReport {
-  experience: string;
-  control: string;
-  units: number;
-  multipleExposures: number;
-  srm: SampleRatio;
-  variations: VariationUnits[];
-  metrics: MetricResult[];
-  dimensions?: DimensionResult[];
-}
+/** The answer of the results endpoint. */
+export type ResultsReport = ResultsAnswer;
 
 /** A device dimension value for units whose Choose request named no device. */
 export const UNKNOWN_DEVICE = 'unknown';
@@ -123,7 +92,7 @@ function metricResult(variations: readonly VariationConfig[], values: MetricValu
     cupedApplied,
     variations: variations.map((v, i) => {
       const own = stats[i] as Moments;
-      const entry: VariationMetric = { name: v.name, ...own };
+      const entry: VariationStats = { name: v.name, ...own };
       return i === 0 ? entry : { ...entry, ...compare(control, own) };
     }),
   };
