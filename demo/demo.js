@@ -15,7 +15,22 @@
     while (log.children.length > 30) log.lastElementChild.remove();
   });
 
+  // One price format for the page's own markup: the catalog's amount and currency in the page's language.
+  function formatPrices() {
+    var lang = document.documentElement.lang || undefined;
+    document.querySelectorAll('data[data-currency]').forEach(function (el) {
+      var amount = Number(el.value);
+      if (!el.value || !isFinite(amount)) return;
+      try {
+        el.textContent = new Intl.NumberFormat(lang, { style: 'currency', currency: el.dataset.currency }).format(amount);
+      } catch (e) {
+        // an unknown currency code (RangeError): the price stays as the markup wrote it
+      }
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    formatPrices();
     whenReady(function (svc) {
       var cart = [];
       var state = document.getElementById('optin-state');
