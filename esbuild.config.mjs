@@ -1,4 +1,4 @@
-// Builds every artefact of DESIGN 3.1 with esbuild; `--if-missing` skips the build when all outputs exist
+// Builds every artefact (the README's "Builds" table) with esbuild; `--if-missing` skips the build when all outputs exist
 // (what `npm start` uses so a first run on a fresh clone builds and later runs start at once).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -70,7 +70,7 @@ await Promise.all([
 ]);
 
 // A second minification pass over the two IIFE bundles: terser's compressor finds ≈3% more than esbuild's
-// in this code, which is what keeps everything a CMS page needs inside its 22 KiB budget (DESIGN 3.1).
+// in this code, which is what keeps everything a CMS page needs inside its 22 KiB budget.
 for (const file of ['dist/service-core.js', 'dist/service.js']) {
   const name = file.slice('dist/'.length);
   const result = await minify(readFileSync(file, 'utf8'), {
@@ -96,4 +96,8 @@ for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results
 
 // Type declarations for the ESM build (`exports` in package.json points at them).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+// The elements' manifest (dist/custom-elements.json, `customElements` in package.json), from their classes' JSDoc.
+execFileSync(process.execPath, [
+  'node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--quiet',
+], { stdio: 'inherit' });
 console.log(`built ${outputs.join(', ')} and dist/types (plugins: ${pluginNames.join(', ') || 'none'})`);

@@ -20,6 +20,63 @@ declare global {
  * `save-label`) or slots (`title`, `message`, and `privacy` for the policy link), else from `lang`
  * (en, de, fr, es). Not shown when the page has an IAB TCF CMP: its decision applies instead.
  *
+ * @tagname svc-consent
+ * @summary The consent banner: accept all, reject all, or a switch per category.
+ *
+ * @attr open - Reflected: the banner shows while it is present. Set by the element when no valid choice exists
+ *   (and the page has no TCF CMP), removed once the visitor decides; `show()` sets it again.
+ * @attr status - Reflected, read-only: `loading` until an SDK instance with the `consentBanner()` plugin
+ *   registers, then `ready`.
+ * @attr title - The banner's heading; default: the built-in text of the language.
+ * @attr message - The banner's text; default: the built-in text of the language.
+ * @attr accept-label - Label of the accept-all button.
+ * @attr reject-label - Label of the reject-all button.
+ * @attr customize-label - Label of the customize button, and the legend of the category switches.
+ * @attr save-label - Label of the button that saves the switches as set.
+ * @attr valid-days - How many days a choice holds before the visitor is asked again (default 180).
+ * @attr lang - Language of the built-in texts (`en`, `de`, `fr`, `es`); default: the document's.
+ *
+ * @slot title - The heading, instead of the `title` attribute or built-in text.
+ * @slot message - The banner's text, instead of the `message` attribute or built-in text.
+ * @slot privacy - A link to the privacy policy, after the message.
+ *
+ * @fires svc:consent - On `window`, from the SDK instance, when the visitor decides; `detail` is
+ *   `{eventName: 'Consent', event}` with `event.data` `{action, validUntil, categories, source: 'banner'}`.
+ * @fires svc:consent-change - On `window`, from the SDK instance, after `svc:consent`; `detail` is
+ *   `{categories, validUntil, action, source}`.
+ * @fires svc:event - On `window`, from the SDK instance, with `svc:consent` when the decision allows tracking.
+ *
+ * @csspart banner - The banner (a `role="region"` landmark).
+ * @csspart title - The heading.
+ * @csspart message - The paragraph of the message and the privacy link.
+ * @csspart categories - The category switches, shown while customizing.
+ * @csspart category - One category's switch and its label.
+ * @csspart actions - The row of buttons.
+ * @csspart button - Every button; each also has its own part: `reject`, `accept`, `customize`, `save`.
+ * @csspart reject - The reject-all button.
+ * @csspart accept - The accept-all button.
+ * @csspart customize - The button that shows the category switches.
+ * @csspart save - The button that saves the switches as set, shown while customizing.
+ *
+ * @cssprop [--svc-consent-position=fixed] - The host's `position`; e.g. `static` to place the banner in the flow.
+ * @cssprop [--svc-consent-z-index=2147483000] - The host's stacking order.
+ * @cssprop [--svc-consent-max-width=48rem] - The banner's maximum width.
+ * @cssprop [--svc-consent-margin=0 auto 1rem] - The banner's margin.
+ * @cssprop [--svc-consent-padding=1.25rem] - The banner's padding.
+ * @cssprop [--svc-consent-color=#1d1d1f] - Text colour.
+ * @cssprop [--svc-consent-background=#fff] - The banner's background.
+ * @cssprop [--svc-consent-border=1px solid #c8c8cc] - The banner's border.
+ * @cssprop [--svc-consent-radius=12px] - The banner's corner radius.
+ * @cssprop [--svc-consent-shadow=0 8px 32px rgb(0 0 0 / 0.18)] - The banner's shadow.
+ * @cssprop [--svc-consent-title-size=1.125rem] - Font size of the heading.
+ * @cssprop [--svc-consent-button-color=#fff] - Text colour of the accept and reject buttons.
+ * @cssprop [--svc-consent-button-background=#12355b] - Background of the accept and reject buttons.
+ * @cssprop [--svc-consent-button-border=2px solid #12355b] - Border of every button.
+ * @cssprop [--svc-consent-button-radius=8px] - Corner radius of every button.
+ * @cssprop [--svc-consent-secondary-color=#12355b] - Text colour of the customize and save buttons.
+ * @cssprop [--svc-consent-secondary-background=transparent] - Background of the customize and save buttons.
+ * @cssprop [--svc-consent-focus-outline=3px solid #f5a623] - Focus outline of the buttons and switches.
+ *
  * @example
  * <svc-consent lang="de"><a slot="privacy" href="/datenschutz">Datenschutz</a></svc-consent>
  */

@@ -43,6 +43,25 @@ export function setDefaultChooser(chooser: Chooser | undefined): void {
  * `<template>` child with `data-field` bindings filled from the choice's body — as text, never as HTML.
  * If no answer comes within `timeout` ms the fallback stays for this page view (no late flicker).
  *
+ * @tagname svc-experience
+ * @summary Shows its fallback until the Choose API answers, then the assigned variation's template.
+ *
+ * @attr name - The experience to ask the Choose API for; setting or changing it asks again.
+ * @attr timeout - Anti-flicker budget in milliseconds (default 800): without an answer by then the fallback stays.
+ * @attr status - Reflected, read-only: `loading` while asking (with `aria-busy="true"`), `ready` (a variation
+ *   shows), `empty` (the fallback stays: timeout, no choice, or no matching template) or `error` (no SDK instance).
+ *
+ * @slot - The fallback content, shown in every state but `ready`. `<template variation="…">` children hold the
+ *   variations and a plain `<template>` child the one filled from the choice's body; templates never render.
+ * @slot content - Filled by the element itself with the chosen template's copy (a light-DOM
+ *   `<div slot="content">`); shown in state `ready`. Not for the page's own content.
+ *
+ * @fires {CustomEvent<ExperienceEventDetail>} svc:experience - Each time the element settles on what it shows (bubbling, composed);
+ *   `detail` is `{name, status, group?, variation?, body?, reason?}`, `reason` saying why the fallback stayed
+ *   (`timeout`, `no-choice`, `no-template`, `no-sdk`).
+ *
+ * @cssprop [--svc-experience-display=block] - The host's `display`; `contents` gives the element no box of its own.
+ *
  * @example
  * <svc-experience name="hero-banner">
  *   <h1>Welcome</h1>

@@ -48,6 +48,40 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  * attribute reflects the state. Tracks `Product impression` (an item at least half visible, once per item
  * per render) and `Product clicked`, both with `{productId, position, feed}`.
  *
+ * @tagname svc-recommendations
+ * @summary Shows a recommendation feed as built-in cards or the page's own template, and tracks impressions and clicks.
+ *
+ * @attr feed - The feed's id.
+ * @attr limit - How many products to ask for (default 4).
+ * @attr fields - Comma-separated product fields to ask for (default `title,price,currency,image,url`).
+ * @attr product-id - The product the page is about; default: the page context, else the last product viewed.
+ * @attr lazy - Fetch only once the element comes within 300px of the viewport.
+ * @attr status - Reflected, read-only: `loading` (also while no SDK instance is registered), `ready`, `empty` (the
+ *   feed has no products) or `error` (no answer, or attributes the SDK refuses).
+ *
+ * @slot - With a `<template>` child: the generated list (a light-DOM `<ul role="list">`, one `<li>` per product),
+ *   styled by the page; shown in state `ready`.
+ * @slot loading - Shown in state `loading`.
+ * @slot empty - Shown in state `empty`.
+ * @slot error - Shown in state `error`.
+ *
+ * @fires svc:product - On `window`, from the SDK instance, while tracking is allowed: `Product impression` and
+ *   `Product clicked`; `detail` is `{eventName, event}`, `event.data` being `{productId, position, feed}`.
+ * @fires svc:event - On `window`, from the SDK instance, right after each `svc:product`; `detail` is the event.
+ *
+ * @csspart list - The built-in cards' list.
+ * @csspart item - One card's list item.
+ * @csspart link - A card's link to the product (the card itself).
+ * @csspart image - A card's image; hidden if it fails to load.
+ * @csspart title - A card's product title.
+ * @csspart price - A card's price and currency.
+ *
+ * @cssprop [--svc-recommendations-min-width=10rem] - The narrowest a card gets before the grid drops a column.
+ * @cssprop [--svc-recommendations-gap=1rem] - Space between the cards.
+ * @cssprop [--svc-recommendations-padding=0.75rem] - Padding inside a card.
+ * @cssprop [--svc-recommendations-border=1px solid #c8c8cc] - A card's border.
+ * @cssprop [--svc-recommendations-radius=8px] - A card's corner radius.
+ *
  * @example
  * <svc-recommendations feed="1" limit="4" lazy>
  *   <p slot="empty">Nothing to suggest yet.</p>

@@ -35,6 +35,9 @@ const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'm
  * `apiKey` property, never an attribute: a key in markup would leak with the page. Server strings are rendered
  * as text, never as HTML; numbers are written in the language of the closest `lang`, else the browser's.
  *
+ * @tagname svc-results
+ * @summary An experiment's results for admin pages: a table and an interval chart per metric.
+ *
  * @example
  * <svc-results organization="acme" project="shop" experience="hero-banner" dimension="device"></svc-results>
  * <script type="module">document.querySelector('svc-results').apiKey = await keyFromYourBackend();</script>
