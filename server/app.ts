@@ -22,6 +22,7 @@ import { healthRoute } from './http/health-route.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { resultsRoute } from './results/results-route.js';
+import { ResultsService } from './results/results-service.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import type { Storage } from './storage/storage.js';
@@ -138,7 +139,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);
-  resultsRoute(app, ctx);
+  const results = new ResultsService(options.storage);
+  app.addHook('onClose', () => results.close());
+  resultsRoute(app, ctx, results);
   await catalogRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);

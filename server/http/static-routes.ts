@@ -9,7 +9,7 @@ export const UNVERSIONED_MAX_AGE_SECONDS = 300;
 export const VERSIONED_MAX_AGE_SECONDS = 31_536_000;
 
 // dist/ also holds the service's own bundles (server, Choose writer thread): browsers get the SDK builds only.
-const SERVICE_BUNDLE = /(^|\/)(server|choose-writer)\.mjs(\.map)?$/;
+const SERVICE_BUNDLE = /(^|\/)(server|choose-writer|results-reader)\.mjs(\.map)?$/;
 
 /** The package's version (the versioned SDK path), or null without a readable package.json at the root. */
 function packageVersion(root: string): string | null {

@@ -1,26 +1,27 @@
 import type { ExperienceConfig, VariationConfig } from '../config/config-types.js';
-import type { Storage } from '../storage/storage.js';
+import type { SqlProgram } from '../storage/sql-program.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
 import { personGraphProgram } from './person-graph.js';
 import type { ResultsQuery } from './results-query.js';
 import { buildReport, type ResultsReport } from './results-report.js';
 
+/** An experiment as results need it: its name and variations (plain values: they may be posted to a thread). */
+export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[] };
+
 /**
- * The results of one experiment, computed from what is stored now: the people exposed (exposures joined with the
- * identity graph), their metric values (events), and the statistics. Nothing is precomputed: one read of the
- * project's identity links, of the exposures naming the experiment and of the events the metrics name.
- * @example const report = await experimentResults(storage, 'acme/shop', hero, { metrics });
+ * The results of one experiment as one read program, computed from what is stored now: the people exposed (exposures
+ * joined with the identity graph), their metric values (events), and the statistics. Nothing is precomputed: one read
+ * of the project's identity links, of the exposures naming the experiment and of the events the metrics name.
+ * @example const report = await storage.run(() => experimentResultsProgram('sqlite', 'acme/shop', hero, { metrics }));
  */
-export function experimentResults(
-  storage: Storage, project: string, experience: ExperienceConfig & { variations: VariationConfig[] }, query: ResultsQuery,
-): Promise<ResultsReport> {
+export function* experimentResultsProgram(
+  dialect: 'sqlite' | 'postgres', project: string, experience: ExperimentConfig, query: ResultsQuery,
+): SqlProgram<ResultsReport> {
   const variations = experience.variations.map((v) => v.name);
-  return storage.run(function* () {
-    const personOf = yield* personGraphProgram(project);
-    const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
-    const units = yield* exposedUnitsProgram(storage.dialect, project, experience.name, variations, personOf, window);
-    const values = yield* metricValuesProgram(storage.dialect, project, query.metrics, units, personOf);
-    return buildReport(experience.name, experience.variations, units, values, query.dimension);
-  });
+  const personOf = yield* personGraphProgram(project);
+  const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
+  const units = yield* exposedUnitsProgram(dialect, project, experience.name, variations, personOf, window);
+  const values = yield* metricValuesProgram(dialect, project, query.metrics, units, personOf);
+  return buildReport(experience.name, experience.variations, units, values, query.dimension);
 }

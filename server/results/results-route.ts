@@ -3,7 +3,7 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
-import { experimentResults } from './experiment-results.js';
+import type { ResultsService } from './results-service.js';
 import { parseResultsQuery } from './results-query.js';
 
 export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/results';
@@ -14,7 +14,7 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
  * writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
  * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
  */
-export function resultsRoute(app: FastifyInstance, ctx: ServiceContext): void {
+export function resultsRoute(app: FastifyInstance, ctx: ServiceContext, results: ResultsService): void {
   app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
     RESULTS_PATH,
     { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true, allowAdminKey: true }) },
@@ -31,7 +31,7 @@ export function resultsRoute(app: FastifyInstance, ctx: ServiceContext): void {
       }
       const query = parseResultsQuery(request.query, config.metrics ?? []);
       const started = process.hrtime.bigint();
-      const report = await experimentResults(ctx.storage, project, { ...experience, variations: experience.variations }, query);
+      const report = await results.compute(project, { ...experience, variations: experience.variations }, query);
       ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (report.srm.mismatch) ctx.metrics.srmMismatches.inc({ project, experience: experience.name });
       return report;
