@@ -2,7 +2,7 @@
 // (what `npm start` uses so a first run on a fresh clone builds and later runs start at once).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
@@ -94,7 +94,9 @@ for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results
   writeFileSync(`${file}.gz`, gzipSync(code, { level: 9 }));
 }
 
-// Type declarations for the ESM build (`exports` in package.json points at them).
+// Type declarations for the ESM build (`exports` in package.json points at them), written afresh. No declaration
+// maps: they would point at sources the package does not ship.
+rmSync('dist/types', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 // The elements' manifest (dist/custom-elements.json, `customElements` in package.json), from their classes' JSDoc.
 execFileSync(process.execPath, [

@@ -1,6 +1,6 @@
 // The bundle budgets, min+gzip: what a CMS page pays for the SDK. `npm test` builds before this runs.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 
@@ -42,6 +42,12 @@ describe('bundle budgets', () => {
 
   it('ships source maps', () => {
     for (const [file] of budgets) assert.ok(existsSync(`${file}.map`), `${file}.map is missing`);
+  });
+
+  it('ships no declaration maps (they would point at sources the package does not include)', () => {
+    const maps = readdirSync('dist/types', { recursive: true }).map(String).filter((f) => f.endsWith('.d.ts.map'));
+    assert.deepEqual(maps, []);
+    assert.ok(existsSync('dist/types/src/index.d.ts'));
   });
 
   it('the ESM build and its types exist where package.json exports point', () => {
