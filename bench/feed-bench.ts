@@ -20,6 +20,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { upsertProducts } from '../server/recommendations/catalog-store.js';
 import { ingestBatch } from '../server/ingest/event-store.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface FeedBenchOptions {
   products?: number;
@@ -74,18 +75,6 @@ const constantRoute: RouteModule = (app, ctx) => {
   );
 };
 
-/** Deterministic pseudo-random numbers (the same history every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A skewed product pick: a few products get most of the traffic, as in a real shop. */
 function productPicker(random: () => number, products: number): () => string {
   return () => `p${Math.floor(products * random() ** 3)}`;
@@ -93,7 +82,7 @@ function productPicker(random: () => number, products: number): () => string {
 
 /** Sessions of views, some carts, some orders (2–3 products sharing an orderId), over the last 30 days. */
 function* eventBatches(total: number, products: number, profiles: number): Generator<ServiceEvent[]> {
-  const random = rng(42);
+  const random = seededRandom(42);
   const pick = productPicker(random, products);
   const now = Date.now();
   let made = 0;
@@ -175,7 +164,7 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
     }
     const ingestSeconds = ingestMs / 1000;
 
-    const random = rng(7);
+    const random = seededRandom(7);
     const pick = productPicker(random, products);
     const body = (): Record<string, unknown> => ({
       profileId: `u${Math.floor(random() * profiles)}`, sourceId: 'web', limit: 8, fields: ['title', 'price', 'image', 'url'], productId: pick(),

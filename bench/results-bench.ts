@@ -26,6 +26,7 @@ import { op } from '../server/storage/sql-program.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../src/event.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface ResultsBenchOptions {
   /** 1 = 100,000 units and 1,000,000 events. */
@@ -74,24 +75,13 @@ function config(): ServiceConfigFile {
   };
 }
 
-/** A small deterministic generator (mulberry32), so every run stores the same data. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function uuid(rand: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(rand() * 16).toString(16)).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
 
 async function generate(storage: Storage, units: number, events: number): Promise<void> {
-  const rand = random(units);
+  const rand = seededRandom(units);
   const exposures: ExposureSet[] = [];
   const profiles: string[] = [];
   for (let u = 0; u < units; u++) {

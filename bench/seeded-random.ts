@@ -1,0 +1,14 @@
+/**
+ * Deterministic uniform numbers in [0, 1) (mulberry32): a bench generates the same data on every run.
+ * @example const random = seededRandom(42); random() // → the same first number every time
+ */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
