@@ -74,7 +74,8 @@ await Promise.all([
 for (const file of ['dist/service-core.js', 'dist/service.js']) {
   const name = file.slice('dist/'.length);
   const result = await minify(readFileSync(file, 'utf8'), {
-    compress: { passes: 2 },
+    // keep_fargs: false drops unused trailing parameters; nothing here (nor in Lit) reads a function's `length`.
+    compress: { passes: 3, keep_fargs: false },
     mangle: true,
     ecma: 2020,
     format: { comments: false },

@@ -31,18 +31,34 @@ export function configFromScript(script: HTMLScriptElement | SVGScriptElement | 
   return config;
 }
 
-/** Creates `window.svc` from the script tag; a bad tag is reported, never thrown at the page. */
+/**
+ * Creates `window.svc` from the script tag, then replays in order the calls the snippet's stub queued on
+ * `window.svc` before this file loaded — Segment's queue: an array of `[method, ...args]`. A bad tag or a
+ * queued call that throws is reported, never thrown at the page.
+ */
 export function autoInit(Ctor: typeof ServiceJs, script: HTMLScriptElement | SVGScriptElement | null): void {
   const config = configFromScript(script);
   if (!config) return;
-  if (window.svc) {
+  const queued: unknown = window.svc;
+  if (queued && !Array.isArray(queued)) {
     console.warn('[svc] window.svc already exists (the SDK is on this page twice); keeping the first.');
     return;
   }
   try {
-    window.svc = new Ctor(config);
-    window.dispatchEvent(new CustomEvent('svc:ready', { detail: window.svc }));
+    const svc = (window.svc = new Ctor(config));
+    for (const [method, ...args] of (queued ?? []) as [string, ...unknown[]][]) {
+      try {
+        (svc as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
+      } catch (error) {
+        report(error);
+      }
+    }
+    window.dispatchEvent(new CustomEvent('svc:ready', { detail: svc }));
   } catch (error) {
-    console.error('[svc]', error instanceof Error ? error.message : error);
+    report(error);
   }
+}
+
+function report(error: unknown): void {
+  console.error('[svc]', error instanceof Error ? error.message : error);
 }

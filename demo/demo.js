@@ -1,11 +1,6 @@
 // The page's own glue, as a CMS editor would paste it: wires buttons to window.svc and shows the event log.
 // Server data is shown with textContent only, never as HTML.
 (function () {
-  function whenReady(fn) {
-    if (window.svc) fn(window.svc);
-    else window.addEventListener('svc:ready', function () { fn(window.svc); }, { once: true });
-  }
-
   window.addEventListener('svc:event', function (e) {
     var li = document.createElement('li');
     var d = e.detail;
@@ -31,7 +26,8 @@
 
   document.addEventListener('DOMContentLoaded', function () {
     formatPrices();
-    whenReady(function (svc) {
+    // The snippet's stub runs this once the SDK has loaded (at once if it already has).
+    window.svc.ready(function (svc) {
       var cart = [];
       var state = document.getElementById('optin-state');
       function showState() { state.textContent = svc.isUserOptIn() ? 'on' : 'off'; }

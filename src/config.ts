@@ -102,12 +102,7 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
   }
   const api = (config.api ?? defaultApi()).replace(/\/+$/, '');
   return {
-    organization: config.organization,
-    sourceId: config.sourceId,
-    project: config.project,
-    writeKey: config.writeKey,
-    platformA: config.platformA,
-    platformB: config.platformB,
+    ...config,
     api,
     authorization: basicAuthorization(config.writeKey),
     consent: {

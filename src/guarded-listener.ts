@@ -1,5 +1,10 @@
 import { DEV_MODE } from './dev-mode.js';
 
+/** Reports a plugin's failure; callers report each plugin once. The error object itself only in development builds. */
+export function pluginFailed(plugin: string | undefined, where: string, error: unknown): void {
+  console.error(`[svc] plugin "${plugin}" failed in ${where}; the page and the other plugins are unaffected.`, DEV_MODE ? error : '');
+}
+
 /**
  * Wraps a plugin's callback so that its exception is logged once and never reaches the host page or the
  * code that triggered it (a click handler, the page's own `history.pushState` call).
@@ -12,7 +17,7 @@ export function guard<A extends unknown[]>(plugin: string, fn: (...args: A) => v
     } catch (error) {
       if (warned) return;
       warned = true;
-      console.error(`[svc] plugin "${plugin}" failed; the page is unaffected.`, DEV_MODE ? error : '');
+      pluginFailed(plugin, 'a listener', error);
     }
   };
 }

@@ -1,4 +1,4 @@
-import { DEV_MODE } from './dev-mode.js';
+import { pluginFailed } from './guarded-listener.js';
 import type { ServiceEvent } from './event.js';
 import type { PluginContext, ServicePlugin } from './plugin.js';
 
@@ -21,7 +21,7 @@ export class PluginHost {
       const teardown = plugin.setup?.(ctx);
       if (typeof teardown === 'function') entry.teardown = teardown;
     } catch (error) {
-      console.error(`[svc] plugin "${plugin?.name}" failed to load; the others keep running.`, error);
+      pluginFailed(plugin?.name, 'setup', error);
       return () => {};
     }
     this.#installed.push(entry);
@@ -77,6 +77,6 @@ export class PluginHost {
   #warnOnce(entry: Installed, hook: string, error: unknown): void {
     if (entry.warned) return;
     entry.warned = true;
-    console.error(`[svc] plugin "${entry.plugin.name}" threw in ${hook}; further errors from it are not logged.`, DEV_MODE ? error : '');
+    pluginFailed(entry.plugin.name, hook, error);
   }
 }

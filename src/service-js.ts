@@ -285,6 +285,16 @@ export class ServiceJs {
     return this.#plugins.use(plugin, this.#ctx);
   }
 
+  /**
+   * Runs `fn` with this instance, at once: the SDK has loaded. The snippet's stub queues `ready` calls made
+   * before the file arrives, so `svc.ready(fn)` works on either side of the load; the promise resolves too.
+   * @example svc.ready((svc) => svc.track({ eventTitle: 'Loaded' }));
+   */
+  ready(fn?: (svc: this) => void): Promise<this> {
+    fn?.(this);
+    return Promise.resolve(this);
+  }
+
   /** Sends what is queued now instead of waiting for the next batch. */
   flush(): Promise<void> {
     return this.#optIn.optedIn ? this.#outbox.flush() : Promise.resolve();
@@ -301,6 +311,8 @@ export class ServiceJs {
 
   #decideConsent(categories: Record<string, boolean>, validUntil: number, source: string): void {
     const c = this.#config;
+    // Saving the remembered choice again is not a new decision: nothing is sent or tracked.
+    if (JSON.stringify(readChoice(this.#store)?.categories) === JSON.stringify(categories)) return;
     const governs = c.consent.categories.includes('analytics') ? categories.analytics === true : Object.values(categories).some(Boolean);
     const action = governs ? 'accept' : 'reject';
     // The choice itself is the one thing stored whatever it is (issue 7).
@@ -309,10 +321,8 @@ export class ServiceJs {
     else this.#optIn.optOut();
     const ids = this.#identity.ids();
     const timestamp = new Date().toISOString();
-    this.#sendConsents(Object.entries(categories).map(([category, accepted]) => ({
-      eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp,
-      action: accepted ? 'accept' : 'reject', validUntil, category,
-    })));
+    // One record for the whole decision: the service stores a row per category.
+    this.#sendConsents([{ eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories }]);
     const data = { action, validUntil, categories, source };
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
     if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {

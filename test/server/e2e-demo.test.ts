@@ -61,7 +61,8 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     await page.goto(`${address}/`, { waitUntil: 'load' });
-    await page.waitForFunction(() => typeof (window as unknown as { svc?: unknown }).svc === 'object', { timeout: 10_000 });
+    // The page loads the SDK async behind the snippet's stub (an array): wait for the instance itself.
+    await page.waitForFunction(() => typeof (window as unknown as { svc?: { isUserOptIn?: unknown } }).svc?.isUserOptIn === 'function', { timeout: 10_000 });
     await page.evaluate(() => {
       (window as unknown as { svc: { track(p: { eventTitle: string; data: Record<string, unknown> }): void } })
         .svc.track({ eventTitle: 'E2E', data: { a: 1 } });
