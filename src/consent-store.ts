@@ -15,6 +15,8 @@ export interface ConsentRecord {
   action: 'accept' | 'reject';
   validUntil: number;
   category?: string;
+  /** A banner's decision: every category at once (the service stores a row per category). */
+  categories?: Record<string, boolean>;
   email?: string;
   message?: string;
 }

@@ -44,8 +44,9 @@ export interface ConsentControl {
   current(): ConsentChoice | null;
   /**
    * Applies a choice: remembers it until `validUntil`, opts tracking in or out (the `analytics` category
-   * governs it, or any category when there is none), sends one consent record per category (kept and
-   * resent when sending fails), and dispatches `svc:consent` and `svc:consent-change`.
+   * governs it, or any category when there is none), sends one consent record for the decision (kept and
+   * resent when sending fails), and dispatches `svc:consent` and `svc:consent-change`. A choice equal to the
+   * remembered one is not a new decision and does nothing.
    */
   decide(categories: Record<string, boolean>, validUntil: number, source: string): void;
 }

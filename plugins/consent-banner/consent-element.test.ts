@@ -17,6 +17,11 @@ function consentBodies(fetchStub: sinon.SinonStub): Record<string, unknown>[] {
     .map((c) => JSON.parse(String((c.args[1] as RequestInit).body)) as Record<string, unknown>);
 }
 
+/** The consent requests sent, each as its [category, action] pairs: one request per decision, with every category. */
+function decisions(fetchStub: sinon.SinonStub): [string, string][][] {
+  return consentBodies(fetchStub).map((b) => Object.entries(b.categories as Record<string, boolean>).map(([c, ok]) => [c, ok ? 'accept' : 'reject']));
+}
+
 async function banner(markup = html`<svc-consent></svc-consent>`): Promise<SvcConsent> {
   const el = await fixture<SvcConsent>(markup);
   await el.updateComplete;
@@ -62,7 +67,7 @@ describe('<svc-consent> and the consent policy', () => {
     expect(el.open).to.equal(true);
   });
 
-  it('Accept all: one accept record per category, opted in, remembered after a reload', async () => {
+  it('Accept all: one request for the decision, every category accepted, opted in, remembered after a reload', async () => {
     const fetchStub = stubFetch(200, { ok: true });
     const svc = setup();
     const el = await banner();
@@ -77,10 +82,9 @@ describe('<svc-consent> and the consent policy', () => {
     expect(el.open).to.equal(false);
     expect(svc.isUserOptIn()).to.equal(true);
     const bodies = consentBodies(fetchStub);
-    expect(bodies.map((b) => [b.category, b.action])).to.deep.equal([
-      ['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'accept'], ['personalization', 'accept'],
-    ]);
-    for (const body of bodies) expect(body).to.include({ sourceId: 'web', profileId: events[0]!.profileId });
+    expect(bodies).to.have.length(1);
+    expect(bodies[0]).to.include({ sourceId: 'web', profileId: events[0]!.profileId, action: 'accept' });
+    expect(bodies[0]!.categories).to.deep.equal({ necessary: true, analytics: true, marketing: true, personalization: true });
     expect(events.map((e) => [e.type, e.name, e.data?.action])).to.deep.equal([['consent', 'Consent', 'accept']]);
     expect(changes[0]).to.include({ action: 'accept', source: 'banner' });
     expect(changes[0]!.categories).to.deep.equal({ necessary: true, analytics: true, marketing: true, personalization: true });
@@ -101,9 +105,9 @@ describe('<svc-consent> and the consent policy', () => {
     window.removeEventListener('svc:consent', onConsent);
     expect(consentEvents).to.equal(1);
     expect(svc.isUserOptIn()).to.equal(false);
-    expect(consentBodies(fetchStub).map((b) => [b.category, b.action])).to.deep.equal([
+    expect(decisions(fetchStub)).to.deep.equal([[
       ['necessary', 'accept'], ['analytics', 'reject'], ['marketing', 'reject'], ['personalization', 'reject'],
-    ]);
+    ]]);
     svc.track({ eventTitle: 'After', data: { a: 1 } });
     await svc.flush();
     expect(fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/track'))).to.have.length(0);
@@ -127,8 +131,35 @@ describe('<svc-consent> and the consent policy', () => {
     await el.updateComplete;
     button(el, 'save').click();
     expect(svc.isUserOptIn()).to.equal(true);
-    expect(consentBodies(fetchStub).map((b) => [b.category, b.action])).to.deep.equal([
+    expect(decisions(fetchStub)).to.deep.equal([[
       ['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'reject'], ['personalization', 'accept'],
+    ]]);
+  });
+
+  it('saving the remembered choice again sends nothing and tracks nothing; a changed one is a new decision', async () => {
+    const fetchStub = stubFetch(200, { ok: true });
+    setup();
+    const el = await banner();
+    button(el, 'accept').click();
+    let consentEvents = 0;
+    const onConsent = (): void => void consentEvents++;
+    window.addEventListener('svc:consent', onConsent);
+    await el.show();
+    button(el, 'accept').click();
+    expect(el.open, 'the banner closes all the same').to.equal(false);
+    expect(consentEvents).to.equal(0);
+    expect(consentBodies(fetchStub)).to.have.length(1);
+    await el.show();
+    button(el, 'customize').click();
+    await el.updateComplete;
+    el.shadowRoot!.querySelector<HTMLInputElement>('input[name="marketing"]')!.click();
+    await el.updateComplete;
+    button(el, 'save').click();
+    window.removeEventListener('svc:consent', onConsent);
+    expect(consentEvents).to.equal(1);
+    expect(decisions(fetchStub)).to.deep.equal([
+      [['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'accept'], ['personalization', 'accept']],
+      [['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'reject'], ['personalization', 'accept']],
     ]);
   });
 
@@ -155,11 +186,13 @@ describe('<svc-consent> and the consent policy', () => {
     button(el, 'reject').click();
     await Promise.all(fetchStub.returnValues);
     await new Promise<void>((resolve) => queueMicrotask(resolve));
-    await waitFor(() => JSON.parse(localStorage.getItem('svc.consentPending') ?? '[]').length === 4);
+    await waitFor(() => JSON.parse(localStorage.getItem('svc.consentPending') ?? '[]').length === 1);
     fetchStub.restore();
     const retry = stubFetch(200, { ok: true });
     makeSvc(REQUIRED);
-    expect(consentBodies(retry).map((b) => b.category)).to.deep.equal(['necessary', 'analytics', 'marketing', 'personalization']);
+    expect(decisions(retry)).to.deep.equal([
+      [['necessary', 'accept'], ['analytics', 'reject'], ['marketing', 'reject'], ['personalization', 'reject']],
+    ]);
     await Promise.all(retry.returnValues);
     await waitFor(() => localStorage.getItem('svc.consentPending') === null);
   });
@@ -201,11 +234,11 @@ describe('<svc-consent> and the consent policy', () => {
     const consents = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((p) => [p, p === 1 || p >= 7]));
     listener!({ eventStatus: 'useractioncomplete', listenerId: 1, gdprApplies: true, purpose: { consents } }, true);
     expect(svc.isUserOptIn()).to.equal(true);
-    expect(consentBodies(fetchStub).map((b) => [b.category, b.action])).to.deep.equal([
+    expect(decisions(fetchStub)).to.deep.equal([[
       ['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'reject'], ['personalization', 'reject'],
-    ]);
+    ]]);
     listener!({ eventStatus: 'tcloaded', listenerId: 1, gdprApplies: true, purpose: { consents } }, true);
-    expect(consentBodies(fetchStub), 'the same decision again records nothing').to.have.length(4);
+    expect(consentBodies(fetchStub), 'the same decision again records nothing').to.have.length(1);
   });
 
   it('texts come from lang, attributes and slots', async () => {
@@ -259,9 +292,9 @@ describe('<svc-consent> and the consent policy', () => {
     expect(el.shadowRoot!.activeElement).to.equal(button(el, 'save'));
     await sendKeys({ press: 'Enter' });
     expect(svc.isUserOptIn()).to.equal(true);
-    expect(consentBodies(fetchStub).map((b) => [b.category, b.action])).to.deep.equal([
+    expect(decisions(fetchStub)).to.deep.equal([[
       ['necessary', 'accept'], ['analytics', 'accept'], ['marketing', 'reject'], ['personalization', 'reject'],
-    ]);
+    ]]);
   });
 });
 
@@ -315,7 +348,7 @@ describe('<svc-consent> with the running service', () => {
       await decide(el);
       window.removeEventListener('svc:consent', onConsent);
       const rows = await stored(profileId, 4);
-      // The four records travel as concurrent requests: the service may store them in any order.
+      // One request carried the decision; the service stores a row per category.
       const byCategory = (pairs: [unknown, unknown][]) => Object.fromEntries(pairs);
       expect(byCategory(rows.map((r) => [r.category, r.action]))).to.deep.equal(byCategory(records));
       expect(rows).to.have.length(4);

@@ -34,13 +34,10 @@ export function consentBanner(options: ConsentBannerOptions = {}): ServicePlugin
       if (remembered) updateGtag(remembered.categories);
       const api = tcfApi();
       const stopTcf = api
-        ? listenToTcf(api, (data) => {
-            const categories = categoriesFromTcf(data, control.categories);
-            const now = control.current();
-            // The CMP re-announces its decision on every page: only a change is recorded.
-            if (now && JSON.stringify(now.categories) === JSON.stringify(categories)) return;
-            control.decide(categories, Date.now() + (options.tcfValidDays ?? 1) * 86_400_000, 'tcf');
-          })
+        ? // The CMP re-announces its decision on every page: decide() records only a change.
+          listenToTcf(api, (data) =>
+            control.decide(categoriesFromTcf(data, control.categories), Date.now() + (options.tcfValidDays ?? 1) * 86_400_000, 'tcf'),
+          )
         : undefined;
       return () => {
         window.removeEventListener('svc:consent-change', onChange);

@@ -10,6 +10,8 @@ export interface ConsentRecord {
   validUntil: number;
   /** Absent means the record covers every category; stored as `default`. */
   category?: string;
+  /** A whole decision: a row per category, accepted or rejected, instead of `action` and `category`. */
+  categories?: Record<string, boolean>;
   email?: string;
   message?: string;
   /** Dedupe key: a record resent with the same eventId is stored once. */
@@ -22,19 +24,29 @@ const DEFAULT_CATEGORY = 'default';
 
 /**
  * Stores a consent record, once per `eventId` when it has one; false when that eventId was stored before.
+ * A record with `categories` is stored as a row per category, in one transaction, each row deduplicated by
+ * `<eventId>:<category>`.
  * @example await recordConsent(storage, 'acme/shop', { profileId: 'p1', action: 'accept', validUntil })
  */
 export function recordConsent(storage: Storage, project: string, record: ConsentRecord): Promise<boolean> {
   const now = Date.now();
+  const rows: [category: string, action: ConsentRecord['action'], eventId: string | null][] = record.categories
+    ? Object.entries(record.categories).map(([category, accepted]) => [
+        category, accepted ? 'accept' : 'reject', record.eventId === undefined ? null : `${record.eventId}:${category}`,
+      ])
+    : [[record.category ?? DEFAULT_CATEGORY, record.action, record.eventId ?? null]];
   return storage.run(function* () {
-    const { rows } = yield op(
-      `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, event_id) DO NOTHING RETURNING id`,
-      project, record.profileId, record.sourceId ?? null, record.category ?? DEFAULT_CATEGORY, record.action,
-      record.validUntil, record.email ?? null, record.message ?? null, record.eventId ?? null,
-      record.timestamp ?? now, now,
-    );
-    return rows.length === 1;
+    let stored = false;
+    for (const [category, action, eventId] of rows) {
+      const { rows: inserted } = yield op(
+        `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (project, event_id) DO NOTHING RETURNING id`,
+        project, record.profileId, record.sourceId ?? null, category, action,
+        record.validUntil, record.email ?? null, record.message ?? null, eventId, record.timestamp ?? now, now,
+      );
+      if (inserted.length === 1) stored = true;
+    }
+    return stored;
   });
 }

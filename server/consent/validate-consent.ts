@@ -5,6 +5,7 @@ import type { ConsentRecord } from './consent-store.js';
 const MAX_ID = 256;
 const MAX_EMAIL = 320;
 const MAX_MESSAGE = 1024;
+const MAX_CATEGORIES = 64;
 /** The latest time a JavaScript Date can hold (epoch milliseconds): stored in a BIGINT column, so whole numbers only. */
 const MAX_EPOCH_MS = 8.64e15;
 
@@ -26,9 +27,23 @@ function optionalText(body: Json, field: string, max: number): string | undefine
   return value;
 }
 
+function optionalCategories(value: unknown): Record<string, boolean> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) invalid('categories', 'must be an object of category names to true or false');
+  const entries = Object.entries(value);
+  if (entries.length === 0) invalid('categories', 'must name at least one category');
+  if (entries.length > MAX_CATEGORIES) invalid('categories', `must name at most ${MAX_CATEGORIES} categories`);
+  for (const [name, accepted] of entries) {
+    if (name.length === 0 || name.length > MAX_ID) invalid('categories', `names must be 1 to ${MAX_ID} characters`);
+    if (typeof accepted !== 'boolean') invalid(`categories.${name}`, 'must be true or false');
+  }
+  return Object.fromEntries(entries) as Record<string, boolean>;
+}
+
 /**
- * Checks a consent record `{profileId, action, validUntil, sourceId?, category?, email?, message?,
- * eventId?, timestamp?}`; `timestamp` may be epoch milliseconds or ISO 8601.
+ * Checks a consent record `{profileId, action, validUntil, sourceId?, category? | categories?, email?, message?,
+ * eventId?, timestamp?}`; `timestamp` may be epoch milliseconds or ISO 8601. `categories` (`{name: boolean}`)
+ * is a whole decision, e.g. a banner's, stored as a record per category.
  * @throws ServiceError `invalid_consent` naming the field.
  */
 export function validateConsent(body: unknown): ConsentRecord {
@@ -51,6 +66,11 @@ export function validateConsent(body: unknown): ConsentRecord {
   const email = optionalText(b, 'email', MAX_EMAIL);
   const message = optionalText(b, 'message', MAX_MESSAGE);
   const eventId = optionalText(b, 'eventId', MAX_ID);
+  const categories = optionalCategories(b.categories);
+  if (categories !== undefined) {
+    if (category !== undefined) invalid('categories', 'cannot be sent together with category');
+    record.categories = categories;
+  }
   if (sourceId !== undefined) record.sourceId = sourceId;
   if (category !== undefined) record.category = category;
   if (email !== undefined) record.email = email;

@@ -6,6 +6,7 @@ import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
 import { consentState } from './helpers/stored-rows.js';
+import { op } from '../../server/storage/sql-program.js';
 
 const URL_ = '/v1/acme/projects/shop/consents/data';
 const AUTH = { authorization: basic('web1.p4ss') };
@@ -19,6 +20,11 @@ const INVALID: { name: string; body: unknown; message: string }[] = [
   { name: 'email a number', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, email: 5 }, message: 'email: must be a non-empty string' },
   { name: 'bad timestamp', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, timestamp: 'soon' }, message: 'timestamp: must be epoch milliseconds or ISO 8601' },
   { name: 'not an object', body: [1], message: 'The body must be a consent record object.' },
+  { name: 'categories an array', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: ['analytics'] }, message: 'categories: must be an object of category names to true or false' },
+  { name: 'categories empty', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: {} }, message: 'categories: must name at least one category' },
+  { name: 'a category not a boolean', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: { analytics: 'yes' } }, message: 'categories.analytics: must be true or false' },
+  { name: 'category and categories', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, category: 'analytics', categories: { analytics: true } }, message: 'categories: cannot be sent together with category' },
+  { name: 'too many categories', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`c${i}`, true])) }, message: 'categories: must name at most 64 categories' },
 ];
 
 for (const driver of DRIVERS) {
@@ -45,6 +51,23 @@ for (const driver of DRIVERS) {
       // A later reject with another id must win; three copies of the accept must not have been stored as newer rows.
       await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: { ...body, eventId: undefined, action: 'reject', timestamp: '2025-01-02T00:00:00.000Z' } });
       assert.deepEqual((await consentState(h.storage, 'acme/shop', 'cd')).map((s) => s.action), ['reject']);
+    });
+
+    it('stores a decision over several categories, sent as one record, as a row per category, once per eventId', async () => {
+      const body = {
+        profileId: 'cc', sourceId: 'web', action: 'accept', validUntil: FUTURE, eventId: '0193b2a4-6c1e-7a55-9a77-1f2e3d4c5b6a',
+        timestamp: '2025-01-01T00:00:00.000Z', categories: { necessary: true, analytics: true, marketing: false },
+      };
+      for (let i = 0; i < 2; i++) {
+        const res = await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body });
+        assert.deepEqual(res.json(), { ok: true });
+      }
+      const state = await consentState(h.storage, 'acme/shop', 'cc');
+      assert.deepEqual(state.map((s) => [s.category, s.action]), [['analytics', 'accept'], ['marketing', 'reject'], ['necessary', 'accept']]);
+      const counted = await h.storage.run(function* () {
+        return (yield op(`SELECT COUNT(*) AS n FROM consents WHERE project = ? AND profile_id = ?`, 'acme/shop', 'cc')).rows[0];
+      });
+      assert.equal(Number((counted as { n: number }).n), 3, 'the resend stored nothing');
     });
 
     it('takes text/plain JSON bodies', async () => {
