@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { cleanup, makeSvc, stubFetch } from '../../test/helpers/svc.js';
 import { experiences, type ExperienceEventDetail, type SvcExperience } from './index.js';
+import { consentBanner, type SvcConsent } from '../consent-banner/index.js';
 
 const choice = (name: string, variation: string | undefined, body: Record<string, unknown>) =>
   variation === undefined ? { name, body } : { name, group: 'homepage', variation, body };
@@ -117,6 +118,55 @@ describe('<svc-experience>', () => {
     expect(fetchStub.callCount).to.equal(1);
     expect(JSON.parse(String((fetchStub.firstCall.args[1] as RequestInit).body)).names).to.deep.equal(['a', 'b']);
     expect(els.map((el) => el.status)).to.deep.equal(['ready', 'ready']);
+  });
+
+  it('waiting for consent it keeps the fallback without asking; once the visitor accepts it asks and shows the variation', async () => {
+    const fetchStub = stubFetch(200, { choices: [choice('hero-banner', 'bold', {})] });
+    const svc = makeSvc({ consent: { required: true } });
+    const removeExperiences = svc.use(experiences());
+    const removeBanner = svc.use(consentBanner());
+    remove = () => {
+      removeExperiences();
+      removeBanner();
+    };
+    const page = await fixture(html`<div><svc-consent></svc-consent>
+      <svc-experience name="hero-banner"><h2>Welcome</h2><template variation="bold"><h2>Big sale</h2></template></svc-experience></div>`);
+    const el = page.querySelector('svc-experience')!;
+    const banner = page.querySelector<SvcConsent>('svc-consent')!;
+    if (el.status === 'loading') await oneEvent(el, 'svc:experience');
+    expect(el.status).to.equal('empty');
+    const chooseCalls = () => fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/choose-api'));
+    expect(chooseCalls(), 'no Choose request before consent').to.have.length(0);
+    await banner.updateComplete;
+    const settled = oneEvent(el, 'svc:experience');
+    banner.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="accept"]')!.click();
+    const { detail } = await settled;
+    await el.updateComplete;
+    expect(detail).to.include({ status: 'ready', variation: 'bold' });
+    expect(visibleText(el)).to.equal('Big sale');
+    expect(chooseCalls()).to.have.length(1);
+  });
+
+  it('a rejection leaves the fallback and asks nothing', async () => {
+    const fetchStub = stubFetch(200, { choices: [choice('hero-banner', 'bold', {})] });
+    const svc = makeSvc({ consent: { required: true } });
+    const removeExperiences = svc.use(experiences());
+    const removeBanner = svc.use(consentBanner());
+    remove = () => {
+      removeExperiences();
+      removeBanner();
+    };
+    const page = await fixture(html`<div><svc-consent></svc-consent>
+      <svc-experience name="hero-banner"><h2>Welcome</h2><template variation="bold"><h2>Big sale</h2></template></svc-experience></div>`);
+    const el = page.querySelector('svc-experience')!;
+    const banner = page.querySelector<SvcConsent>('svc-consent')!;
+    if (el.status === 'loading') await oneEvent(el, 'svc:experience');
+    await banner.updateComplete;
+    banner.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="reject"]')!.click();
+    await el.updateComplete;
+    expect(el.status).to.equal('empty');
+    expect(visibleText(el)).to.equal('Welcome');
+    expect(fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/choose-api'))).to.have.length(0);
   });
 
   it('is accessible in every state', async () => {

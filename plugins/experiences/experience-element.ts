@@ -41,7 +41,8 @@ export function setDefaultChooser(chooser: Chooser | undefined): void {
  * `<svc-experience name="hero-banner" timeout="800">` shows its children (the fallback) until the Choose
  * API answers, then the `<template variation="…">` child of the assigned variation, or the plain
  * `<template>` child with `data-field` bindings filled from the choice's body — as text, never as HTML.
- * If no answer comes within `timeout` ms the fallback stays for this page view (no late flicker).
+ * If no answer comes within `timeout` ms the fallback stays for this page view (no late flicker). An element
+ * that got no choice because the visitor had not consented yet asks again once they accept (`svc:consent-change`).
  *
  * @tagname svc-experience
  * @summary Shows its fallback until the Choose API answers, then the assigned variation's template.
@@ -85,12 +86,27 @@ export class SvcExperience extends LitElement {
   svc: Chooser | undefined;
   #run = 0;
   #content: HTMLElement | undefined;
+  #noChoice = false;
+  // Waiting for consent, the SDK answers no choice; once the visitor accepts, the experience is asked for again.
+  readonly #onConsent = (e: WindowEventMap['svc:consent-change']): void => {
+    if (this.#noChoice && e.detail.action === 'accept') void this.#resolve();
+  };
 
   constructor() {
     super();
     this.name = '';
     this.timeout = 800;
     this.status = 'loading';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('svc:consent-change', this.#onConsent);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('svc:consent-change', this.#onConsent);
   }
 
   override render() {
@@ -161,6 +177,7 @@ export class SvcExperience extends LitElement {
 
   #settle(detail: ExperienceEventDetail): void {
     this.status = detail.status;
+    this.#noChoice = detail.reason === 'no-choice';
     this.dispatchEvent(new CustomEvent('svc:experience', { detail, bubbles: true, composed: true }));
   }
 }
