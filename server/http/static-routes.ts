@@ -38,7 +38,13 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
     decorated = true;
   }
   if (!existsSync(dist)) return;
-  const sdk = { root: dist, preCompressed: true, allowedPath: (pathName: string) => !SERVICE_BUNDLE.test(pathName) };
+  const sdk = {
+    root: dist,
+    preCompressed: true,
+    allowedPath: (pathName: string) => !SERVICE_BUNDLE.test(pathName),
+    // The body depends on Accept-Encoding: caches must keep one copy per encoding.
+    setHeaders: (res: { setHeader(name: string, value: string): unknown }) => res.setHeader('Vary', 'Accept-Encoding'),
+  };
   await app.register(fastifyStatic, {
     ...sdk, prefix: '/svc/', decorateReply: !decorated, maxAge: UNVERSIONED_MAX_AGE_SECONDS * 1000,
   });
