@@ -12,6 +12,8 @@ import { registerCors } from './http/cors.js';
 import { redactingLogger } from './http/log-redaction.js';
 import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
+import { ManagedConfig } from './management/managed-config.js';
+import { managementRoutes } from './management/management-routes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { catalogRoute } from './recommendations/catalog-route.js';
 import { chooseRoute } from './choose/choose-route.js';
@@ -55,6 +57,8 @@ export interface BuildAppOptions {
   connectionLimits?: Partial<ConnectionLimits>;
   /** Warm the Choose API before the first request (compile, start its writer thread, prepare reads): the CLI. */
   warm?: boolean;
+  /** How often this node polls for management writes made on other nodes (default 250 ms). */
+  configPollMs?: number;
   /** More route modules (e.g. the Choose API), registered after the built-in ones. */
   routes?: RouteModule[];
 }
@@ -88,8 +92,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   capConnectionsPerIp(app.server, limits.maxConnectionsPerIp);
   const now = options.now ?? Date.now;
+  const managed = new ManagedConfig(config, options.storage, {
+    logger: app.log,
+    now,
+    ...(options.configPollMs !== undefined ? { pollMs: options.configPollMs } : {}),
+  });
+  // The items written through the management API, laid over the file before the first request.
+  await managed.start();
+  app.addHook('onClose', () => managed.close());
   const ctx: ServiceContext = {
     config,
+    managed,
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
     feeds: new FeedService(options.storage),
@@ -142,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const results = new ResultsService(options.storage);
   app.addHook('onClose', () => results.close());
   resultsRoute(app, ctx, results);
+  managementRoutes(app, ctx);
   await catalogRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);

@@ -54,16 +54,16 @@ async function main(): Promise<void> {
   });
 
   process.on('SIGHUP', () => {
-    loadConfigFile(configFile).then(
-      (next) => {
-        app.svc.config.replace(next);
+    loadConfigFile(configFile)
+      .then((next) => {
+        // With the management API's items laid over it, as every node serves it (it throws when they contradict).
+        app.svc.managed.replaceFile(next);
         app.log.info({ file: configFile }, 'configuration reloaded');
-      },
-      (error: unknown) => {
+      })
+      .catch((error: unknown) => {
         const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
         app.log.error({ file: configFile, problem: message }, 'configuration reload failed; keeping the last good configuration');
-      },
-    );
+      });
   });
 
   let closing = false;

@@ -2,11 +2,14 @@ import type { CanonicalProfileCache } from './identity/canonical-profile-cache.j
 import type { ConfigStore } from './config/config-store.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';
+import type { ManagedConfig } from './management/managed-config.js';
 import type { Storage } from './storage/storage.js';
 
 /** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */
 export interface ServiceContext {
   config: ConfigStore;
+  /** The file with the management API's items laid over it, kept current from the database; SIGHUP goes through it. */
+  managed: ManagedConfig;
   storage: Storage;
   metrics: ServiceMetrics;
   /** Recommendation feeds (feed endpoint and Choose's feed-backed experiences answer the same list). */

@@ -11,6 +11,11 @@ export interface AuthOptions {
   allowApiKey: boolean;
   /** Accept the organization's admin keys too (sent like an apiKey), for every project of the organization. */
   allowAdminKey?: boolean;
+  /**
+   * Management: only the organization's admin keys (as `?apiKey=` or Bearer); any other valid key, however sent, is
+   * 403 `admin_key_required`.
+   */
+  adminOnly?: boolean;
   /** A source id the caller acts for (path or body): must be one of the project's `sources`. */
   sourceId?: string;
 }
@@ -33,13 +38,14 @@ const DUMMY_KEY = 'unknown.unknown';
  * 2. a valid key, unknown org/project in the path → 404 `project_not_found` (the caller is authenticated);
  * 3. a valid key of another project (an admin key: of another organization) → 403 `key_not_for_project`;
  * 4. a source id not in the project's `sources` → 403 `source_not_allowed`.
+ * With `adminOnly` (management), a valid key that is not an admin key is 403 `admin_key_required` right after step 1.
  * Keys are looked up by id (the part before the first dot, not secret) and compared in constant time.
  * @example const { kind, project } = authenticate(request, store, org, projectName, { allowApiKey: true });
  */
 export function authenticate(
   request: FastifyRequest, store: ConfigStore, org: string, projectName: string, options: AuthOptions,
 ): AuthResult {
-  const credentials = readCredentials(request, options.allowApiKey);
+  const credentials = readCredentials(request, options.allowApiKey || options.adminOnly === true);
   if (credentials === 'missing') {
     throw new ServiceError('missing_credentials', options.allowApiKey
       ? 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.'
@@ -54,10 +60,15 @@ export function authenticate(
     if (!entry || !matches) throw new ServiceError('invalid_credentials', 'The key is not valid.');
     rememberVerifiedKey(store, credentials.key, entry);
   }
-  const kindAllowed = credentials.via === 'basic'
-    ? entry.kind === 'writeKey'
-    : entry.kind === 'apiKey' || (entry.kind === 'adminKey' && options.allowAdminKey === true);
-  if (!kindAllowed) throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  if (options.adminOnly) {
+    if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
+    if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');
+  } else {
+    const kindAllowed = credentials.via === 'basic'
+      ? entry.kind === 'writeKey'
+      : entry.kind === 'apiKey' || (entry.kind === 'adminKey' && options.allowAdminKey === true);
+    if (!kindAllowed) throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  }
   const project = store.project(org, projectName);
   if (!project) throw new ServiceError('project_not_found', `There is no project ${quoted(projectName)} in organization ${quoted(org)}.`);
   // An admin key (project null) opens every project of its organization.

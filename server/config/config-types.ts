@@ -2,6 +2,9 @@
 
 export type Device = 'mobile' | 'desktop';
 
+/** `draft`: not served; `running` (the default): served; `stopped`: served to nobody, unless `winner` is set. */
+export type ExperienceStatus = 'draft' | 'running' | 'stopped';
+
 /** One variation of an experiment: `weight` is a share of 100 (all weights of an experience sum to 100). */
 export interface VariationConfig {
   name: string;
@@ -36,6 +39,10 @@ export interface ExperienceConfig {
   seed?: string;
   /** Assignment hash version (1 or 2, GrowthBook's); default 2. Kept per experience so nobody moves. */
   hashVersion?: 1 | 2;
+  /** Lifecycle (default `running`). */
+  status?: ExperienceStatus;
+  /** With `status: "stopped"`: the variation whose body everyone is served from then on, without exposures. */
+  winner?: string;
 }
 
 export interface FeedConfig {

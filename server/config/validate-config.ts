@@ -1,6 +1,6 @@
 import { ConfigError } from './config-error.js';
 import type {
-  ExperienceConfig, FeedConfig, ProductConfig, ServiceConfigFile,
+  ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile,
 } from './config-types.js';
 
 // Validation throws at the first problem with its path (`organizations.acme.projects.shop.experiences[2].variations:
@@ -13,6 +13,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // `<id>.<secret>`: the id is what a Basic username carries, so it has no dot and no colon (RFC 7617).
 const KEY = /^[^.:\s]{1,64}\.\S{1,256}$/;
 const DEVICES = ['mobile', 'desktop'];
+const STATUSES: ExperienceStatus[] = ['draft', 'running', 'stopped'];
 const STRATEGIES: FeedConfig['strategy'][] = [
   'popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized',
 ];
@@ -82,7 +83,7 @@ function validateVariations(value: unknown, path: string): void {
   if (Math.abs(sum - 100) > 1e-6) fail(path, 'weights must sum to 100');
 }
 
-function validateExperience(raw: unknown, path: string, feedIds: Set<number>): void {
+function validateExperience(raw: unknown, path: string, feedIds: ReadonlySet<number>): void {
   const exp = requireObject(raw, path);
   requireString(exp.name, `${path}.name`);
   optionalString(exp.group, `${path}.group`);
@@ -127,6 +128,38 @@ function validateExperience(raw: unknown, path: string, feedIds: Set<number>): v
   if (exp.hashVersion !== undefined && exp.hashVersion !== 1 && exp.hashVersion !== 2) {
     fail(`${path}.hashVersion`, 'must be 1 or 2');
   }
+  if (exp.status !== undefined && !(STATUSES as unknown[]).includes(exp.status)) {
+    fail(`${path}.status`, `must be one of ${STATUSES.join(', ')}`);
+  }
+  if (exp.winner !== undefined) {
+    const winner = requireString(exp.winner, `${path}.winner`);
+    if (exp.variations === undefined) fail(`${path}.winner`, 'is only allowed for an experiment (with variations)');
+    if (!(exp.variations as { name: string }[]).some((v) => v.name === winner)) {
+      fail(`${path}.winner`, `must name one of the variations, not "${winner}"`);
+    }
+    if (exp.status !== 'stopped') fail(`${path}.winner`, 'is only allowed with "status": "stopped"');
+  }
+}
+
+/**
+ * One experience as the management API receives it, checked by the file's own rules; `feedIds` are the project's.
+ * @throws ConfigError naming the field, e.g. `experience.variations: weights must sum to 100`.
+ */
+export function validateExperienceItem(raw: unknown, feedIds: ReadonlySet<number>): ExperienceConfig {
+  validateExperience(raw, 'experience', feedIds);
+  return raw as ExperienceConfig;
+}
+
+/** One metric as the management API receives it, checked by the file's own rules. */
+export function validateMetricItem(raw: unknown): MetricConfig {
+  validateMetric(raw, 'metric');
+  return raw as MetricConfig;
+}
+
+/** One feed as the management API receives it, checked by the file's own rules. */
+export function validateFeedItem(raw: unknown): FeedConfig {
+  validateFeed(raw, 'feed');
+  return raw as FeedConfig;
 }
 
 const METRIC_TYPES = ['binomial', 'count', 'sum'];
@@ -173,16 +206,20 @@ function validateFeeds(value: unknown, path: string): Set<number> {
   if (value === undefined) return ids;
   requireArray(value, path).forEach((raw, i) => {
     const fPath = `${path}[${i}]`;
-    const feed = requireObject(raw, fPath);
-    if (!Number.isInteger(feed.id) || (feed.id as number) < 1) fail(`${fPath}.id`, 'must be a positive integer');
-    const id = feed.id as number;
+    const id = validateFeed(raw, fPath);
     if (ids.has(id)) fail(`${fPath}.id`, `feed id ${id} is used twice`);
     ids.add(id);
-    if (typeof feed.strategy !== 'string' || !(STRATEGIES as string[]).includes(feed.strategy)) {
-      fail(`${fPath}.strategy`, `must be one of ${STRATEGIES.join(', ')}`);
-    }
   });
   return ids;
+}
+
+function validateFeed(raw: unknown, path: string): number {
+  const feed = requireObject(raw, path);
+  if (!Number.isInteger(feed.id) || (feed.id as number) < 1) fail(`${path}.id`, 'must be a positive integer');
+  if (typeof feed.strategy !== 'string' || !(STRATEGIES as string[]).includes(feed.strategy)) {
+    fail(`${path}.strategy`, `must be one of ${STRATEGIES.join(', ')}`);
+  }
+  return feed.id as number;
 }
 
 function validateCatalog(value: unknown, path: string): void {

@@ -2,15 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../errors/service-error.js';
 import type { ServiceContext } from '../service-context.js';
 
-/** `GET /healthz`: liveness including a storage round trip (a node without its database is not alive). */
+/**
+ * `GET /healthz`: liveness including a storage round trip (a node without its database is not alive), and the
+ * configuration served while the database cannot be read: `config.stale` (since when, why) and `config.revision`
+ * (the management API's items it last read, which it keeps serving).
+ */
 export function healthRoute(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/healthz', { config: { rateLimit: false } }, async (request, reply) => {
     try {
       await ctx.storage.ping();
-      return { ok: true, storage: ctx.storage.dialect };
+      const config = ctx.managed.health;
+      return config.stale ? { ok: true, storage: ctx.storage.dialect, config } : { ok: true, storage: ctx.storage.dialect };
     } catch (error) {
       request.log.error({ err: error }, 'health check: storage does not answer');
-      return reply.code(503).send(errorBody('storage_unavailable', 'The database does not answer.'));
+      // Still serving: the config is the last one read from the database (`config.stale` says since when).
+      return reply.code(503).send({ ...errorBody('storage_unavailable', 'The database does not answer.'), config: ctx.managed.health });
     }
   });
 }

@@ -75,7 +75,7 @@ export class ServiceMetrics {
     });
     this.exposuresWritten = new Counter({
       name: 'svc_exposures_written_total',
-      help: 'Exposures stored by the Choose API (choices served, forced ones excepted).',
+      help: 'Exposures stored by the Choose API (choices served, forced ones and shipped winners excepted).',
       registers: [this.registry],
     });
     this.srmMismatches = new Counter({

@@ -26,6 +26,12 @@ export interface Storage {
    * each in a savepoint of its own, so a failing one fails alone). On PostgreSQL each is a transaction of its own.
    */
   transaction<T>(make: () => SqlProgram<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * PostgreSQL only: calls `onNotify` on every `NOTIFY` on `channel` (a program sends one with
+   * `SELECT pg_notify(channel, '')`, delivered at its commit), on a connection of its own. `onLost` is called once if
+   * that connection fails; listen again to resume. Resolves to the function that stops listening.
+   */
+  listen?(channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
 }
 
 export interface TransactionOptions {

@@ -31,7 +31,7 @@ export class PostgresStorage extends SqlStorage {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string, poolSize = 10) {
+  constructor(private readonly connectionString: string, poolSize = 10) {
     super();
     this.pool = new pg.Pool({ connectionString, max: poolSize });
     // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -107,6 +107,29 @@ export class PostgresStorage extends SqlStorage {
     } finally {
       client.release();
     }
+  }
+
+  async listen(channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    let lost = false;
+    const fail = (error: Error): void => {
+      if (lost) return;
+      lost = true;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      onLost(error);
+    };
+    client.on('error', fail);
+    client.on('end', () => fail(new Error('the listening connection ended')));
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    return async () => {
+      lost = true;
+      await client.end().catch(() => undefined);
+    };
   }
 
   async ping(): Promise<void> {

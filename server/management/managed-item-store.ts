@@ -1,0 +1,127 @@
+import { ServiceError } from '../errors/service-error.js';
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { Storage } from '../storage/storage.js';
+
+/** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
+export type ItemKind = 'experience' | 'metric' | 'feed';
+
+export type Item = Record<string, unknown>;
+
+/** An item as the database holds it: `item` null means deleted (which hides a file item of the same name). */
+export interface StoredItem {
+  project: string;
+  kind: ItemKind;
+  name: string;
+  version: number;
+  item: Item | null;
+}
+
+/** `NOTIFY` channel of PostgreSQL nodes: a write was committed, read the items again. */
+export const CHANGES_CHANNEL = 'svc_managed_items';
+
+/** The revision counter (bumped by every write) and, when asked, every stored item. */
+export function* readRevision(): SqlProgram<number> {
+  const { rows } = yield op('SELECT revision FROM managed_revision WHERE id = 1');
+  return Number(rows[0]?.revision ?? 0);
+}
+
+export function* readItems(): SqlProgram<{ revision: number; items: StoredItem[] }> {
+  const revision = yield* readRevision();
+  const { rows } = yield op('SELECT project, kind, name, version, item FROM managed_items ORDER BY project, kind, updated_at, name');
+  const items = rows.map((r): StoredItem => ({
+    project: String(r.project),
+    kind: String(r.kind) as ItemKind,
+    name: String(r.name),
+    version: Number(r.version),
+    item: r.item === null ? null : (JSON.parse(String(r.item)) as Item),
+  }));
+  return { revision, items };
+}
+
+export interface ItemWrite {
+  project: string;
+  kind: ItemKind;
+  name: string;
+  /** The new item, or null to delete it. */
+  item: Item | null;
+  /** The file's item of this name, if the file has one: version 1 until the API writes it. */
+  fileItem: Item | null;
+  /** `If-Match`: the version the writer read; absent writes whatever is there. */
+  ifMatch?: number;
+  keyId: string;
+  at: number;
+}
+
+export interface WriteOutcome {
+  version: number;
+  /** True when no item of this name was there (created), false when one was replaced or deleted. */
+  created: boolean;
+}
+
+const NOT_FOUND = { experience: 'experience_not_found', metric: 'metric_not_found', feed: 'feed_not_found' } as const;
+
+/**
+ * Writes one item in one transaction: checks `If-Match` against the stored version (the file's item counts as
+ * version 1), stores the item with the next version, records the audit entry with both sides, and bumps the
+ * revision every node polls (on PostgreSQL also a `NOTIFY`, sent at commit).
+ * @throws ServiceError `version_conflict` (412), or `…_not_found` (404) when deleting what is not there.
+ */
+export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutcome> {
+  const { project, kind, name } = write;
+  const lock = storage.dialect === 'postgres' ? ' FOR UPDATE' : '';
+  return storage.transaction(function* () {
+    const { rows } = yield op(`SELECT version, item FROM managed_items WHERE project = ? AND kind = ? AND name = ?${lock}`, project, kind, name);
+    const row = rows[0];
+    const before = row ? (row.item === null ? null : (JSON.parse(String(row.item)) as Item)) : write.fileItem;
+    const current = row ? Number(row.version) : write.fileItem ? 1 : 0;
+    if (write.ifMatch !== undefined && (write.ifMatch !== current || before === null)) {
+      throw new ServiceError('version_conflict', `The ${kind} "${name}" is at version ${before === null ? 'none (it does not exist)' : current}, not ${write.ifMatch}.`);
+    }
+    if (write.item === null && before === null) throw new ServiceError(NOT_FOUND[kind], `There is no ${kind} "${name}" in this project.`);
+    const version = current + 1;
+    const json = write.item === null ? null : JSON.stringify(write.item);
+    yield op(
+      `INSERT INTO managed_items (project, kind, name, version, item, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project, kind, name) DO UPDATE SET version = excluded.version, item = excluded.item, updated_at = excluded.updated_at`,
+      project, kind, name, version, json, write.at,
+    );
+    const action = write.item === null ? 'delete' : before === null ? 'create' : 'update';
+    yield op(
+      'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json,
+    );
+    yield op('UPDATE managed_revision SET revision = revision + 1 WHERE id = 1');
+    if (storage.dialect === 'postgres') yield op('SELECT pg_notify(?, ?)', CHANGES_CHANNEL, '');
+    return { version, created: before === null };
+  });
+}
+
+/** One audit entry as `GET audit` answers it. */
+export interface AuditEntry {
+  at: string;
+  keyId: string;
+  action: 'create' | 'update' | 'delete';
+  kind: ItemKind;
+  name: string;
+  before: Item | null;
+  after: Item | null;
+}
+
+/** A project's audit entries, newest first. */
+export function readAudit(storage: Storage, project: string, limit: number): Promise<AuditEntry[]> {
+  return storage.run(function* () {
+    const { rows } = yield op(
+      'SELECT at, key_id, action, kind, name, before_item, after_item FROM audit_log WHERE project = ? ORDER BY id DESC LIMIT ?',
+      project, limit,
+    );
+    return rows.map((r): AuditEntry => ({
+      at: new Date(Number(r.at)).toISOString(),
+      keyId: String(r.key_id),
+      action: String(r.action) as AuditEntry['action'],
+      kind: String(r.kind) as ItemKind,
+      name: String(r.name),
+      before: r.before_item === null ? null : (JSON.parse(String(r.before_item)) as Item),
+      after: r.after_item === null ? null : (JSON.parse(String(r.after_item)) as Item),
+    }));
+  });
+}

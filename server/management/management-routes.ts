@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ProjectRef } from '../config/config-store.js';
+import type { ExperienceConfig } from '../config/config-types.js';
+import { ConfigError } from '../config/config-error.js';
+import { validateConfig, validateExperienceItem, validateFeedItem, validateMetricItem } from '../config/validate-config.js';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import type { ServiceContext } from '../service-context.js';
+import { readAudit, writeItem, type Item, type ItemKind } from './managed-item-store.js';
+import { groupItems, itemName, mergeItems } from './merge-items.js';
+
+/** Each kind's path segment, its list's field in the answer and in a project's config, and its 404. */
+const KINDS = {
+  experience: { path: 'experiences', list: 'experiences', notFound: 'experience_not_found' },
+  metric: { path: 'metrics', list: 'metrics', notFound: 'metric_not_found' },
+  feed: { path: 'feeds', list: 'feeds', notFound: 'feed_not_found' },
+} as const;
+
+const AUDIT_LIMIT = { default: 100, max: 1000 };
+
+type Params = ProjectParams & { name: string };
+
+/** An item as the API answers it: the item itself, plus `version`, `source` and (experiences) `status`. */
+function view(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, item: Item): Item {
+  const stored = ctx.managed.projectItems(project.key)?.get(kind)?.get(itemName(kind, item));
+  const out: Item = { ...item, version: stored?.version ?? 1, source: stored ? 'api' : 'file' };
+  if (kind === 'experience') out.status = item.status ?? 'running';
+  return out;
+}
+
+/** The project's current items of a kind (file and API, as served). */
+function current(project: ProjectRef, kind: ItemKind): Item[] {
+  return (project.config[KINDS[kind].list] ?? []) as readonly object[] as Item[];
+}
+
+function find(project: ProjectRef, kind: ItemKind, name: string): Item | undefined {
+  return current(project, kind).find((item) => itemName(kind, item) === name);
+}
+
+function fileItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string): Item | null {
+  const fromFile = ctx.managed.fileConfig.organizations[project.org]?.projects[project.name]?.[KINDS[kind].list] as Item[] | undefined;
+  return fromFile?.find((item) => itemName(kind, item) === name) ?? null;
+}
+
+/** `If-Match: "3"` (or W/"3", or 3) → 3; `*` or absent → undefined; anything else can match no version. */
+function ifMatch(request: FastifyRequest): number | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
+  return match ? Number(match[1]) : -1;
+}
+
+/**
+ * Checks a PUT body by the file's own rules, with the name from the path (a body may leave it out, not contradict
+ * it), then the project's whole config with it in place (what refers to what: an experience's feed).
+ */
+function validItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string, body: unknown): Item {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('invalid_config', `${kind}: the body must be one ${kind} as a JSON object`);
+  }
+  if (kind === 'feed' && !/^[1-9]\d{0,8}$/.test(name)) {
+    throw new ServiceError('invalid_config', `feed.id: the id in the path must be a positive integer, not ${quoted(name)}`);
+  }
+  const key = kind === 'feed' ? 'id' : 'name';
+  const fromPath = kind === 'feed' ? Number(name) : name;
+  // The name comes first, from the path when the body leaves it out.
+  const item: Item = { [key]: fromPath, ...(body as Item) };
+  if (item[key] === undefined) item[key] = fromPath;
+  // What the API adds to answers is not part of an item: a client may send back what it read.
+  delete item.version;
+  delete item.source;
+  try {
+    if (item[key] !== fromPath) throw new ConfigError(`${kind}.${key}`, `must be the ${key} in the path (${quoted(name)})`);
+    if (kind === 'experience') {
+      const feedIds = new Set(current(project, 'feed').map((f) => f.id as number));
+      validateExperienceItem(item, feedIds);
+      if ((item as unknown as ExperienceConfig).status === 'running') delete item.status; // the default
+    } else if (kind === 'metric') validateMetricItem(item);
+    else validateFeedItem(item);
+    const items = [...(ctx.managed.projectItems(project.key)?.values() ?? [])].flatMap((byName) => [...byName.values()]);
+    const next = items.filter((s) => !(s.kind === kind && s.name === name));
+    next.push({ project: project.key, kind, name, version: 0, item });
+    validateConfig(mergeItems(ctx.managed.fileConfig, groupItems(next)));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ServiceError('invalid_config', error.message);
+    throw error;
+  }
+  return item;
+}
+
+function keyId(request: FastifyRequest): string {
+  return request.auth!.key.id;
+}
+
+/**
+ * The management API under `/v1/{org}/projects/{project}` (admin keys only): experiences, metrics and feeds — list,
+ * read with `ETag`, create or replace (`If-Match` optional), delete — and the audit log. Items written here are
+ * stored in the database, win over the file's items of the same name, and are served by this node before the answer
+ * and by every other node within a second (ManagedConfig).
+ */
+export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
+  const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
+
+  for (const kind of Object.keys(KINDS) as ItemKind[]) {
+    const { path, list, notFound } = KINDS[kind];
+    const base = `/v1/:org/projects/:project/${path}`;
+
+    app.get<{ Params: ProjectParams }>(base, { onRequest }, async (request) => {
+      const p = project(request);
+      return { [list]: current(p, kind).map((item) => view(ctx, p, kind, item)) };
+    });
+
+    app.get<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
+      const p = project(request);
+      const item = find(p, kind, request.params.name);
+      if (!item) throw new ServiceError(notFound, `There is no ${kind} ${quoted(request.params.name)} in this project.`);
+      return answer(reply, view(ctx, p, kind, item));
+    });
+
+    app.put<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
+      const p = project(request);
+      const { name } = request.params;
+      const item = validItem(ctx, p, kind, name, request.body);
+      const expected = ifMatch(request);
+      const outcome = await writeItem(ctx.storage, {
+        project: p.key, kind, name, item, fileItem: fileItem(ctx, p, kind, name), keyId: keyId(request), at: ctx.now(),
+        ...(expected !== undefined ? { ifMatch: expected } : {}),
+      });
+      await ctx.managed.refresh();
+      const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;
+      reply.code(outcome.created ? 201 : 200);
+      return answer(reply, { ...view(ctx, p, kind, served), version: outcome.version, source: 'api' });
+    });
+
+    app.delete<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
+      const p = project(request);
+      const { name } = request.params;
+      if (!find(p, kind, name)) throw new ServiceError(notFound, `There is no ${kind} ${quoted(name)} in this project.`);
+      if (kind === 'feed') {
+        const user = current(p, 'experience').find((e) => String(e.feed) === name);
+        if (user) throw new ServiceError('item_in_use', `The experience ${quoted(String(user.name))} uses feed ${name}: change or delete it first.`);
+      }
+      const expected = ifMatch(request);
+      await writeItem(ctx.storage, {
+        project: p.key, kind, name, item: null, fileItem: fileItem(ctx, p, kind, name), keyId: keyId(request), at: ctx.now(),
+        ...(expected !== undefined ? { ifMatch: expected } : {}),
+      });
+      await ctx.managed.refresh();
+      return reply.code(204).send();
+    });
+  }
+
+  app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
+    const raw = request.query.limit;
+    const limit = raw === undefined ? AUDIT_LIMIT.default : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT.max) {
+      throw new ServiceError('invalid_request', `limit: must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
+    }
+    return { entries: await readAudit(ctx.storage, project(request).key, limit) };
+  });
+}
+
+function answer(reply: FastifyReply, item: Item): Item {
+  reply.header('etag', `"${String(item.version)}"`);
+  return item;
+}
