@@ -78,11 +78,11 @@ function bucketOf(experience: CompiledExperience, unit: string): number {
 /**
  * Resolve a Choose request against a project's experiences.
  *
- * Per experience, in order: a QA `force` (apiKey callers) wins and is neither stored nor exposed;
- * then `devices`, the unit (profile, or session with `stickiness: "session"`), `condition`,
- * `namespace` and `traffic` decide enrollment; an enrolled unit of an experiment gets the variation
- * of its hash bucket as a proposal and the assignment port returns the variation stored at its
- * first assignment, which is what is served (so weight changes move nobody already assigned).
+ * Per experience, in order: an experiment stopped with a winner serves it to everyone, neither stored nor exposed;
+ * a QA `force` (apiKey callers) wins and is neither stored nor exposed; then `devices`, the unit (profile, or session
+ * with `stickiness: "session"`), `condition`, `namespace` and `traffic` decide enrollment; an enrolled unit of an
+ * experiment gets the variation of its hash bucket as a proposal and the assignment port returns the variation stored
+ * at its first assignment, which is what is served (so weight changes move nobody already assigned).
  *
  * If the stored variation no longer exists in config (it was removed), the unit is served the
  * variation its hash picks today, for this request only: the stored record is kept, so restoring
@@ -124,8 +124,8 @@ function choose(
   const force = options.allowForce ? request.force : undefined;
 
   const choices: Choice[] = [];
-  // Forced choices served so far (not exposures); null while there are none.
-  let forced: Set<Choice> | null = null;
+  // Choices served so far that are not exposures (forced ones, winners); null while there are none.
+  let unexposed: Set<Choice> | null = null;
   // The stored variations of the unit last asked about (one question per unit and request).
   let knownUnit: string | undefined;
   let known: ReadonlyMap<string, string> | undefined;
@@ -136,12 +136,21 @@ function choose(
   for (const experience of selected) {
     const { name, group } = experience;
 
+    // The experiment has ended: nobody is enrolled any more, so nothing is stored and results are not diluted by
+    // exposures to a variation everyone now gets. A QA force is not honoured either: there is nothing left to test.
+    if (experience.kind === 'winner') {
+      const choice = experience.choices[0]!;
+      choices.push(choice);
+      (unexposed ??= new Set()).add(choice);
+      continue;
+    }
+
     if (force && experience.kind === 'experiment' && Object.hasOwn(force, name)) {
       const index = experience.variationIndex.get(force[name]!);
       if (index !== undefined) {
         const choice = experience.choices[index]!;
         choices.push(choice);
-        (forced ??= new Set()).add(choice);
+        (unexposed ??= new Set()).add(choice);
         continue;
       }
     }
@@ -232,15 +241,15 @@ function choose(
       );
     }
   }
-  if (waits.length === 0) return result(choices, forced, failedFeeds);
-  return Promise.all(waits).then(() => result(choices, forced, failedFeeds));
+  if (waits.length === 0) return result(choices, unexposed, failedFeeds);
+  return Promise.all(waits).then(() => result(choices, unexposed, failedFeeds));
 }
 
-/** The answer's choices without failed feeds, and those of them that are exposed (not forced). */
-function result(choices: Choice[], forced: Set<Choice> | null, failedFeeds: Set<Choice> | null): ChooseResult {
+/** The answer's choices without failed feeds, and those of them that are exposed (not in `unexposed`). */
+function result(choices: Choice[], unexposed: Set<Choice> | null, failedFeeds: Set<Choice> | null): ChooseResult {
   const anyFailed = failedFeeds !== null && failedFeeds.size > 0;
   const served = anyFailed ? choices.filter((c) => !failedFeeds.has(c)) : choices;
-  const exposed = forced === null ? served : served.filter((c) => !forced.has(c));
+  const exposed = unexposed === null ? served : served.filter((c) => !unexposed.has(c));
   return { choices: served, exposed };
 }
 

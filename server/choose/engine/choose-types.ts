@@ -41,7 +41,8 @@ export interface ChooseResult {
   choices: Choice[];
   /**
    * The choices to record as exposures: every choice served except forced ones (QA traffic must not skew
-   * results), in the same order. The `choices` array itself when none was forced, so nothing is built for it.
+   * results) and winners of stopped experiments (which have ended), in the same order. The `choices` array itself
+   * when there are none of those, so nothing is built for it.
    */
   exposed: readonly Choice[];
 }

@@ -14,7 +14,8 @@ import type { ChooseLogger, Choice } from './choose-types.js';
 /** Number of products a feed-backed experience asks for when its config has no `limit`. */
 export const DEFAULT_FEED_LIMIT = 10;
 
-export type ExperienceKind = 'experiment' | 'personalization' | 'feed';
+/** `winner`: an experiment stopped with a winner, which serves that variation to everyone (see compileWinner). */
+export type ExperienceKind = 'experiment' | 'personalization' | 'feed' | 'winner';
 
 const EMPTY_BODY: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -31,7 +32,7 @@ export interface CompiledExperience {
   readonly seed: string;
   /** FNV state after the seed, so hash v2 walks only the unit id per request. */
   readonly seedState: number;
-  /** One range per variation (a single range for personalization and feed, i.e. traffic only). */
+  /** One range per variation (a single range for personalization and feed, i.e. traffic only; none for a winner). */
   readonly ranges: readonly BucketRange[];
   /** False when every unit is enrolled in the only range, so no hash is needed at all. */
   readonly needsHash: boolean;
@@ -45,9 +46,9 @@ export interface CompiledExperience {
   readonly bodies: readonly Readonly<Record<string, unknown>>[];
   readonly variationIndex: ReadonlyMap<string, number>;
   /**
-   * The answer's choice per variation (the single body's for personalization; none for feed-backed experiences,
-   * whose body is built per request), frozen and shared by every request that serves it as it is, so that its
-   * JSON is built once (frozenWithJson attaches it).
+   * The answer's choice per variation (the single body's for personalization, the winner's alone for a winner; none
+   * for feed-backed experiences, whose body is built per request), frozen and shared by every request that serves it
+   * as it is, so that its JSON is built once (frozenWithJson attaches it).
    */
   readonly choices: readonly Readonly<Choice>[];
   readonly feed: number | undefined;
@@ -66,6 +67,10 @@ export interface CompiledExperiences {
 const ALL_DEVICES: readonly Device[] = ['mobile', 'desktop'];
 
 function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined): CompiledExperience | null {
+  // Drafts and experiments stopped without a winner are served to nobody: left out here, they cost requests nothing
+  // and leave no assignment or exposure, as if absent from the config. Not warned about: both are normal states.
+  if (config.status === 'draft') return null;
+  if (config.status === 'stopped') return config.winner === undefined ? null : compileWinner(config, config.winner, logger);
   const name = config.name;
   const variations = config.variations;
   let kind: ExperienceKind;
@@ -128,6 +133,45 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     choices: kind === 'feed' ? [] : bodies.map((body, i) => frozenWithJson(makeChoice(name, config.group, kind === 'experiment' ? variationNames[i] : undefined, body))),
     feed: config.feed,
     limit: config.limit ?? DEFAULT_FEED_LIMIT,
+  };
+}
+
+/**
+ * An experiment stopped with a winner ("ship a winner", as in GrowthBook): the experiment has ended, so devices,
+ * stickiness, condition, namespace and traffic no longer decide anything and everyone who asks is served the winner's
+ * one frozen choice, without a hash. The engine neither stores nor exposes it: the experiment's results stay those
+ * of its running days.
+ */
+function compileWinner(config: ExperienceConfig, winner: string, logger: ChooseLogger | undefined): CompiledExperience | null {
+  const name = config.name;
+  const variation = config.variations?.find((v) => v.name === winner);
+  if (variation === undefined) {
+    // Config validation prevents this; a caller that compiles its own config gets nothing rather than a guess.
+    logger?.warn({ experience: name, winner }, 'Experience is stopped with a winner that is not one of its variations; it is never served');
+    return null;
+  }
+  const seed = config.seed ?? name;
+  const body = variation.body ?? EMPTY_BODY;
+  return {
+    name,
+    group: config.group,
+    kind: 'winner',
+    devices: null,
+    bySession: false,
+    condition: null,
+    namespace: null,
+    hashVersion: config.hashVersion ?? 2,
+    seed,
+    seedState: seedState(seed),
+    ranges: [],
+    needsHash: false,
+    enrollsEveryUnit: false,
+    variationNames: [winner],
+    bodies: [body],
+    variationIndex: new Map([[winner, 0]]),
+    choices: [frozenWithJson(makeChoice(name, config.group, winner, body))],
+    feed: undefined,
+    limit: DEFAULT_FEED_LIMIT,
   };
 }
 
