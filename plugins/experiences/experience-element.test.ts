@@ -120,7 +120,8 @@ describe('<svc-experience>', () => {
     expect(els.map((el) => el.status)).to.deep.equal(['ready', 'ready']);
   });
 
-  it('waiting for consent it keeps the fallback without asking; once the visitor accepts it asks and shows the variation', async () => {
+  /** A page under a consent policy that requires consent: a banner and an experience, settled before any decision. */
+  async function consentPage() {
     const fetchStub = stubFetch(200, { choices: [choice('hero-banner', 'bold', {})] });
     const svc = makeSvc({ consent: { required: true } });
     const removeExperiences = svc.use(experiences());
@@ -134,12 +135,18 @@ describe('<svc-experience>', () => {
     const el = page.querySelector('svc-experience')!;
     const banner = page.querySelector<SvcConsent>('svc-consent')!;
     if (el.status === 'loading') await oneEvent(el, 'svc:experience');
-    expect(el.status).to.equal('empty');
-    const chooseCalls = () => fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/choose-api'));
-    expect(chooseCalls(), 'no Choose request before consent').to.have.length(0);
     await banner.updateComplete;
+    const chooseCalls = () => fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/choose-api'));
+    const click = (part: string) => banner.shadowRoot!.querySelector<HTMLButtonElement>(`button[part~="${part}"]`)!.click();
+    return { el, chooseCalls, click };
+  }
+
+  it('waiting for consent it keeps the fallback without asking; once the visitor accepts it asks and shows the variation', async () => {
+    const { el, chooseCalls, click } = await consentPage();
+    expect(el.status).to.equal('empty');
+    expect(chooseCalls(), 'no Choose request before consent').to.have.length(0);
     const settled = oneEvent(el, 'svc:experience');
-    banner.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="accept"]')!.click();
+    click('accept');
     const { detail } = await settled;
     await el.updateComplete;
     expect(detail).to.include({ status: 'ready', variation: 'bold' });
@@ -148,25 +155,12 @@ describe('<svc-experience>', () => {
   });
 
   it('a rejection leaves the fallback and asks nothing', async () => {
-    const fetchStub = stubFetch(200, { choices: [choice('hero-banner', 'bold', {})] });
-    const svc = makeSvc({ consent: { required: true } });
-    const removeExperiences = svc.use(experiences());
-    const removeBanner = svc.use(consentBanner());
-    remove = () => {
-      removeExperiences();
-      removeBanner();
-    };
-    const page = await fixture(html`<div><svc-consent></svc-consent>
-      <svc-experience name="hero-banner"><h2>Welcome</h2><template variation="bold"><h2>Big sale</h2></template></svc-experience></div>`);
-    const el = page.querySelector('svc-experience')!;
-    const banner = page.querySelector<SvcConsent>('svc-consent')!;
-    if (el.status === 'loading') await oneEvent(el, 'svc:experience');
-    await banner.updateComplete;
-    banner.shadowRoot!.querySelector<HTMLButtonElement>('button[part~="reject"]')!.click();
+    const { el, chooseCalls, click } = await consentPage();
+    click('reject');
     await el.updateComplete;
     expect(el.status).to.equal('empty');
     expect(visibleText(el)).to.equal('Welcome');
-    expect(fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/choose-api'))).to.have.length(0);
+    expect(chooseCalls()).to.have.length(0);
   });
 
   it('is accessible in every state', async () => {
