@@ -158,6 +158,21 @@ for (const driver of DRIVERS) {
       assert.equal(again.json().version, 3);
     });
 
+    it('changing weights moves nobody already assigned; new visitors get the new split', async () => {
+      const split = (control: number) => ({
+        variations: [{ name: 'control', weight: control, body: { t: 'c' } }, { name: 'bold', weight: 100 - control, body: { t: 'b' } }],
+      });
+      assert.equal((await api.put('/experiences/sticky', split(50))).statusCode, 201);
+      const before = new Map<string, string>();
+      for (let i = 0; i < 30; i++) before.set(`s-${i}`, ((await served(h.app, `s-${i}`, ['sticky'])).sticky as { variation: string }).variation);
+      assert.ok([...before.values()].includes('bold') && [...before.values()].includes('control'), 'both variations were assigned');
+      assert.equal((await api.put('/experiences/sticky', split(100))).statusCode, 200);
+      for (const [profile, variation] of before) {
+        assert.equal(((await served(h.app, profile, ['sticky'])).sticky as { variation: string }).variation, variation, profile);
+      }
+      for (let i = 0; i < 10; i++) assert.equal(((await served(h.app, `new-${i}`, ['sticky'])).sticky as { variation: string }).variation, 'control');
+    });
+
     it('stopping an experiment stops serving it; a winner is served to everyone', async () => {
       const stopped = await api.put('/experiences/hero', { ...HERO_V2, status: 'stopped' });
       assert.equal(stopped.json().status, 'stopped');
