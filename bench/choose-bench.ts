@@ -70,20 +70,20 @@ export interface ChooseBenchResult {
   costRatio: number;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-type Mode = 'svc' | 'bare' | 'fastify';
+export type Mode = 'svc' | 'bare' | 'fastify';
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   port: number;
 }
 
-function startServer(mode: Mode, profiles: number): Promise<Server> {
+export function startServer(mode: Mode, profiles: number): Promise<Server> {
   const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`, `--profiles=${profiles}`], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -133,7 +133,7 @@ async function answerBytes(server: Server): Promise<number> {
   return (await res.arrayBuffer()).byteLength;
 }
 
-async function load(
+export async function load(
   server: Server, seconds: number, connections: number, profiles: number, newVisitorShare: number,
 ): Promise<{ rps: number; p99: number; errors: number; cpu: number }> {
   const cpuBefore = await askServer(server.child, 'cpu');
@@ -150,7 +150,7 @@ async function load(
 }
 
 /** One request per profile, in order, so every profile's assignments are stored before measuring. */
-async function firstVisits(server: Server, connections: number, profiles: number): Promise<void> {
+export async function firstVisits(server: Server, connections: number, profiles: number): Promise<void> {
   let next = 0;
   await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,

@@ -35,7 +35,8 @@ async function startSvc(): Promise<number> {
   const app = await buildApp({
     storage,
     config: {
-      organizations: { acme: { projects: { shop: {
+      // The admin key: the management bench changes an experiment while the Choose API is under load.
+      organizations: { acme: { adminKeys: ['admbench.s3cret'], projects: { shop: {
         apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'], experiences: svcExperiments(),
       } } } },
     },

@@ -4,6 +4,7 @@ import { formatChooseBench, runChooseBench } from './choose-bench.js';
 import { formatFeedBench, runFeedBench } from './feed-bench.js';
 import { formatFirstAnswerBench, runFirstAnswerBench } from './first-answer-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
+import { formatManagementBench, runManagementBench } from './management-bench.js';
 import { formatResultsBench, runResultsBench } from './results-bench.js';
 
 const ingest = await runIngestBench({
@@ -21,6 +22,13 @@ const choose = await runChooseBench({
   secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
 });
 console.log(formatChooseBench(choose));
+console.log('');
+
+// The same Choose API while an experiment's weights change once a second through the management API.
+console.log(formatManagementBench(await runManagementBench({
+  rounds: Number(process.env.BENCH_CHOOSE_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5),
+  secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
+})));
 console.log('');
 
 // A visitor right after a start: the first Choose answer against the same server's later ones.

@@ -1,0 +1,115 @@
+// The Choose API while an experiment is being managed: the same load against the same server, in alternating rounds,
+// once undisturbed and once while a client changes one experiment's weights through the management API every
+// second (each change is a write, a revision bump and a recompiled project config on the node). The mix is the
+// Choose bench's realistic one, a fifth of requests from new visitors. Goal: the ratio stays 1.0 within noise.
+import { firstVisits, load, median, startServer, type Server } from './choose-bench.js';
+import { svcExperiments } from './choose-experiments.js';
+
+export interface ManagementBenchOptions {
+  rounds?: number;
+  secondsPerRound?: number;
+  connections?: number;
+  profiles?: number;
+}
+
+interface Side {
+  rps: number[];
+  p99: number[];
+  cpu: number[];
+}
+
+export interface ManagementBenchResult {
+  quiet: Side;
+  writing: Side;
+  writes: number;
+  failedWrites: number;
+  /** Median over rounds of requests/s while writing / requests/s undisturbed. */
+  ratio: number;
+  errors: number;
+}
+
+const NEW_VISITOR_SHARE = 0.2;
+
+/** Changes exp-00's weights once a second (50/50 ↔ 60/40) until stopped; counts the writes and the failures. */
+function startWriter(server: Server): { stop: () => Promise<{ writes: number; failed: number }> } {
+  const [experience] = svcExperiments();
+  let writes = 0;
+  let failed = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  const write = (): void => {
+    const split = writes % 2 === 0 ? [60, 40] : [50, 50];
+    const body = { ...experience, variations: experience!.variations!.map((v, i) => ({ ...v, weight: split[i]! })) };
+    inFlight = fetch(`http://127.0.0.1:${server.port}/v1/acme/projects/shop/experiences/${experience!.name}`, {
+      method: 'PUT', headers: { authorization: 'Bearer admbench.s3cret', 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }).then(
+      (res) => {
+        if (res.ok) writes++;
+        else failed++;
+      },
+      () => void failed++,
+    );
+  };
+  write();
+  const timer = setInterval(write, 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await inFlight;
+      return { writes, failed };
+    },
+  };
+}
+
+export async function runManagementBench(options: ManagementBenchOptions = {}): Promise<ManagementBenchResult> {
+  const rounds = options.rounds ?? 5;
+  const seconds = options.secondsPerRound ?? 5;
+  const connections = options.connections ?? 10;
+  const profiles = options.profiles ?? 1000;
+  const server = await startServer('svc', profiles);
+  const quiet: Side = { rps: [], p99: [], cpu: [] };
+  const writing: Side = { rps: [], p99: [], cpu: [] };
+  let writes = 0;
+  let failedWrites = 0;
+  let errors = 0;
+  try {
+    await firstVisits(server, connections, profiles);
+    await load(server, 2, connections, profiles, NEW_VISITOR_SHARE);
+    for (let round = 0; round < rounds; round++) {
+      // Alternate which goes first, so drift on a shared machine hits both alike.
+      for (const withWrites of round % 2 === 0 ? [false, true] : [true, false]) {
+        const writer = withWrites ? startWriter(server) : undefined;
+        const r = await load(server, seconds, connections, profiles, NEW_VISITOR_SHARE);
+        if (writer) {
+          const done = await writer.stop();
+          writes += done.writes;
+          failedWrites += done.failed;
+        }
+        errors += r.errors;
+        const into = withWrites ? writing : quiet;
+        into.rps.push(r.rps);
+        into.p99.push(r.p99);
+        into.cpu.push(r.cpu);
+      }
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  const ratio = median(writing.rps.map((rps, i) => rps / quiet.rps[i]!));
+  return { quiet, writing, writes, failedWrites, ratio, errors };
+}
+
+export function formatManagementBench(r: ManagementBenchResult): string {
+  const row = (name: string, s: Side): string =>
+    `| ${name} | ${Math.round(median(s.rps)).toLocaleString('en-US')} | ${median(s.p99).toFixed(1)} | ${Math.round(median(s.cpu))} |`;
+  return [
+    '## Choose API while an experiment is changed every second (management API; a fifth new visitors)',
+    '',
+    '| run | requests/s (median) | p99 ms | CPU µs/request |',
+    '|---|---|---|---|',
+    row('undisturbed', r.quiet),
+    row('one weight change per second', r.writing),
+    '',
+    `Ratio writing / undisturbed: **${r.ratio.toFixed(2)}×** (median of ${r.quiet.rps.length} paired rounds; goal 1.0 within noise). ` +
+      `${r.writes} changes written, ${r.failedWrites} failed; ${r.errors} Choose errors.`,
+  ].join('\n');
+}
