@@ -7,7 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs', 'dist/results-reader.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs', 'dist/results-reader.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -42,6 +42,8 @@ await Promise.all([
   build({ ...browser, entryPoints: ['bundles/service.ts'], outfile: 'dist/service.js', format: 'iife' }),
   // <svc-results> for admin pages, with its own copy of Lit: outside service.js and its budget.
   build({ ...browser, entryPoints: ['bundles/results.ts'], outfile: 'dist/svc-results.js', format: 'iife' }),
+  // The admin console (/admin/): its elements and <svc-results>, with their own copy of Lit.
+  build({ ...browser, entryPoints: ['bundles/admin.ts'], outfile: 'dist/svc-admin.js', format: 'iife' }),
   build({
     ...browser,
     entryPoints: {
@@ -87,7 +89,7 @@ for (const file of ['dist/service-core.js', 'dist/service.js']) {
 
 // Precompressed copies of the script-tag bundles, which the service sends by Accept-Encoding (server/http/
 // static-routes.ts): compressed once here at the highest levels rather than on every request.
-for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js']) {
+for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js']) {
   const code = readFileSync(file);
   writeFileSync(`${file}.br`, brotliCompressSync(code, {
     params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: code.length },

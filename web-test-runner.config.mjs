@@ -8,7 +8,7 @@ import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
 const service = serviceUnderTest();
 
 export default {
-  files: ['test/**/*.test.ts', 'plugins/**/*.test.ts', '!test/server/**', '!test/build/**'],
+  files: ['test/**/*.test.ts', 'plugins/**/*.test.ts', 'admin/**/*.test.ts', '!test/server/**', '!test/build/**'],
   nodeResolve: true,
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },

@@ -22,7 +22,8 @@ function packageVersion(root: string): string | null {
 }
 
 /**
- * The demo page at `/` (demo/) and the SDK bundles at `/svc/` (dist/), from the repository root.
+ * The demo page at `/` (demo/), the admin console at `/admin/` (admin/) and the SDK bundles at `/svc/` (dist/), from the
+ * repository root.
  * SDK files go out precompressed (the build writes `.br` and `.gz` beside each bundle; the client's `Accept-Encoding`
  * chooses, with `Vary: Accept-Encoding`), with an `ETag` that conditional requests answer 304 to. `/svc/<version>/…`
  * (the package's version) is cacheable for a year and immutable; `/svc/…` for five minutes, so a page that links it
@@ -35,6 +36,16 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
   let decorated = false;
   if (existsSync(demo)) {
     await app.register(fastifyStatic, { root: demo, prefix: '/', index: ['index.html'], decorateReply: true });
+    decorated = true;
+  }
+  // The admin console's page; its script is dist/svc-admin.js, served at /svc/ like the other builds.
+  const admin = resolve(join(root, 'admin'));
+  if (existsSync(admin)) {
+    await app.register(fastifyStatic, {
+      root: admin, prefix: '/admin/', index: ['index.html'], decorateReply: !decorated,
+      // The folder also holds the console's TypeScript sources and tests: only the page and its assets are served.
+      allowedPath: (pathName: string) => /^\/(?:[\w-]+\.(?:html|css|svg))?$/.test(pathName),
+    });
     decorated = true;
   }
   if (!existsSync(dist)) return;

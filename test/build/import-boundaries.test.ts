@@ -66,6 +66,10 @@ describe('import boundaries', () => {
     assert.deepEqual(sources('server/choose/engine').filter((file) => state.test(readFileSync(join(ROOT, file), 'utf8'))), []);
   });
 
+  it('the admin console talks to the service over HTTP only: its own files and the results answer\'s types', () => {
+    assert.deepEqual(violations('admin', (t) => inside(t, 'admin') || t === 'src/results-answer.ts'), []);
+  });
+
   it('plugins import no bundle entry and no other plugin', () => {
     const own = (file: string, target: string) => target.split('/')[1] === file.split('/')[1];
     const bad = sources('plugins').flatMap((file) => importsOf(file)

@@ -1,0 +1,116 @@
+// The console's one way to the management API: JSON over fetch with the admin key in the Authorization header (never
+// in a URL, where history and access logs would keep it), the service's `{error:{code, message}}` as an ApiError.
+import type { ResultsAnswer } from '../src/results-answer.js';
+import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
+
+/** Who is signed in: the project the console manages and the organization's admin key. */
+export interface Session {
+  organization: string;
+  project: string;
+  key: string;
+}
+
+/** A request the service refused, or that never reached it (`status` 0). */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface RequestOptions {
+  method?: 'GET' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** The version the caller read: sent as `If-Match`, so a write over someone else's change is refused (412). */
+  version?: number;
+  /** Create only (`If-None-Match: *`): an item of the same name already there is refused (412). */
+  createOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * The management API of one project, e.g. `new AdminApi({organization: 'acme', project: 'shop', key})`. Every method
+ * rejects with an `ApiError`; an abort rejects with the signal's reason.
+ */
+export class AdminApi {
+  readonly organization: string;
+  readonly project: string;
+  /** The service's base URL, ending in `/v1`. */
+  readonly base: string;
+  readonly #key: string;
+
+  constructor(session: Session, base = `${location.origin}/v1`) {
+    this.organization = session.organization;
+    this.project = session.project;
+    this.#key = session.key;
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  async experiences(signal?: AbortSignal): Promise<Experience[]> {
+    return (await this.#request<{ experiences: Experience[] }>('experiences', { signal })).experiences;
+  }
+
+  experience(name: string, signal?: AbortSignal): Promise<Experience> {
+    return this.#request<Experience>(`experiences/${encodeURIComponent(name)}`, { signal });
+  }
+
+  /**
+   * Creates or replaces `name`; with `version`, only if it is still at that version; without one, only if no experience
+   * of that name exists (else 412 `version_conflict`).
+   */
+  saveExperience(name: string, item: ExperienceItem, version?: number): Promise<Experience> {
+    return this.#request<Experience>(`experiences/${encodeURIComponent(name)}`, {
+      method: 'PUT', body: item, ...(version === undefined ? { createOnly: true } : { version }),
+    });
+  }
+
+  async deleteExperience(name: string, version?: number): Promise<void> {
+    await this.#request<void>(`experiences/${encodeURIComponent(name)}`, { method: 'DELETE', version });
+  }
+
+  async feeds(signal?: AbortSignal): Promise<Feed[]> {
+    return (await this.#request<{ feeds: Feed[] }>('feeds', { signal })).feeds;
+  }
+
+  async audit(limit: number, signal?: AbortSignal): Promise<AuditEntry[]> {
+    return (await this.#request<{ entries: AuditEntry[] }>(`audit?limit=${limit}`, { signal })).entries;
+  }
+
+  results(name: string, signal?: AbortSignal): Promise<ResultsAnswer> {
+    return this.#request<ResultsAnswer>(`experiences/${encodeURIComponent(name)}/results`, { signal });
+  }
+
+  async #request<T>(path: string, { method = 'GET', body, version, createOnly, signal }: RequestOptions): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.#key}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (version !== undefined) headers['If-Match'] = `"${version}"`;
+    if (createOnly) headers['If-None-Match'] = '*';
+    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
+    let response: Response;
+    try {
+      // no-store: an admin reads what is current, never a cached list from before their own write.
+      response = await fetch(`${this.base}/${project}/${path}`, {
+        method, headers, signal, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
+    }
+    if (response.status === 204) return undefined as T;
+    let answer: unknown;
+    try {
+      answer = await response.json();
+    } catch {
+      throw new ApiError(response.status, 'invalid_answer', `The service answered ${response.status} without JSON.`);
+    }
+    if (!response.ok) {
+      const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      throw new ApiError(
+        response.status,
+        typeof error?.code === 'string' ? error.code : 'http_error',
+        typeof error?.message === 'string' ? error.message : `The service answered ${response.status}.`,
+      );
+    }
+    return answer as T;
+  }
+}

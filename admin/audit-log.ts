@@ -1,0 +1,230 @@
+import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { ApiError, type AdminApi } from './admin-api.js';
+import { adminStyles } from './admin-styles.js';
+import type { AuditEntry } from './experience.js';
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'svc-admin-audit': SvcAdminAudit;
+  }
+}
+
+export type AuditState = 'loading' | 'ready' | 'empty' | 'error';
+
+/** How many entries the log shows: the latest changes, which is what an audit view is opened for. */
+const LIMIT = 50;
+
+/** The top-level fields an entry changed: what a reader scans for before opening the JSON. */
+export function changedFields(entry: AuditEntry): string[] {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...fields].filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+}
+
+/**
+ * `<svc-admin-audit>`: the project's latest changes, newest first: when (in the reader's locale), which key, what was
+ * done to which item, and the item before and after as JSON text in a disclosure per row.
+ *
+ * @tagname svc-admin-audit
+ * @summary The console's audit log.
+ *
+ * @attr status - Reflected, read-only: `loading`, `ready`, `empty` or `error`.
+ */
+export class SvcAdminAudit extends LitElement {
+  static override styles = [adminStyles, css`
+    td,
+    th {
+      white-space: nowrap;
+    }
+    td.changes {
+      inline-size: 50%;
+      min-inline-size: 20rem;
+      white-space: normal;
+    }
+    @media (max-width: 40rem) {
+      td.changes {
+        inline-size: auto;
+        min-inline-size: 0;
+      }
+    }
+    .fields {
+      display: grid;
+      gap: 0.25rem;
+      margin: 0.5rem 0 0;
+    }
+    .fields div {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0 0.5rem;
+    }
+    .fields dt {
+      font-weight: 600;
+    }
+    .fields dt::after {
+      content: ':';
+    }
+    .fields dd {
+      margin: 0;
+      overflow-wrap: anywhere;
+    }
+    summary {
+      cursor: pointer;
+      color: #0969da;
+    }
+    .diff {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr));
+      gap: 0.75rem;
+      margin-block-start: 0.5rem;
+    }
+    .diff p {
+      font-size: 0.8125rem;
+      font-weight: 600;
+      margin-block-end: 0.25rem;
+    }
+    pre {
+      max-block-size: 20rem;
+      margin: 0;
+      padding: 0.5rem 0.75rem;
+      overflow: auto;
+      border: 1px solid #d1d9e0;
+      border-radius: 6px;
+      background: #f6f8fa;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+  `];
+
+  static override properties = {
+    api: { attribute: false },
+    status: { reflect: true },
+    entries: { state: true },
+    error: { state: true },
+  };
+
+  declare api: AdminApi | undefined;
+  declare status: AuditState;
+  declare entries: AuditEntry[];
+  declare error: ApiError | undefined;
+  #request: AbortController | undefined;
+  #time: Intl.DateTimeFormat | undefined;
+
+  constructor() {
+    super();
+    this.status = 'loading';
+    this.entries = [];
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#request?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('api')) void this.reload();
+  }
+
+  focusHeading(): void {
+    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+  }
+
+  async reload(): Promise<void> {
+    this.#request?.abort();
+    const api = this.api;
+    if (!api) return;
+    const request = (this.#request = new AbortController());
+    if (!this.entries.length) this.status = 'loading';
+    try {
+      const entries = await api.audit(LIMIT, request.signal);
+      if (request.signal.aborted) return;
+      this.entries = entries;
+      this.error = undefined;
+      this.status = entries.length ? 'ready' : 'empty';
+    } catch (error) {
+      if (request.signal.aborted) return;
+      this.error = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
+      this.status = 'error';
+    }
+  }
+
+  override render() {
+    return html`
+      <div class="toolbar">
+        <h1 tabindex="-1">Audit log</h1>
+        <button type="button" @click=${() => void this.reload()}>Refresh</button>
+      </div>
+      ${this.#body()}
+    `;
+  }
+
+  #body(): TemplateResult {
+    if (this.status === 'loading') {
+      return html`<div class="state" role="status"><div class="spinner" aria-hidden="true"></div><p>Loading the audit log…</p></div>`;
+    }
+    if (this.status === 'error') {
+      return html`<div class="alert error" role="alert"><strong>The audit log could not be loaded</strong>${this.error?.message ?? ''}
+        <div class="buttons"><button type="button" @click=${() => void this.reload()}>Try again</button></div></div>`;
+    }
+    if (this.status === 'empty') {
+      return html`<div class="state"><p>No changes yet: what is created, changed or deleted through the API shows here.</p></div>`;
+    }
+    return html`<p class="hint" id="limit-note">The latest ${LIMIT} changes, newest first.</p>
+      <div class="table-scroll" role="region" aria-labelledby="caption" tabindex="0">
+        <table class="cards">
+          <caption id="caption" class="sr-only">Changes to the project, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Key</th>
+              <th scope="col">Action</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Name</th>
+              <th scope="col">Changes</th>
+            </tr>
+          </thead>
+          <tbody>${this.entries.map((entry) => this.#row(entry))}</tbody>
+        </table>
+      </div>`;
+  }
+
+  #row(entry: AuditEntry): TemplateResult {
+    this.#time ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+    const fields = changedFields(entry);
+    const summary = entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
+      : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
+    return html`<tr data-name=${entry.name} data-action=${entry.action}>
+      <td>${label('Time')}<time datetime=${entry.at}>${this.#time.format(new Date(entry.at))}</time></td>
+      <td>${label('Key')}<span class="mono">${entry.keyId}</span></td>
+      <td>${label('Action')}<span><span class="badge ${entry.action}">${entry.action}</span></span></td>
+      <td>${label('Kind')}${entry.kind}</td>
+      <th scope="row">${entry.name}</th>
+      <td class="changes wide">
+        <details>
+          <summary>${summary}<span class="sr-only">: ${entry.kind} ${entry.name}, before and after</span></summary>
+          ${entry.action === 'update' && fields.length
+            ? html`<dl class="fields">${fields.map((f) => html`<div>
+                <dt>${f}</dt>
+                <dd><code>${shown(entry.before?.[f])}</code> <span aria-hidden="true">→</span><span class="sr-only">becomes</span>
+                  <code>${shown(entry.after?.[f])}</code></dd>
+              </div>`)}</dl>`
+            : nothing}
+          <div class="diff">
+            <div><p>Before</p><pre>${entry.before ? JSON.stringify(entry.before, null, 2) : '(none)'}</pre></div>
+            <div><p>After</p><pre>${entry.after ? JSON.stringify(entry.after, null, 2) : '(none)'}</pre></div>
+          </div>
+        </details>
+      </td>
+    </tr>`;
+  }
+}
+
+/** A field's value as JSON text, or `absent`. */
+function shown(value: unknown): string {
+  return value === undefined ? 'absent' : JSON.stringify(value);
+}
+
+/** A cell's column name, shown in the cell when the table is a card per row (a phone). */
+function label(text: string): TemplateResult {
+  return html`<span class="cell-label">${text}</span>`;
+}

@@ -1,0 +1,27 @@
+// Registers the console's elements. The page loads one copy of dist/svc-admin.js, but a second script tag (or a test
+// that defines them too) must not make `customElements.define` throw: a tag already defined is left as it is.
+import { SvcAdmin } from './admin-app.js';
+import { SvcAdminAudit } from './audit-log.js';
+import { SvcAdminConfirm } from './confirm-dialog.js';
+import { SvcAdminEditor } from './experience-editor.js';
+import { SvcAdminExperiences } from './experience-list.js';
+import { SvcAdminSignIn } from './sign-in-form.js';
+
+const ELEMENTS: [string, CustomElementConstructor][] = [
+  ['svc-admin', SvcAdmin],
+  ['svc-admin-sign-in', SvcAdminSignIn],
+  ['svc-admin-experiences', SvcAdminExperiences],
+  ['svc-admin-editor', SvcAdminEditor],
+  ['svc-admin-audit', SvcAdminAudit],
+  ['svc-admin-confirm', SvcAdminConfirm],
+];
+
+/**
+ * Defines `<svc-admin>` and the elements it is made of, each once.
+ * @example defineAdmin(); document.body.append(document.createElement('svc-admin'));
+ */
+export function defineAdmin(): void {
+  for (const [tag, element] of ELEMENTS) {
+    if (!customElements.get(tag)) customElements.define(tag, element);
+  }
+}

@@ -1,0 +1,136 @@
+import { css } from 'lit';
+
+// The editor's layout on top of adminStyles: two panels of fields, and a variations table that becomes one card per
+// variation on a phone (a row of a name, a weight and a JSON textarea does not fit 390 px; scrolling it sideways
+// would hide the textarea being typed in).
+export const editorStyles = css`
+  form {
+    display: grid;
+    gap: 1.25rem;
+  }
+  .panel {
+    display: grid;
+    gap: 1rem;
+    padding: 1.25rem;
+    border: 1px solid #d1d9e0;
+    border-radius: 10px;
+    background: #fff;
+  }
+  .grid {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
+    gap: 1rem;
+  }
+  .field.name {
+    max-inline-size: 28rem;
+  }
+  .kinds {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem 1.5rem;
+  }
+  .kinds legend,
+  .variations legend,
+  .devices legend {
+    margin-block-end: 0.5rem;
+  }
+  .devices .buttons {
+    gap: 1.25rem;
+    min-height: 2.25rem;
+    align-items: center;
+  }
+  .variations .table-scroll {
+    overflow: visible;
+  }
+  .variations td {
+    vertical-align: top;
+  }
+  .v-name {
+    inline-size: 22%;
+  }
+  .v-weight {
+    inline-size: 7rem;
+  }
+  .v-remove {
+    inline-size: 1%;
+  }
+  .v-label {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    margin: -1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  .weights-row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem 1rem;
+    margin-block-start: 0.75rem;
+  }
+  .weights {
+    font-weight: 600;
+  }
+  .weights.ok {
+    color: #116329;
+  }
+  .weights.bad {
+    color: #b3141f;
+  }
+  .meta {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem;
+  }
+  .form-actions {
+    display: grid;
+    gap: 0.75rem;
+  }
+  @media (max-width: 40rem) {
+    .panel {
+      padding: 1rem;
+    }
+    .variations table,
+    .variations tbody,
+    .variations tr,
+    .variations td {
+      display: block;
+      inline-size: auto;
+    }
+    .variations thead {
+      display: none;
+    }
+    .variations tr {
+      display: grid;
+      grid-template-columns: 1fr 6rem;
+      gap: 0.5rem 0.75rem;
+      padding: 0.75rem;
+    }
+    .variations tr + tr {
+      border-block-start: 1px solid #d1d9e0;
+    }
+    .variations td {
+      padding: 0;
+      border: 0;
+    }
+    .v-body,
+    .v-remove {
+      grid-column: 1 / -1;
+    }
+    .v-label {
+      position: static;
+      inline-size: auto;
+      block-size: auto;
+      margin: 0 0 0.25rem;
+      overflow: visible;
+      clip-path: none;
+      white-space: normal;
+      display: block;
+      font-size: 0.8125rem;
+    }
+  }
+`;

@@ -1,0 +1,70 @@
+// An experience as the management API stores and answers it (server/config/config-types.ts is the service's side of
+// this contract; the console keeps its own copy rather than importing service code into a browser bundle).
+
+export type Device = 'mobile' | 'desktop';
+export type ExperienceStatus = 'draft' | 'running' | 'stopped';
+/** What an experience serves: variations (an experiment), one body (content for everyone) or a feed. */
+export type ExperienceKind = 'experiment' | 'content' | 'feed';
+
+export const DEVICES: readonly Device[] = ['mobile', 'desktop'];
+
+export interface Variation {
+  name: string;
+  weight: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * One experience as `PUT …/experiences/{name}` takes it. Fields the console does not edit (stickiness, namespace,
+ * seed, hashVersion) are carried through unchanged, hence the index signature.
+ */
+export interface ExperienceItem {
+  name: string;
+  group?: string;
+  devices?: Device[];
+  traffic?: number;
+  variations?: Variation[];
+  body?: Record<string, unknown>;
+  feed?: number;
+  limit?: number;
+  condition?: Record<string, unknown>;
+  status?: ExperienceStatus;
+  winner?: string;
+  [field: string]: unknown;
+}
+
+/** An experience as the API answers it: the item plus its version (the ETag), where it comes from, its status. */
+export interface Experience extends ExperienceItem {
+  version: number;
+  source: 'file' | 'api';
+  status: ExperienceStatus;
+}
+
+export interface Feed {
+  id: number;
+  strategy: string;
+  version: number;
+  source: 'file' | 'api';
+}
+
+export interface AuditEntry {
+  /** ISO 8601. */
+  at: string;
+  keyId: string;
+  action: 'create' | 'update' | 'delete';
+  kind: 'experience' | 'metric' | 'feed';
+  name: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export function kindOf(e: ExperienceItem): ExperienceKind {
+  if (e.variations !== undefined) return 'experiment';
+  return e.feed !== undefined ? 'feed' : 'content';
+}
+
+/** The item to write back: what the API added to its answer (version, source) is not part of it. */
+export function itemOf(e: Experience): ExperienceItem {
+  const { version: _version, source: _source, ...item } = e;
+  return item;
+}

@@ -1,0 +1,41 @@
+// The list's one line of results, from answers shaped as the service sends them (src/results-answer.ts).
+import { expect } from '@open-wc/testing';
+import type { ResultsAnswer, VariationStats } from '../src/results-answer.js';
+import { headlineOf, headlineText } from './headline-result.js';
+
+function answer(units: number, variations: Partial<VariationStats>[], metrics = 1): ResultsAnswer {
+  const stats = variations.map((v) => ({ units: 0, total: 0, mean: null, stddev: null, ...v }) as VariationStats);
+  return {
+    experience: 'hero', control: 'control', units, multipleExposures: 0, srm: { pValue: null, mismatch: false },
+    variations: stats.map((v) => ({ name: v.name, weight: 50, units: v.units })),
+    metrics: Array.from({ length: metrics }, (_, i) => ({ name: `m${i}`, type: 'binomial' as const, cupedApplied: false, variations: stats })),
+  };
+}
+
+const cases: { name: string; answer: ResultsAnswer; text: string }[] = [
+  { name: 'no unit exposed yet', answer: answer(0, [{ name: 'control' }, { name: 'bold' }]), text: 'no data yet' },
+  { name: 'no metric in the project', answer: answer(10, [{ name: 'control' }, { name: 'bold' }], 0), text: 'no metrics defined' },
+  {
+    name: 'the challenger most likely to win, with its uplift',
+    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.124, chanceToWin: 0.91 }, { name: 'calm', uplift: -0.05, chanceToWin: 0.2 }]),
+    text: 'bold +12.4% · 91% to win',
+  },
+  {
+    name: 'a later challenger when it is the likelier winner',
+    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: -0.05, chanceToWin: 0.2 }, { name: 'bold', uplift: 0.3, chanceToWin: 0.97 }]),
+    text: 'bold +30.0% · 97% to win',
+  },
+  {
+    name: 'an uplift the service could not compute',
+    answer: answer(4, [{ name: 'control' }, { name: 'bold', uplift: null, chanceToWin: null }]),
+    text: 'bold: not enough data',
+  },
+];
+
+describe('headline result', () => {
+  for (const c of cases) {
+    it(`reads "${c.text}" for ${c.name}`, () => {
+      expect(headlineText(headlineOf(c.answer), 'en')).to.equal(c.text);
+    });
+  }
+});

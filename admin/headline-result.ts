@@ -1,0 +1,37 @@
+// The one line of results the experience list shows per experiment: for the first metric, the non-control variation
+// most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win").
+import type { ResultsAnswer } from '../src/results-answer.js';
+
+export type Headline =
+  | { kind: 'no-data' }
+  | { kind: 'no-metrics' }
+  | { kind: 'best'; metric: string; variation: string; uplift: number | null; chanceToWin: number | null };
+
+export function headlineOf(answer: ResultsAnswer): Headline {
+  if (!(answer.units > 0)) return { kind: 'no-data' };
+  const metric = answer.metrics[0];
+  if (!metric) return { kind: 'no-metrics' };
+  const challengers = metric.variations.filter((v) => v.name !== answer.control);
+  if (!challengers.length) return { kind: 'no-data' };
+  // A chance that could not be computed (null) ranks below every number; ties keep the configured order.
+  const chance = (c: number | null | undefined): number => (typeof c === 'number' ? c : -1);
+  const best = challengers.reduce((a, b) => (chance(b.chanceToWin) > chance(a.chanceToWin) ? b : a));
+  return {
+    kind: 'best', metric: metric.name, variation: best.name,
+    uplift: typeof best.uplift === 'number' ? best.uplift : null,
+    chanceToWin: typeof best.chanceToWin === 'number' ? best.chanceToWin : null,
+  };
+}
+
+/** The headline in words, numbers in `locale` (undefined: the browser's). */
+export function headlineText(h: Headline, locale?: string): string {
+  if (h.kind === 'no-data') return 'no data yet';
+  if (h.kind === 'no-metrics') return 'no metrics defined';
+  if (h.uplift === null) return `${h.variation}: not enough data`;
+  const uplift = new Intl.NumberFormat(locale, {
+    style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1,
+  }).format(h.uplift);
+  if (h.chanceToWin === null) return `${h.variation} ${uplift}`;
+  const chance = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(h.chanceToWin);
+  return `${h.variation} ${uplift} · ${chance} to win`;
+}
