@@ -48,6 +48,8 @@ export interface ItemWrite {
   fileItem: Item | null;
   /** `If-Match`: the version the writer read; absent writes whatever is there. */
   ifMatch?: number;
+  /** `If-None-Match: *`: create only; an item of this name already there is a conflict. */
+  createOnly?: boolean;
   keyId: string;
   at: number;
 }
@@ -76,6 +78,9 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
     const current = row ? Number(row.version) : write.fileItem ? 1 : 0;
     if (write.ifMatch !== undefined && (write.ifMatch !== current || before === null)) {
       throw new ServiceError('version_conflict', `The ${kind} "${name}" is at version ${before === null ? 'none (it does not exist)' : current}, not ${write.ifMatch}.`);
+    }
+    if (write.createOnly && before !== null) {
+      throw new ServiceError('version_conflict', `The ${kind} "${name}" already exists (version ${current}).`);
     }
     if (write.item === null && before === null) throw new ServiceError(NOT_FOUND[kind], `There is no ${kind} "${name}" in this project.`);
     const version = current + 1;

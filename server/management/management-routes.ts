@@ -95,7 +95,7 @@ function keyId(request: FastifyRequest): string {
 
 /**
  * The management API under `/v1/{org}/projects/{project}` (admin keys only): experiences, metrics and feeds — list,
- * read with `ETag`, create or replace (`If-Match` optional), delete — and the audit log. Items written here are
+ * read with `ETag`, create or replace (`If-Match` optional; `If-None-Match: *` creates only), delete — and the audit log. Items written here are
  * stored in the database, win over the file's items of the same name, and are served by this node before the answer
  * and by every other node within a second (ManagedConfig).
  */
@@ -127,6 +127,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
       const outcome = await writeItem(ctx.storage, {
         project: p.key, kind, name, item, fileItem: fileItem(ctx, p, kind, name), keyId: keyId(request), at: ctx.now(),
         ...(expected !== undefined ? { ifMatch: expected } : {}),
+        ...(request.headers['if-none-match']?.trim() === '*' ? { createOnly: true } : {}),
       });
       await ctx.managed.refresh();
       const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;

@@ -144,6 +144,11 @@ for (const driver of DRIVERS) {
       assert.equal(created.statusCode, 201, created.body);
       assert.deepEqual(created.json(), { name: 'banner', body: { text: 'Autumn sale' }, group: 'homepage', version: 1, source: 'api', status: 'running' });
       assert.deepEqual((await served(h.app, 'p-2', ['banner'])).banner, { name: 'banner', group: 'homepage', body: { text: 'Autumn sale' } });
+      const createOnly = await api.put('/experiences/banner', { body: { text: 'Other' } }, { 'if-none-match': '*' });
+      assert.equal(createOnly.statusCode, 412, 'If-None-Match: * creates only');
+      assert.equal(createOnly.json().error.code, 'version_conflict');
+      assert.equal((await api.put('/experiences/fresh', { body: {} }, { 'if-none-match': '*' })).statusCode, 201);
+      assert.equal((await api.del('/experiences/fresh')).statusCode, 204);
       assert.equal((await api.del('/experiences/banner', { 'if-match': '"7"' })).statusCode, 412);
       assert.equal((await api.del('/experiences/banner')).statusCode, 204);
       assert.equal((await api.get('/experiences/banner')).statusCode, 404);
