@@ -268,6 +268,32 @@ for (const driver of DRIVERS) {
   });
 }
 
+describe('PostgreSQL nodes wake on NOTIFY, not only by polling', () => {
+  const postgres = DRIVERS.find((d) => d.name === 'postgres')!;
+  const h = useApp(postgres, { config: config() });
+  let other: Storage;
+  let deaf: FastifyInstance;
+  before(async () => {
+    other = await h.db.open();
+    // Polling once an hour: only the NOTIFY can bring this node the change in time.
+    deaf = await buildApp({ config: config(), storage: other, configPollMs: 3_600_000 });
+  });
+  after(async () => {
+    await deaf.close();
+    await other.close();
+  });
+
+  it('a write through one node reaches a node that does not poll', async () => {
+    assert.equal((await client(() => h.app).put('/experiences/notified', { body: { text: 'By NOTIFY' } })).statusCode, 201);
+    let choice: unknown;
+    for (let i = 0; i < 100 && choice === undefined; i++) {
+      choice = (await served(deaf, 'p-1', ['notified'])).notified;
+      if (choice === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(choice, { name: 'notified', body: { text: 'By NOTIFY' } });
+  });
+});
+
 describe('a node that cannot read its database', () => {
   const h = useApp(DRIVERS[0]!, { config: config() });
   let failing = false;
