@@ -4,6 +4,7 @@
 // Choose bench's realistic one, a fifth of requests from new visitors. Goal: the ratio stays 1.0 within noise.
 import { firstVisits, load, median, startServer, type Server } from './choose-bench.js';
 import { svcExperiments } from './choose-experiments.js';
+import type { Storage } from '../server/storage/storage.js';
 
 export interface ManagementBenchOptions {
   rounds?: number;
@@ -111,5 +112,77 @@ export function formatManagementBench(r: ManagementBenchResult): string {
     '',
     `Ratio writing / undisturbed: **${r.ratio.toFixed(2)}×** (median of ${r.quiet.rps.length} paired rounds; goal 1.0 within noise). ` +
       `${r.writes} changes written, ${r.failedWrites} failed; ${r.errors} Choose errors.`,
+  ].join('\n');
+}
+
+/** Milliseconds from a management write's answer on one node until another node on the same database serves it. */
+export interface PropagationResult {
+  driver: 'sqlite' | 'postgres';
+  medianMs: number;
+  maxMs: number;
+}
+
+/**
+ * Two nodes (two apps, two connections) on one database: a write through the first, then the second is asked every
+ * 5 ms until it serves the change. SQLite nodes learn of it by polling (250 ms); PostgreSQL nodes by NOTIFY.
+ */
+export async function runPropagationBench(writes = 10): Promise<PropagationResult[]> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { buildApp } = await import('../server/app.js');
+  const { openSqliteStorage } = await import('../server/storage/sqlite/sqlite-storage.js');
+  const { openPostgresStorage } = await import('../server/storage/postgres/postgres-storage.js');
+  const config = () => ({
+    organizations: { acme: { adminKeys: ['adm1.s3cret'], projects: { shop: { apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p'], sources: ['web'] } } } },
+  });
+  const run = Date.now().toString(36);
+  const measure = async (driver: PropagationResult['driver'], open: () => Promise<Storage>): Promise<PropagationResult> => {
+    const [first, second] = [await open(), await open()];
+    const a = await buildApp({ config: config(), storage: first });
+    const b = await buildApp({ config: config(), storage: second });
+    const ms: number[] = [];
+    try {
+      for (let i = 0; i < writes; i++) {
+        const name = `propagated-${run}-${i}`; // new names each run: the PostgreSQL database is kept between runs
+        await a.inject({ method: 'PUT', url: `/v1/acme/projects/shop/experiences/${name}`, headers: { authorization: 'Bearer adm1.s3cret' }, payload: { body: { i } } });
+        const answered = performance.now();
+        for (;;) {
+          const res = await b.inject({
+            method: 'POST', url: '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret',
+            payload: { identification: { sourceId: 'web', profileId: 'p' }, names: [name] },
+          });
+          if ((res.json() as { choices: unknown[] }).choices.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        ms.push(performance.now() - answered);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+      await first.close();
+      await second.close();
+    }
+    return { driver, medianMs: median(ms), maxMs: Math.max(...ms) };
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'svc-propagation-'));
+  const results = [await measure('sqlite', () => openSqliteStorage(join(dir, 'svc.db')))];
+  rmSync(dir, { recursive: true, force: true });
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/svc_bench_propagation';
+  try {
+    results.push(await measure('postgres', () => openPostgresStorage(url)));
+  } catch (error) {
+    console.error(`propagation bench: PostgreSQL skipped (${String(error)})`);
+  }
+  return results;
+}
+
+export function formatPropagationBench(results: PropagationResult[]): string {
+  return [
+    '## A management write reaching another node on the same database (goal: within 1 s)',
+    '',
+    '| database | how the other node learns | median ms after the answer | max ms |',
+    '|---|---|---|---|',
+    ...results.map((r) => `| ${r.driver} | ${r.driver === 'sqlite' ? 'polls the revision every 250 ms' : 'LISTEN/NOTIFY (and the poll)'} | ${Math.round(r.medianMs)} | ${Math.round(r.maxMs)} |`),
   ].join('\n');
 }

@@ -4,7 +4,7 @@ import { formatChooseBench, runChooseBench } from './choose-bench.js';
 import { formatFeedBench, runFeedBench } from './feed-bench.js';
 import { formatFirstAnswerBench, runFirstAnswerBench } from './first-answer-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
-import { formatManagementBench, runManagementBench } from './management-bench.js';
+import { formatManagementBench, formatPropagationBench, runManagementBench, runPropagationBench } from './management-bench.js';
 import { formatResultsBench, runResultsBench } from './results-bench.js';
 
 const ingest = await runIngestBench({
@@ -29,6 +29,8 @@ console.log(formatManagementBench(await runManagementBench({
   rounds: Number(process.env.BENCH_CHOOSE_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5),
   secondsPerRound: Number(process.env.BENCH_CHOOSE_SECONDS ?? 5),
 })));
+console.log('');
+console.log(formatPropagationBench(await runPropagationBench()));
 console.log('');
 
 // A visitor right after a start: the first Choose answer against the same server's later ones.
