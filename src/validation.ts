@@ -15,7 +15,7 @@ function invalid(method: string, reason: string): Error {
   return new Error(`${method.charAt(0).toUpperCase()}${method.slice(1)} parameters are invalid: ${reason}`);
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -44,45 +44,24 @@ export function requireString(method: string, params: Record<string, unknown>, f
   check(method, params, field, isText, false);
 }
 
-/** An optional string field: absent is fine, present must be a string. */
-export function optionalString(method: string, params: Record<string, unknown>, field: string): void {
-  check(method, params, field, (v) => typeof v === 'string', true);
-}
-
-/** An optional key/value map. */
-export function optionalObject(method: string, params: Record<string, unknown>, field: string): void {
-  check(method, params, field, isPlainObject, true);
-}
-
 /** `attributes` may only be sent with an explicit `eventTitle`. */
-export function requireTitleFor(method: string, params: Record<string, unknown>, attributes: string): void {
+function requireTitleFor(method: string, params: Record<string, unknown>, attributes: string): void {
   if (params[attributes] !== undefined && (params.eventTitle === undefined || params.eventTitle === '')) {
     throw invalid(method, `set 'eventTitle' to use '${attributes}'.`);
   }
 }
 
 /** Throws when `title` is one of the SDK's own titles, compared case-insensitively. */
-export function forbidTitle(title: unknown): void {
+function forbidTitle(title: unknown): void {
   if (typeof title === 'string' && FORBIDDEN_TITLES.includes(title.trim().toLowerCase())) {
     throw new Error(`The '${title}' event title is forbidden`);
   }
 }
 
 /** `data` of `track`: a map, and not an empty one. */
-export function requireData(method: string, params: Record<string, unknown>): void {
+function requireData(method: string, params: Record<string, unknown>): void {
   check(method, params, 'data', isPlainObject, false);
   if (Object.keys(params.data as object).length === 0) throw cantBeEmpty(method, 'data');
-}
-
-export function requireConsentAction(params: Record<string, unknown>): void {
-  if (params.action !== 'accept' && params.action !== 'reject') {
-    throw invalid('consent', `action should be either "reject" or "accept".`);
-  }
-}
-
-/** A required finite number (`validUntil`, recommendation `id` and `quantity`). */
-export function requireNumber(method: string, params: Record<string, unknown>, field: string): void {
-  check(method, params, field, isNumber, false);
 }
 
 /** An optional positive quantity (products). */
@@ -106,10 +85,11 @@ export function invalidParams(method: string, reason: string): Error {
 /** One check of a method's parameters: throws the spec's message when it fails. */
 type Check = (method: string, params: Record<string, unknown>) => void;
 
-const required = (field: string): Check => (m, p) => requireString(m, p, field);
-const optional = (field: string): Check => (m, p) => optionalString(m, p, field);
-const optionalMap = (field: string): Check => (m, p) => optionalObject(m, p, field);
-const number = (field: string): Check => (m, p) => requireNumber(m, p, field);
+const required = (field: string): Check => (m, p) => check(m, p, field, isText, false);
+const optional = (field: string): Check => (m, p) => check(m, p, field, (v) => typeof v === 'string', true);
+const optionalMap = (field: string): Check => (m, p) => check(m, p, field, isPlainObject, true);
+/** A required finite number (`validUntil`, recommendation `id` and `quantity`). */
+const number = (field: string): Check => (m, p) => check(m, p, field, isNumber, false);
 const titleFor = (attributes: string): Check => (m, p) => requireTitleFor(m, p, attributes);
 const notForbidden: Check = (_m, p) => forbidTitle(p.eventTitle);
 
@@ -127,7 +107,10 @@ const CHECKS: Readonly<Record<string, readonly Check[]>> = {
     optionalMap('data'), notForbidden,
   ],
   consent: [
-    (_m, p) => requireConsentAction(p), number('validUntil'), optional('email'), optional('message'), optional('category'),
+    (_m, p) => {
+      if (p.action !== 'accept' && p.action !== 'reject') throw invalid('consent', `action should be either "reject" or "accept".`);
+    },
+    number('validUntil'), optional('email'), optional('message'), optional('category'),
   ],
   productAdd: [required('productId'), optionalQuantity],
   recommendation: [number('id'), number('quantity'), (m, p) => requireStringArray(m, p, 'fields'), optional('productId')],

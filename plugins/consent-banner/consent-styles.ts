@@ -23,15 +23,6 @@ export const consentStyles = css`
     border: var(--svc-consent-border, 1px solid #c8c8cc);
     border-radius: var(--svc-consent-radius, 12px);
     box-shadow: var(--svc-consent-shadow, 0 8px 32px rgb(0 0 0 / 0.18));
-    animation: svc-consent-in 0.2s ease-out;
-  }
-  @media (prefers-reduced-motion: reduce) {
-    [part~='banner'] {
-      animation: none;
-    }
-  }
-  @keyframes svc-consent-in {
-    from { transform: translateY(1rem); opacity: 0; }
   }
   h2 {
     margin: 0 0 0.5rem;

@@ -92,7 +92,36 @@ describe('<svc-recommendations> against the service', () => {
     await settled(el);
     expect(el.getAttribute('status')).to.equal('empty');
     expect(el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="empty"]')!.assignedElements()).to.have.length(1);
-    expect(el.shadowRoot!.querySelector('ul')).to.equal(null);
+    // The cards' box stays (empty), so what follows does not move up.
+    const list = el.shadowRoot!.querySelector('ul');
+    expect(list !== null && getComputedStyle(list).visibility).to.equal('hidden');
+    expect(el.getBoundingClientRect().height).to.be.greaterThan(100);
+  });
+
+  it('gives its box up when it settles empty with `collapse`', async () => {
+    remove = install('closed');
+    const el = await fixture<SvcRecommendations>(html`
+      <svc-recommendations feed="1" collapse><p slot="empty" style="margin: 0; height: 20px">Nothing yet.</p></svc-recommendations>`);
+    await settled(el);
+    expect(el.getAttribute('status')).to.equal('empty');
+    const list = el.shadowRoot!.querySelector('ul');
+    expect(list !== null && getComputedStyle(list).display).to.equal('none');
+    expect(el.getBoundingClientRect().height).to.be.lessThan(30);
+  });
+
+  it('reserves the final size while loading: its height loading equals its height with the cards (default layout)', async () => {
+    // No SDK instance yet: the element stays loading, with `limit` empty cards.
+    const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="3" style="width: 640px"></svc-recommendations>`);
+    expect(el.status).to.equal('loading');
+    const loading = el.getBoundingClientRect().height;
+    expect(loading).to.be.greaterThan(100);
+    expect(el.shadowRoot!.querySelector('ul')!.inert, 'the empty cards are not for screen readers or focus').to.equal(true);
+    remove = install();
+    await settled(el);
+    expect(el.status).to.equal('ready');
+    expect(cards(el)).to.have.length(3);
+    expect(el.getBoundingClientRect().height).to.equal(loading);
+    expect(el.shadowRoot!.querySelector('ul')!.inert).to.equal(false);
   });
 
   it('shows the error slot for an unknown feed (the service answers 404)', async () => {

@@ -45,7 +45,9 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  * recommendation feed: built-in cards (a list of links with image, title and price), or the page's own
  * `<template>` child filled per product through `data-field` (text) and `data-field-<attribute>` bindings —
  * text only, never server HTML. Slots `loading`, `empty` and `error` show in those states; the `status`
- * attribute reflects the state. Tracks `Product impression` (an item at least half visible, once per item
+ * attribute reflects the state. With the built-in cards the element holds its final size from the start (`limit`
+ * empty cards of fixed height while loading; the same box, empty, if nothing comes, unless `collapse`): nothing
+ * below it moves when the products arrive. Tracks `Product impression` (an item at least half visible, once per item
  * per render) and `Product clicked`, both with `{productId, position, feed}`.
  *
  * @tagname svc-recommendations
@@ -56,6 +58,8 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  * @attr fields - Comma-separated product fields to ask for (default `title,price,currency,image,url`).
  * @attr product-id - The product the page is about; default: the page context, else the last product viewed.
  * @attr lazy - Fetch only once the element comes within 300px of the viewport.
+ * @attr collapse - Give up the reserved box when the element settles `empty` or `error` (by default it keeps the
+ *   size of `limit` cards, so nothing below it moves).
  * @attr status - Reflected, read-only: `loading` (also while no SDK instance is registered), `ready`, `empty` (the
  *   feed has no products) or `error` (no answer, or attributes the SDK refuses).
  *
@@ -72,7 +76,7 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  * @csspart list - The built-in cards' list.
  * @csspart item - One card's list item.
  * @csspart link - A card's link to the product (the card itself).
- * @csspart image - A card's image; hidden if it fails to load.
+ * @csspart image - A card's image (a square box); an empty box while loading, without an image, or if it fails to load.
  * @csspart title - A card's product title.
  * @csspart price - A card's price and currency.
  *
@@ -172,19 +176,21 @@ export class SvcRecommendations extends LitElement {
   }
 
   override render() {
-    const status = this.status;
-    if (status !== 'ready') return html`<slot name=${status}></slot>`;
-    // The page's template: the generated list is the one unslotted child it renders.
-    if (this.#template()) return html`<slot></slot>`;
-    return html`<ul part="list" role="list">${this.products.map((p) => {
-      const title = textOf(p.title);
-      const url = textOf(p.url);
-      const image = textOf(p.image);
+    const ready = this.status === 'ready';
+    const template = this.#template();
+    // Until the products are there (and when none come), `limit` empty cards of the final size hold the place, so
+    // nothing below moves when they arrive; `collapse` gives the box up when the element settles empty or failed.
+    // With the page's template, its generated list is the one unslotted child the element renders.
+    return html`<slot name=${this.status}></slot>${template ? (ready ? html`<slot></slot>` : nothing)
+      : html`<ul part="list" role="list" ?inert=${!ready}>${(ready ? this.products : Array<undefined>(this.limit).fill(undefined)).map((p) => {
+      const title = textOf(p?.title);
+      const url = textOf(p?.url);
+      const image = textOf(p?.image);
       // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice.
       return html`<li part="item"><a part="link" href=${safeUrl(url) ? url : nothing}>${safeUrl(image)
         ? html`<img part="image" src=${image} alt="" loading="lazy" @error=${hide}>`
-        : nothing}<span part="title">${title}</span><span part="price">${textOf(p.price)} ${textOf(p.currency)}</span></a></li>`;
-    })}</ul>`;
+        : html`<span part="image"></span>`}<span part="title">${title}</span><span part="price">${textOf(p?.price)} ${textOf(p?.currency)}</span></a></li>`;
+    })}</ul>`}`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -264,6 +270,6 @@ function observe(
 }
 
 function hide(e: Event): void {
-  // A missing image leaves a text-only card instead of a broken-image icon.
-  (e.target as HTMLElement).hidden = true;
+  // A missing image leaves an empty box of the same size instead of a broken-image icon: nothing moves.
+  (e.target as HTMLElement).style.visibility = 'hidden';
 }

@@ -9,6 +9,14 @@ export const recommendationsStyles = css`
   :host([hidden]) {
     display: none;
   }
+  /* Settled empty or failed: the cards' box stays, empty, after the state's slot (unless collapse is set). */
+  :host(:is([status='empty'], [status='error'])) ul {
+    visibility: hidden;
+  }
+  :host([collapse]:is([status='empty'], [status='error'])) ul {
+    display: none;
+  }
+
   ul {
     display: grid;
     grid-template-columns: repeat(auto-fill, minmax(var(--svc-recommendations-min-width, 10rem), 1fr));
@@ -29,12 +37,19 @@ export const recommendationsStyles = css`
     border-radius: var(--svc-recommendations-radius, 8px);
     text-decoration: none;
   }
-  img {
+  [part='image'] {
+    display: block;
     width: 100%;
     aspect-ratio: 1;
     object-fit: cover;
   }
+  /* A card's height does not depend on its product: two lines of title, one of price. */
+  [part='title'] {
+    height: 2lh;
+    overflow: hidden;
+  }
   [part='price'] {
+    height: 1lh;
     font-weight: 600;
   }
 `;
