@@ -1,0 +1,149 @@
+// What svc costs a page, as Google measures it: Lighthouse (mobile, simulated throttling) on one CMS-like page served
+// from another origin than the service, once without svc and once with the README's snippet, alternating, median
+// of 3 each. The page: a heading, <svc-experience> with a fallback and two templates, text, <svc-recommendations>
+// with four products, more text, <svc-consent>. The service is `npm start`'s: the shipped config, a fresh database.
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { buildApp } from '../server/app.js';
+import { loadConfigFile } from '../server/config/load-config.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
+import { median } from './choose-bench.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+export interface PageCost {
+  score: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  bytes: number;
+}
+
+export interface PageCostResult {
+  without: PageCost[];
+  with: PageCost[];
+}
+
+const TEXT = 'Our roasts are small-batch and shipped within a day. '.repeat(12);
+
+/** The page a CMS editor builds; `head` is what svc adds (nothing for the page without it). */
+function page(head: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Coffee</title>
+<style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;line-height:1.5}</style>
+${head}</head><body>
+<h1>Acme Coffee</h1>
+<svc-experience name="hero-banner">
+  <p class="hero">Fresh coffee, roasted this week.</p>
+  <template variation="control"><p class="hero">Fresh coffee, roasted this week.</p></template>
+  <template variation="bold"><p class="hero"><strong>Fresh coffee, roasted this week.</strong></p></template>
+</svc-experience>
+<p>${TEXT}</p>
+<svc-recommendations feed="1" limit="4" fields="title,price,url,image"></svc-recommendations>
+<p>${TEXT}</p>
+<svc-consent></svc-consent>
+</body></html>`;
+}
+
+/** The README's snippet (bundles/snippet.js) and the async script tag, pointing at the service. */
+function svcHead(service: string, version: string): string {
+  const stub = readFileSync(join(ROOT, 'bundles/snippet.js'), 'utf8').split('\n').find((line) => line.startsWith('!function'));
+  return `<script>${stub}</script>
+<script async src="${service}/svc/${version}/service.js" data-organization="acme" data-project="shop"
+  data-source-id="web" data-write-key="web1.p4ss" data-api="${service}/v1"></script>`;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolveListen) => server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    resolveListen(typeof address === 'object' && address ? address.port : 0);
+  }));
+}
+
+async function audit(url: string, port: number): Promise<PageCost> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  const lhr = result?.lhr;
+  if (!lhr) throw new Error(`page cost bench: Lighthouse gave no report for ${url}`);
+  const value = (id: string): number => Number(lhr.audits[id]?.numericValue ?? NaN);
+  return {
+    score: Number(lhr.categories.performance?.score ?? NaN),
+    lcpMs: value('largest-contentful-paint'),
+    tbtMs: value('total-blocking-time'),
+    cls: value('cumulative-layout-shift'),
+    bytes: value('total-byte-weight'),
+  };
+}
+
+/** The service (`npm start`'s config, a fresh database) and a CMS on another origin serving the two pages. */
+export async function startPages(): Promise<{ url: (side: 'with' | 'without') => string; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-page-cost-'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const app = await buildApp({ config: await loadConfigFile(join(ROOT, 'svc.config.json')), storage, staticRoot: ROOT });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const service = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  // The CMS: another origin (another port) than the service, as a site owner's page is.
+  const pages: Record<string, string> = { '/without.html': page(''), '/with.html': page(svcHead(service, version)) };
+  const cms = createServer((req, res) => {
+    const body = pages[req.url ?? ''];
+    res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body ?? 'not found');
+  });
+  const cmsPort = await listen(cms);
+  return {
+    url: (side) => `http://127.0.0.1:${cmsPort}/${side}.html`,
+    close: async () => {
+      cms.close();
+      await app.close();
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function runPageCostBench(rounds = 3): Promise<PageCostResult> {
+  const pages = await startPages();
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const result: PageCostResult = { without: [], with: [] };
+  try {
+    // Warm-up, not counted: the service's first answers.
+    await audit(pages.url('with'), chrome.port);
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const);
+      for (const side of order) result[side].push(await audit(pages.url(side), chrome.port));
+    }
+  } finally {
+    await chrome.kill();
+    await pages.close();
+  }
+  return result;
+}
+
+export function formatPageCostBench(r: PageCostResult): string {
+  const m = (side: PageCost[], key: keyof PageCost): number => median(side.map((c) => c[key]));
+  const row = (label: string, key: keyof PageCost, fmt: (n: number) => string, goal: string): string => {
+    const a = m(r.without, key);
+    const b = m(r.with, key);
+    return `| ${label} | ${fmt(a)} | ${fmt(b)} | ${b - a >= 0 ? '+' : ''}${fmt(b - a)} | ${goal} |`;
+  };
+  const ms = (n: number): string => `${Math.round(n)} ms`;
+  return [
+    `## Page cost: Lighthouse (mobile, simulated throttling), a CMS page without and with svc (median of ${r.with.length})`,
+    '',
+    '| | without svc | with svc | delta | goal (with svc) |',
+    '|---|---|---|---|---|',
+    row('performance score', 'score', (n) => n.toFixed(2), '≥ 0.98'),
+    row('Largest Contentful Paint', 'lcpMs', ms, '+≤ 100 ms'),
+    row('Total Blocking Time', 'tbtMs', ms, '+≤ 50 ms'),
+    row('Cumulative Layout Shift', 'cls', (n) => n.toFixed(3), '≤ 0.01'),
+    row('bytes', 'bytes', (n) => `${(n / 1024).toFixed(1)} KB`, ''),
+  ].join('\n');
+}
