@@ -61,3 +61,8 @@ const track = await runTrackBench({
   callsPerRound: Number(process.env.BENCH_TRACK_CALLS ?? 200),
 });
 console.log(formatTrackBench(track));
+console.log('');
+
+// What svc costs a page: Lighthouse on a CMS page without and with the README's snippet.
+const { formatPageCostBench, runPageCostBench } = await import('./page-cost-bench.js');
+console.log(formatPageCostBench(await runPageCostBench(Number(process.env.BENCH_PAGE_COST_ROUNDS ?? 3))));
