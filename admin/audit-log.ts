@@ -1,6 +1,7 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError, type AdminApi } from './admin-api.js';
+import { css, html, nothing, type TemplateResult } from 'lit';
+import type { AdminApi } from './admin-api.js';
 import { adminStyles } from './admin-styles.js';
+import { ApiView, type ViewState } from './api-view.js';
 import type { AuditEntry } from './experience.js';
 
 declare global {
@@ -9,7 +10,7 @@ declare global {
   }
 }
 
-export type AuditState = 'loading' | 'ready' | 'empty' | 'error';
+export type AuditState = ViewState;
 
 /** How many entries the log shows: the latest changes, which is what an audit view is opened for. */
 const LIMIT = 50;
@@ -31,7 +32,7 @@ export function changedFields(entry: AuditEntry): string[] {
  *
  * @attr status - Reflected, read-only: `loading`, `ready`, `empty` or `error`.
  */
-export class SvcAdminAudit extends LitElement {
+export class SvcAdminAudit extends ApiView {
   static override styles = [adminStyles, css`
     td,
     th {
@@ -97,55 +98,24 @@ export class SvcAdminAudit extends LitElement {
   `];
 
   static override properties = {
-    api: { attribute: false },
-    status: { reflect: true },
     entries: { state: true },
-    error: { state: true },
   };
 
-  declare api: AdminApi | undefined;
-  declare status: AuditState;
   declare entries: AuditEntry[];
-  declare error: ApiError | undefined;
-  #request: AbortController | undefined;
   #time: Intl.DateTimeFormat | undefined;
 
   constructor() {
     super();
-    this.status = 'loading';
     this.entries = [];
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#request?.abort();
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('api')) void this.reload();
-  }
-
-  focusHeading(): void {
-    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
-  }
-
-  async reload(): Promise<void> {
-    this.#request?.abort();
-    const api = this.api;
-    if (!api) return;
-    const request = (this.#request = new AbortController());
+  protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     if (!this.entries.length) this.status = 'loading';
-    try {
-      const entries = await api.audit(LIMIT, request.signal);
-      if (request.signal.aborted) return;
-      this.entries = entries;
-      this.error = undefined;
-      this.status = entries.length ? 'ready' : 'empty';
-    } catch (error) {
-      if (request.signal.aborted) return;
-      this.error = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-      this.status = 'error';
-    }
+    const entries = await api.audit(LIMIT, signal);
+    if (signal.aborted) return;
+    this.entries = entries;
+    this.error = undefined;
+    this.status = entries.length ? 'ready' : 'empty';
   }
 
   override render() {

@@ -54,15 +54,6 @@ export const editorStyles = css`
   .v-remove {
     inline-size: 1%;
   }
-  .v-label {
-    position: absolute;
-    inline-size: 1px;
-    block-size: 1px;
-    margin: -1px;
-    overflow: hidden;
-    clip-path: inset(50%);
-    white-space: nowrap;
-  }
   .weights-row {
     display: flex;
     flex-wrap: wrap;
@@ -121,6 +112,8 @@ export const editorStyles = css`
     .v-remove {
       grid-column: 1 / -1;
     }
+    /* A variation's labels are .sr-only where the table's head names the columns; a card shows them. This rule
+       overrides .sr-only as it comes after adminStyles. */
     .v-label {
       position: static;
       inline-size: auto;

@@ -1,8 +1,9 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, type AdminApi } from './admin-api.js';
 import { navigate, notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
+import { ApiView } from './api-view.js';
 import { editorStyles } from './editor-styles.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { DEVICES, type Experience, type ExperienceKind, type Feed } from './experience.js';
@@ -40,22 +41,18 @@ const KINDS: { kind: ExperienceKind; label: string; hint: string }[] = [
  * @fires svc-admin:navigate - Back to the list, after a save or delete or on Cancel.
  * @fires svc-admin:notice - Saved or deleted; `detail` says which version.
  */
-export class SvcAdminEditor extends LitElement {
+export class SvcAdminEditor extends ApiView {
   static override styles = [adminStyles, editorStyles];
 
   static override properties = {
-    api: { attribute: false },
     experience: {},
-    status: { reflect: true },
     draft: { state: true },
     loaded: { state: true },
     feeds: { state: true },
     saving: { state: true },
-    loadError: { state: true },
     saveError: { state: true },
   };
 
-  declare api: AdminApi | undefined;
   declare experience: string;
   declare status: EditorState;
   declare draft: ExperienceDraft;
@@ -63,56 +60,36 @@ export class SvcAdminEditor extends LitElement {
   declare loaded: Experience | undefined;
   declare feeds: Feed[];
   declare saving: boolean;
-  declare loadError: ApiError | undefined;
   declare saveError: ApiError | undefined;
-  #request: AbortController | undefined;
 
   constructor() {
     super();
     this.experience = '';
-    this.status = 'loading';
     this.draft = draftOf();
     this.feeds = [];
     this.saving = false;
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#request?.abort();
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('api') || changed.has('experience')) void this.load();
-  }
-
-  focusHeading(): void {
-    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
+    super.willUpdate(changed);
+    // Another experience is another load, as a new api is (which the base loads for).
+    if (changed.has('experience') && !changed.has('api')) void this.reload();
   }
 
   /** Reads the feeds (for the feed select) and, when editing, the experience; what the form held is replaced. */
-  async load(): Promise<void> {
-    this.#request?.abort();
-    const api = this.api;
-    if (!api) return;
-    const request = (this.#request = new AbortController());
+  protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     this.status = 'loading';
     this.saveError = undefined;
-    try {
-      const [feeds, loaded] = await Promise.all([
-        api.feeds(request.signal),
-        this.experience ? api.experience(this.experience, request.signal) : undefined,
-      ]);
-      if (request.signal.aborted) return;
-      this.feeds = feeds;
-      this.loaded = loaded;
-      this.draft = draftOf(loaded);
-      this.loadError = undefined;
-      this.status = 'ready';
-    } catch (error) {
-      if (request.signal.aborted) return;
-      this.loadError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-      this.status = 'error';
-    }
+    const [feeds, loaded] = await Promise.all([
+      api.feeds(signal),
+      this.experience ? api.experience(this.experience, signal) : undefined,
+    ]);
+    if (signal.aborted) return;
+    this.feeds = feeds;
+    this.loaded = loaded;
+    this.draft = draftOf(loaded);
+    this.error = undefined;
+    this.status = 'ready';
   }
 
   override render() {
@@ -125,8 +102,8 @@ export class SvcAdminEditor extends LitElement {
       ${this.status === 'loading'
         ? html`<div class="state" role="status"><div class="spinner" aria-hidden="true"></div><p>Loading…</p></div>`
         : this.status === 'error'
-          ? html`<div class="alert error" role="alert"><strong>The experience could not be loaded</strong>${this.loadError?.message ?? ''}
-              <div class="buttons"><button type="button" @click=${() => void this.load()}>Try again</button></div></div>`
+          ? html`<div class="alert error" role="alert"><strong>The experience could not be loaded</strong>${this.error?.message ?? ''}
+              <div class="buttons"><button type="button" @click=${() => void this.reload()}>Try again</button></div></div>`
           : this.#form(creating)}
       <svc-admin-confirm></svc-admin-confirm>
     `;
@@ -208,15 +185,15 @@ export class SvcAdminEditor extends LitElement {
         <table>
           <thead><tr><th scope="col">Name</th><th scope="col">Weight (%)</th><th scope="col">Body (JSON)</th><th scope="col"><span class="sr-only">Remove</span></th></tr></thead>
           <tbody>${repeat(d.variations, (v) => v.id, (v, i) => html`<tr>
-            <td class="v-name"><label class="v-label" for=${`v-name-${v.id}`}>Name<span class="sr-only"> of variation ${i + 1}</span></label>
+            <td class="v-name"><label class="v-label sr-only" for=${`v-name-${v.id}`}>Name<span class="sr-only"> of variation ${i + 1}</span></label>
               <input id=${`v-name-${v.id}`} required spellcheck="false" autocapitalize="off" .value=${v.name}
                 @input=${(e: Event) => this.#setVariation(v, { name: (e.target as HTMLInputElement).value })}></td>
-            <td class="v-weight"><label class="v-label" for=${`v-weight-${v.id}`}>Weight<span class="sr-only"> of variation ${i + 1}</span> (%)</label>
+            <td class="v-weight"><label class="v-label sr-only" for=${`v-weight-${v.id}`}>Weight<span class="sr-only"> of variation ${i + 1}</span> (%)</label>
               <input id=${`v-weight-${v.id}`} type="number" min="0" max="100" step="any" inputmode="decimal" required .value=${v.weight}
                 aria-invalid=${ok ? nothing : 'true'} aria-describedby="weights"
                 @input=${(e: Event) => this.#setVariation(v, { weight: (e.target as HTMLInputElement).value })}></td>
             <td class="v-body">${this.#json(`v-body-${v.id}`, html`Body<span class="sr-only"> of variation ${i + 1}</span> (JSON)`, v.body, errors[`variations.${i}.body`], null,
-              (body) => this.#setVariation(v, { body }), 'v-label')}</td>
+              (body) => this.#setVariation(v, { body }), 'v-label sr-only')}</td>
             <td class="v-remove"><button type="button" class="small" ?disabled=${d.variations.length <= 1}
               @click=${() => this.#set({ variations: this.draft.variations.filter((x) => x.id !== v.id) })}>Remove<span class="sr-only"> variation ${v.name || i + 1}</span></button></td>
           </tr>`)}</tbody>
@@ -349,7 +326,7 @@ export class SvcAdminEditor extends LitElement {
   }
 
   async #reloadTheirs(): Promise<void> {
-    await this.load();
+    await this.reload();
     if (this.loaded) notify(this, `Loaded version ${this.loaded.version} of '${this.loaded.name}'.`);
   }
 

@@ -1,8 +1,9 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { css, html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, type AdminApi } from './admin-api.js';
 import { navigate, notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
+import { ApiView, type ViewState } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { kindOf, type Experience } from './experience.js';
 import { headlineOf, headlineText } from './headline-result.js';
@@ -14,7 +15,7 @@ declare global {
   }
 }
 
-export type ListState = 'loading' | 'ready' | 'empty' | 'error';
+export type ListState = ViewState;
 
 /** A row's headline result: its text once known, or why there is none. */
 type HeadlineState = { text: string; metric?: string } | { error: string } | 'loading';
@@ -34,7 +35,7 @@ const KIND_LABELS = { experiment: 'Experiment', content: 'Content', feed: 'Feed'
  * @fires svc-admin:navigate - Edit, Results or New experience was chosen.
  * @fires svc-admin:notice - A lifecycle step was saved; `detail` says which.
  */
-export class SvcAdminExperiences extends LitElement {
+export class SvcAdminExperiences extends ApiView {
   static override styles = [adminStyles, css`
     /* One line per cell: the table scrolls sideways on a narrow screen rather than growing rows of broken words. */
     td {
@@ -63,66 +64,34 @@ export class SvcAdminExperiences extends LitElement {
   `];
 
   static override properties = {
-    api: { attribute: false },
-    status: { reflect: true },
     experiences: { state: true },
     headlines: { state: true },
-    error: { state: true },
     actionError: { state: true },
     busy: { state: true },
   };
 
-  declare api: AdminApi | undefined;
-  declare status: ListState;
   declare experiences: Experience[];
   declare headlines: ReadonlyMap<string, HeadlineState>;
-  declare error: ApiError | undefined;
   /** Why the last lifecycle step failed. */
   declare actionError: string | undefined;
   /** The experience a lifecycle step is being written for. */
   declare busy: string | undefined;
-  #request: AbortController | undefined;
 
   constructor() {
     super();
-    this.status = 'loading';
     this.experiences = [];
     this.headlines = new Map();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#request?.abort();
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('api')) void this.reload();
-  }
-
-  focusHeading(): void {
-    this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
-  }
-
-  /** Reads the list again, then the headline results of the experiments that have been started. */
-  async reload(): Promise<void> {
-    this.#request?.abort();
-    const api = this.api;
-    if (!api) return;
-    const request = (this.#request = new AbortController());
+  /** Reads the list, then the headline results of the experiments that have been started. */
+  protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     if (!this.experiences.length) this.status = 'loading';
-    try {
-      const experiences = await api.experiences(request.signal);
-      if (request.signal.aborted) return;
-      this.experiences = experiences;
-      this.error = undefined;
-      this.status = experiences.length ? 'ready' : 'empty';
-    } catch (error) {
-      if (request.signal.aborted) return;
-      this.error = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-      this.status = 'error';
-      return;
-    }
-    await this.#loadHeadlines(api, request.signal);
+    const experiences = await api.experiences(signal);
+    if (signal.aborted) return;
+    this.experiences = experiences;
+    this.error = undefined;
+    this.status = experiences.length ? 'ready' : 'empty';
+    await this.#loadHeadlines(api, signal);
   }
 
   async #loadHeadlines(api: AdminApi, signal: AbortSignal): Promise<void> {
