@@ -200,6 +200,14 @@ for (const driver of DRIVERS) {
       const feed = await api.put('/feeds/2', { strategy: 'viewed-together' });
       assert.equal(feed.statusCode, 201);
       assert.deepEqual(feed.json(), { id: 2, strategy: 'viewed-together', version: 1, source: 'api' });
+      // The new feed answers at once on the feed endpoint (a browser's writeKey).
+      const data = await h.app.inject({
+        method: 'POST', url: `${BASE}/feeds/2/data`, headers: { authorization: basic('web1.p4ss') },
+        payload: { profileId: 'p-1', sourceId: 'web', limit: 2, fields: ['title'], productId: 'p1' },
+      });
+      assert.equal(data.statusCode, 200, data.body);
+      assert.ok(Array.isArray(data.json().products));
+      assert.equal((await h.app.inject({ method: 'POST', url: `${BASE}/feeds/9/data`, headers: { authorization: basic('web1.p4ss') }, payload: { profileId: 'p-1', sourceId: 'web', limit: 2, fields: ['title'] } })).statusCode, 404);
       const inUse = await api.del('/feeds/1');
       assert.equal(inUse.statusCode, 409);
       assert.equal(inUse.json().error.code, 'item_in_use');
