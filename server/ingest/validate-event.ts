@@ -63,6 +63,8 @@ export function validateEvent(raw: unknown, index: number): ServiceEvent {
   const path = `batch[${index}]`;
   if (!isObject(raw)) invalid(path, 'must be an object');
   if (typeof raw.eventId !== 'string' || !UUID.test(raw.eventId)) invalid(`${path}.eventId`, 'must be a UUID');
+  // UUIDs compare case-insensitively (RFC 9562): stored lowercased, a resend in another case is the same event.
+  raw.eventId = raw.eventId.toLowerCase();
   if (typeof raw.type !== 'string' || !(EVENT_TYPES as readonly string[]).includes(raw.type)) {
     invalid(`${path}.type`, `must be one of ${EVENT_TYPES.join(', ')}`);
   }

@@ -55,6 +55,14 @@ for (const driver of DRIVERS) {
       assert.deepEqual(res.json(), { accepted: 1, duplicates: 2 });
     });
 
+    it('treats an eventId resent in another letter case as the same event (UUIDs compare case-insensitively)', async () => {
+      const event = makeEvent({ profileId: 'tr-case', eventId: '0193B2A4-6C1E-7A55-9A77-1F2E3D4C5B6A' });
+      assert.deepEqual((await post({ batch: [event] })).json(), { accepted: 1, duplicates: 0 });
+      assert.deepEqual((await post({ batch: [{ ...event, eventId: event.eventId.toLowerCase() }] })).json(), { accepted: 0, duplicates: 1 });
+      const stored = await listEvents(h.storage, 'acme/shop', { profileId: 'tr-case' });
+      assert.deepEqual(stored.map((s) => s.event.eventId), ['0193b2a4-6c1e-7a55-9a77-1f2e3d4c5b6a']);
+    });
+
     it('takes text/plain bodies containing JSON (sendBeacon)', async () => {
       const res = await post(JSON.stringify({ batch: [makeEvent()] }), { ...AUTH, 'content-type': 'text/plain;charset=UTF-8' });
       assert.equal(res.statusCode, 200);
