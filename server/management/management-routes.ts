@@ -7,7 +7,7 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
-import { readAudit, writeItem, type Item, type ItemKind } from './managed-item-store.js';
+import { readAudit, writeItem, type Item, type ItemKind, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
 
 /** Each kind's path segment, its list's field in the answer and in a project's config, and its 404. */
@@ -66,7 +66,6 @@ function validItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, nam
   const fromPath = kind === 'feed' ? Number(name) : name;
   // The name comes first, from the path when the body leaves it out.
   const item: Item = { [key]: fromPath, ...(body as Item) };
-  if (item[key] === undefined) item[key] = fromPath;
   // What the API adds to answers is not part of an item: a client may send back what it read.
   delete item.version;
   delete item.source;
@@ -89,8 +88,29 @@ function validItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, nam
   return item;
 }
 
-function keyId(request: FastifyRequest): string {
-  return request.auth!.key.id;
+/**
+ * Stores `item` (null: deletes it) as the request's admin key, with its `If-Match`, then brings this node up to date so
+ * the answer and the next request see the change.
+ */
+async function write(
+  ctx: ServiceContext, request: FastifyRequest, kind: ItemKind, name: string, item: Item | null, createOnly = false,
+): Promise<WriteOutcome> {
+  const project = request.auth!.project;
+  const expected = ifMatch(request);
+  const outcome = await writeItem(ctx.storage, {
+    project: project.key, kind, name, item, fileItem: fileItem(ctx, project, kind, name), keyId: request.auth!.key.id, at: ctx.now(),
+    ...(expected !== undefined ? { ifMatch: expected } : {}),
+    ...(createOnly ? { createOnly } : {}),
+  });
+  await ctx.managed.refresh();
+  return outcome;
+}
+
+/** The project's current item of that name, or the kind's 404. */
+function found(project: ProjectRef, kind: ItemKind, name: string): Item {
+  const item = find(project, kind, name);
+  if (!item) throw new ServiceError(KINDS[kind].notFound, `There is no ${kind} ${quoted(name)} in this project.`);
+  return item;
 }
 
 /**
@@ -104,7 +124,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
 
   for (const kind of Object.keys(KINDS) as ItemKind[]) {
-    const { path, list, notFound } = KINDS[kind];
+    const { path, list } = KINDS[kind];
     const base = `/v1/:org/projects/:project/${path}`;
 
     app.get<{ Params: ProjectParams }>(base, { onRequest }, async (request) => {
@@ -114,22 +134,14 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
     app.get<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
       const p = project(request);
-      const item = find(p, kind, request.params.name);
-      if (!item) throw new ServiceError(notFound, `There is no ${kind} ${quoted(request.params.name)} in this project.`);
-      return answer(reply, view(ctx, p, kind, item));
+      return answer(reply, view(ctx, p, kind, found(p, kind, request.params.name)));
     });
 
     app.put<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
       const p = project(request);
       const { name } = request.params;
       const item = validItem(ctx, p, kind, name, request.body);
-      const expected = ifMatch(request);
-      const outcome = await writeItem(ctx.storage, {
-        project: p.key, kind, name, item, fileItem: fileItem(ctx, p, kind, name), keyId: keyId(request), at: ctx.now(),
-        ...(expected !== undefined ? { ifMatch: expected } : {}),
-        ...(request.headers['if-none-match']?.trim() === '*' ? { createOnly: true } : {}),
-      });
-      await ctx.managed.refresh();
+      const outcome = await write(ctx, request, kind, name, item, request.headers['if-none-match']?.trim() === '*');
       const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;
       reply.code(outcome.created ? 201 : 200);
       return answer(reply, { ...view(ctx, p, kind, served), version: outcome.version, source: 'api' });
@@ -138,17 +150,12 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     app.delete<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
       const p = project(request);
       const { name } = request.params;
-      if (!find(p, kind, name)) throw new ServiceError(notFound, `There is no ${kind} ${quoted(name)} in this project.`);
+      found(p, kind, name);
       if (kind === 'feed') {
         const user = current(p, 'experience').find((e) => String(e.feed) === name);
         if (user) throw new ServiceError('item_in_use', `The experience ${quoted(String(user.name))} uses feed ${name}: change or delete it first.`);
       }
-      const expected = ifMatch(request);
-      await writeItem(ctx.storage, {
-        project: p.key, kind, name, item: null, fileItem: fileItem(ctx, p, kind, name), keyId: keyId(request), at: ctx.now(),
-        ...(expected !== undefined ? { ifMatch: expected } : {}),
-      });
-      await ctx.managed.refresh();
+      await write(ctx, request, kind, name, null);
       return reply.code(204).send();
     });
   }
