@@ -2,6 +2,12 @@
 // once undisturbed and once while a client changes one experiment's weights through the management API every
 // second (each change is a write, a revision bump and a recompiled project config on the node). The mix is the
 // Choose bench's realistic one, a fifth of requests from new visitors. Goal: the ratio stays 1.0 within noise.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../server/app.js';
+import { openPostgresStorage } from '../server/storage/postgres/postgres-storage.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { firstVisits, load, median, startServer, type Server } from './choose-bench.js';
 import { svcExperiments } from './choose-experiments.js';
 import type { Storage } from '../server/storage/storage.js';
@@ -127,12 +133,6 @@ export interface PropagationResult {
  * 5 ms until it serves the change. SQLite nodes learn of it by polling (250 ms); PostgreSQL nodes by NOTIFY.
  */
 export async function runPropagationBench(writes = 10): Promise<PropagationResult[]> {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { buildApp } = await import('../server/app.js');
-  const { openSqliteStorage } = await import('../server/storage/sqlite/sqlite-storage.js');
-  const { openPostgresStorage } = await import('../server/storage/postgres/postgres-storage.js');
   const config = () => ({
     organizations: { acme: { adminKeys: ['adm1.s3cret'], projects: { shop: { apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p'], sources: ['web'] } } } },
   });
