@@ -20,6 +20,9 @@ describe('SDK delivery at /svc/', () => {
     writeFileSync(join(root, 'dist', 'service.js.br'), brotliCompressSync(SDK));
     writeFileSync(join(root, 'dist', 'service.js.gz'), gzipSync(SDK));
     writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
+    mkdirSync(join(root, 'admin'));
+    writeFileSync(join(root, 'admin', 'index.html'), '<!doctype html><title>svc admin</title>');
+    writeFileSync(join(root, 'admin', 'admin-app.ts'), 'export {};');
   });
   const h = useApp(SQLITE_DRIVER, { staticRoot: root });
   after(() => rmSync(root, { recursive: true, force: true }));
@@ -62,6 +65,13 @@ describe('SDK delivery at /svc/', () => {
     assert.equal(brotliDecompressSync(versioned.rawPayload).toString('utf8'), SDK);
     const other = await get('/svc/1.0.0/service.js');
     assert.equal(other.statusCode, 404);
+  });
+
+  it('serves the admin console\'s page at /admin/, never its TypeScript sources', async () => {
+    const page = await get('/admin/');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /svc admin/);
+    assert.equal((await get('/admin/admin-app.ts')).statusCode, 404);
   });
 
   it('never serves the service\'s own bundles, versioned or not', async () => {
