@@ -1,9 +1,33 @@
 import { expect } from '@open-wc/testing';
 import type { ServiceEvent, ServiceJs } from '../src/index.js';
 
-// The README's snippet with the `async` script tag, as a CMS page has them: calls made on `window.svc` before
-// dist/service.js arrives are queued by the stub and replayed in order once it has loaded.
+// The README's snippet, as a CMS page has it: one inline script, the stub (calls made on `window.svc` before
+// dist/service.js arrives are queued and replayed in order once it has) and the loader (it reserves the
+// recommendations' box, then adds the SDK's async script tag once the page has painted).
 type Stubbed = ServiceJs & unknown[];
+
+/**
+ * The snippet's two lines, read from the README (the dev server reformats .js files; a node test checks that the
+ * README shows bundles/snippet.js verbatim). The loader's address and keys are the README's example: `loader()`
+ * swaps them.
+ */
+async function snippet(): Promise<{ stub: string; loaderFn: string }> {
+  const readme = await (await fetch('/README.md')).text();
+  const [stub = '', loader = ''] = readme.split('\n').filter((l) => l.startsWith('!function'));
+  return { stub, loaderFn: loader.slice(0, loader.indexOf('}(document,') + 1) };
+}
+
+/** The loader line with this page's address of the SDK and the given keys, as a site owner edits it. */
+function loader(loaderFn: string, src: string, config: Record<string, string>): string {
+  return `${loaderFn}(document,${JSON.stringify(src)},${JSON.stringify(config)});`;
+}
+
+/** Runs code as an inline script, at once. */
+function inline(code: string): void {
+  const script = document.createElement('script');
+  script.textContent = code;
+  document.head.appendChild(script).remove();
+}
 
 function addScript(src: string, data: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -32,7 +56,8 @@ describe('the async snippet', () => {
   });
 
   it('queues calls before the SDK loads and replays them in order; ready(fn) runs once; stubbed calls settle', async () => {
-    await addScript('/bundles/snippet.js');
+    const { stub: stubLine, loaderFn } = await snippet();
+    inline(stubLine);
     const stub = window.svc as Stubbed;
     expect(Array.isArray(stub), 'the stub is a queue').to.equal(true);
 
@@ -46,8 +71,17 @@ describe('the async snippet', () => {
     expect(seen, 'nothing is tracked before the file loads').to.deep.equal([]);
     expect(readyCalls).to.deep.equal([]);
 
-    await addScript('/dist/service.js', TAG);
+    // The loader adds the SDK's tag once this page has painted something (the text makes sure it does); its
+    // instance says so with svc:ready.
+    document.body.append(Object.assign(document.createElement('p'), { textContent: 'A CMS page' }));
+    const ready = new Promise((resolve) => window.addEventListener('svc:ready', resolve, { once: true }));
+    inline(loader(loaderFn, '/dist/service.js', TAG));
+    await ready;
 
+    const added = [...document.querySelectorAll<HTMLScriptElement>('script[src$="/dist/service.js"]')];
+    expect(added, 'one script tag added').to.have.length(1);
+    expect(added[0]!.async).to.equal(true);
+    expect({ ...added[0]!.dataset }, 'the keys as its data-* attributes').to.deep.equal(TAG);
     const svc = window.svc!;
     expect(svc).to.be.instanceOf(window.ServiceJs);
     expect(seen.map((e) => [e.type, e.name])).to.deep.equal([['track', 'First'], ['identify', 'Identify'], ['track', 'Second']]);
@@ -73,9 +107,31 @@ describe('the async snippet', () => {
 
   it('a second snippet after the load leaves the instance alone', async () => {
     const svc = window.svc;
-    await addScript('/bundles/snippet.js');
+    const { stub, loaderFn } = await snippet();
+    inline(stub);
     expect(window.svc).to.equal(svc);
     expect(Array.isArray(window.svc)).to.equal(false);
+
+    // Its loader adds the SDK a second time: that copy warns and keeps the first instance.
+    const warnings: unknown[][] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      const second = new Promise<Event>((resolve) => {
+        new MutationObserver((_, observer) => {
+          const tag = document.querySelectorAll('script[src$="/dist/service.js"]')[1];
+          if (!tag) return;
+          observer.disconnect();
+          tag.addEventListener('load', resolve);
+        }).observe(document.head, { childList: true });
+      });
+      inline(loader(loaderFn, '/dist/service.js', TAG));
+      await second;
+    } finally {
+      console.warn = original;
+    }
+    expect(window.svc).to.equal(svc);
+    expect(String(warnings[0]?.[0])).to.contain('on this page twice');
   });
 });
 
@@ -111,5 +167,72 @@ describe('a queue in Segment’s shape', () => {
     expect(names).to.deep.equal(['One', 'Product viewed']);
     expect(errors).to.have.length(1);
     expect(String(errors[0]![0])).to.equal('[svc]');
+  });
+});
+
+// The loader's style gives each <svc-recommendations> the box of its `limit` built-in cards before the SDK defines
+// the element: the columns that fit its width, square images, two lines of title and one of price. Measured in
+// frames of several widths, before the SDK (an inline script at the end of the body forces layout) and after it has
+// defined the element, still loading (no keys: no instance, so no products come).
+describe('the box the loader reserves', () => {
+  const frames: HTMLIFrameElement[] = [];
+  afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
+
+  async function measure(width: number, element: string, style = ''): Promise<{ before: number; after: number; status: string | null }> {
+    const { loaderFn } = await snippet();
+    const frame = document.createElement('iframe');
+    frame.style.cssText = `width:${width}px;height:600px;border:0`;
+    frame.srcdoc = `<!doctype html><html lang="en"><head><style>body{margin:0;padding:0 8px;font:16px/1.5 system-ui}${style}</style>
+<script>${loader(loaderFn, '/dist/service.js', {})}</script></head><body>${element}<p id="after">after</p>
+<script>window.before = document.getElementById('after').getBoundingClientRect().top</script></body></html>`;
+    frames.push(frame);
+    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    document.body.append(frame);
+    await loaded;
+    const w = frame.contentWindow as Window & typeof globalThis & { before: number };
+    await w.customElements.whenDefined('svc-recommendations');
+    const el = w.document.querySelector('svc-recommendations') as HTMLElement & { updateComplete: Promise<unknown> };
+    await el.updateComplete;
+    return { before: w.before, after: w.document.getElementById('after')!.getBoundingClientRect().top, status: el.getAttribute('status') };
+  }
+
+  for (const width of [320, 412, 800, 1280]) {
+    for (const limit of [undefined, 1, 3, 6]) {
+      it(`at ${width}px with ${limit === undefined ? 'the default limit' : `limit="${limit}"`}: the box of the loading cards`, async () => {
+        const { before, after, status } = await measure(width, `<svc-recommendations feed="1"${limit === undefined ? '' : ` limit="${limit}"`}></svc-recommendations>`);
+        expect(status).to.equal('loading');
+        expect(before, 'a box is reserved').to.be.greaterThan(100);
+        expect(before).to.be.closeTo(after, 0.5);
+      });
+    }
+  }
+
+  it('follows the page\'s card width, gap, padding, border and font', async () => {
+    const style = 'body{font:20px/1.2 Georgia,serif}svc-recommendations{--svc-recommendations-min-width:7rem;--svc-recommendations-gap:2rem;--svc-recommendations-padding:2px;--svc-recommendations-border:3px solid red}';
+    const { before, after } = await measure(700, '<svc-recommendations feed="1" limit="5" collapse></svc-recommendations>', style);
+    expect(before).to.be.greaterThan(100);
+    expect(before).to.be.closeTo(after, 0.5);
+  });
+
+  it('reserves nothing for a page\'s own template, and keeps children out of the flow until their element is defined', async () => {
+    const own = await measure(800, '<svc-recommendations feed="1"><template><b data-field="title"></b></template></svc-recommendations>');
+    expect(own.before).to.equal(own.after);
+    const slotted = await measure(800, '<svc-recommendations feed="1" limit="2"><p slot="empty">Nothing yet</p></svc-recommendations>');
+    expect(slotted.before).to.be.closeTo(slotted.after, 0.5);
+    // The consent banner's slotted link belongs in the banner (fixed to the viewport), not above the page.
+    const consent = await measure(800, '<svc-consent><a slot="privacy" href="#privacy">Privacy policy</a></svc-consent><svc-recommendations feed="1"></svc-recommendations>');
+    expect(consent.before).to.be.closeTo(consent.after, 0.5);
+  });
+
+  it('a page that never paints content still gets the SDK (after its load event)', async () => {
+    const { loaderFn } = await snippet();
+    const frame = document.createElement('iframe');
+    frame.srcdoc = `<!doctype html><html lang="en"><head><script>${loader(loaderFn, '/dist/service.js', {})}</script></head><body></body></html>`;
+    frames.push(frame);
+    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    document.body.append(frame);
+    await loaded;
+    await (frame.contentWindow as Window & typeof globalThis).customElements.whenDefined('svc-recommendations');
+    expect(frame.contentDocument!.querySelectorAll('script[src$="/dist/service.js"]')).to.have.length(1);
   });
 });
