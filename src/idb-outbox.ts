@@ -3,6 +3,7 @@ import type { ServiceEvent } from './event.js';
 import { backoffDelay, chunk, eventBytes, OUTBOX_DEFAULTS, type Outbox, type OutboxOptions } from './outbox.js';
 import { idbOutboxStore, type OutboxRecord, type OutboxStore } from './outbox-store.js';
 import type { Send } from './transport.js';
+import { uuid } from './uuid.js';
 
 export interface IdbOutboxOptions extends OutboxOptions {
   /** Which events are ours: the track URL, so two configurations on one origin never mix. */
@@ -47,9 +48,6 @@ export class IdbOutbox implements Outbox {
   readonly #scope: string;
   readonly #active: () => boolean;
   readonly #store: OutboxStore;
-  /** Random per instance: ids of two tabs written in the same millisecond never collide. */
-  readonly #tab = Math.random().toString(36).slice(2, 8);
-  #n = 0;
   readonly #mirror = new Map<string, Entry>();
   /** Delivered or dropped but maybe not yet deleted from IndexedDB: never loaded back. */
   readonly #gone = new Set<string>();
@@ -96,8 +94,9 @@ export class IdbOutbox implements Outbox {
   push(event: ServiceEvent): void {
     if (this.#disposed) return;
     const at = Date.now();
-    // Date.now() has 13 digits until 2286 and 1e9 + n keeps 10, so the ids sort as strings, oldest first.
-    const entry: Entry = { id: `${at}-${this.#tab}-${1e9 + this.#n++}`, at, size: 0, event, state: WRITING };
+    // A UUIDv7: ids sort as strings, oldest first, and two tabs' ids never collide. (Entries an older SDK left, with
+    // ids `<ms>-<tab>-<n>`, sort after these: they are still sent, and dropped last when the outbox is full.)
+    const entry: Entry = { id: uuid(), at, size: 0, event, state: WRITING };
     this.#mirror.set(entry.id, entry);
     if (this.#burst.push(entry) === 1) queueMicrotask(() => this.#persist());
     if (this.#running) this.#again = true;

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { EventKind, KindEventDetail, ServiceEvent, ServiceJs } from '../src/index.js';
 import { captureEvents, cleanup, makeSvc, sentBatches, stubFetch } from './helpers/svc.js';
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 // [call, specific DOM event kind, expected event (without the automatic fields)]
 const cases: [string, (s: ServiceJs) => void, EventKind, Partial<ServiceEvent>][] = [
@@ -44,7 +44,7 @@ describe('tracked events and DOM events', () => {
       expect(events).to.have.length(1);
       const event = events[0]!;
       expect(event).to.deep.include(expected);
-      expect(event.eventId).to.match(UUID_V4);
+      expect(event.eventId).to.match(UUID_V7);
       expect(event.profileId).to.be.a('string').and.not.equal('');
       expect(event.sessionId).to.be.a('string').and.not.equal('');
       expect(event.pageId).to.be.a('string').and.not.equal('');
@@ -66,7 +66,7 @@ describe('tracked events and DOM events', () => {
       ['product', 'Product ordered', 'b', 1],
     ]);
     const orderId = events[0]!.data?.orderId;
-    expect(orderId).to.be.a('string').and.match(UUID_V4);
+    expect(orderId).to.be.a('string').and.match(UUID_V7);
     expect(events[1]!.data?.orderId).to.equal(orderId);
   });
 
