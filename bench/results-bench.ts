@@ -3,8 +3,8 @@
 // - results: `GET …/experiences/hero/results` through the real route (app.inject: auth, query, reads, attribution,
 //   statistics) for three metrics (a binomial, a sum, and the same sum with CUPED);
 // - floor: the cheapest question over the same tables — one SQL aggregate that counts converted units per variation
-//   (first exposure per profile from the exposure sets, joined with that profile's orders after it, through the
-//   events' (project, profile_id, ts) index). No identity graph, no windows, no statistics.
+//   (first exposure per profile from the exposure sets, joined with that profile's last order, read through the
+//   events' (project, name, received_at) index). No identity graph, no windows, no statistics.
 // Rounds alternate between the two; the ratio is results p50 / floor p50.
 //
 // The data is generated here and stored through the service's own programs (ingestBatch for events, the Choose
@@ -132,14 +132,19 @@ async function generate(storage: Storage, units: number, events: number): Promis
   await flush(START + span);
 }
 
-/** Converted units per variation: the floor's one aggregate (SQLite's JSON functions over the exposure sets). */
+/**
+ * Converted units per variation: the floor's one aggregate (SQLite's JSON functions over the exposure sets; each
+ * profile's last order from the events' (project, name, received_at) index, joined by an automatic index).
+ */
 const FLOOR_SQL = `
-SELECT x.variation AS variation, COUNT(DISTINCT x.profile_id) AS converted FROM (
+SELECT x.variation AS variation, COUNT(*) AS converted FROM (
   SELECT ex.profile_id AS profile_id, json_extract(j.value, '$[1]') AS variation, MIN(ex.ts) AS first
   FROM exposures ex, json_each(ex.choices) j
   WHERE ex.project = ? AND json_extract(j.value, '$[0]') = ?
   GROUP BY ex.profile_id, variation
-) x JOIN events e ON e.project = ? AND e.profile_id = x.profile_id AND e.ts >= x.first AND e.name = 'Product ordered'
+) x JOIN (
+  SELECT profile_id, MAX(ts) AS last FROM events WHERE project = ? AND name = 'Product ordered' GROUP BY profile_id
+) o ON o.profile_id = x.profile_id AND o.last >= x.first
 GROUP BY x.variation ORDER BY x.variation`;
 
 async function floor(storage: Storage): Promise<Map<string, number>> {

@@ -306,6 +306,15 @@ FROM events WHERE type IN ('identify', 'alias') AND user_id IS NOT NULL
 ON CONFLICT (project, profile_id, user_id, other_user_id) DO NOTHING;
 `;
 
+// An append-shaped event table: no service query reads events by profile or by product (recommendation models and
+// identity are kept up per batch in their own tables, results read by name and receipt time), yet every stored event
+// paid two index entries on random pages for them. What stays: the unique key (project, event_id), which the SDK's
+// time-ordered ids append to, and (project, name, received_at), which appends at the end of each name's range.
+const appendShapedEvents = `
+DROP INDEX events_profile;
+DROP INDEX events_product;
+`;
+
 // Management: items written through the API (null `item`: deleted, which hides a file item of the same name), the
 // audit log of every write, and one revision counter that every node polls to pick up changes.
 const managedItems = (t: { int: string; serial: string }): string => `
@@ -399,5 +408,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'management: items written through the API, the audit log, the revision nodes poll',
     sqlite: managedItems({ int: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' }),
     postgres: managedItems({ int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+  {
+    version: 11,
+    name: 'events append-shaped: no index by profile or by product',
+    sqlite: appendShapedEvents,
+    postgres: appendShapedEvents,
   },
 ];
