@@ -35,46 +35,80 @@ function eventRow(project: string, sourceId: string, e: ServiceEvent, now: numbe
   ];
 }
 
+/** One validated batch, as a track request brought it. */
+export interface IngestInput {
+  project: string;
+  sourceId: string;
+  events: ServiceEvent[];
+  /** When the service received it (epoch ms). */
+  now: number;
+  /** The batch's `sentAt` (epoch ms, the sender's clock), or null. */
+  sentAt: number | null;
+}
+
+/** Rows per multi-row INSERT: 15 parameters each, well under PostgreSQL's 65,535. */
+const INSERT_ROWS = 2000;
+
+const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
+
 /**
- * Stores one validated batch and applies the effects of its new events. `rowWise`: one single-row INSERT per
- * event instead of one multi-row INSERT … RETURNING. An in-process driver (SQLite) wants it: the statement is
- * prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small ones;
- * a networked driver (PostgreSQL) wants the single round trip.
+ * Stores validated batches in the caller's transaction and applies the effects of their new events. `rowWise`: one
+ * single-row INSERT per event instead of multi-row INSERT … RETURNING. An in-process driver (SQLite) wants it: the
+ * statement is prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small
+ * ones; a networked driver (PostgreSQL) wants few round trips, so it also takes several batches at once (the group
+ * commit of event-store.ts): one INSERT for all their events and one model update per project.
+ * An eventId stored by this program counts for the first batch that carries it; a later batch (or a resend) finds it
+ * a duplicate.
  */
-export function* ingestProgram(
-  project: string, sourceId: string, events: ServiceEvent[], now: number, rowWise = false, sentAt: number | null = null,
-): SqlProgram<IngestResult> {
-  // Sorted by eventId so that two concurrent transactions take unique-index locks in the same order
-  // (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
-  const rows = [...events].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+export function* ingestProgram(batches: readonly IngestInput[], rowWise = false): SqlProgram<IngestResult[]> {
+  // Inserted in (project, eventId) order so that two concurrent transactions take unique-index locks in the same
+  // order (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
+  const rows = batches.flatMap((b) => [...b.events].sort(byEventId).map((e) => ({ b, e })))
+    .sort((x, y) => (x.b.project < y.b.project ? -1 : x.b.project > y.b.project ? 1 : byEventId(x.e, y.e)));
+  const key = (project: string, eventId: string): string => `${project}\n${eventId}`;
   const fresh = new Set<string>();
   if (rowWise) {
-    // ON CONFLICT DO NOTHING changes no row for a stored eventId (or one repeated earlier in this batch).
-    for (const e of rows) {
-      const { changes } = yield op(EVENT_INSERT_ONE, ...eventRow(project, sourceId, e, now, sentAt));
-      if (changes === 1) fresh.add(e.eventId);
+    // ON CONFLICT DO NOTHING changes no row for a stored eventId (or one repeated earlier in this transaction).
+    for (const { b, e } of rows) {
+      const { changes } = yield op(EVENT_INSERT_ONE, ...eventRow(b.project, b.sourceId, e, b.now, b.sentAt));
+      if (changes === 1) fresh.add(key(b.project, e.eventId));
     }
   } else {
-    const params: SqlValue[] = [];
-    for (const e of rows) params.push(...eventRow(project, sourceId, e, now, sentAt));
-    const { rows: inserted } = yield op(
-      `${EVENT_INSERT_HEAD}${rows.map(() => ONE_EVENT_ROW).join(', ')}
-     ON CONFLICT (project, event_id) DO NOTHING RETURNING event_id`,
-      ...params,
-    );
-    for (const r of inserted) fresh.add(str(r.event_id));
+    for (let i = 0; i < rows.length; i += INSERT_ROWS) {
+      const chunk = rows.slice(i, i + INSERT_ROWS);
+      const params: SqlValue[] = [];
+      for (const { b, e } of chunk) params.push(...eventRow(b.project, b.sourceId, e, b.now, b.sentAt));
+      const { rows: inserted } = yield op(
+        `${EVENT_INSERT_HEAD}${chunk.map(() => ONE_EVENT_ROW).join(', ')}
+     ON CONFLICT (project, event_id) DO NOTHING RETURNING project, event_id`,
+        ...params,
+      );
+      for (const r of inserted) fresh.add(key(str(r.project), str(r.event_id)));
+    }
   }
-  const accepted = fresh.size;
-  // Effects in batch order, once per stored event (a batch may repeat an eventId).
-  const stored: ServiceEvent[] = [];
-  let identityChanged = false;
-  for (const event of events) {
-    if (!fresh.delete(event.eventId)) continue;
-    yield* applyIdentityEffects(project, event, now);
-    stored.push(event);
-    if (event.type === 'identify' || event.type === 'alias') identityChanged = true;
+  // Effects in batch order, once per stored event (a batch may repeat an eventId, and so may two batches).
+  const results: IngestResult[] = [];
+  const storedByProject = new Map<string, { now: number; events: ServiceEvent[] }>();
+  for (const b of batches) {
+    let accepted = 0;
+    let identityChanged = false;
+    for (const event of b.events) {
+      if (!fresh.delete(key(b.project, event.eventId))) continue;
+      accepted++;
+      yield* applyIdentityEffects(b.project, event, b.now);
+      let stored = storedByProject.get(b.project);
+      if (stored === undefined) storedByProject.set(b.project, (stored = { now: b.now, events: [] }));
+      stored.now = Math.max(stored.now, b.now);
+      stored.events.push(event);
+      if (event.type === 'identify' || event.type === 'alias') identityChanged = true;
+    }
+    results.push({ accepted, duplicates: b.events.length - accepted, identityChanged });
   }
-  // Recommendation models, in this transaction so they count each stored event exactly once (model-updater.ts).
-  yield* updateModels(project, stored, now);
-  return { accepted, duplicates: events.length - accepted, identityChanged };
+  // Recommendation models, in this transaction so they count each stored event exactly once (model-updater.ts); one
+  // update per project, projects in order (the lock order again).
+  for (const project of [...storedByProject.keys()].sort()) {
+    const { now, events } = storedByProject.get(project)!;
+    yield* updateModels(project, events, now);
+  }
+  return results;
 }

@@ -1,6 +1,7 @@
-// Concurrent ingestion: batches arriving together share one commit on SQLite (group commit); on both drivers
-// every batch is answered as if stored alone, each event is stored once, and a resend after a restart is a
-// duplicate. The SQLite-only cases make the database itself fail one batch of a group (a trigger) and check
+// Concurrent ingestion: batches arriving together share one commit (group commit: on SQLite the storage's, on
+// PostgreSQL event-store.ts stores them in one statement); on both drivers every batch is answered as if stored
+// alone, each event is stored once, models come out as if the batches had come one by one, and a resend after a
+// restart is a duplicate. The last cases make the database itself fail one batch of a group (a trigger) and check
 // that the others are stored and answered.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,6 +15,9 @@ import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 import { getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
 import { listEvents } from './helpers/stored-rows.js';
+import pg from 'pg';
+import { op } from '../../server/storage/sql-program.js';
+import type { Storage } from '../../server/storage/storage.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -56,6 +60,33 @@ for (const driver of DRIVERS) {
       assert.deepEqual(await getProfileAttributes(h.storage, PROJECT, 'gc-p'), { plan: 'pro' });
     });
 
+    it('updates the models from concurrent batches exactly as from the same batches one by one', async () => {
+      // 24 batches: product views of 6 shared products (hot rows) by 4 shared profiles, each batch its own session,
+      // every third batch an order of two products. The same batches go to one project concurrently and to another
+      // one by one, with the same receipt time; every model table must hold the same rows for both.
+      const batches = Array.from({ length: 24 }, (_, b) => {
+        const events = Array.from({ length: 5 }, (_, i) => makeEvent({
+          type: 'product', name: 'Product viewed', profileId: `mp-${(b + i) % 4}`, sessionId: `ms-${b}`,
+          data: { productId: `mp${(b * 5 + i) % 6}` },
+        }));
+        if (b % 3 === 0) {
+          for (const productId of [`mp${b % 6}`, `mp${(b + 1) % 6}`]) {
+            events.push(makeEvent({ type: 'product', name: 'Product ordered', profileId: `mp-${b % 4}`, sessionId: `ms-${b}`, data: { productId, orderId: `mo-${b}` } }));
+          }
+        }
+        return events;
+      });
+      const receivedAt = Date.parse('2025-06-01T00:00:00.000Z');
+      const results = await Promise.all(batches.map((batch) => ingestBatch(h.storage, 'acme/par', 'web', batch, { receivedAt })));
+      for (const batch of batches) await ingestBatch(h.storage, 'acme/seq', 'web', batch, { receivedAt });
+      assert.deepEqual(total(results), { accepted: batches.flat().length, duplicates: 0 });
+      for (const table of Object.keys(MODEL_TABLES) as (keyof typeof MODEL_TABLES)[]) {
+        const [par, seq] = [await modelRows(h.storage, table, 'acme/par'), await modelRows(h.storage, table, 'acme/seq')];
+        assert.ok(seq.length > 0, `${table} has rows`);
+        assert.deepEqual(par, seq, table);
+      }
+    });
+
     it('answers a concurrent resend after a restart with duplicates only', async () => {
       const batches = overlappingBatches('gc-restart');
       await Promise.all(batches.map((batch) => ingestBatch(h.storage, PROJECT, 'web', batch)));
@@ -80,6 +111,53 @@ for (const driver of DRIVERS) {
     });
   });
 }
+
+/**
+ * The recommendation models' tables, each read in full for a project (without the project column), in key order.
+ * Scores are sums of floating-point terms, added in another order by a group: compared to 12 significant digits.
+ */
+const MODEL_TABLES = {
+  product_scores: 'product_id, score',
+  baskets: 'kind, basket_id, product_id',
+  co_occurrence: 'kind, a, b, count',
+  profile_recent: 'profile_id, product_id, last_seen',
+} as const;
+
+async function modelRows(storage: Storage, table: keyof typeof MODEL_TABLES, project: string): Promise<unknown[]> {
+  const columns = MODEL_TABLES[table];
+  const rows = await storage.run(function* () {
+    return (yield op(`SELECT ${columns} FROM ${table} WHERE project = ? ORDER BY ${columns}`, project)).rows;
+  });
+  return rows.map((r) => Object.values(r).map((v) => (typeof v === 'number' && !Number.isSafeInteger(v) ? v.toPrecision(12) : String(v))));
+}
+
+describe('group commit: a database error fails only its own batch (postgres)', () => {
+  const h = useStorage(DRIVERS.find((d) => d.name === 'postgres')!);
+
+  it('stores and acknowledges the other batches of the group', async () => {
+    const side = new pg.Client({ connectionString: h.db.location });
+    await side.connect();
+    await side.query(`CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.profile_id = 'poison' THEN RAISE EXCEPTION 'poisoned batch'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER poison BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION poison();`);
+    try {
+      // Enough concurrent batches that several share a group with the poisoned one.
+      const good = Array.from({ length: 12 }, () => [makeEvent({ profileId: 'pg-ok' }), makeEvent({ profileId: 'pg-ok' })]);
+      const bad = [makeEvent({ profileId: 'pg-bad' }), makeEvent({ profileId: 'poison' })];
+      const outcomes = await Promise.allSettled([...good.slice(0, 6), bad, ...good.slice(6)].map((batch) => ingestBatch(h.storage, PROJECT, 'web', batch)));
+      assert.equal(outcomes[6]?.status, 'rejected');
+      assert.match(String((outcomes[6] as PromiseRejectedResult).reason), /poisoned batch/);
+      const fulfilled = outcomes.filter((o) => o.status === 'fulfilled') as PromiseFulfilledResult<IngestResult>[];
+      assert.equal(fulfilled.length, 12);
+      for (const o of fulfilled) assert.deepEqual(o.value, { accepted: 2, duplicates: 0, identityChanged: false });
+      assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-ok' })).length, 24);
+      assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-bad' })).length, 0);
+    } finally {
+      await side.query('DROP TRIGGER poison ON events; DROP FUNCTION poison();');
+      await side.end();
+    }
+  });
+});
 
 describe('group commit: a database error fails only its own batch (sqlite)', () => {
   const h = useSqliteWithSide();
