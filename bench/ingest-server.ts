@@ -1,23 +1,46 @@
-// A server for the ingestion bench, run as a forked child so that its RSS is its own:
-//   --mode=svc   the real service (buildApp, durable SQLite in a temp dir, rate limits lifted)
-//   --mode=bare  a bare node:http server that reads and JSON.parses the same bodies, then discards them
-//   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
-//                (Fastify's own JSON parser) and discards it: what svc would cost if validating and storing were free
+// A server for the ingestion bench, run as a forked child so that its RSS and CPU time are its own:
+//   --mode=svc       the real service (buildApp, durable SQLite in a temp dir, rate limits lifted)
+//   --mode=svc-pg    the real service on PostgreSQL (a fresh database)
+//   --mode=floor     the durable floor on SQLite: node:http, JSON.parse, then one transaction of prepared
+//                    `INSERT OR IGNORE` per event into a table with the service's event columns keyed
+//                    (project, event_id) and no other index; WAL, synchronous=NORMAL
+//   --mode=floor-pg  the same floor on PostgreSQL: one multi-row `INSERT … ON CONFLICT DO NOTHING` per batch (its own
+//                    transaction), through a pool as large as the service's
+//   --mode=bare      node:http that reads and JSON.parses the same bodies, then discards them (the transport alone)
 // It sends {port} once listening and answers the bench's questions (RSS, CPU time) over IPC (server-ipc.ts).
-import Fastify from 'fastify';
-import { createServer } from 'node:http';
+import Database from 'better-sqlite3';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { buildApp } from '../server/app.js';
+import { openPostgresStorage } from '../server/storage/postgres/postgres-storage.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../server/storage/storage.js';
+import type { ServiceEvent } from '../src/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
+const PG_ROOT = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PROJECT = 'acme/shop';
 
-async function startSvc(): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+/** A fresh, empty PostgreSQL database for this mode (dropped and created again on every start). */
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: PG_ROOT });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(PG_ROOT);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function startSvc(storage: Storage): Promise<number> {
   const app = await buildApp({
     storage,
     config: {
@@ -33,38 +56,93 @@ async function startSvc(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-async function startBare(): Promise<number> {
-  const server = createServer((req, res) => {
+/** A node:http server that parses each body and hands its batch to `store`; 200 with the counts, 400 if unparsable. */
+async function startHttp(store: (batch: ServiceEvent[]) => number | Promise<number>): Promise<number> {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      let batch: ServiceEvent[];
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { batch?: unknown[] };
-        const n = Array.isArray(body.batch) ? body.batch.length : 0;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ accepted: n, duplicates: 0 }));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { batch?: ServiceEvent[] };
+        batch = Array.isArray(body.batch) ? body.batch : [];
       } catch {
         res.writeHead(400);
         res.end();
+        return;
       }
+      Promise.resolve(batch).then(store).then((accepted) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ accepted, duplicates: batch.length - accepted }));
+      }, () => {
+        res.writeHead(503);
+        res.end();
+      });
     });
-  });
+  };
+  const server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-async function startFastify(): Promise<number> {
-  const app = Fastify();
-  app.post<{ Body: { batch?: unknown[] } }>('/v1/:org/projects/:project/sources/:sourceId/track', async (request) => {
-    const n = Array.isArray(request.body.batch) ? request.body.batch.length : 0;
-    return { accepted: n, duplicates: 0 };
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  return typeof address === 'object' && address ? address.port : 0;
+/** The service's event columns, in its order (server/storage/migrations.ts). */
+const COLUMNS = 'project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id, account_id, product_id, ts, received_at, sent_at, payload';
+
+function row(e: ServiceEvent, now: number): unknown[] {
+  const productId = e.type === 'product' && e.data?.productId != null ? String(e.data.productId) : null;
+  return [PROJECT, e.eventId, 'web', e.type, e.name, e.profileId, e.sessionId, e.pageId, e.userId ?? null, e.accountId ?? null,
+    productId, Date.parse(e.timestamp), now, null, JSON.stringify(e)];
 }
 
-const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
+function floorSqlite(): (batch: ServiceEvent[]) => number {
+  const db = new Database(join(mkdtempSync(join(tmpdir(), 'svc-bench-floor-')), 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE events (project TEXT NOT NULL, event_id TEXT NOT NULL, source_id TEXT NOT NULL, type TEXT NOT NULL,
+    name TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT NOT NULL, page_id TEXT NOT NULL, user_id TEXT, account_id TEXT,
+    product_id TEXT, ts INTEGER NOT NULL, received_at INTEGER NOT NULL, sent_at INTEGER, payload TEXT NOT NULL,
+    PRIMARY KEY (project, event_id))`);
+  const insert = db.prepare(`INSERT OR IGNORE INTO events (${COLUMNS}) VALUES (${new Array(15).fill('?').join(', ')})`);
+  return db.transaction((batch: ServiceEvent[]) => {
+    const now = Date.now();
+    let accepted = 0;
+    for (const e of batch) accepted += insert.run(...row(e, now)).changes;
+    return accepted;
+  });
+}
+
+async function floorPostgres(): Promise<(batch: ServiceEvent[]) => Promise<number>> {
+  const pool = new pg.Pool({ connectionString: await freshDatabase('svc_bench_ingest_floor'), max: 10 });
+  await pool.query(`CREATE TABLE events (project TEXT NOT NULL, event_id TEXT NOT NULL, source_id TEXT NOT NULL, type TEXT NOT NULL,
+    name TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT NOT NULL, page_id TEXT NOT NULL, user_id TEXT, account_id TEXT,
+    product_id TEXT, ts BIGINT NOT NULL, received_at BIGINT NOT NULL, sent_at BIGINT, payload TEXT NOT NULL,
+    PRIMARY KEY (project, event_id))`);
+  return async (batch) => {
+    if (batch.length === 0) return 0;
+    const now = Date.now();
+    const params = batch.flatMap((e) => row(e, now));
+    const values = batch.map((_, i) => `(${Array.from({ length: 15 }, (_, c) => `$${i * 15 + c + 1}`).join(', ')})`).join(', ');
+    const { rowCount } = await pool.query(`INSERT INTO events (${COLUMNS}) VALUES ${values} ON CONFLICT (project, event_id) DO NOTHING`, params);
+    return rowCount ?? 0;
+  };
+}
+
+async function start(): Promise<number> {
+  switch (mode) {
+    case 'svc':
+      return startSvc(await openSqliteStorage(join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'svc.db')));
+    case 'svc-pg':
+      return startSvc(await openPostgresStorage(await freshDatabase('svc_bench_ingest_svc')));
+    case 'floor':
+      return startHttp(floorSqlite());
+    case 'floor-pg':
+      return startHttp(await floorPostgres());
+    default:
+      return startHttp((batch) => batch.length);
+  }
+}
+
+const port = await start();
 answerBenchQuestions();
 process.send?.({ port });
