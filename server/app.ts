@@ -61,6 +61,12 @@ export interface BuildAppOptions {
   configPollMs?: number;
   /** More route modules (e.g. the Choose API), registered after the built-in ones. */
   routes?: RouteModule[];
+  /**
+   * Most events held accepted but not yet committed (default 50,000, about 100 MB): a track request that would pass it
+   * is answered 503 `overloaded` with `Retry-After`, so a sustained overload slows senders down instead of growing
+   * memory without bound.
+   */
+  maxPendingEvents?: number;
 }
 
 /**
@@ -108,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     feeds: new FeedService(options.storage),
     canonicalProfiles: new CanonicalProfileCache(now),
     now,
+    maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
   app.decorate('svc', ctx);
 

@@ -18,6 +18,8 @@ export interface ServiceContext {
   canonicalProfiles: CanonicalProfileCache;
   /** The clock (tests pin it); epoch milliseconds. */
   now: () => number;
+  /** Most events this node holds accepted but not yet committed; a track request past it is answered 503. */
+  maxPendingEvents: number;
 }
 
 declare module 'fastify' {

@@ -12,20 +12,33 @@ import { ingestBatch } from './event-store.js';
  * correct event times for clock skew with it).
  */
 export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
+  // Events validated and handed to storage, not yet committed: what this node holds in memory for ingestion.
+  let pending = 0;
   app.post<{ Params: ProjectParams & { sourceId: string } }>(
     '/v1/:org/projects/:project/sources/:sourceId/track',
     {
       onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false }),
     },
-    async (request) => {
+    async (request, reply) => {
       const events = validateBatch(request.body);
       const sentAt = sentAtOf(request.body);
       // The authenticated project's key, never one built from the path's raw names.
       const project = request.auth?.project.key;
       if (project === undefined) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
-      const { accepted, duplicates, identityChanged } = await ingestBatch(
-        ctx.storage, project, request.params.sourceId, events, { sentAt, receivedAt: ctx.now() },
-      );
+      // Backpressure: past the bound the batch is refused whole (nothing stored) and the sender retries later; one
+      // batch is always taken, however large, so that a bound below a batch cannot stop ingestion.
+      if (pending > 0 && pending + events.length > ctx.maxPendingEvents) {
+        void reply.header('retry-after', '1');
+        throw new ServiceError('overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored; retry in a second.`);
+      }
+      pending += events.length;
+      let result;
+      try {
+        result = await ingestBatch(ctx.storage, project, request.params.sourceId, events, { sentAt, receivedAt: ctx.now() });
+      } finally {
+        pending -= events.length;
+      }
+      const { accepted, duplicates, identityChanged } = result;
       // Stored links are answered by Choose at once: a client that logged in, then asks, gets the person's variations.
       if (identityChanged) ctx.canonicalProfiles.invalidateAll();
       ctx.metrics.eventsIngested.inc({ project }, accepted);
