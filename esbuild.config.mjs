@@ -7,7 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs', 'dist/results-reader.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs', 'dist/ingest-writer.mjs', 'dist/results-reader.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -58,7 +58,7 @@ await Promise.all([
   }),
   build({
     // The thread entries (Choose's writer, results' reader) are loaded by URL next to server.mjs.
-    entryPoints: { server: 'server/main.ts', 'choose-writer': 'server/choose/choose-writer.ts', 'results-reader': 'server/results/results-reader.ts' },
+    entryPoints: { server: 'server/main.ts', 'choose-writer': 'server/choose/choose-writer.ts', 'ingest-writer': 'server/ingest/ingest-writer.ts', 'results-reader': 'server/results/results-reader.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,

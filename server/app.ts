@@ -25,6 +25,7 @@ import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { resultsRoute } from './results/results-route.js';
 import { ResultsService } from './results/results-service.js';
+import { EventStore } from './ingest/event-store.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import type { Storage } from './storage/storage.js';
@@ -155,7 +156,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
 
-  trackRoute(app, ctx);
+  const events = new EventStore(options.storage);
+  app.addHook('onClose', () => events.close());
+  trackRoute(app, ctx, events);
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);

@@ -1,4 +1,5 @@
 import type { ServiceEvent } from '../../src/event.js';
+import { SqliteWriterThread } from '../storage/sqlite/writer-thread.js';
 import type { Storage } from '../storage/storage.js';
 import { ingestProgram, type IngestInput, type IngestResult } from './ingest-program.js';
 
@@ -104,4 +105,42 @@ export function ingestBatch(
   let grouped = groups.get(storage);
   if (grouped === undefined) groups.set(storage, (grouped = new PostgresIngestGroups(storage)));
   return grouped.add(input);
+}
+
+// The thread's entry sits next to this module: dist/ingest-writer.mjs next to the bundled dist/server.mjs
+// (esbuild.config.mjs builds both), or server/ingest/ingest-writer.ts when running from source under tsx.
+const WRITER_ENTRY = import.meta.url.endsWith('.ts')
+  ? new URL('./ingest-writer.ts', import.meta.url)
+  : new URL('./ingest-writer.mjs', import.meta.url);
+
+/**
+ * Where the track endpoint stores batches. On a SQLite file, a writer thread with its own connection stores them,
+ * each turn's batches in one commit synced before they are answered (as durable as the main connection's): the event
+ * loop goes on parsing and validating the next requests meanwhile, and the fsync never holds it. If the thread cannot
+ * run, and on PostgreSQL or an in-memory database, `ingestBatch` stores them.
+ * @example const events = new EventStore(storage); await events.ingest('acme/shop', 'web', batch, { sentAt });
+ */
+export class EventStore {
+  private readonly thread: SqliteWriterThread | null;
+
+  constructor(private readonly storage: Storage) {
+    const file = storage.dialect === 'sqlite' ? storage.file : undefined;
+    this.thread = file !== undefined && file !== '' && file !== ':memory:' ? new SqliteWriterThread(file, WRITER_ENTRY, 'FULL') : null;
+  }
+
+  ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
+    const thread = this.thread;
+    if (thread === null || thread.failed || events.length === 0) return ingestBatch(this.storage, project, sourceId, events, options);
+    const input: IngestInput = { project, sourceId, events, now: options.receivedAt ?? Date.now(), sentAt: options.sentAt ?? null };
+    return thread.run<IngestResult[]>('ingest', [input]).then(([result]) => result!, (error: unknown) => {
+      // The thread died under this request: stored here instead (what it may have committed counts as duplicates).
+      if (thread.failed) return ingestBatch(this.storage, project, sourceId, events, options);
+      throw error;
+    });
+  }
+
+  /** Ends the writer thread after the batches it was sent. */
+  close(): Promise<void> {
+    return this.thread?.close() ?? Promise.resolve();
+  }
 }

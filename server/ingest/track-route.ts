@@ -3,7 +3,7 @@ import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js
 import { ServiceError } from '../errors/service-error.js';
 import { sentAtOf, validateBatch } from './validate-event.js';
 import type { ServiceContext } from '../service-context.js';
-import { ingestBatch } from './event-store.js';
+import type { EventStore } from './event-store.js';
 
 /**
  * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}`:
@@ -11,7 +11,7 @@ import { ingestBatch } from './event-store.js';
  * `{accepted, duplicates}` by eventId per project. The batch's optional `sentAt` is stored with each event (results
  * correct event times for clock skew with it).
  */
-export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
+export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: EventStore): void {
   // Events validated and handed to storage, not yet committed: what this node holds in memory for ingestion.
   let pending = 0;
   app.post<{ Params: ProjectParams & { sourceId: string } }>(
@@ -34,7 +34,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext): void {
       pending += events.length;
       let result;
       try {
-        result = await ingestBatch(ctx.storage, project, request.params.sourceId, events, { sentAt, receivedAt: ctx.now() });
+        result = await store.ingest(project, request.params.sourceId, events, { sentAt, receivedAt: ctx.now() });
       } finally {
         pending -= events.length;
       }

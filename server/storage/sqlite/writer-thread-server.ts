@@ -23,21 +23,24 @@ export interface WriterReply {
 
 export interface WriterThreadData {
   file: string;
+  /** How its commits reach the disk: NORMAL (default) without waiting for it, FULL synced before they are answered. */
+  synchronous?: 'NORMAL' | 'FULL';
 }
 
 type Run = Extract<WriterRequest, { program: string }>;
 
 /**
- * Serves the main thread's requests until it asks to close. Commits use `synchronous=NORMAL`: in WAL mode such a
- * commit is written to the log but not fsync'd by itself; it reaches the disk with the next checkpoint or the next
- * FULL commit of the main connection (which syncs the whole log). So a crash of the process loses nothing this thread
- * answered, and an answer that waits for it waits for no fsync (`durability: 'commit'` in storage.ts).
+ * Serves the main thread's requests until it asks to close. Commits use `synchronous=NORMAL` unless the thread was
+ * started with FULL: in WAL mode such a commit is written to the log but not fsync'd by itself; it reaches the disk
+ * with the next checkpoint or the next FULL commit (which syncs the whole log). So a crash of the process loses nothing
+ * this thread answered, and an answer that waits for it waits for no fsync (`durability: 'commit'` in storage.ts).
+ * With FULL (ingestion), each group's commit is synced before its answers: a crash of the machine loses none either.
  * @example serveWriterThread({ exposures: (rows: SqlValue[][]) => insertExposureRowsProgram(rows) });
  */
 export function serveWriterThread(programs: WriterPrograms): void {
   const port = parentPort;
   if (!port) throw new Error('serveWriterThread runs in a worker thread');
-  const { file } = workerData as WriterThreadData;
+  const { file, synchronous = 'NORMAL' } = workerData as WriterThreadData;
   const db = new Database(file);
   // WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers still
   // take turns: the connections wait up to busy_timeout for each other's (short) transactions.
@@ -46,7 +49,7 @@ export function serveWriterThread(programs: WriterPrograms): void {
   // Checkpoints belong to the storage's checkpoint thread (wal-checkpointer.ts); this connection only takes part at
   // the same bound as the main one. At SQLite's default of 1000 pages it would checkpoint after most of its commits.
   db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
-  db.pragma('synchronous = NORMAL');
+  db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   const runner = new SqliteProgramRunner(db);
 
   /** Runs one request's program on the open transaction; throws when a statement fails. */

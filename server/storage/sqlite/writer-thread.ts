@@ -20,7 +20,7 @@ function startWorker(entry: URL, workerData: WriterThreadData): Worker {
 /**
  * A SQLite writer thread: runs a domain's named programs (writer-thread-server.ts) on its own connection to the
  * database `file`, so neither their statements nor their commits run on the event loop that answers requests; the
- * programs a turn sends share one commit, made without waiting for the disk. `entry` is the domain's thread entry
+ * programs a turn sends share one commit, made without waiting for the disk (or synced first, with `synchronous` FULL). `entry` is the domain's thread entry
  * module, which calls serveWriterThread with its programs. The thread starts on the first `run` (most apps in tests
  * never send one) and keeps no process alive while idle. If it cannot start or dies, the runs in flight reject and so
  * do later ones (`failed` tells the caller to use another way).
@@ -35,7 +35,11 @@ export class SqliteWriterThread {
   /** True once the thread failed or was closed: the caller writes another way from then on. */
   failed = false;
 
-  constructor(private readonly file: string, private readonly entry: URL) {}
+  constructor(
+    private readonly file: string,
+    private readonly entry: URL,
+    private readonly synchronous: WriterThreadData['synchronous'] = 'NORMAL',
+  ) {}
 
   /** Runs the program `program` with `args` in the thread's next transaction; its value once committed. */
   run<T>(program: string, args: unknown[]): Promise<T> {
@@ -71,7 +75,7 @@ export class SqliteWriterThread {
 
   private start(): Worker {
     if (this.worker !== null) return this.worker;
-    const worker = startWorker(this.entry, { file: this.file });
+    const worker = startWorker(this.entry, { file: this.file, synchronous: this.synchronous });
     // An idle worker keeps nothing alive (see send() for a busy one).
     worker.unref();
     worker.on('message', (reply: WriterReply) => {
