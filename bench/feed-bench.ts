@@ -8,7 +8,7 @@
 //     next to the same service answering a constant list from a route with the same auth and validation — the
 //     named peer — in alternating rounds; the ratio is feed p50 / constant p50.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { uuid } from '../src/uuid.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -89,7 +89,7 @@ function* eventBatches(total: number, products: number, profiles: number): Gener
   let session = 0;
   let batch: ServiceEvent[] = [];
   const push = (e: Omit<ServiceEvent, 'eventId' | 'pageId'>): void => {
-    batch.push({ ...e, eventId: randomUUID(), pageId: 'page' });
+    batch.push({ ...e, eventId: uuid(), pageId: 'page' });
     made++;
   };
   while (made < total) {

@@ -42,6 +42,18 @@ export interface IngestBenchResult {
   connections: number;
   /** Why the PostgreSQL rows are missing, when they are. */
   skipped?: string;
+  overload: OverloadResult;
+}
+
+/** svc on SQLite under more connections than it can serve, with a low backpressure bound. */
+export interface OverloadResult {
+  connections: number;
+  maxPendingEvents: number;
+  eventsPerSecond: number;
+  answered: number;
+  refused: number;
+  rssAtRest: number;
+  rssPeak: number;
 }
 
 const AUTH = `Basic ${Buffer.from('web1:p4ss').toString('base64')}`;
@@ -71,8 +83,8 @@ interface Server {
   cpu(): Promise<number>;
 }
 
-function startServer(mode: Mode): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`], {
+function startServer(mode: Mode, args: string[] = []): Promise<Server> {
+  const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`, ...args], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -89,6 +101,8 @@ function startServer(mode: Mode): Promise<Server> {
 interface LoadResult {
   eventsPerSecond: number;
   errors: number;
+  /** Answers 503 (backpressure). */
+  refused: number;
   peakRss: number;
   cpuUsPerRequest: number;
 }
@@ -110,7 +124,8 @@ async function load(server: Server, seconds: number, connections: number, batchS
     });
     const ok = result['2xx'];
     const cpuUsPerRequest = (await server.cpu() - cpuBefore) / Math.max(1, result.requests.total);
-    return { eventsPerSecond: (ok * batchSize) / seconds, errors: result.non2xx + result.errors + result.timeouts, peakRss, cpuUsPerRequest };
+    const refused = Number((result.statusCodeStats as Record<string, { count: number }> | undefined)?.['503']?.count ?? 0);
+    return { eventsPerSecond: (ok * batchSize) / seconds, errors: result.non2xx + result.errors + result.timeouts, refused, peakRss, cpuUsPerRequest };
   } finally {
     clearInterval(sampler);
   }
@@ -172,12 +187,33 @@ export async function runIngestBench(options: IngestBenchOptions = {}): Promise<
       };
     });
     const of = (mode: Mode): number => sides.find((s) => s.mode === mode)?.median ?? NaN;
+    for (const s of servers.values()) s.child.kill('SIGTERM');
+    servers.clear();
     return {
       sides, sqliteRatio: of('svc') / of('floor'), postgresRatio: skipped ? null : of('svc-pg') / of('floor-pg'),
-      errors, connections, ...(skipped ? { skipped } : {}),
+      errors, connections, ...(skipped ? { skipped } : {}), overload: await overload(seconds, batchSize),
     };
   } finally {
     for (const s of servers.values()) s.child.kill('SIGTERM');
+  }
+}
+
+/**
+ * Backpressure at work: svc on SQLite with its bound on events held but not committed lowered to 2,000 (the default,
+ * 50,000, is more than one address's 256 connections can hold in flight), driven by 200 connections. It answers what it
+ * can, refuses the rest with 503 and Retry-After, and its memory stays near the normal load's.
+ */
+async function overload(seconds: number, batchSize: number): Promise<OverloadResult> {
+  const maxPendingEvents = 2000;
+  const connections = 200;
+  const server = await startServer('svc', [`--max-pending=${maxPendingEvents}`]);
+  try {
+    const rssAtRest = await server.rss();
+    const r = await load(server, seconds, connections, batchSize);
+    const answered = Math.round((r.eventsPerSecond * seconds) / batchSize);
+    return { connections, maxPendingEvents, eventsPerSecond: r.eventsPerSecond, answered, refused: r.refused, rssAtRest, rssPeak: r.peakRss };
+  } finally {
+    server.child.kill('SIGTERM');
   }
 }
 
@@ -209,5 +245,9 @@ export function formatIngestBench(r: IngestBenchResult): string {
     `svc / floor on SQLite = ${r.sqliteRatio.toFixed(2)} (goal ≥ 0.7: ${goal(r.sqliteRatio)})`,
     r.postgresRatio === null ? `svc / floor on PostgreSQL: ${r.skipped}` : `svc / floor on PostgreSQL = ${r.postgresRatio.toFixed(2)} (goal ≥ 0.7: ${goal(r.postgresRatio)})`,
     ...(r.errors ? [`${r.errors} non-2xx answers or errors`] : []),
+    '',
+    `Overload: svc on SQLite, ${r.overload.connections} connections, backpressure bound ${rate(r.overload.maxPendingEvents)} events: `
+      + `${rate(r.overload.eventsPerSecond)} events/s stored, ${rate(r.overload.answered)} requests answered 200 and `
+      + `${rate(r.overload.refused)} refused with 503 + Retry-After; RSS ${mb(r.overload.rssAtRest)} at rest, ${mb(r.overload.rssPeak)} at most.`,
   ].join('\n');
 }

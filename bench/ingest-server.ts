@@ -7,6 +7,7 @@
 //   --mode=floor-pg  the same floor on PostgreSQL: one multi-row `INSERT … ON CONFLICT DO NOTHING` per batch (its own
 //                    transaction), through a pool as large as the service's
 //   --mode=bare      node:http that reads and JSON.parses the same bodies, then discards them (the transport alone)
+//   --max-pending=N  (svc modes) the service's bound on events held but not committed (backpressure)
 // It sends {port} once listening and answers the bench's questions (RSS, CPU time) over IPC (server-ipc.ts).
 import Database from 'better-sqlite3';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -22,6 +23,7 @@ import type { ServiceEvent } from '../src/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
+const maxPending = process.argv.find((a) => a.startsWith('--max-pending='))?.slice('--max-pending='.length);
 const PG_ROOT = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PROJECT = 'acme/shop';
 
@@ -50,6 +52,7 @@ async function startSvc(storage: Storage): Promise<number> {
         limits: { writeKeyPerSecond: 1_000_000 },
       } } } },
     },
+    ...(maxPending ? { maxPendingEvents: Number(maxPending) } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
