@@ -64,7 +64,7 @@ class PostgresIngestGroups {
 
   async #commit(group: Waiting[], events: number): Promise<void> {
     try {
-      const results = await this.storage.transaction(() => ingestProgram(group.map((w) => w.input)), { rows: events });
+      const results = await this.storage.transaction(() => ingestProgram(group.map((w) => w.input), 'postgres'), { rows: events });
       group.forEach((w, i) => w.resolve(results[i]!));
       return;
     } catch (error) {
@@ -75,7 +75,7 @@ class PostgresIngestGroups {
     }
     for (const w of group) {
       try {
-        const [result] = await this.storage.transaction(() => ingestProgram([w.input]), { rows: w.input.events.length });
+        const [result] = await this.storage.transaction(() => ingestProgram([w.input], 'postgres'), { rows: w.input.events.length });
         w.resolve(result!);
       } catch (error) {
         w.reject(error);
@@ -100,7 +100,7 @@ export function ingestBatch(
   if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
   const input: IngestInput = { project, sourceId, events, now: options.receivedAt ?? Date.now(), sentAt: options.sentAt ?? null };
   if (storage.dialect === 'sqlite') {
-    return storage.transaction(() => ingestProgram([input], true), { rows: events.length }).then(([result]) => result!);
+    return storage.transaction(() => ingestProgram([input], 'sqlite'), { rows: events.length }).then(([result]) => result!);
   }
   let grouped = groups.get(storage);
   if (grouped === undefined) groups.set(storage, (grouped = new PostgresIngestGroups(storage)));

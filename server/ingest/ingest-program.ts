@@ -52,15 +52,16 @@ const INSERT_ROWS = 2000;
 const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
 
 /**
- * Stores validated batches in the caller's transaction and applies the effects of their new events. `rowWise`: one
- * single-row INSERT per event instead of multi-row INSERT … RETURNING. An in-process driver (SQLite) wants it: the
+ * Stores validated batches in the caller's transaction and applies the effects of their new events. On SQLite, one
+ * single-row INSERT per event instead of multi-row INSERT … RETURNING. An in-process driver wants it: the
  * statement is prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small
  * ones; a networked driver (PostgreSQL) wants few round trips, so it also takes several batches at once (the group
  * commit of event-store.ts): one INSERT for all their events and one model update per project.
  * An eventId stored by this program counts for the first batch that carries it; a later batch (or a resend) finds it
  * a duplicate.
  */
-export function* ingestProgram(batches: readonly IngestInput[], rowWise = false): SqlProgram<IngestResult[]> {
+export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestResult[]> {
+  const rowWise = dialect === 'sqlite';
   // Inserted in (project, eventId) order so that two concurrent transactions take unique-index locks in the same
   // order (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
   const rows = batches.flatMap((b) => [...b.events].sort(byEventId).map((e) => ({ b, e })))
@@ -108,7 +109,7 @@ export function* ingestProgram(batches: readonly IngestInput[], rowWise = false)
   // update per project, projects in order (the lock order again).
   for (const project of [...storedByProject.keys()].sort()) {
     const { now, events } = storedByProject.get(project)!;
-    yield* updateModels(project, events, now);
+    yield* updateModels(project, events, now, dialect);
   }
   return results;
 }

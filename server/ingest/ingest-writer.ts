@@ -4,4 +4,4 @@
 import { serveWriterThread } from '../storage/sqlite/writer-thread-server.js';
 import { ingestProgram, type IngestInput } from './ingest-program.js';
 
-serveWriterThread({ ingest: (input: IngestInput) => ingestProgram([input], true) });
+serveWriterThread({ ingest: (input: IngestInput) => ingestProgram([input], 'sqlite') });

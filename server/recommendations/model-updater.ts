@@ -92,6 +92,22 @@ function bump(counts: Map<string, Map<string, number>>, a: string, b: string): v
   row.set(b, (row.get(b) ?? 0) + 1);
 }
 
+/**
+ * PostgreSQL: transactions that touch the same basket take turns, so that the second reads the products the first
+ * added and pairs its own with them (two concurrent reads of a basket would each miss the other's products). One
+ * transaction-scoped advisory lock per basket, taken in key order (no deadlock cycle). SQLite needs none: a write
+ * transaction there holds the database's one write lock from its start.
+ */
+function* lockBaskets(project: string, kind: BasketKind, ids: string[]): SqlProgram<void> {
+  for (let i = 0; i < ids.length; i += CHUNK_ROWS) {
+    const chunk = ids.slice(i, i + CHUNK_ROWS);
+    yield op(
+      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${chunk.map(() => '(?)').join(', ')}) AS v(k)`,
+      ...chunk.map((id) => `baskets\n${project}\n${kind}\n${id}`),
+    );
+  }
+}
+
 /** The distinct products already stored per basket, for the baskets this batch touches. */
 function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProgram<Map<string, Set<string>>> {
   const baskets = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
@@ -109,9 +125,12 @@ function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProg
 /**
  * Folds newly stored events into the recommendation models (product_scores, baskets + co_occurrence,
  * profile_recent). `events` must be the events stored by this transaction only (never duplicates).
- * @example yield* updateModels('acme/shop', storedEvents, Date.now());
+ * `dialect` says whether concurrent transactions must take turns on the baskets they touch (PostgreSQL).
+ * @example yield* updateModels('acme/shop', storedEvents, Date.now(), 'postgres');
  */
-export function* updateModels(project: string, events: readonly ServiceEvent[], now: number): SqlProgram<void> {
+export function* updateModels(
+  project: string, events: readonly ServiceEvent[], now: number, dialect: 'sqlite' | 'postgres' = 'sqlite',
+): SqlProgram<void> {
   let productEvents: ProductEvent[] | null = null;
   for (const event of events) {
     const p = productEventOf(event);
@@ -161,6 +180,7 @@ export function* updateModels(project: string, events: readonly ServiceEvent[], 
   for (const kind of kinds) {
     const ids = sortedKeys(added[kind]);
     if (ids.length === 0) continue;
+    if (dialect === 'postgres') yield* lockBaskets(project, kind, ids);
     const stored = yield* loadBaskets(project, kind, ids);
     for (const id of ids) {
       const products = stored.get(id) as Set<string>;

@@ -16,6 +16,7 @@ import { getProfileAttributes, resolveUser } from '../../server/identity/identit
 import { ingestBatch } from '../../server/ingest/event-store.js';
 import { listEvents } from './helpers/stored-rows.js';
 import pg from 'pg';
+import { openPostgresStorage } from '../../server/storage/postgres/postgres-storage.js';
 import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 
@@ -130,6 +131,29 @@ async function modelRows(storage: Storage, table: keyof typeof MODEL_TABLES, pro
   });
   return rows.map((r) => Object.values(r).map((v) => (typeof v === 'number' && !Number.isSafeInteger(v) ? v.toPrecision(12) : String(v))));
 }
+
+describe('two nodes on one PostgreSQL database, one session each side (postgres)', () => {
+  const h = useStorage(DRIVERS.find((d) => d.name === 'postgres')!);
+
+  it('pair products viewed in one session as if the batches had come one after the other', async () => {
+    // Another node: its own pool on the same database. Each session's two views arrive at the same moment, one on
+    // each node, in two transactions: the second to store its product must pair it with the first's.
+    const other = await openPostgresStorage(h.db.location);
+    try {
+      const sessions = Array.from({ length: 40 }, (_, i) => i);
+      await Promise.all(sessions.flatMap((i) => [
+        ingestBatch(h.storage, 'acme/nodes', 'web', [makeEvent({ type: 'product', name: 'Product viewed', sessionId: `ns-${i}`, data: { productId: `na${i}` } })]),
+        ingestBatch(other, 'acme/nodes', 'web', [makeEvent({ type: 'product', name: 'Product viewed', sessionId: `ns-${i}`, data: { productId: `nb${i}` } })]),
+      ]));
+      const pairs = await modelRows(h.storage, 'co_occurrence', 'acme/nodes');
+      const expected = sessions.flatMap((i) => [['session', `na${i}`, `nb${i}`, '1'], ['session', `nb${i}`, `na${i}`, '1']])
+        .sort((x, y) => (x.join() < y.join() ? -1 : 1));
+      assert.deepEqual([...pairs].sort((x, y) => ((x as string[]).join() < (y as string[]).join() ? -1 : 1)), expected);
+    } finally {
+      await other.close();
+    }
+  });
+});
 
 describe('group commit: a database error fails only its own batch (postgres)', () => {
   const h = useStorage(DRIVERS.find((d) => d.name === 'postgres')!);
