@@ -64,13 +64,24 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** A body of `size` fresh events with the SDK's ids: every request stores new rows (no duplicates make it cheaper). */
+let browsers = 0;
+/** Products in the catalog; views are skewed towards the first ones (a cube of a uniform draw), as shops' are. */
+const CATALOG = 5000;
+
+/**
+ * A body of `size` fresh events with the SDK's ids, as one browser sends it: one profile and one session per
+ * request (a browser's outbox sends one batch at a time, so concurrent requests come from different visitors), a
+ * fifth of the events product views of a catalog of 5,000 with a few popular products (the models' hot rows), the
+ * rest clicks.
+ * Every request stores new rows (no duplicates make it cheaper).
+ */
 function body(size: number): string {
   const now = new Date().toISOString();
+  const browser = ++browsers;
   const batch = Array.from({ length: size }, (_, i) => ({
     eventId: uuid(), type: i % 5 === 0 ? 'product' : 'track', name: i % 5 === 0 ? 'Product viewed' : 'Clicked banner',
-    profileId: `bench-profile-${i % 17}`, sessionId: 'bench-session', pageId: 'bench-page', timestamp: now,
-    data: i % 5 === 0 ? { productId: `p${i % 30}`, quantity: 1 } : { position: i, label: 'hero' },
+    profileId: `bench-profile-${browser}`, sessionId: `bench-session-${browser}`, pageId: `bench-page-${browser}-${i % 4}`, timestamp: now,
+    data: i % 5 === 0 ? { productId: `p${Math.floor(CATALOG * Math.random() ** 3)}`, quantity: 1 } : { position: i, label: 'hero' },
   }));
   return JSON.stringify({ batch });
 }
