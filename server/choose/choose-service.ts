@@ -8,6 +8,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
 import { feedProductsPort } from '../recommendations/feed-products-port.js';
 import type { Storage } from '../storage/storage.js';
+import { threadFile } from '../storage/sqlite/writer-thread.js';
 import { AssignmentCache } from './assignment-cache.js';
 import { choicesJson } from './engine/choices-json.js';
 import { storageChooseStore, type AssignmentStore, type ExposureSink } from './choose-store.js';
@@ -244,6 +245,6 @@ function countedWrites(
  */
 function chooseWriter(storage: Storage): ExposureSink & AssignmentStore {
   const store = storageChooseStore(storage);
-  if (storage.file !== undefined && storage.file !== ':memory:' && storage.file !== '') return new ThreadChooseStore(storage.file, store);
-  return store;
+  const file = threadFile(storage);
+  return file === null ? store : new ThreadChooseStore(file, store);
 }

@@ -1,14 +1,10 @@
-import { SqliteWriterThread } from '../storage/sqlite/writer-thread.js';
+import { SqliteWriterThread, threadEntry } from '../storage/sqlite/writer-thread.js';
 import { packAssignments, type Assignment, type AssignmentInput } from './assignment-programs.js';
 import type { AssignmentStore, ExposureSink } from './choose-store.js';
 import { exposureSetParams, type ExposureSet } from './exposure-programs.js';
 import type { StoredAssignments } from './writer-programs.js';
 
-// The thread's entry sits next to this module: dist/choose-writer.mjs next to the bundled dist/server.mjs
-// (esbuild.config.mjs builds both), or server/choose/choose-writer.ts when running from source under tsx.
-const ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('./choose-writer.ts', import.meta.url)
-  : new URL('./choose-writer.mjs', import.meta.url);
+const ENTRY = threadEntry(import.meta.url, 'choose-writer');
 
 /**
  * First assignments and exposures written by a SQLite writer thread with its own connection to `file`: under the

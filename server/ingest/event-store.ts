@@ -1,5 +1,5 @@
 import type { ServiceEvent } from '../../src/event.js';
-import { SqliteWriterThread } from '../storage/sqlite/writer-thread.js';
+import { SqliteWriterThread, threadEntry, threadFile } from '../storage/sqlite/writer-thread.js';
 import type { Storage } from '../storage/storage.js';
 import { ingestProgram, type IngestInput, type IngestResult } from './ingest-program.js';
 
@@ -86,6 +86,10 @@ class PostgresIngestGroups {
 
 const groups = new WeakMap<Storage, PostgresIngestGroups>();
 
+function ingestInput(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions): IngestInput {
+  return { project, sourceId, events, now: options.receivedAt ?? Date.now(), sentAt: options.sentAt ?? null };
+}
+
 /**
  * Stores a validated batch durably: each event once per (project, eventId), with when it was received and the batch's
  * `sentAt`, and for the events stored now (not the duplicates) the identity links, attributes and model updates they
@@ -98,7 +102,7 @@ export function ingestBatch(
   storage: Storage, project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {},
 ): Promise<IngestResult> {
   if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
-  const input: IngestInput = { project, sourceId, events, now: options.receivedAt ?? Date.now(), sentAt: options.sentAt ?? null };
+  const input = ingestInput(project, sourceId, events, options);
   if (storage.dialect === 'sqlite') {
     return storage.transaction(() => ingestProgram([input], 'sqlite'), { rows: events.length }).then(([result]) => result!);
   }
@@ -107,11 +111,7 @@ export function ingestBatch(
   return grouped.add(input);
 }
 
-// The thread's entry sits next to this module: dist/ingest-writer.mjs next to the bundled dist/server.mjs
-// (esbuild.config.mjs builds both), or server/ingest/ingest-writer.ts when running from source under tsx.
-const WRITER_ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('./ingest-writer.ts', import.meta.url)
-  : new URL('./ingest-writer.mjs', import.meta.url);
+const WRITER_ENTRY = threadEntry(import.meta.url, 'ingest-writer');
 
 /**
  * Where the track endpoint stores batches. On a SQLite file, a writer thread with its own connection stores them,
@@ -124,15 +124,14 @@ export class EventStore {
   private readonly thread: SqliteWriterThread | null;
 
   constructor(private readonly storage: Storage) {
-    const file = storage.dialect === 'sqlite' ? storage.file : undefined;
-    this.thread = file !== undefined && file !== '' && file !== ':memory:' ? new SqliteWriterThread(file, WRITER_ENTRY, 'FULL') : null;
+    const file = threadFile(storage);
+    this.thread = file === null ? null : new SqliteWriterThread(file, WRITER_ENTRY, 'FULL');
   }
 
   ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
     const thread = this.thread;
     if (thread === null || thread.failed || events.length === 0) return ingestBatch(this.storage, project, sourceId, events, options);
-    const input: IngestInput = { project, sourceId, events, now: options.receivedAt ?? Date.now(), sentAt: options.sentAt ?? null };
-    return thread.run<IngestResult[]>('ingest', [input]).then(([result]) => result!, (error: unknown) => {
+    return thread.run<IngestResult[]>('ingest', [ingestInput(project, sourceId, events, options)]).then(([result]) => result!, (error: unknown) => {
       // The thread died under this request: stored here instead (what it may have committed counts as duplicates).
       if (thread.failed) return ingestBatch(this.storage, project, sourceId, events, options);
       throw error;

@@ -1,14 +1,10 @@
 import type { Storage } from '../storage/storage.js';
-import { SqliteWriterThread } from '../storage/sqlite/writer-thread.js';
+import { SqliteWriterThread, threadEntry, threadFile } from '../storage/sqlite/writer-thread.js';
 import { experimentResultsProgram, type ExperimentConfig } from './experiment-results.js';
 import type { ResultsQuery } from './results-query.js';
 import type { ResultsReport } from './results-report.js';
 
-// The thread's entry sits next to this module: dist/results-reader.mjs next to the bundled dist/server.mjs
-// (esbuild.config.mjs builds both), or server/results/results-reader.ts when running from source under tsx.
-const ENTRY = import.meta.url.endsWith('.ts')
-  ? new URL('./results-reader.ts', import.meta.url)
-  : new URL('./results-reader.mjs', import.meta.url);
+const ENTRY = threadEntry(import.meta.url, 'results-reader');
 
 /**
  * Computes experiment results. On a SQLite file they are computed by a reader thread with its own read-only
@@ -21,8 +17,8 @@ export class ResultsService {
   private readonly thread: SqliteWriterThread | null;
 
   constructor(private readonly storage: Storage) {
-    const file = storage.dialect === 'sqlite' ? storage.file : undefined;
-    this.thread = file !== undefined && file !== '' && file !== ':memory:' ? new SqliteWriterThread(file, ENTRY) : null;
+    const file = threadFile(storage);
+    this.thread = file === null ? null : new SqliteWriterThread(file, ENTRY);
   }
 
   compute(project: string, experience: ExperimentConfig, query: ResultsQuery): Promise<ResultsReport> {

@@ -1,5 +1,24 @@
 import { Worker } from 'node:worker_threads';
+import type { Storage } from '../storage.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread-server.js';
+
+/**
+ * A domain's thread entry module `name`, next to the module at `moduleUrl`: `<name>.mjs` beside the bundled
+ * dist/server.mjs (esbuild.config.mjs builds both), `<name>.ts` when running from source under tsx.
+ * @example const ENTRY = threadEntry(import.meta.url, 'choose-writer');
+ */
+export function threadEntry(moduleUrl: string, name: string): URL {
+  return new URL(`./${name}${moduleUrl.endsWith('.ts') ? '.ts' : '.mjs'}`, moduleUrl);
+}
+
+/**
+ * The SQLite file a thread's own connection can open, or null: on PostgreSQL, and for an in-memory database (which a
+ * second connection cannot open), the storage itself does the work.
+ */
+export function threadFile(storage: Pick<Storage, 'file'>): string | null {
+  const { file } = storage;
+  return file !== undefined && file !== '' && file !== ':memory:' ? file : null;
+}
 
 interface Pending {
   resolve: (value: unknown) => void;
