@@ -92,6 +92,14 @@ async function startHttp(store: (batch: ServiceEvent[]) => number | Promise<numb
 /** The service's event columns, in its order (server/storage/migrations.ts). */
 const COLUMNS = 'project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id, account_id, product_id, ts, received_at, sent_at, payload';
 
+/** The floor's table: the service's event columns, keyed (project, event_id), and no other index. */
+function floorTable(int: 'INTEGER' | 'BIGINT'): string {
+  return `CREATE TABLE events (project TEXT NOT NULL, event_id TEXT NOT NULL, source_id TEXT NOT NULL, type TEXT NOT NULL,
+    name TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT NOT NULL, page_id TEXT NOT NULL, user_id TEXT, account_id TEXT,
+    product_id TEXT, ts ${int} NOT NULL, received_at ${int} NOT NULL, sent_at ${int}, payload TEXT NOT NULL,
+    PRIMARY KEY (project, event_id))`;
+}
+
 function row(e: ServiceEvent, now: number): unknown[] {
   const productId = e.type === 'product' && e.data?.productId != null ? String(e.data.productId) : null;
   return [PROJECT, e.eventId, 'web', e.type, e.name, e.profileId, e.sessionId, e.pageId, e.userId ?? null, e.accountId ?? null,
@@ -102,10 +110,7 @@ function floorSqlite(): (batch: ServiceEvent[]) => number {
   const db = new Database(join(mkdtempSync(join(tmpdir(), 'svc-bench-floor-')), 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(`CREATE TABLE events (project TEXT NOT NULL, event_id TEXT NOT NULL, source_id TEXT NOT NULL, type TEXT NOT NULL,
-    name TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT NOT NULL, page_id TEXT NOT NULL, user_id TEXT, account_id TEXT,
-    product_id TEXT, ts INTEGER NOT NULL, received_at INTEGER NOT NULL, sent_at INTEGER, payload TEXT NOT NULL,
-    PRIMARY KEY (project, event_id))`);
+  db.exec(floorTable('INTEGER'));
   const insert = db.prepare(`INSERT OR IGNORE INTO events (${COLUMNS}) VALUES (${new Array(15).fill('?').join(', ')})`);
   return db.transaction((batch: ServiceEvent[]) => {
     const now = Date.now();
@@ -117,10 +122,7 @@ function floorSqlite(): (batch: ServiceEvent[]) => number {
 
 async function floorPostgres(): Promise<(batch: ServiceEvent[]) => Promise<number>> {
   const pool = new pg.Pool({ connectionString: await freshDatabase('svc_bench_ingest_floor'), max: 10 });
-  await pool.query(`CREATE TABLE events (project TEXT NOT NULL, event_id TEXT NOT NULL, source_id TEXT NOT NULL, type TEXT NOT NULL,
-    name TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT NOT NULL, page_id TEXT NOT NULL, user_id TEXT, account_id TEXT,
-    product_id TEXT, ts BIGINT NOT NULL, received_at BIGINT NOT NULL, sent_at BIGINT, payload TEXT NOT NULL,
-    PRIMARY KEY (project, event_id))`);
+  await pool.query(floorTable('BIGINT'));
   return async (batch) => {
     if (batch.length === 0) return 0;
     const now = Date.now();
