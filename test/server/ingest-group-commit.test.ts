@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.js';
 import type { IngestResult } from '../../server/ingest/ingest-program.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 import { getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
@@ -133,7 +133,7 @@ async function modelRows(storage: Storage, table: keyof typeof MODEL_TABLES, pro
 }
 
 describe('two nodes on one PostgreSQL database, one session each side (postgres)', () => {
-  const h = useStorage(DRIVERS.find((d) => d.name === 'postgres')!);
+  const h = useStorage(POSTGRES_DRIVER);
 
   it('pair products viewed in one session as if the batches had come one after the other', async () => {
     // Another node: its own pool on the same database. Each session's two views arrive at the same moment, one on
@@ -156,7 +156,7 @@ describe('two nodes on one PostgreSQL database, one session each side (postgres)
 });
 
 describe('group commit: a database error fails only its own batch (postgres)', () => {
-  const h = useStorage(DRIVERS.find((d) => d.name === 'postgres')!);
+  const h = useStorage(POSTGRES_DRIVER);
 
   it('stores and acknowledges the other batches of the group', async () => {
     const side = new pg.Client({ connectionString: h.db.location });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
+import { DRIVERS, POSTGRES_DRIVER, type TestDatabase } from './helpers/storage-drivers.js';
 import { countEvents } from './helpers/stored-rows.js';
 import { basic } from './helpers/test-config.js';
 
@@ -74,7 +74,7 @@ describe('two service processes on one PostgreSQL database', () => {
   let db: TestDatabase;
   let nodes: Node[] = [];
   before(async () => {
-    db = await DRIVERS.find((d) => d.name === 'postgres')!.create();
+    db = await POSTGRES_DRIVER.create();
     nodes = await Promise.all([startNode(db.location), startNode(db.location)]);
   });
   after(async () => {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
 
@@ -277,8 +277,7 @@ for (const driver of DRIVERS) {
 }
 
 describe('PostgreSQL nodes wake on NOTIFY, not only by polling', () => {
-  const postgres = DRIVERS.find((d) => d.name === 'postgres')!;
-  const h = useApp(postgres, { config: config() });
+  const h = useApp(POSTGRES_DRIVER, { config: config() });
   let other: Storage;
   let deaf: FastifyInstance;
   before(async () => {
