@@ -64,7 +64,7 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
   const rowWise = dialect === 'sqlite';
   // Inserted in (project, eventId) order so that two concurrent transactions take unique-index locks in the same
   // order (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
-  const rows = batches.flatMap((b) => [...b.events].sort(byEventId).map((e) => ({ b, e })))
+  const rows = batches.flatMap((b) => b.events.map((e) => ({ b, e })))
     .sort((x, y) => (x.b.project < y.b.project ? -1 : x.b.project > y.b.project ? 1 : byEventId(x.e, y.e)));
   const key = (project: string, eventId: string): string => `${project}\n${eventId}`;
   const fresh = new Set<string>();
