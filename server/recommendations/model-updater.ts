@@ -129,7 +129,7 @@ function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProg
  * @example yield* updateModels('acme/shop', storedEvents, Date.now(), 'postgres');
  */
 export function* updateModels(
-  project: string, events: readonly ServiceEvent[], now: number, dialect: 'sqlite' | 'postgres' = 'sqlite',
+  project: string, events: readonly ServiceEvent[], now: number, dialect: 'sqlite' | 'postgres',
 ): SqlProgram<void> {
   let productEvents: ProductEvent[] | null = null;
   for (const event of events) {
