@@ -42,6 +42,9 @@ async function freshDatabase(name: string): Promise<string> {
   return url.toString();
 }
 
+/** The service's applier, once it runs: the bench waits for the models to catch up after each round. */
+let models: { settle(): Promise<void> } | undefined;
+
 async function startSvc(storage: Storage): Promise<number> {
   const app = await buildApp({
     storage,
@@ -54,6 +57,7 @@ async function startSvc(storage: Storage): Promise<number> {
     },
     ...(maxPending ? { maxPendingEvents: Number(maxPending) } : {}),
   });
+  models = app.svc.models;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   return typeof address === 'object' && address ? address.port : 0;
@@ -149,5 +153,5 @@ async function start(): Promise<number> {
 }
 
 const port = await start();
-answerBenchQuestions();
+answerBenchQuestions(() => models?.settle() ?? Promise.resolve());
 process.send?.({ port });

@@ -1,8 +1,11 @@
 // The questions a bench asks its forked server children over IPC, both sides in one place.
 import type { ChildProcess } from 'node:child_process';
 
-/** What a bench server answers: its RSS in bytes, or its CPU time so far (user + system, µs, all threads). */
-export type ServerQuestion = 'rss' | 'cpu';
+/**
+ * What a bench server answers: its RSS in bytes, its CPU time so far (user + system, µs, all threads), or — once the
+ * work it accepted has all been done (the service's recommendation models caught up) — 1.
+ */
+export type ServerQuestion = 'rss' | 'cpu' | 'settled';
 
 /**
  * Bench side: sends `question` to the child and resolves with the number it answers under that key.
@@ -21,9 +24,13 @@ export function askServer(child: ChildProcess, question: ServerQuestion): Promis
   });
 }
 
-/** Server side: answers the bench's questions (askServer) for as long as the process runs. */
-export function answerBenchQuestions(): void {
+/**
+ * Server side: answers the bench's questions (askServer) for as long as the process runs. `settle` resolves once what
+ * the server accepted has all been done (none: at once).
+ */
+export function answerBenchQuestions(settle: () => Promise<void> = () => Promise.resolve()): void {
   process.on('message', (message) => {
+    if (message === 'settled') void settle().then(() => process.send?.({ settled: 1 }));
     if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();

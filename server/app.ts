@@ -107,16 +107,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The items written through the management API, laid over the file before the first request.
   await managed.start();
   app.addHook('onClose', () => managed.close());
+  const events = new EventStore(options.storage, { logger: app.log });
+  // After the routes' own hooks (registered later, run earlier): what the last track requests added reaches the models.
+  app.addHook('onClose', () => events.close());
   const ctx: ServiceContext = {
     config,
     managed,
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
-    feeds: new FeedService(options.storage),
+    models: events.models,
+    feeds: new FeedService(options.storage, events.models),
     canonicalProfiles: new CanonicalProfileCache(now),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
+  ctx.metrics.modelsBehind = () => events.models.behind;
   app.decorate('svc', ctx);
 
   // Request metrics, labelled by route pattern (not URL: ids in paths would explode the label set). Each route gets
@@ -156,8 +161,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
 
-  const events = new EventStore(options.storage);
-  app.addHook('onClose', () => events.close());
   trackRoute(app, ctx, events);
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);

@@ -2,6 +2,7 @@ import type { CanonicalProfileCache } from './identity/canonical-profile-cache.j
 import type { ConfigStore } from './config/config-store.js';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';
+import type { ModelApplier } from './recommendations/model-applier.js';
 import type { ManagedConfig } from './management/managed-config.js';
 import type { Storage } from './storage/storage.js';
 
@@ -12,6 +13,8 @@ export interface ServiceContext {
   managed: ManagedConfig;
   storage: Storage;
   metrics: ServiceMetrics;
+  /** Keeps the recommendation models caught up with stored events (applied behind the track answers). */
+  models: ModelApplier;
   /** Recommendation feeds (feed endpoint and Choose's feed-backed experiences answer the same list). */
   feeds: FeedService;
   /** Profile → canonical profile for the Choose API; cleared when this node stores an identify or alias. */

@@ -1,4 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceEvent } from '../../src/event.js';
+import { ModelApplier } from '../recommendations/model-applier.js';
+import { applyModelInbox, modelInboxWaiting, type AppliedChunk } from '../recommendations/model-inbox.js';
 import { SqliteWriterThread, threadEntry, threadFile } from '../storage/sqlite/writer-thread.js';
 import type { Storage } from '../storage/storage.js';
 import { ingestProgram, type IngestInput, type IngestResult } from './ingest-program.js';
@@ -101,7 +104,7 @@ function ingestInput(project: string, sourceId: string, events: ServiceEvent[], 
 export function ingestBatch(
   storage: Storage, project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {},
 ): Promise<IngestResult> {
-  if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false });
+  if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false, modelEvents: 0 });
   const input = ingestInput(project, sourceId, events, options);
   if (storage.dialect === 'sqlite') {
     return storage.transaction(() => ingestProgram([input], 'sqlite'), { rows: events.length }).then(([result]) => result!);
@@ -114,21 +117,40 @@ export function ingestBatch(
 const WRITER_ENTRY = threadEntry(import.meta.url, 'ingest-writer');
 
 /**
- * Where the track endpoint stores batches. On a SQLite file, a writer thread with its own connection stores them,
- * each turn's batches in one commit synced before they are answered (as durable as the main connection's): the event
- * loop goes on parsing and validating the next requests meanwhile, and the fsync never holds it. If the thread cannot
- * run, and on PostgreSQL or an in-memory database, `ingestBatch` stores them.
+ * Where the track endpoint stores batches, and what keeps the recommendation models caught up with them (`models`).
+ * On a SQLite file, a writer thread with its own connection stores them, each turn's batches in one commit synced
+ * before they are answered (as durable as the main connection's), and applies the models' inbox between them: the
+ * event loop goes on parsing and validating the next requests meanwhile, and neither the fsync nor the model upkeep
+ * ever holds it. If the thread cannot run, and on PostgreSQL or an in-memory database, `ingestBatch` stores them and
+ * the storage's own transactions apply the inbox.
  * @example const events = new EventStore(storage); await events.ingest('acme/shop', 'web', batch, { sentAt });
  */
 export class EventStore {
   private readonly thread: SqliteWriterThread | null;
+  /** Applies the models' inbox; feed reads settle it first. */
+  readonly models: ModelApplier;
 
-  constructor(private readonly storage: Storage) {
+  constructor(private readonly storage: Storage, options: { logger?: Pick<FastifyBaseLogger, 'warn'> } = {}) {
     const file = threadFile(storage);
     this.thread = file === null ? null : new SqliteWriterThread(file, WRITER_ENTRY, 'FULL');
+    this.models = new ModelApplier({
+      applyChunk: (maxEvents) => this.applyChunk(maxEvents), waiting: () => storage.run(modelInboxWaiting), ...options,
+    });
   }
 
-  ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
+  async ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
+    const result = await this.store(project, sourceId, events, options);
+    this.models.added(result.modelEvents);
+    return result;
+  }
+
+  /** Applies what the models' inbox holds, ends its polling, then ends the writer thread after what it was sent. */
+  async close(): Promise<void> {
+    await this.models.close();
+    await this.thread?.close();
+  }
+
+  private store(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions): Promise<IngestResult> {
     const thread = this.thread;
     if (thread === null || thread.failed || events.length === 0) return ingestBatch(this.storage, project, sourceId, events, options);
     return thread.run<IngestResult[]>('ingest', [ingestInput(project, sourceId, events, options)]).then(([result]) => result!, (error: unknown) => {
@@ -138,8 +160,9 @@ export class EventStore {
     });
   }
 
-  /** Ends the writer thread after the batches it was sent. */
-  close(): Promise<void> {
-    return this.thread?.close() ?? Promise.resolve();
+  private applyChunk(maxEvents: number): Promise<AppliedChunk> {
+    const thread = this.thread;
+    if (thread !== null && !thread.failed) return thread.run<AppliedChunk>('applyModels', [maxEvents]);
+    return this.storage.transaction(() => applyModelInbox(this.storage.dialect, maxEvents));
   }
 }

@@ -1,6 +1,7 @@
 import type { ServiceEvent } from '../../src/event.js';
 import { applyIdentityEffects } from '../identity/identity-programs.js';
-import { updateModels } from '../recommendations/model-updater.js';
+import { appendToModelInbox, type InboxEntry } from '../recommendations/model-inbox.js';
+import { modelEventsOf } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
@@ -10,9 +11,11 @@ export interface IngestResult {
   duplicates: number;
   /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
   identityChanged: boolean;
+  /** Stored events the recommendation models will count, now in their inbox (model-inbox.ts). */
+  modelEvents: number;
 }
 
-// A batch stored once per eventId, with its effects (identity graph, recommendation models) in the same
+// A batch stored once per eventId, with its effects (identity graph; the recommendation models' inbox) in the same
 // transaction, so each stored event counts exactly once and a resend or a rollback adds nothing.
 
 function productIdOf(event: ServiceEvent): string | null {
@@ -52,11 +55,12 @@ const INSERT_ROWS = 2000;
 const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
 
 /**
- * Stores validated batches in the caller's transaction and applies the effects of their new events. On SQLite, one
+ * Stores validated batches in the caller's transaction, with the effects of their new events: identity links, and
+ * their model events appended to the models' inbox. On SQLite, one
  * single-row INSERT per event instead of multi-row INSERT … RETURNING. An in-process driver wants it: the
  * statement is prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small
  * ones; a networked driver (PostgreSQL) wants few round trips, so it also takes several batches at once (the group
- * commit of event-store.ts): one INSERT for all their events and one model update per project.
+ * commit of event-store.ts): one INSERT for all their events and one for their inbox rows.
  * An eventId stored by this program counts for the first batch that carries it; a later batch (or a resend) finds it
  * a duplicate.
  */
@@ -89,27 +93,20 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
   }
   // Effects in batch order, once per stored event (a batch may repeat an eventId, and so may two batches).
   const results: IngestResult[] = [];
-  const storedByProject = new Map<string, { now: number; events: ServiceEvent[] }>();
+  const inbox: InboxEntry[] = [];
   for (const b of batches) {
-    let accepted = 0;
+    const stored: ServiceEvent[] = [];
     let identityChanged = false;
     for (const event of b.events) {
       if (!fresh.delete(key(b.project, event.eventId))) continue;
-      accepted++;
+      stored.push(event);
       yield* applyIdentityEffects(b.project, event, b.now);
-      let stored = storedByProject.get(b.project);
-      if (stored === undefined) storedByProject.set(b.project, (stored = { now: b.now, events: [] }));
-      stored.now = Math.max(stored.now, b.now);
-      stored.events.push(event);
       if (event.type === 'identify' || event.type === 'alias') identityChanged = true;
     }
-    results.push({ accepted, duplicates: b.events.length - accepted, identityChanged });
+    const modelEvents = modelEventsOf(stored, b.now);
+    inbox.push({ project: b.project, events: modelEvents });
+    results.push({ accepted: stored.length, duplicates: b.events.length - stored.length, identityChanged, modelEvents: modelEvents.length });
   }
-  // Recommendation models, in this transaction so they count each stored event exactly once (model-updater.ts); one
-  // update per project, projects in order (the lock order again).
-  for (const project of [...storedByProject.keys()].sort()) {
-    const { now, events } = storedByProject.get(project)!;
-    yield* updateModels(project, events, now, dialect);
-  }
+  yield* appendToModelInbox(inbox, dialect);
   return results;
 }

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -90,9 +90,21 @@ export class ServiceMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    const behind = (): number => this.modelsBehind();
+    new Gauge({
+      name: 'svc_model_events_behind',
+      help: 'Product events this node stored that the recommendation models do not count yet (applied after the answer, in chunks).',
+      registers: [this.registry],
+      collect() {
+        this.set(behind());
+      },
+    });
     // Process metrics (RSS, event loop lag) only for the real service: their collectors hold timers.
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
+
+  /** What `svc_model_events_behind` reads when scraped (the app sets it to its model applier's). */
+  modelsBehind: () => number = () => 0;
 
   // Request counts and latencies are counted here, in plain numbers per (method, route, status), and formatted by
   // the registry only when scraped. Through prom-client's labelled Counter and Histogram children, every request

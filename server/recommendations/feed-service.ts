@@ -3,6 +3,7 @@ import type { FeedConfig, ProductConfig, ProjectConfig, ServiceConfigFile } from
 import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, upsertProducts } from './catalog-store.js';
+import type { ModelApplier } from './model-applier.js';
 
 /** What the feed endpoint and the Choose API ask a feed for. */
 export type FeedRequest = Omit<FeedQuery, 'strategy'>;
@@ -18,7 +19,8 @@ export type FeedRequest = Omit<FeedQuery, 'strategy'>;
 export class FeedService {
   private readonly seeded = new WeakMap<ProjectConfig, Promise<void>>();
 
-  constructor(private readonly storage: Storage) {}
+  /** `models`: what keeps the models caught up with stored events (model-applier.ts); a read settles it first. */
+  constructor(private readonly storage: Storage, private readonly models?: Pick<ModelApplier, 'settle'>) {}
 
   /** Seeds every project's configured catalog (buildApp awaits it). */
   async seedAll(config: ServiceConfigFile): Promise<void> {
@@ -52,6 +54,8 @@ export class FeedService {
   /** The products of `feed` for one request: stored catalog objects, best first. */
   async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
+    // A visitor's own views, stored on this node, count in their feed.
+    await this.models?.settle();
     return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
   }
 }

@@ -2,15 +2,13 @@ import type { ServiceEvent } from '../../src/event.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { EVENT_WEIGHTS, scoreContribution } from './decay-score.js';
 
-// The ONE hook of recommendations in the ingestion path: ingestProgram (server/ingest/ingest-program.ts) yields
-// `updateModels(project, storedEvents, now)` after storing a batch, inside the same transaction.
-//
-// Why in the ingestion transaction rather than a queue drained later: the models then change exactly once per
-// stored event — a resent batch (duplicates) adds nothing, a rolled-back batch adds nothing, a crash loses
-// nothing — with no second durable queue to build. It is still batched: a batch's updates are
-// aggregated in memory first and written as a few sorted multi-row upserts, and on SQLite the group commit
-// already folds many batches into one commit. Batches without product events cost one pass over the array and
-// no SQL at all.
+// How stored events reach the recommendation models. Ingestion (server/ingest/ingest-program.ts) appends each
+// batch's model events — the product events the models count, a few fields each — to `model_inbox`, in the
+// transaction that stores the batch: only events stored now (never duplicates), so each counts once. An applier
+// (model-applier.ts) folds the inbox into the models later, in large chunks, deleting the rows it applied in the
+// same transaction: exactly once, and a crash between the two leaves the rows for the next pass. Ingestion then
+// pays one appended row per batch instead of ~90 upserts on random pages, and the applier pays each popular row
+// once per chunk instead of once per batch.
 
 /** Kinds of co-occurrence: products of one session (viewed together) and of one order (bought together). */
 export type BasketKind = 'session' | 'order';
@@ -27,27 +25,50 @@ const CHUNK_ROWS = 400;
 /** Which basket each product event name feeds. Orders pair only with a `data.orderId`. */
 const SESSION_EVENTS = new Set(['Product viewed', 'Added to cart']);
 
-interface ProductEvent {
-  event: ServiceEvent;
+/** What the models need of one product event; `at` is its time clamped to when it was received. */
+export interface ModelEvent {
+  name: string;
   productId: string;
-  weight: number;
   at: number;
-}
-
-function productEventOf(event: ServiceEvent): ProductEvent | null {
-  if (event.type !== 'product') return null;
-  const weight = EVENT_WEIGHTS.get(event.name);
-  if (weight === undefined) return null;
-  const id = event.data?.productId;
-  if (typeof id !== 'string' && typeof id !== 'number') return null;
-  const productId = String(id);
-  if (productId.length === 0) return null;
-  return { event, productId, weight, at: Date.parse(event.timestamp) };
+  profileId: string;
+  sessionId: string;
+  orderId: string | null;
 }
 
 function orderIdOf(event: ServiceEvent): string | null {
   const id = event.data?.orderId;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+/**
+ * The events of a batch the models count (product events with a weight, a product id and a valid time), as they go
+ * into the inbox. `now` is when the batch was received: a client clock ahead of it counts as now.
+ */
+export function modelEventsOf(events: readonly ServiceEvent[], now: number): ModelEvent[] {
+  const out: ModelEvent[] = [];
+  for (const event of events) {
+    if (event.type !== 'product' || !EVENT_WEIGHTS.has(event.name)) continue;
+    const id = event.data?.productId;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    const productId = String(id);
+    const at = Date.parse(event.timestamp);
+    if (productId.length === 0 || !Number.isFinite(at)) continue;
+    out.push({
+      name: event.name, productId, at: Math.min(at, now), profileId: event.profileId, sessionId: event.sessionId, orderId: orderIdOf(event),
+    });
+  }
+  return out;
+}
+
+/** An inbox row's `events`: one JSON array of tuples (a third of the bytes of objects). */
+export function encodeModelEvents(events: readonly ModelEvent[]): string {
+  return JSON.stringify(events.map((e) => [e.name, e.productId, e.at, e.profileId, e.sessionId, e.orderId]));
+}
+
+export function decodeModelEvents(json: string): ModelEvent[] {
+  return (JSON.parse(json) as [string, string, number, string, string, string | null][]).map(
+    ([name, productId, at, profileId, sessionId, orderId]) => ({ name, productId, at, profileId, sessionId, orderId }),
+  );
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -123,52 +144,45 @@ function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProg
 }
 
 /**
- * Folds newly stored events into the recommendation models (product_scores, baskets + co_occurrence,
- * profile_recent). `events` must be the events stored by this transaction only (never duplicates).
+ * Folds model events into the recommendation models (product_scores, baskets + co_occurrence, profile_recent).
+ * Each event must be folded once (the applier deletes the inbox rows it came from in the same transaction).
  * `dialect` says whether concurrent transactions must take turns on the baskets they touch (PostgreSQL).
- * @example yield* updateModels('acme/shop', storedEvents, Date.now(), 'postgres');
+ * @example yield* updateModels('acme/shop', modelEventsOf(storedEvents, Date.now()), 'postgres');
  */
-export function* updateModels(
-  project: string, events: readonly ServiceEvent[], now: number, dialect: 'sqlite' | 'postgres',
-): SqlProgram<void> {
-  let productEvents: ProductEvent[] | null = null;
-  for (const event of events) {
-    const p = productEventOf(event);
-    if (p) (productEvents ??= []).push(p);
-  }
-  if (productEvents === null) return;
-
+export function* updateModels(project: string, events: readonly ModelEvent[], dialect: 'sqlite' | 'postgres'): SqlProgram<void> {
+  if (events.length === 0) return;
+  // Scores are stored relative to a fixed epoch (decay-score.ts): an event's contribution depends on its own time only.
   const scores = new Map<string, number>();
-  // profileId → productId → latest view time in this batch.
+  // profileId → productId → latest view time.
   const recent = new Map<string, Map<string, number>>();
-  // Basket id → products of this batch in event order (duplicates removed below against the stored set).
+  // Basket id → products in event order (duplicates removed below against the stored set).
   const added: Record<BasketKind, Map<string, string[]>> = { session: new Map(), order: new Map() };
-  for (const p of productEvents) {
-    if (!Number.isFinite(p.at)) continue;
-    const at = Math.min(p.at, now);
-    scores.set(p.productId, (scores.get(p.productId) ?? 0) + scoreContribution(p.weight, at, now));
-    if (p.event.name === 'Product viewed') {
-      let viewed = recent.get(p.event.profileId);
+  for (const e of events) {
+    const weight = EVENT_WEIGHTS.get(e.name);
+    if (weight === undefined) continue;
+    scores.set(e.productId, (scores.get(e.productId) ?? 0) + scoreContribution(weight, e.at, e.at));
+    if (e.name === 'Product viewed') {
+      let viewed = recent.get(e.profileId);
       if (viewed === undefined) {
         viewed = new Map();
-        recent.set(p.event.profileId, viewed);
+        recent.set(e.profileId, viewed);
       }
-      const seen = viewed.get(p.productId);
-      if (seen === undefined || seen < at) viewed.set(p.productId, at);
+      const seen = viewed.get(e.productId);
+      if (seen === undefined || seen < e.at) viewed.set(e.productId, e.at);
     }
     let kind: BasketKind | null = null;
     let basket: string | null = null;
-    if (SESSION_EVENTS.has(p.event.name)) {
+    if (SESSION_EVENTS.has(e.name)) {
       kind = 'session';
-      basket = p.event.sessionId;
-    } else {
-      basket = orderIdOf(p.event);
-      if (basket !== null) kind = 'order';
+      basket = e.sessionId;
+    } else if (e.orderId !== null) {
+      kind = 'order';
+      basket = e.orderId;
     }
     if (kind === null || basket === null) continue;
     const list = added[kind].get(basket);
-    if (list) list.push(p.productId);
-    else added[kind].set(basket, [p.productId]);
+    if (list) list.push(e.productId);
+    else added[kind].set(basket, [e.productId]);
   }
 
   // Pairs: each product new to its basket pairs once with every product the basket already holds (so viewing A

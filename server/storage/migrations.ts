@@ -315,6 +315,17 @@ DROP INDEX events_profile;
 DROP INDEX events_product;
 `;
 
+// The recommendation models' inbox: ingestion appends one row per batch with model events (size: how many), an applier
+// folds them into the models in chunks (server/recommendations/model-inbox.ts).
+const modelInbox = (t: { serial: string }): string => `
+CREATE TABLE model_inbox (
+  id ${t.serial},
+  project TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  events TEXT NOT NULL
+);
+`;
+
 // Management: items written through the API (null `item`: deleted, which hides a file item of the same name), the
 // audit log of every write, and one revision counter that every node polls to pick up changes.
 const managedItems = (t: { int: string; serial: string }): string => `
@@ -414,5 +425,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'events append-shaped: no index by profile or by product',
     sqlite: appendShapedEvents,
     postgres: appendShapedEvents,
+  },
+  {
+    version: 12,
+    name: "recommendations: the models' inbox, applied after ingestion in chunks",
+    sqlite: modelInbox({ serial: 'INTEGER PRIMARY KEY' }),
+    postgres: modelInbox({ serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
   },
 ];

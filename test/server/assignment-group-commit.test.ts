@@ -157,7 +157,7 @@ describe('assignment group commit: a database error fails only its own request (
         assert.equal(outcomes[0]?.status, 'fulfilled');
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned assignment/);
-        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false } });
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 } });
         assert.equal(outcomes[3]?.status, 'fulfilled');
         assert.deepEqual(await stored(h.storage, `ok1-${raise}`), EXPERIMENTS.map(() => 'a'));
         assert.deepEqual(await stored(h.storage, `ok2-${raise}`), EXPERIMENTS.map(() => 'b'));

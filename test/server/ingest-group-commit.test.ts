@@ -14,6 +14,7 @@ import { basic, testConfig } from './helpers/test-config.js';
 import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 import { getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
+import { applyModelsNow } from '../../server/recommendations/model-inbox.js';
 import { listEvents } from './helpers/stored-rows.js';
 import pg from 'pg';
 import { openPostgresStorage } from '../../server/storage/postgres/postgres-storage.js';
@@ -56,15 +57,16 @@ for (const driver of DRIVERS) {
         ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
         ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
-      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true }, { accepted: 1, duplicates: 0, identityChanged: false }]);
+      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true, modelEvents: 0 }, { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 }]);
       assert.equal(await resolveUser(h.storage, PROJECT, 'gc-u'), 'gc-p');
       assert.deepEqual(await getProfileAttributes(h.storage, PROJECT, 'gc-p'), { plan: 'pro' });
     });
 
     it('updates the models from concurrent batches exactly as from the same batches one by one', async () => {
       // 24 batches: product views of 6 shared products (hot rows) by 4 shared profiles, each batch its own session,
-      // every third batch an order of two products. The same batches go to one project concurrently and to another
-      // one by one, with the same receipt time; every model table must hold the same rows for both.
+      // every third batch an order of two products. The same batches go to one project concurrently, applied to the
+      // models by three concurrent appliers in chunks of a few events, and to another one by one, each applied before
+      // the next is stored, with the same receipt time; every model table must hold the same rows for both.
       const batches = Array.from({ length: 24 }, (_, b) => {
         const events = Array.from({ length: 5 }, (_, i) => makeEvent({
           type: 'product', name: 'Product viewed', profileId: `mp-${(b + i) % 4}`, sessionId: `ms-${b}`,
@@ -79,7 +81,11 @@ for (const driver of DRIVERS) {
       });
       const receivedAt = Date.parse('2025-06-01T00:00:00.000Z');
       const results = await Promise.all(batches.map((batch) => ingestBatch(h.storage, 'acme/par', 'web', batch, { receivedAt })));
-      for (const batch of batches) await ingestBatch(h.storage, 'acme/seq', 'web', batch, { receivedAt });
+      await Promise.all([7, 11, 13].map((chunk) => applyModelsNow(h.storage, chunk)));
+      for (const batch of batches) {
+        await ingestBatch(h.storage, 'acme/seq', 'web', batch, { receivedAt });
+        await applyModelsNow(h.storage);
+      }
       assert.deepEqual(total(results), { accepted: batches.flat().length, duplicates: 0 });
       for (const table of Object.keys(MODEL_TABLES) as (keyof typeof MODEL_TABLES)[]) {
         const [par, seq] = [await modelRows(h.storage, table, 'acme/par'), await modelRows(h.storage, table, 'acme/seq')];
@@ -137,7 +143,8 @@ describe('two nodes on one PostgreSQL database, one session each side (postgres)
 
   it('pair products viewed in one session as if the batches had come one after the other', async () => {
     // Another node: its own pool on the same database. Each session's two views arrive at the same moment, one on
-    // each node, in two transactions: the second to store its product must pair it with the first's.
+    // each node, and the nodes' appliers fold them into the models concurrently: the second to store its product
+    // must pair it with the first's.
     const other = await openPostgresStorage(h.db.location);
     try {
       const sessions = Array.from({ length: 40 }, (_, i) => i);
@@ -145,6 +152,8 @@ describe('two nodes on one PostgreSQL database, one session each side (postgres)
         ingestBatch(h.storage, 'acme/nodes', 'web', [makeEvent({ type: 'product', name: 'Product viewed', sessionId: `ns-${i}`, data: { productId: `na${i}` } })]),
         ingestBatch(other, 'acme/nodes', 'web', [makeEvent({ type: 'product', name: 'Product viewed', sessionId: `ns-${i}`, data: { productId: `nb${i}` } })]),
       ]));
+      // Both nodes' appliers at once, a batch per chunk: two of them may hold the two halves of a session.
+      await Promise.all([applyModelsNow(h.storage, 1), applyModelsNow(other, 1), applyModelsNow(h.storage, 1), applyModelsNow(other, 1)]);
       const pairs = await modelRows(h.storage, 'co_occurrence', 'acme/nodes');
       const expected = sessions.flatMap((i) => [['session', `na${i}`, `nb${i}`, '1'], ['session', `nb${i}`, `na${i}`, '1']])
         .sort((x, y) => (x.join() < y.join() ? -1 : 1));
@@ -173,7 +182,7 @@ describe('group commit: a database error fails only its own batch (postgres)', (
       assert.match(String((outcomes[6] as PromiseRejectedResult).reason), /poisoned batch/);
       const fulfilled = outcomes.filter((o) => o.status === 'fulfilled') as PromiseFulfilledResult<IngestResult>[];
       assert.equal(fulfilled.length, 12);
-      for (const o of fulfilled) assert.deepEqual(o.value, { accepted: 2, duplicates: 0, identityChanged: false });
+      for (const o of fulfilled) assert.deepEqual(o.value, { accepted: 2, duplicates: 0, identityChanged: false, modelEvents: 0 });
       assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-ok' })).length, 24);
       assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-bad' })).length, 0);
     } finally {
@@ -202,10 +211,10 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
           ingestBatch(h.storage, PROJECT, 'web', bad),
           ingestBatch(h.storage, PROJECT, 'web', later),
         ]);
-        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false } });
+        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false, modelEvents: 0 } });
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
-        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false } });
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 } });
         assert.equal((await listEvents(h.storage, PROJECT, { profileId: `ok-${raise}` })).length, 3);
         assert.equal((await listEvents(h.storage, PROJECT, { profileId: `bad-${raise}` })).length, 0);
       } finally {

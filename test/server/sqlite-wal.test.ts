@@ -98,7 +98,7 @@ describe('SQLite WAL checkpoints', () => {
     await first.close();
     const reopened = await openSqliteStorage(file, { walBoundPages: 100 });
     assert.equal(await countEvents(reopened, P), events.length);
-    assert.deepEqual(await ingestBatch(reopened, P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false });
+    assert.deepEqual(await ingestBatch(reopened, P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false, modelEvents: 0 });
     await reopened.close();
   });
 

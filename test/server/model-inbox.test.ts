@@ -1,0 +1,114 @@
+// The recommendation models' inbox: ingestion appends a batch's model events, an applier folds them into the models
+// in chunks after the answer, each exactly once. On SQLite (the writer thread) and PostgreSQL.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../server/app.js';
+import { ingestBatch } from '../../server/ingest/event-store.js';
+import { applyModelInbox, applyModelsNow } from '../../server/recommendations/model-inbox.js';
+import { op } from '../../server/storage/sql-program.js';
+import type { Storage } from '../../server/storage/storage.js';
+import { makeEvent } from './helpers/events.js';
+import { feedIds, productEvent, putCatalog, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
+import { useApp, useStorage } from './helpers/use-test-app.js';
+
+const P = 'acme/shop';
+
+async function count(storage: Storage, sql: string, ...params: string[]): Promise<number> {
+  return storage.run(function* () {
+    return Number((yield op(sql, ...params)).rows[0]?.n);
+  });
+}
+
+const inboxRows = (storage: Storage): Promise<number> => count(storage, 'SELECT COUNT(*) AS n FROM model_inbox');
+
+const MODEL_COLUMNS = {
+  product_scores: 'product_id, score',
+  baskets: 'kind, basket_id, product_id',
+  co_occurrence: 'kind, a, b, count',
+  profile_recent: 'profile_id, product_id, last_seen',
+};
+
+/** Every model row of a project, table by table (scores to 12 digits: sums of the same terms in another order). */
+async function models(storage: Storage, project: string): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [table, columns] of Object.entries(MODEL_COLUMNS)) {
+    const rows = await storage.run(function* () {
+      return (yield op(`SELECT ${columns} FROM ${table} WHERE project = ? ORDER BY ${columns}`, project)).rows;
+    });
+    out[table] = rows.map((r) => Object.values(r).map((v) => (typeof v === 'number' && !Number.isSafeInteger(v) ? v.toPrecision(12) : String(v))).join(' '));
+  }
+  return out;
+}
+
+for (const driver of DRIVERS) {
+  describe(`recommendation models' inbox (${driver.name})`, () => {
+    const h = useApp(driver, { config: recommendationsConfig() });
+
+    it('a visitor sees their own views in their next feed, and the inbox is empty once applied', async () => {
+      const at = Date.now() - 3000;
+      await putCatalog(h.app, ['in-1', 'in-2', 'in-3'].map((id) => ({ id })));
+      await track(h.app, ['in-1', 'in-2', 'in-3'].map((id, i) => productEvent('Product viewed', id, { profileId: 'in-p', sessionId: 'in-s', at: at + i })));
+      assert.deepEqual(await feedIds(h.app, 4, { profileId: 'in-p', limit: 3 }), ['in-3', 'in-2', 'in-1']);
+      assert.equal(await inboxRows(h.storage), 0);
+      assert.match((await h.app.inject({ url: '/metrics' })).body, /\nsvc_model_events_behind 0\n/);
+    });
+
+    it('appends one row per batch with model events, none for a batch without any or for a resend', async () => {
+      const before = await inboxRows(h.storage);
+      const views = [productEvent('Product viewed', 'ap-1', { sessionId: 'ap-s' }), productEvent('Product viewed', 'ap-2', { sessionId: 'ap-s' })];
+      assert.equal((await ingestBatch(h.storage, P, 'web', [...views, makeEvent()])).modelEvents, 2);
+      const unweighted = makeEvent({ type: 'product', name: 'Compared', data: { productId: 'ap-1' } });
+      assert.equal((await ingestBatch(h.storage, P, 'web', [makeEvent(), unweighted])).modelEvents, 0);
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', views), { accepted: 0, duplicates: 2, identityChanged: false, modelEvents: 0 });
+      assert.equal(await inboxRows(h.storage), before + 1);
+      await applyModelsNow(h.storage);
+      assert.equal(await inboxRows(h.storage), 0);
+      assert.deepEqual((await models(h.storage, P)).co_occurrence.filter((r) => r.includes('ap-')), ['session ap-1 ap-2 1', 'session ap-2 ap-1 1']);
+    });
+
+    it('applies the same models in chunks of one event as all at once, each row once', async () => {
+      const sessions = Array.from({ length: 30 }, (_, s) => Array.from({ length: 4 }, (_, i) => productEvent(
+        i === 3 ? 'Added to cart' : 'Product viewed', `ch-${(s + i) % 7}`,
+        { profileId: `ch-p${s % 5}`, sessionId: `ch-s${s}`, at: Date.parse('2026-01-01') + s * 1000 + i },
+      )));
+      // The same batches to two projects: one applied a row at a time, the other all at once.
+      for (const batch of sessions) await ingestBatch(h.storage, 'acme/blog', 'web', batch);
+      let chunks = 0;
+      for (let more = true; more; chunks++) ({ more } = await h.storage.transaction(() => applyModelInbox(h.storage.dialect, 1)));
+      assert.ok(chunks >= 30, `${chunks} chunks`);
+      for (const batch of sessions) await ingestBatch(h.storage, 'acme/other', 'web', batch);
+      await applyModelsNow(h.storage);
+      const blog = await models(h.storage, 'acme/blog');
+      assert.ok(blog.co_occurrence!.length > 0 && blog.product_scores!.length === 7, JSON.stringify(blog));
+      assert.deepEqual(await models(h.storage, 'acme/other'), blog);
+      await applyModelsNow(h.storage);
+      assert.deepEqual(await models(h.storage, 'acme/blog'), blog, 'a second drain adds nothing');
+    });
+  });
+}
+
+for (const driver of DRIVERS) {
+  describe(`recommendation models' inbox after a crash (${driver.name})`, () => {
+    const h = useStorage(driver);
+
+    it('applies what a crash left in the inbox when the service starts again, before its first feed read', async () => {
+      // Stored and acknowledged, then the process died before its applier ran: the rows wait in the inbox.
+      const at = Date.now() - 1000;
+      await ingestBatch(h.storage, P, 'web', [
+        productEvent('Product viewed', 'cr-1', { profileId: 'cr-p', sessionId: 'cr-s', at }),
+        productEvent('Product viewed', 'cr-2', { profileId: 'cr-p', sessionId: 'cr-s', at: at + 1 }),
+      ]);
+      assert.equal(await inboxRows(h.storage), 1);
+      const app = await buildApp({ config: recommendationsConfig(), storage: h.storage });
+      try {
+        await putCatalog(app, [{ id: 'cr-1' }, { id: 'cr-2' }]);
+        assert.deepEqual(await feedIds(app, 4, { profileId: 'cr-p', limit: 2 }), ['cr-2', 'cr-1']);
+        assert.deepEqual(await feedIds(app, 2, { productId: 'cr-1', limit: 1 }), ['cr-2']);
+        assert.equal(await inboxRows(h.storage), 0);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+}
