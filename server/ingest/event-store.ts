@@ -28,10 +28,8 @@ interface Waiting {
 
 /**
  * Group commit on PostgreSQL: the batches that arrive while a transaction is running are stored together by the next
- * one — one INSERT for all their events, one model update per project, one commit — instead of a transaction each.
- * Concurrent transactions of one node would otherwise queue on the same rows (a popular product's score, its
- * co-occurrence counts) and each pay a commit. One group runs at a time per storage; each batch is answered when its
- * group has committed. If a group's transaction fails, each of its batches is stored alone, so that what failed it
+ * one — one INSERT for all their events, one for their inbox rows, one commit — instead of a transaction each, so
+ * that each commit and round trip is paid once per group. Each batch is answered when its group has committed. If a group's transaction fails, each of its batches is stored alone, so that what failed it
  * fails only the batch that caused it.
  */
 class PostgresIngestGroups {
@@ -95,10 +93,11 @@ function ingestInput(project: string, sourceId: string, events: ServiceEvent[], 
 
 /**
  * Stores a validated batch durably: each event once per (project, eventId), with when it was received and the batch's
- * `sentAt`, and for the events stored now (not the duplicates) the identity links, attributes and model updates they
+ * `sentAt`, and for the events stored now (not the duplicates) the identity links, attributes and model-inbox rows they
  * carry, in the same transaction. On SQLite the batches of one turn of the event loop share a commit (the storage's
  * group commit) and each event is inserted alone; on PostgreSQL the batches that arrive while a transaction runs
- * share the next one, their events in one statement.
+ * share the next one, their events in one statement. The models count the batch once an applier has run (EventStore's,
+ * or applyModelsNow).
  * @example const { accepted, duplicates } = await ingestBatch(storage, 'acme/shop', 'web', events);
  */
 export function ingestBatch(
