@@ -26,10 +26,16 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       const project = request.auth?.project.key;
       if (project === undefined) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
       // Backpressure: past the bound the batch is refused whole (nothing stored) and the sender retries later; one
-      // batch is always taken, however large, so that a bound below a batch cannot stop ingestion.
-      if (pending > 0 && pending + events.length > ctx.maxPendingEvents) {
+      // batch is always taken, however large, so that a bound below a batch cannot stop ingestion. What the models
+      // have yet to count is held too: a sustained overload slows senders to the pace the models keep, instead of
+      // leaving them further behind every second. Not while the models are failing (logged): events are never refused
+      // for the sake of what is derived from them, and the inbox keeps them on disk until a pass succeeds.
+      const held = pending + (ctx.models.failing ? 0 : ctx.models.behind);
+      if (held > 0 && held + events.length > ctx.maxPendingEvents) {
         void reply.header('retry-after', '1');
-        throw new ServiceError('overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored; retry in a second.`);
+        throw new ServiceError(
+          'overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored or counted by the recommendation models; retry in a second.`,
+        );
       }
       pending += events.length;
       let result;

@@ -5,6 +5,9 @@ import type { FeedQuery } from './feed-query.js';
 import { recommend, upsertProducts } from './catalog-store.js';
 import type { ModelApplier } from './model-applier.js';
 
+/** The longest a feed read waits for the models to count what its node stored (a pass takes milliseconds). */
+const SETTLE_MS = 1000;
+
 /** What the feed endpoint and the Choose API ask a feed for. */
 export type FeedRequest = Omit<FeedQuery, 'strategy'>;
 
@@ -54,8 +57,9 @@ export class FeedService {
   /** The products of `feed` for one request: stored catalog objects, best first. */
   async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
-    // A visitor's own views, stored on this node, count in their feed.
-    await this.models?.settle();
+    // A visitor's own views, stored on this node, count in their feed (unless an overload keeps the models behind for
+    // longer than a page view can wait).
+    await this.models?.settle(SETTLE_MS);
     return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
   }
 }

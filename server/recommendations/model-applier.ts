@@ -33,6 +33,7 @@ export class ModelApplier {
   #added = 0;
   #applied = 0;
   #closed = false;
+  #failing = false;
   readonly #poll: NodeJS.Timeout;
   /** The first look at the inbox, and the pass that applies what it found (rows a crash left). */
   readonly #startup: Promise<void>;
@@ -50,6 +51,11 @@ export class ModelApplier {
     return this.#added - this.#applied;
   }
 
+  /** The last pass failed (logged): the models are stuck, not slow, until a pass succeeds. */
+  get failing(): boolean {
+    return this.#failing;
+  }
+
   /** `count` model events were committed to the inbox: applies them soon. */
   added(count: number): void {
     if (count === 0) return;
@@ -59,11 +65,15 @@ export class ModelApplier {
 
   /**
    * Resolves once every model event this node had stored when called is in the models, with what the inbox held at
-   * start (or once a pass failed: logged, and retried by the next).
+   * start (or once a pass failed: logged, and retried by the next), or after `maxWaitMs` at most: a feed read under
+   * an ingestion overload answers from models a moment old rather than late.
    */
-  async settle(): Promise<void> {
-    await this.#startup;
-    if (this.#added !== this.#applied) await this.#pass();
+  async settle(maxWaitMs = Infinity): Promise<void> {
+    const caughtUp = this.#startup.then(() => (this.#added !== this.#applied ? this.#pass() : undefined));
+    if (maxWaitMs === Infinity) return caughtUp;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([caughtUp, new Promise<void>((resolve) => { timer = setTimeout(resolve, maxWaitMs); })]);
+    clearTimeout(timer);
   }
 
   /** Applies what is left, then stops polling. */
@@ -108,7 +118,9 @@ export class ModelApplier {
       do chunk = await this.options.applyChunk(CHUNK_EVENTS);
       while (chunk.more);
       this.#applied = Math.max(this.#applied, upTo);
+      this.#failing = false;
     } catch (error) {
+      this.#failing = true;
       // The rows stay in the inbox (nothing of the chunk committed); the next pass or poll applies them.
       this.options.logger?.warn({ err: error }, 'applying the recommendation models failed; will retry');
     }

@@ -1,14 +1,18 @@
 // Backpressure: a node holds at most `maxPendingEvents` events accepted but not yet committed. Past it a track
 // request is answered 503 `overloaded` with Retry-After and nothing of its batch is stored, so a sustained overload
 // slows senders (the SDK's outbox retries) instead of growing the process's memory; what was refused and sent again
-// is stored once, like any resend.
+// is stored once, like any resend. Product events the recommendation models have yet to count are held too, unless
+// the models are failing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
-import { basic } from './helpers/test-config.js';
-import { useApp } from './helpers/use-test-app.js';
+import pg from 'pg';
+import { feedIds, recommendationsConfig } from './helpers/recommendation-fixtures.js';
+import { buildApp } from '../../server/app.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
+import { basic, testConfig } from './helpers/test-config.js';
+import { useApp, useSqliteWithSide } from './helpers/use-test-app.js';
 import { listEvents } from './helpers/stored-rows.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -54,3 +58,66 @@ for (const driver of DRIVERS) {
     });
   });
 }
+
+/** `size` product views of one session, each of another product. */
+const views = (session: string, size: number): ServiceEvent[] => Array.from({ length: size }, (_, i) => makeEvent({
+  type: 'product', name: 'Product viewed', profileId: session, sessionId: session, data: { productId: `${session}-${i}` },
+}));
+
+describe('ingestion backpressure counts what the models have yet to count (postgres)', () => {
+  const h = useApp(POSTGRES_DRIVER, { config: recommendationsConfig(), maxPendingEvents: 100 });
+  const post = (batch: ServiceEvent[]) => h.app.inject({
+    method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch },
+  });
+
+  it('refuses product events past the bound while the models lag, and takes them once they caught up', async () => {
+    // Another client holds a lock the applier needs: its pass waits (slow models, not failing ones).
+    const locker = new pg.Client({ connectionString: h.db.location });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE product_scores IN EXCLUSIVE MODE');
+      assert.equal((await post(views('mb-a', 60))).statusCode, 200);
+      const refused = await post(views('mb-b', 60));
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal(refused.json<{ error: { code: string } }>().error.code, 'overloaded');
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.equal((await post(views('mb-c', 30))).statusCode, 200, 'what fits under the bound is taken');
+      // A feed read does not wait for stuck models for ever: it answers from what they hold.
+      assert.deepEqual(await feedIds(h.app, 4, { profileId: 'mb-a', limit: 1 }), ['cfg-1']);
+      await locker.query('COMMIT');
+      await h.app.svc.models.settle();
+      assert.equal(h.app.svc.models.behind, 0);
+      assert.deepEqual((await post(views('mb-b', 60))).json(), { accepted: 60, duplicates: 0 });
+    } finally {
+      await locker.end();
+    }
+  });
+});
+
+describe('ingestion never waits for failing models (sqlite)', () => {
+  const h = useSqliteWithSide();
+
+  it('takes batches past the bound while the models fail, and the models count them all once they work again', async () => {
+    const app = await buildApp({ config: testConfig(), storage: h.storage, maxPendingEvents: 100 });
+    const post = (batch: ServiceEvent[]) => app.inject({
+      method: 'POST', url: TRACK, headers: { authorization: basic('web1.p4ss') }, payload: { batch },
+    });
+    try {
+      h.side.exec("CREATE TRIGGER poison BEFORE INSERT ON product_scores BEGIN SELECT RAISE(ABORT, 'poisoned'); END");
+      assert.equal((await post(views('mf-a', 60))).statusCode, 200);
+      await app.svc.models.settle();
+      assert.equal(app.svc.models.failing, true);
+      assert.equal((await post(views('mf-b', 60))).statusCode, 200);
+      assert.match((await app.inject({ url: '/metrics' })).body, /\nsvc_model_events_behind 120\n/);
+      h.side.exec('DROP TRIGGER poison');
+      await app.svc.models.settle();
+      assert.equal(app.svc.models.failing, false);
+      assert.equal(app.svc.models.behind, 0);
+      const scored = h.side.prepare("SELECT COUNT(*) AS n FROM product_scores WHERE product_id LIKE 'mf-%'").get() as { n: number };
+      assert.equal(scored.n, 120);
+    } finally {
+      await app.close();
+    }
+  });
+});
