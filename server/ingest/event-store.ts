@@ -139,7 +139,7 @@ export class EventStore {
 
   async ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
     const result = await this.store(project, sourceId, events, options);
-    this.models.added(result.modelEvents);
+    if (result.modelEvents > 0) this.models.added(result.modelEvents, new Set(events.filter((e) => e.type === 'product').map((e) => e.profileId)));
     return result;
   }
 

@@ -58,8 +58,8 @@ export class FeedService {
   async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
     // A visitor's own views, stored on this node, count in their feed (unless an overload keeps the models behind for
-    // longer than a page view can wait).
-    await this.models?.settle(SETTLE_MS);
+    // longer than a page view can wait). Aggregates may be a fraction of a second behind (model-applier.ts).
+    if (request.profileId !== undefined) await this.models?.settle({ profileId: request.profileId, maxWaitMs: SETTLE_MS });
     return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
   }
 }

@@ -55,7 +55,11 @@ export function productEvent(
   });
 }
 
-/** Posts events through the real track endpoint, 500 per batch (its maximum). */
+/**
+ * Posts events through the real track endpoint, 500 per batch (its maximum), then waits until the models count them
+ * all: the service applies them a fraction of a second after its answers, and only a visitor's own feed waits for
+ * them by itself.
+ */
 export async function track(app: FastifyInstance, events: readonly ServiceEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 500) {
     const res = await app.inject({
@@ -64,6 +68,7 @@ export async function track(app: FastifyInstance, events: readonly ServiceEvent[
     });
     if (res.statusCode !== 200) throw new Error(`track failed: ${res.statusCode} ${res.body}`);
   }
+  await app.svc.models.settle();
 }
 
 /** Upserts products through the catalog API (JSON array). */
