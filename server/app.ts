@@ -63,9 +63,10 @@ export interface BuildAppOptions {
   /** More route modules (e.g. the Choose API), registered after the built-in ones. */
   routes?: RouteModule[];
   /**
-   * Most events held accepted but not yet committed (default 50,000, about 100 MB): a track request that would pass it
-   * is answered 503 `overloaded` with `Retry-After`, so a sustained overload slows senders down instead of growing
-   * memory without bound.
+   * Most events held accepted but not yet committed (default 50,000, about 100 MB), counting the product events stored
+   * but not yet counted by the recommendation models (unless they fail): a track request that would pass it is
+   * answered 503 `overloaded` with `Retry-After`, so a sustained overload slows senders down instead of growing memory
+   * or the models' lag without bound.
    */
   maxPendingEvents?: number;
 }

@@ -29,8 +29,9 @@ interface Waiting {
 /**
  * Group commit on PostgreSQL: the batches that arrive while a transaction is running are stored together by the next
  * one — one INSERT for all their events, one for their inbox rows, one commit — instead of a transaction each, so
- * that each commit and round trip is paid once per group. Each batch is answered when its group has committed. If a group's transaction fails, each of its batches is stored alone, so that what failed it
- * fails only the batch that caused it.
+ * that each commit and round trip is paid once per group. Each batch is answered when its group has committed. If a
+ * group's transaction fails, each of its batches is stored alone, so that what failed it fails only the batch that
+ * caused it.
  */
 class PostgresIngestGroups {
   #waiting: Waiting[] = [];
@@ -139,7 +140,9 @@ export class EventStore {
 
   async ingest(project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {}): Promise<IngestResult> {
     const result = await this.store(project, sourceId, events, options);
-    if (result.modelEvents > 0) this.models.added(result.modelEvents, new Set(events.filter((e) => e.type === 'product').map((e) => e.profileId)));
+    if (result.modelEvents > 0) {
+      this.models.added(result.modelEvents, project, new Set(events.filter((e) => e.type === 'product').map((e) => e.profileId)));
+    }
     return result;
   }
 

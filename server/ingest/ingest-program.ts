@@ -56,13 +56,12 @@ const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.e
 
 /**
  * Stores validated batches in the caller's transaction, with the effects of their new events: identity links, and
- * their model events appended to the models' inbox. On SQLite, one
- * single-row INSERT per event instead of multi-row INSERT … RETURNING. An in-process driver wants it: the
- * statement is prepared once and reused, where a 700-parameter statement costs more to bind and run than 50 small
- * ones; a networked driver (PostgreSQL) wants few round trips, so it also takes several batches at once (the group
- * commit of event-store.ts): one INSERT for all their events and one for their inbox rows.
- * An eventId stored by this program counts for the first batch that carries it; a later batch (or a resend) finds it
- * a duplicate.
+ * their model events appended to the models' inbox. On SQLite, one single-row INSERT per event instead of multi-row
+ * INSERT … RETURNING. An in-process driver wants it: the statement is prepared once and reused, where a 700-parameter
+ * statement costs more to bind and run than 50 small ones; a networked driver (PostgreSQL) wants few round trips,
+ * so it also takes several batches at once (the group commit of event-store.ts): one INSERT for all their events and
+ * one for their inbox rows. An eventId stored by this program counts for the first batch that carries it; a later
+ * batch (or a resend) finds it a duplicate.
  */
 export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestResult[]> {
   const rowWise = dialect === 'sqlite';
@@ -105,7 +104,9 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
     }
     const modelEvents = modelEventsOf(stored, b.now);
     inbox.push({ project: b.project, events: modelEvents });
-    results.push({ accepted: stored.length, duplicates: b.events.length - stored.length, identityChanged, modelEvents: modelEvents.length });
+    results.push({
+      accepted: stored.length, duplicates: b.events.length - stored.length, identityChanged, modelEvents: modelEvents.length,
+    });
   }
   yield* appendToModelInbox(inbox, dialect);
   return results;

@@ -33,9 +33,8 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       const held = pending + (ctx.models.failing ? 0 : ctx.models.behind);
       if (held > 0 && held + events.length > ctx.maxPendingEvents) {
         void reply.header('retry-after', '1');
-        throw new ServiceError(
-          'overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored or counted by the recommendation models; retry in a second.`,
-        );
+        throw new ServiceError('overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored or counted by the `
+          + 'recommendation models; retry in a second.');
       }
       pending += events.length;
       let result;

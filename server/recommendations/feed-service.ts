@@ -59,7 +59,9 @@ export class FeedService {
     await this.ensureCatalog(project.key, project.config);
     // A visitor's own views, stored on this node, count in their feed (unless an overload keeps the models behind for
     // longer than a page view can wait). Aggregates may be a fraction of a second behind (model-applier.ts).
-    if (request.profileId !== undefined) await this.models?.settle({ profileId: request.profileId, maxWaitMs: SETTLE_MS });
+    if (request.profileId !== undefined) {
+      await this.models?.settle({ project: project.key, profileId: request.profileId, maxWaitMs: SETTLE_MS });
+    }
     return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
   }
 }

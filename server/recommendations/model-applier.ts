@@ -1,18 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppliedChunk } from './model-inbox.js';
 
-/** Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
- * chunk holds the SQLite writer (and the track requests queued behind it) for tens of milliseconds, not seconds. */
+/**
+ * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
+ * chunk holds the SQLite writer (and the track requests queued behind it) for tens of milliseconds, not seconds.
+ */
 export const CHUNK_EVENTS = 5000;
 
 /**
- * How long model events wait for more to join their chunk. Each chunk rewrites every page of the model tables it
- * touches (a commit writes whole pages), so a chunk of a quarter second's batches writes a popular product's pages once
- * where a chunk per batch wrote them once per batch: +29 % events/s on SQLite in the ingestion bench (1 s: +33 %).
+ * How long model events wait for more to join their chunk. A commit writes every page it changed in full, so a chunk
+ * of a quarter second's batches writes a popular product's pages once where a chunk per batch wrote them once per
+ * batch (measured in the ingestion bench: docs/ingestion-internals.md).
  */
 export const GATHER_MS = 250;
 
-/** How often a node looks for inbox rows it was not told about (another node's, or left by a crash). */
+/** How often a node looks for inbox rows it was not told about (another node's, left by a crash, or failed). */
 const POLL_MS = 1000;
 
 export interface ModelApplierOptions {
@@ -27,24 +29,29 @@ export interface ModelApplierOptions {
 
 /**
  * Keeps one node's recommendation models caught up with the inbox: told after each ingestion how many model events it
- * added, it lets them gather for `GATHER_MS` (or until a chunk's worth waits), then applies chunks until the inbox is
- * empty, one pass at a time. When idle, nothing runs but a read every second that finds the inbox empty (rows another
- * node or a crash left are applied from it). A feed read calls `settle({profileId})` first: when that visitor has
- * views this node stored and has not applied, the pass runs at once, so a visitor's own views are in the models
- * before their feed is read; so is what a crash had left when this node started. Aggregates (popular, viewed
- * together) may be a quarter second behind.
- * @example const models = new ModelApplier({ applyChunk: (n) => storage.transaction(() => applyModelInbox('sqlite', n)) });
+ * added and whose, it lets them gather for `GATHER_MS` (or until a chunk's worth waits), then applies chunks until the
+ * inbox is empty, one pass at a time. When idle, nothing runs but a read every second that finds the inbox empty
+ * (rows another node or a crash left are applied from it, and so are rows a failed pass left: failures are retried
+ * by that poll only). A feed read calls `settle({project, profileId})` first: when that visitor has events this node
+ * stored and has not applied, the pass runs at once, so a visitor's own views are in the models before their feed is
+ * read; so is what the inbox held when this node started. Aggregates (popular, viewed together) may be a quarter
+ * second behind.
+ * @example
+ * const models = new ModelApplier({
+ *   applyChunk: (n) => storage.transaction(() => applyModelInbox('sqlite', n)), waiting: () => storage.run(modelInboxWaiting),
+ * });
  */
 export class ModelApplier {
   #running: Promise<void> | null = null;
   #queued: Promise<void> | null = null;
-  /** Model events this node stored (told by `added`), and how many of them a finished pass has applied. */
+  #polling: Promise<void> | null = null;
+  /** Model events this node stored (told by `added`), and how many of them have been applied. */
   #added = 0;
   #applied = 0;
   /** What the running pass applies up to (an `#added` count). */
   #runningUpTo = 0;
-  /** Profiles with model events not applied yet → the `#added` count that includes their latest. */
-  readonly #pendingProfiles = new Map<string, number>();
+  /** `project\nprofile` with model events not applied yet → the `#added` count that includes their latest. */
+  readonly #pending = new Map<string, number>();
   #gathering: NodeJS.Timeout | undefined;
   #closed = false;
   #failing = false;
@@ -55,7 +62,11 @@ export class ModelApplier {
   constructor(private readonly options: ModelApplierOptions) {
     this.#startup = this.#applyIfWaiting();
     this.#poll = setInterval(() => {
-      if (this.#running === null) void this.#applyIfWaiting();
+      if (this.#running === null && this.#polling === null) {
+        this.#polling = this.#applyIfWaiting().finally(() => {
+          this.#polling = null;
+        });
+      }
     }, options.pollMs ?? POLL_MS);
     this.#poll.unref();
   }
@@ -70,24 +81,26 @@ export class ModelApplier {
     return this.#failing;
   }
 
-  /** `count` model events of `profiles` were committed to the inbox: applies them soon. */
-  added(count: number, profiles: Iterable<string>): void {
+  /** `count` model events of `profiles` (of `project`) were committed to the inbox: applies them soon. */
+  added(count: number, project: string, profiles: Iterable<string>): void {
     if (count === 0) return;
     this.#added += count;
-    for (const profile of profiles) this.#pendingProfiles.set(profile, this.#added);
+    // While failing, no read waits for them (settle), so there is nothing to remember.
+    if (!this.#failing) for (const profile of profiles) this.#pending.set(`${project}\n${profile}`, this.#added);
     this.#schedule();
   }
 
   /**
    * Resolves once the model events this node had stored when called are in the models — all of them, or with
-   * `profileId` those of that profile (none: at once) — with what the inbox held at start; or once a pass failed
-   * (logged, and retried); or after `maxWaitMs` at most: a feed read under an ingestion overload answers from models a
-   * moment old rather than late.
+   * `profileId` those of that visitor (none: at once) — with what the inbox held at start; or once a pass failed
+   * (logged); or after `maxWaitMs` at most, so that a feed read under an ingestion overload answers from models a
+   * moment old rather than late. With a visitor, nothing waits while the models are failing: the poll retries them.
    */
-  async settle(options: { profileId?: string; maxWaitMs?: number } = {}): Promise<void> {
-    const { profileId, maxWaitMs = Infinity } = options;
+  async settle(options: { project?: string; profileId?: string; maxWaitMs?: number } = {}): Promise<void> {
+    const { project, profileId, maxWaitMs = Infinity } = options;
     const caughtUp = this.#startup.then(() => {
-      const upTo = profileId === undefined ? this.#added : (this.#pendingProfiles.get(profileId) ?? 0);
+      if (profileId !== undefined && this.#failing) return undefined;
+      const upTo = profileId === undefined ? this.#added : (this.#pending.get(`${project}\n${profileId}`) ?? 0);
       if (upTo <= this.#applied) return undefined;
       return this.#running !== null && upTo <= this.#runningUpTo ? this.#running : this.#pass();
     });
@@ -97,17 +110,18 @@ export class ModelApplier {
     clearTimeout(timer);
   }
 
-  /** Applies what is left, then stops polling. */
+  /** Applies what is left, then stops: nothing runs once it has resolved. */
   async close(): Promise<void> {
     clearInterval(this.#poll);
     await this.settle();
-    clearTimeout(this.#gathering);
     this.#closed = true;
+    clearTimeout(this.#gathering);
+    await Promise.all([this.#polling, this.#running, this.#queued]);
   }
 
-  /** A pass once the events gathered (at once past a chunk's worth), unless one is running or already due. */
+  /** A pass once the events gathered (at once past a chunk's worth), unless one is running or due, or they fail. */
   #schedule(): void {
-    if (this.#running !== null || this.#closed) return;
+    if (this.#running !== null || this.#closed || this.#failing) return;
     if (this.behind >= CHUNK_EVENTS) {
       void this.#pass();
       return;
@@ -139,8 +153,8 @@ export class ModelApplier {
       this.#runningUpTo = upTo;
       this.#running = this.#drain(upTo).finally(() => {
         this.#running = null;
-        // What arrived meanwhile gathers for the next pass (after a failure, the poll retries).
-        if (!this.#failing && this.behind > 0 && this.#queued === null) this.#schedule();
+        // What arrived meanwhile gathers for the next pass.
+        if (this.behind > 0 && this.#queued === null) this.#schedule();
       });
       return this.#running;
     }
@@ -155,14 +169,18 @@ export class ModelApplier {
   async #drain(upTo: number): Promise<void> {
     try {
       let chunk: AppliedChunk;
-      do chunk = await this.options.applyChunk(CHUNK_EVENTS);
-      while (chunk.more);
+      do {
+        chunk = await this.options.applyChunk(CHUNK_EVENTS);
+        // Credited as each chunk commits (another node's rows in it may be counted as ours: never past `upTo`).
+        this.#applied = Math.min(upTo, this.#applied + chunk.events);
+      } while (chunk.more);
       this.#applied = Math.max(this.#applied, upTo);
       this.#failing = false;
-      for (const [profile, at] of this.#pendingProfiles) if (at <= this.#applied) this.#pendingProfiles.delete(profile);
+      for (const [key, at] of this.#pending) if (at <= this.#applied) this.#pending.delete(key);
     } catch (error) {
       this.#failing = true;
-      // The rows stay in the inbox (nothing of the chunk committed); the next pass or poll applies them.
+      this.#pending.clear();
+      // The chunk's rows stay in the inbox (nothing of it committed); the poll retries them.
       this.options.logger?.warn({ err: error }, 'applying the recommendation models failed; will retry');
     }
   }

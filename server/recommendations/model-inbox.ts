@@ -21,7 +21,9 @@ export function* appendToModelInbox(entries: readonly InboxEntry[], dialect: 'sq
   if (rows.length === 0) return;
   if (dialect === 'sqlite') {
     // One prepared single-row statement, reused: cheaper in process than binding a statement per row count.
-    for (const r of rows) yield op('INSERT INTO model_inbox (project, size, events) VALUES (?, ?, ?)', r.project, r.events.length, encodeModelEvents(r.events));
+    for (const r of rows) {
+      yield op('INSERT INTO model_inbox (project, size, events) VALUES (?, ?, ?)', r.project, r.events.length, encodeModelEvents(r.events));
+    }
     return;
   }
   const params: SqlValue[] = [];
@@ -46,6 +48,7 @@ export interface AppliedChunk {
  * @example const { more } = await storage.transaction(() => applyModelInbox('sqlite', 5000));
  */
 export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: number): SqlProgram<AppliedChunk> {
+  if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be at least 1, not ${maxEvents}`);
   const ids: number[] = [];
   const byProject = new Map<string, ModelEvent[]>();
   let events = 0;

@@ -65,6 +65,7 @@ export function encodeModelEvents(events: readonly ModelEvent[]): string {
   return JSON.stringify(events.map((e) => [e.name, e.productId, e.at, e.profileId, e.sessionId, e.orderId]));
 }
 
+/** An inbox row's `events` as encodeModelEvents wrote them. */
 export function decodeModelEvents(json: string): ModelEvent[] {
   return (JSON.parse(json) as [string, string, number, string, string, string | null][]).map(
     ([name, productId, at, profileId, sessionId, orderId]) => ({ name, productId, at, profileId, sessionId, orderId }),

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import pg from 'pg';
-import { feedIds, recommendationsConfig } from './helpers/recommendation-fixtures.js';
+import { feedIds, putCatalog, recommendationsConfig } from './helpers/recommendation-fixtures.js';
 import { buildApp } from '../../server/app.js';
 import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
@@ -75,6 +75,7 @@ describe('ingestion backpressure counts what the models have yet to count (postg
     const locker = new pg.Client({ connectionString: h.db.location });
     await locker.connect();
     try {
+      await putCatalog(h.app, [{ id: 'mb-a-59' }]);
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE product_scores IN EXCLUSIVE MODE');
       assert.equal((await post(views('mb-a', 60))).statusCode, 200);
@@ -83,11 +84,12 @@ describe('ingestion backpressure counts what the models have yet to count (postg
       assert.equal(refused.json<{ error: { code: string } }>().error.code, 'overloaded');
       assert.equal(refused.headers['retry-after'], '1');
       assert.equal((await post(views('mb-c', 30))).statusCode, 200, 'what fits under the bound is taken');
-      // A feed read does not wait for stuck models for ever: it answers from what they hold.
+      // A feed read does not wait for stuck models for ever: it answers from what they hold (not yet mb-a's views).
       assert.deepEqual(await feedIds(h.app, 4, { profileId: 'mb-a', limit: 1 }), ['cfg-1']);
       await locker.query('COMMIT');
       await h.app.svc.models.settle();
       assert.equal(h.app.svc.models.behind, 0);
+      assert.deepEqual(await feedIds(h.app, 4, { profileId: 'mb-a', limit: 1 }), ['mb-a-59']);
       assert.deepEqual((await post(views('mb-b', 60))).json(), { accepted: 60, duplicates: 0 });
     } finally {
       await locker.end();

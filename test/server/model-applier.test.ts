@@ -9,10 +9,13 @@ import type { AppliedChunk } from '../../server/recommendations/model-inbox.js';
 function inbox(options: { waitingAtStart?: number[]; failWith?: () => Error | undefined } = {}) {
   const rows: number[] = [...(options.waitingAtStart ?? [])];
   const chunks: number[] = [];
+  const calls = { attempts: 0 };
   return {
     rows,
     chunks,
+    calls,
     applyChunk: async (maxEvents: number): Promise<AppliedChunk> => {
+      calls.attempts++;
       const error = options.failWith?.();
       if (error) throw error;
       let events = 0;
@@ -31,20 +34,20 @@ function inbox(options: { waitingAtStart?: number[]; failWith?: () => Error | un
 describe('model applier scheduling', () => {
   it('lets model events gather, and runs at once for a visitor whose own events wait', async () => {
     const box = inbox();
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000 });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 60_000 });
     try {
       await applier.settle();
       box.rows.push(3);
-      applier.added(3, ['visitor-a']);
+      applier.added(3, 'acme/shop', ['visitor-a']);
       box.rows.push(2);
-      applier.added(2, ['visitor-b']);
-      await applier.settle({ profileId: 'visitor-c' });
+      applier.added(2, 'acme/shop', ['visitor-b']);
+      await applier.settle({ project: 'acme/shop', profileId: 'visitor-c' });
       assert.deepEqual(box.chunks, [], 'a visitor without waiting events does not run a pass');
       assert.equal(applier.behind, 5);
-      await applier.settle({ profileId: 'visitor-a' });
+      await applier.settle({ project: 'acme/shop', profileId: 'visitor-a' });
       assert.deepEqual(box.chunks, [5], 'one pass, one chunk with everything gathered');
       assert.equal(applier.behind, 0);
-      await applier.settle({ profileId: 'visitor-b' });
+      await applier.settle({ project: 'acme/shop', profileId: 'visitor-b' });
       assert.deepEqual(box.chunks, [5], 'visitor-b was in that pass');
     } finally {
       await applier.close();
@@ -53,12 +56,14 @@ describe('model applier scheduling', () => {
 
   it('runs without waiting once a chunk\'s worth has gathered, and applies the rest on close', async () => {
     const box = inbox();
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000 });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 60_000 });
     box.rows.push(CHUNK_EVENTS);
-    applier.added(CHUNK_EVENTS, ['bulk']);
+    applier.added(CHUNK_EVENTS, 'acme/shop', ['bulk']);
+    assert.deepEqual(box.chunks, [CHUNK_EVENTS], 'the pass started without waiting for the gathering time');
     box.rows.push(1);
-    applier.added(1, ['late']);
+    applier.added(1, 'acme/shop', ['late']);
     await applier.close();
+    assert.deepEqual(box.chunks, [CHUNK_EVENTS, 1]);
     assert.deepEqual(box.chunks.reduce((a, b) => a + b, 0), CHUNK_EVENTS + 1);
     assert.equal(box.rows.length, 0);
     assert.equal(applier.behind, 0);
@@ -66,32 +71,55 @@ describe('model applier scheduling', () => {
 
   it('applies what the inbox held at start before any settle resolves', async () => {
     const box = inbox({ waitingAtStart: [4, 4] });
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000 });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 60_000 });
     try {
-      await applier.settle({ profileId: 'anyone' });
+      await applier.settle({ project: 'acme/shop', profileId: 'anyone' });
       assert.deepEqual(box.rows, []);
     } finally {
       await applier.close();
     }
   });
 
-  it('reports failing passes, keeps the events counted as behind, and recovers on the next settle', async () => {
+  it('reports failing passes, leaves their retries to the poll, and recovers', async () => {
     let broken = true;
     const warnings: unknown[] = [];
     const box = inbox({ failWith: () => (broken ? new Error('disk on fire') : undefined) });
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000, logger: { warn: (...args: unknown[]) => warnings.push(args) } });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 60_000, logger: { warn: (...args: unknown[]) => warnings.push(args) } });
     try {
       box.rows.push(7);
-      applier.added(7, ['v']);
-      await applier.settle({ profileId: 'v' });
+      applier.added(7, 'acme/shop', ['v']);
+      await applier.settle({ project: 'acme/shop', profileId: 'v' });
       assert.equal(applier.failing, true);
       assert.equal(applier.behind, 7);
       assert.equal(warnings.length, 1);
+      // More events, past a chunk's worth, and a visitor's read: none of them retries the failing pass.
+      box.rows.push(CHUNK_EVENTS);
+      applier.added(CHUNK_EVENTS, 'acme/shop', ['v']);
+      await applier.settle({ project: 'acme/shop', profileId: 'v' });
+      assert.equal(box.calls.attempts, 1);
       broken = false;
-      await applier.settle({ profileId: 'v' });
+      await applier.settle();
       assert.equal(applier.failing, false);
       assert.equal(applier.behind, 0);
-      assert.deepEqual(box.chunks, [7]);
+      assert.deepEqual(box.chunks.reduce((a, b) => a + b, 0), CHUNK_EVENTS + 7);
+    } finally {
+      await applier.close();
+    }
+  });
+
+  it('retries failing passes from its poll', async () => {
+    let broken = true;
+    const box = inbox({ failWith: () => (broken ? new Error('disk on fire') : undefined) });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 5 });
+    try {
+      box.rows.push(3);
+      applier.added(3, 'acme/shop', ['w']);
+      await applier.settle({ project: 'acme/shop', profileId: 'w' });
+      assert.equal(applier.failing, true);
+      broken = false;
+      while (applier.behind > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(applier.failing, false);
+      assert.deepEqual(box.rows, []);
     } finally {
       await applier.close();
     }

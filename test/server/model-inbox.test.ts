@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
+import { upsertProducts } from '../../server/recommendations/catalog-store.js';
 import { applyModelInbox, applyModelsNow } from '../../server/recommendations/model-inbox.js';
 import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
@@ -74,6 +75,12 @@ for (const driver of DRIVERS) {
         i === 3 ? 'Added to cart' : 'Product viewed', `ch-${(s + i) % 7}`,
         { profileId: `ch-p${s % 5}`, sessionId: `ch-s${s}`, at: Date.parse('2026-01-01') + s * 1000 + i },
       )));
+      // A crawler's session past the basket cap (50 products), over three batches: which products pair depends on
+      // their order, which chunks must keep.
+      const crawl = Array.from({ length: 55 }, (_, i) => productEvent('Product viewed', `chb-${i}`, {
+        profileId: 'ch-crawler', sessionId: 'ch-crawl', at: Date.parse('2026-01-02') + i,
+      }));
+      sessions.push(crawl.slice(0, 20), crawl.slice(20, 40), crawl.slice(40));
       // The same batches to two projects: one applied a row at a time, the other all at once.
       for (const batch of sessions) await ingestBatch(h.storage, 'acme/blog', 'web', batch);
       let chunks = 0;
@@ -82,7 +89,9 @@ for (const driver of DRIVERS) {
       for (const batch of sessions) await ingestBatch(h.storage, 'acme/other', 'web', batch);
       await applyModelsNow(h.storage);
       const blog = await models(h.storage, 'acme/blog');
-      assert.ok(blog.co_occurrence!.length > 0 && blog.product_scores!.length === 7, JSON.stringify(blog));
+      assert.equal(blog.product_scores!.length, 7 + 55);
+      assert.equal(blog.baskets!.filter((r) => r.includes('ch-crawl')).length, 50, 'the crawl stops pairing at 50 products');
+      assert.ok(!blog.co_occurrence!.some((r) => /chb-5[0-4]\b/.test(r)), 'the products past the cap pair with nothing');
       assert.deepEqual(await models(h.storage, 'acme/other'), blog);
       await applyModelsNow(h.storage);
       assert.deepEqual(await models(h.storage, 'acme/blog'), blog, 'a second drain adds nothing');
@@ -102,9 +111,9 @@ for (const driver of DRIVERS) {
         productEvent('Product viewed', 'cr-2', { profileId: 'cr-p', sessionId: 'cr-s', at: at + 1 }),
       ]);
       assert.equal(await inboxRows(h.storage), 1);
+      await upsertProducts(h.storage, P, [{ id: 'cr-1' }, { id: 'cr-2' }]);
       const app = await buildApp({ config: recommendationsConfig(), storage: h.storage });
       try {
-        await putCatalog(app, [{ id: 'cr-1' }, { id: 'cr-2' }]);
         assert.deepEqual(await feedIds(app, 4, { profileId: 'cr-p', limit: 2 }), ['cr-2', 'cr-1']);
         assert.deepEqual(await feedIds(app, 2, { productId: 'cr-1', limit: 1 }), ['cr-2']);
         assert.equal(await inboxRows(h.storage), 0);
