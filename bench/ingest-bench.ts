@@ -5,7 +5,8 @@
 // that parses and discards (the transport alone). Every server runs as a forked child; autocannon drives them from
 // this process over loopback. Rounds rotate the order and the medians are compared (on two shared cores a single
 // figure swings ±40%). Each server reports its own CPU time, so the table shows CPU µs per request as well, and its
-// RSS at rest and under load.
+// RSS at rest and under load. The service folds product events into its recommendation models after the answer: after
+// each of its rounds the bench waits until they caught up, and counts that time ("sustained") and that CPU too.
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
