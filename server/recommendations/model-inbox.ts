@@ -1,6 +1,7 @@
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
+import { CHUNK_EVENTS } from './model-applier.js';
 import { decodeModelEvents, encodeModelEvents, updateModels, type ModelEvent } from './model-updater.js';
 
 // The models' inbox: one appended row per stored batch with model events (model-updater.ts says why), drained in
@@ -33,6 +34,9 @@ export function* appendToModelInbox(entries: readonly InboxEntry[], dialect: 'sq
 
 /** Inbox rows read per statement while a chunk is gathered. */
 const PAGE_ROWS = 64;
+
+/** Ids per DELETE: well under both databases' bound-parameter limits. */
+const DELETE_IDS = 500;
 
 /** What one chunk applied. `more` is false once the inbox had nothing left past the chunk (as this transaction saw it). */
 export interface AppliedChunk {
@@ -79,8 +83,8 @@ export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: numb
   }
   // Projects in order: the lock order of every model write (model-updater.ts).
   for (const project of [...byProject.keys()].sort()) yield* updateModels(project, byProject.get(project)!, dialect);
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
+  for (let i = 0; i < ids.length; i += DELETE_IDS) {
+    const chunk = ids.slice(i, i + DELETE_IDS);
     yield op(`DELETE FROM model_inbox WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk);
   }
   return { rows: ids.length, events, more };
@@ -97,6 +101,6 @@ export function* modelInboxWaiting(): SqlProgram<boolean> {
  * `ingestBatch` rather than a running service (whose applier does it).
  * @example await ingestBatch(storage, 'acme/shop', 'web', events); await applyModelsNow(storage);
  */
-export async function applyModelsNow(storage: Storage, maxEvents = 5000): Promise<void> {
+export async function applyModelsNow(storage: Storage, maxEvents = CHUNK_EVENTS): Promise<void> {
   while ((await storage.transaction(() => applyModelInbox(storage.dialect, maxEvents))).more);
 }
