@@ -115,14 +115,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     managed,
     storage: options.storage,
-    metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false }),
+    metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false, modelsBehind: () => events.models.behind }),
     models: events.models,
     feeds: new FeedService(options.storage, events.models),
     canonicalProfiles: new CanonicalProfileCache(now),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
-  ctx.metrics.modelsBehind = () => events.models.behind;
   app.decorate('svc', ctx);
 
   // Request metrics, labelled by route pattern (not URL: ids in paths would explode the label set). Each route gets

@@ -34,7 +34,8 @@ export class ServiceMetrics {
   readonly srmMismatches: Counter<'project' | 'experience'>;
   readonly resultsDuration: Histogram;
 
-  constructor(options: { processMetrics?: boolean } = {}) {
+  /** `modelsBehind`: what `svc_model_events_behind` reads when scraped (the app's model applier). */
+  constructor(options: { processMetrics?: boolean; modelsBehind?: () => number } = {}) {
     this.registry.registerMetric(this.exported('svc_http_requests_total', 'counter',
       'HTTP requests answered, by method, route pattern and status.', (stats, values) => {
         values.push({ value: stats.count, labels: stats.labels });
@@ -90,7 +91,7 @@ export class ServiceMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    const behind = (): number => this.modelsBehind();
+    const behind = options.modelsBehind ?? ((): number => 0);
     new Gauge({
       name: 'svc_model_events_behind',
       help: 'Product events this node stored that the recommendation models do not count yet (applied after the answer, in chunks).',
@@ -102,9 +103,6 @@ export class ServiceMetrics {
     // Process metrics (RSS, event loop lag) only for the real service: their collectors hold timers.
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
-
-  /** What `svc_model_events_behind` reads when scraped (the app sets it to its model applier's). */
-  modelsBehind: () => number = () => 0;
 
   // Request counts and latencies are counted here, in plain numbers per (method, route, status), and formatted by
   // the registry only when scraped. Through prom-client's labelled Counter and Histogram children, every request
