@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },
   storage_unavailable: { status: 503, description: 'The database does not answer (health check), or the Choose API could not store an assignment (retry).' },
-  overloaded: { status: 503, description: 'More events are waiting to be stored on this node than it holds in memory; nothing of the batch was stored. Retry after the `Retry-After` seconds (the SDK does).' },
+  overloaded: { status: 503, description: 'More events are waiting on this node than it takes on (to be stored, or stored but not yet counted by the recommendation models); nothing of the batch was stored. Retry after the `Retry-After` seconds (the SDK does).' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

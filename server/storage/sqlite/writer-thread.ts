@@ -39,8 +39,8 @@ function startWorker(entry: URL, workerData: WriterThreadData): Worker {
 /**
  * A SQLite writer thread: runs a domain's named programs (writer-thread-server.ts) on its own connection to the
  * database `file`, so neither their statements nor their commits run on the event loop that answers requests; the
- * programs a turn sends share one commit, made without waiting for the disk (or synced first, with `synchronous` FULL). `entry` is the domain's thread entry
- * module, which calls serveWriterThread with its programs. The thread starts on the first `run` (most apps in tests
+ * programs a turn sends share one commit, made without waiting for the disk (or synced first, with `synchronous`
+ * FULL). `entry` is the domain's thread entry module, which calls serveWriterThread with its programs. The thread starts on the first `run` (most apps in tests
  * never send one) and keeps no process alive while idle. If it cannot start or dies, the runs in flight reject and so
  * do later ones (`failed` tells the caller to use another way).
  * @example const thread = new SqliteWriterThread(storage.file, new URL('./choose-writer.ts', import.meta.url));
