@@ -3,14 +3,15 @@
 // event; and two service processes on one PostgreSQL database, sent the same batches at the same time, store each
 // event once between them (README, "Past one machine").
 import assert from 'node:assert/strict';
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS, POSTGRES_DRIVER, type TestDatabase } from './helpers/storage-drivers.js';
+import { forkHelper } from './helpers/fork-helper.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { countEvents } from './helpers/stored-rows.js';
 import { basic } from './helpers/test-config.js';
+import { useDatabase } from './helpers/use-test-app.js';
 
 interface Node {
   child: ChildProcess;
@@ -18,25 +19,17 @@ interface Node {
   exited: Promise<NodeJS.Signals | null>;
 }
 
-function startNode(location: string): Promise<Node> {
-  const child = fork(join(import.meta.dirname, 'helpers', 'track-server.ts'), [location], {
-    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('message', (m) => {
-      const { port } = m as { port: number };
-      const track = async (batch: ServiceEvent[]) => {
-        const response = await fetch(`http://127.0.0.1:${port}/v1/acme/projects/shop/sources/web/track`, {
-          method: 'POST', headers: { authorization: basic('web1.p4ss'), 'content-type': 'application/json' }, body: JSON.stringify({ batch }),
-        });
-        if (response.status !== 200) throw new Error(`track answered ${response.status}: ${await response.text()}`);
-        return (await response.json()) as { accepted: number; duplicates: number };
-      };
-      resolve({ child, track, exited });
+async function startNode(location: string): Promise<Node> {
+  const { child, firstMessage, exited } = forkHelper<{ port: number }>('track-server.ts', [location]);
+  const { port } = await firstMessage;
+  const track = async (batch: ServiceEvent[]) => {
+    const response = await fetch(`http://127.0.0.1:${port}/v1/acme/projects/shop/sources/web/track`, {
+      method: 'POST', headers: { authorization: basic('web1.p4ss'), 'content-type': 'application/json' }, body: JSON.stringify({ batch }),
     });
-  });
+    if (response.status !== 200) throw new Error(`track answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { accepted: number; duplicates: number };
+  };
+  return { child, track, exited };
 }
 
 const batchesOf = (count: number, size: number, tag: string): ServiceEvent[][] =>
@@ -44,14 +37,10 @@ const batchesOf = (count: number, size: number, tag: string): ServiceEvent[][] =
 
 for (const driver of DRIVERS) {
   describe(`a crash right after track answers (${driver.name})`, () => {
-    let db: TestDatabase;
-    before(async () => {
-      db = await driver.create();
-    });
-    after(() => db.destroy());
+    const h = useDatabase(driver);
 
     it('loses none of the acknowledged events', async () => {
-      const node = await startNode(db.location);
+      const node = await startNode(h.db.location);
       let accepted = 0;
       for (let round = 0; round < 10; round++) {
         const answers = await Promise.all(batchesOf(10, 50, `crash-${round}`).map(node.track));
@@ -60,7 +49,7 @@ for (const driver of DRIVERS) {
       node.child.kill('SIGKILL');
       assert.equal(await node.exited, 'SIGKILL');
       assert.equal(accepted, 5000);
-      const storage = await db.open();
+      const storage = await h.db.open();
       try {
         assert.equal(await countEvents(storage, 'acme/shop'), accepted);
       } finally {
@@ -71,16 +60,15 @@ for (const driver of DRIVERS) {
 }
 
 describe('two service processes on one PostgreSQL database', () => {
-  let db: TestDatabase;
   let nodes: Node[] = [];
-  before(async () => {
-    db = await POSTGRES_DRIVER.create();
-    nodes = await Promise.all([startNode(db.location), startNode(db.location)]);
-  });
+  // Registered before useDatabase's hooks, so the nodes stop before the database is dropped.
   after(async () => {
     for (const node of nodes) node.child.kill('SIGTERM');
     await Promise.all(nodes.map((node) => node.exited));
-    await db.destroy();
+  });
+  const h = useDatabase(POSTGRES_DRIVER);
+  before(async () => {
+    nodes = await Promise.all([startNode(h.db.location), startNode(h.db.location)]);
   });
 
   it('store each event once when both are sent the same batches at once', async () => {
@@ -91,7 +79,7 @@ describe('two service processes on one PostgreSQL database', () => {
     const answers = await Promise.all(batches.flatMap((batch) => nodes.map((node) => node.track(batch))));
     for (const a of answers) assert.equal(a.accepted + a.duplicates, 50);
     assert.equal(answers.reduce((sum, a) => sum + a.accepted, 0), distinct);
-    const storage = await db.open();
+    const storage = await h.db.open();
     try {
       assert.equal(await countEvents(storage, 'acme/shop'), distinct);
     } finally {

@@ -2,7 +2,6 @@
 // not), its size stays within the bound, and everything acknowledged is there after a restart or a crash,
 // whoever checkpointed what.
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
 import { countEvents } from './helpers/stored-rows.js';
+import { forkHelper } from './helpers/fork-helper.js';
 
 const P = 'acme/shop';
 const WAL_HEADER = 32;
@@ -104,13 +104,9 @@ describe('SQLite WAL checkpoints', () => {
 
   it('has every acknowledged event after the process is killed without closing', async () => {
     const file = tempFile();
-    const child = fork(join(import.meta.dirname, 'helpers', 'ingest-then-crash.ts'), [file, '100'], {
-      execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const report = new Promise<{ accepted: number }>((resolve) => child.once('message', (m) => resolve(m as { accepted: number })));
-    const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-    const { accepted } = await report;
-    assert.equal(await exit, 'SIGKILL');
+    const { firstMessage, exited } = forkHelper<{ accepted: number }>('ingest-then-crash.ts', [file, '100']);
+    const { accepted } = await firstMessage;
+    assert.equal(await exited, 'SIGKILL');
     assert.equal(accepted, 10_000);
     const reopened = await openSqliteStorage(file);
     assert.equal(await countEvents(reopened, P), accepted);

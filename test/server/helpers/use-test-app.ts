@@ -34,6 +34,21 @@ function setUp<T>(value: T | undefined, what: string): T {
   return value;
 }
 
+/**
+ * Registers hooks that create a database before the suite and drop it after, opening nothing on it: for suites whose
+ * child processes open it.
+ */
+export function useDatabase(driver: TestDriver): { readonly db: TestDatabase } {
+  let db: TestDatabase | undefined;
+  before(async () => {
+    db = await driver.create();
+  });
+  after(() => setUp(db, 'db').destroy());
+  return {
+    get db() { return setUp(db, 'db'); },
+  };
+}
+
 /** Registers hooks that create a database and open storage on it before the suite, and close and drop it after. */
 export function useStorage(driver: TestDriver): StorageHandle {
   return useSuite(driver, undefined);
