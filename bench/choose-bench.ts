@@ -2,9 +2,10 @@
 // (a) over a real socket, the service (Fastify, durable SQLite, sticky assignments, exposures committed before each answer) next to
 //     a bare node:http server answering the same JSON without choosing — forked children driven by autocannon
 //     from this process, rounds rotating, the median of the rounds' own ratios compared (throughput goal ≥ 0.6)
-//     — and next to the framework's floor, a Fastify route answering that JSON without choosing; each server
-//     reports its own CPU time per request too (the cost it pays, which the load generator on the same cores does
-//     not blur);
+//     — next to the framework's floor, a Fastify route answering that JSON without choosing, and next to the durable
+//     floor, that route plus the cheapest writes that keep Choose's promise (a new unit's first assignments and a new
+//     session's exposures committed before the answer); each server reports its own CPU time per request too (the
+//     cost it pays, which the load generator on the same cores does not blur);
 // (b) in process, our engine's per-request evaluation next to @growthbook/growthbook's GrowthBookClient
 //     evaluating the same 20 experiments (same seeds, weights, hash version and conditions; cost goal ≤ 1.0).
 import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
@@ -45,6 +46,8 @@ export interface ChooseMixResult {
   svc: HttpSide;
   bare: HttpSide;
   fastify: HttpSide;
+  /** The durable floor (choose-server.ts, --mode=durable). */
+  durable: HttpSide;
   /**
    * svc / bare: the median over rounds of each round's own ratio. Both servers of a round are measured back to back,
    * so a neighbour slowing the shared machine for a while moves both; on this kind of machine the requests per second
@@ -55,6 +58,10 @@ export interface ChooseMixResult {
   ratioOfMedians: number;
   /** fastify / bare, paired per round as throughputRatio: the most any Fastify service can reach in this harness. */
   floorRatio: number;
+  /** durable floor / bare, paired per round: the most any service that stores what Choose stores can reach here. */
+  durableRatio: number;
+  /** svc / durable floor, paired per round: what svc costs beyond the writes its promise needs. */
+  svcDurableRatio: number;
   errors: number;
   /** Bytes of the answer to a returning visitor on each server (checked to be within 5 %). */
   answerBytes: { svc: number; bare: number };
@@ -76,7 +83,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-export type Mode = 'svc' | 'bare' | 'fastify';
+export type Mode = 'svc' | 'bare' | 'fastify' | 'durable';
 
 export interface Server {
   child: ChildProcess;
@@ -183,7 +190,7 @@ async function httpRounds(
   options: Required<ChooseBenchOptions>, share: number,
 ): Promise<{ sides: Record<Mode, HttpSide>; errors: number; answerBytes: { svc: number; bare: number } }> {
   const { rounds, secondsPerRound, connections, profiles } = options;
-  const modes: Mode[] = ['svc', 'bare', 'fastify'];
+  const modes: Mode[] = ['svc', 'bare', 'fastify', 'durable'];
   const servers = new Map<Mode, Server>();
   let bytes = { svc: 0, bare: 0 };
   try {
@@ -192,7 +199,9 @@ async function httpRounds(
     // Warm-up, not counted: every bench profile once (its 20 first assignments are inserts committed before the answer, one
     // commit per burst of new visitors), then JIT and page cache. The rounds measure returning visitors.
     await firstVisits(server('svc'), connections, profiles);
+    await firstVisits(server('durable'), connections, profiles);
     await load(server('svc'), 1, connections, profiles, share);
+    await load(server('durable'), 1, connections, profiles, share);
     await load(server('bare'), 2, connections, profiles, share);
     await load(server('fastify'), 2, connections, profiles, share);
     bytes = { svc: await answerBytes(server('svc')), bare: await answerBytes(server('bare')) };
@@ -302,9 +311,12 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
       svc: http.sides.svc,
       bare: http.sides.bare,
       fastify: http.sides.fastify,
+      durable: http.sides.durable,
       throughputRatio: pairedRatio(http.sides.svc, http.sides.bare),
       ratioOfMedians: http.sides.svc.medianRps / http.sides.bare.medianRps,
       floorRatio: pairedRatio(http.sides.fastify, http.sides.bare),
+      durableRatio: pairedRatio(http.sides.durable, http.sides.bare),
+      svcDurableRatio: pairedRatio(http.sides.svc, http.sides.durable),
       errors: http.errors,
       answerBytes: http.answerBytes,
     });
@@ -353,6 +365,8 @@ function formatMix(m: ChooseMixResult): string[] {
         '1.00', us(m.bare.cpuUsPerRequest), ms(m.bare.medianP99Ms), m.bare.p99Ms.map(ms).join(' / ')],
       ['floor: Fastify route (parse + same JSON)', rate(m.fastify.medianRps), m.fastify.requestsPerSecond.map(rate).join(' / '),
         m.floorRatio.toFixed(2), us(m.fastify.cpuUsPerRequest), ms(m.fastify.medianP99Ms), m.fastify.p99Ms.map(ms).join(' / ')],
+      ['durable floor: that route + SQLite, one row per new unit', rate(m.durable.medianRps), m.durable.requestsPerSecond.map(rate).join(' / '),
+        m.durableRatio.toFixed(2), us(m.durable.cpuUsPerRequest), ms(m.durable.medianP99Ms), m.durable.p99Ms.map(ms).join(' / ')],
     ]),
     `throughput ratio svc / bare = ${m.throughputRatio.toFixed(2)}${goal === null ? '' : ` (goal ≥ ${goal})`}; median of the ${m.svc.requestsPerSecond.length} rounds' own ratios ` +
       `${m.svc.requestsPerSecond.map((rps, i) => (rps / (m.bare.requestsPerSecond[i] as number)).toFixed(2)).join(' / ')}; ` +
@@ -366,12 +380,14 @@ export function formatChooseBench(r: ChooseBenchResult): string {
   return [
     `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, rotating rounds, warm-up excluded`,
     ...r.mixes.flatMap((m) => [...formatMix(m), '']),
-    'Choose API, the mixes side by side (svc / bare, paired per round)',
-    ...table(['new visitors', 'svc / bare', 'goal', 'svc CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
+    'Choose API, the mixes side by side (ratios paired per round)',
+    ...table(['new visitors', 'svc / bare', 'goal', 'durable floor / bare', 'svc / durable floor', 'svc CPU/request', 'durable floor CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
       const goal = goalFor(m.newVisitorShare);
       return [percent(m.newVisitorShare), m.throughputRatio.toFixed(2), goal === null ? '—' : `≥ ${goal} ${m.throughputRatio >= goal ? '✓' : '✗'}`,
-        us(m.svc.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
+        m.durableRatio.toFixed(2), m.svcDurableRatio.toFixed(2), us(m.svc.cpuUsPerRequest), us(m.durable.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
     })),
+    'durable floor: the Fastify route plus the writes the promise needs, choosing free (bench/choose-server.ts --mode=durable).',
+    'Where the durable floor / bare is below a goal, no server that stores first assignments before the answer reaches that goal on this machine.',
     '',
     'Choose evaluation in process: 20 experiments per request (5 with a condition), per request',
     ...table(['evaluator', 'µs/request (median)', 'rounds'], [

@@ -6,9 +6,13 @@
 //                shape of JSON (20 choices) without choosing anything
 //   --mode=fastify  the framework's floor: a Fastify app with one route on the same path that parses the body
 //                (Fastify's own JSON parser) and answers bare's JSON: what svc would cost if choosing were free
+//   --mode=durable  the durable floor: that Fastify route, plus the cheapest writes that keep the Choose API's promise
+//                (a unit's first assignments stored before its first answer, an exposure row per new session, both
+//                committed before the answer): what svc would cost if choosing were free and storing were not
 // It sends {port} once listening and answers the bench's questions over IPC (server-ipc.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -82,7 +86,81 @@ async function startFastify(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-const port = await (mode === 'bare' ? startBare() : mode === 'fastify' ? startFastify() : startSvc());
+/**
+ * The durable floor. One SQLite connection on the main thread (WAL, synchronous=NORMAL: svc's Choose writes are
+ * committed, not synced, before the answer), no writer thread, no validation, no identity or targeting reads.
+ * A unit's first assignments are ONE row keyed (project, unit), inserted if absent: the cheapest form of the
+ * guarantee (svc stores a row per experience). A unit this process has seen is answered from memory, as svc's
+ * assignment cache does; an unseen one is read by its key first. A new session's exposures are one row, as svc's.
+ * Every write of a turn of the event loop shares one transaction, committed before its answers.
+ */
+async function startDurableFloor(): Promise<number> {
+  const db = new Database(join(mkdtempSync(join(tmpdir(), 'svc-choose-floor-')), 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`
+    CREATE TABLE unit_assignments (project TEXT NOT NULL, unit TEXT NOT NULL, assignments TEXT NOT NULL,
+      created_at INTEGER NOT NULL, PRIMARY KEY (project, unit)) WITHOUT ROWID;
+    CREATE TABLE exposures (id INTEGER PRIMARY KEY, project TEXT NOT NULL, profile_id TEXT NOT NULL, session_id TEXT,
+      device TEXT, ts INTEGER NOT NULL, choice_count INTEGER NOT NULL, choices TEXT NOT NULL);
+    CREATE INDEX exposures_time ON exposures (project, ts);`);
+  const stored = db.prepare('SELECT assignments FROM unit_assignments WHERE project = ? AND unit = ?').pluck();
+  const assign = db.prepare('INSERT INTO unit_assignments VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
+  const expose = db.prepare('INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  // Choosing is free here: every unit gets the answer's variations.
+  const variations = JSON.stringify(Object.fromEntries(CHOICES.map((c) => [c.name, c.variation])));
+  const pairs = JSON.stringify(CHOICES.map((c) => [c.name, c.variation]));
+  const known = new Set<string>();
+  const sessions = new Set<string>();
+  let committed: (() => void)[] | null = null;
+  const inTurnTransaction = (write: () => void): Promise<void> => {
+    if (committed === null) {
+      begin.run();
+      const waiting: (() => void)[] = (committed = []);
+      setImmediate(() => {
+        commit.run();
+        committed = null;
+        for (const answer of waiting) answer();
+      });
+    }
+    write();
+    const waiting = committed;
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const remember = (set: Set<string>, key: string): void => {
+    if (set.size >= 100_000) set.clear();
+    set.add(key);
+  };
+
+  const app = Fastify();
+  const answer = JSON.stringify({ choices: CHOICES });
+  app.post('/v1/:org/projects/:project/optimization/choose-api', async (request, reply) => {
+    const body = request.body as { identification: { profileId: string }; sessionId?: string; device?: string };
+    const project = 'acme/shop';
+    const unit = body.identification.profileId;
+    const writes: Promise<void>[] = [];
+    if (!known.has(unit)) {
+      if (stored.get(project, unit) === undefined) writes.push(inTurnTransaction(() => assign.run(project, unit, variations, Date.now())));
+      remember(known, unit);
+    }
+    const session = `${unit}\u0000${body.sessionId ?? ''}`;
+    if (!sessions.has(session)) {
+      remember(sessions, session);
+      writes.push(inTurnTransaction(() => expose.run(project, unit, body.sessionId ?? null, body.device ?? null, Date.now(), CHOICES.length, pairs)));
+    }
+    if (writes.length > 0) await Promise.all(writes);
+    reply.type('application/json; charset=utf-8');
+    return answer;
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+const starts: Record<string, () => Promise<number>> = { svc: startSvc, bare: startBare, fastify: startFastify, durable: startDurableFloor };
+const port = await (starts[mode] ?? startSvc)();
 answerBenchQuestions();
 process.send?.({ port });
 // Ends with a normal exit on SIGINT, so that a server run under `node --cpu-prof` (bench/choose-ab.ts --prof) writes
