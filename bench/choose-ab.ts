@@ -2,7 +2,8 @@
 // measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6]`.
 // Each side is that checkout's bench/choose-server.ts (--mode=svc, 1,000 returning profiles with stored attributes)
 // under the choose bench's request mix; `--share` is the share of requests from new visitors. Prints requests/s and
-// the server's CPU time per request (all threads) for each run, then the means and B's CPU relative to A's.
+// the server's CPU time per request (all threads) for each run, then the means and B's CPU relative to A's, per pair
+// too (pairs alternate which side runs first).
 // `--prof` writes each server's CPU profile to ./prof (node --cpu-prof).
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -69,7 +70,9 @@ async function run(tree: string): Promise<{ rps: number; cpu: number }> {
 
 const results: Record<'A' | 'B', { rps: number; cpu: number }[]> = { A: [], B: [] };
 for (let i = 0; i < pairs; i++) {
-  for (const side of ['A', 'B'] as const) {
+  // Each pair in the other order than the last, so a drift during a pair (a neighbour, the page cache) favours
+  // neither side.
+  for (const side of i % 2 === 0 ? ['A', 'B'] as const : ['B', 'A'] as const) {
     const r = await run(trees[side]);
     results[side].push(r);
     console.log(`${side} ${Math.round(r.rps)} requests/s, ${r.cpu.toFixed(1)} µs CPU per request`);
@@ -78,7 +81,12 @@ for (let i = 0; i < pairs; i++) {
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 const cpuA = mean(results.A.map((r) => r.cpu));
 const cpuB = mean(results.B.map((r) => r.cpu));
+const perPair = results.B.map((b, i) => b.cpu / results.A[i]!.cpu);
+const sorted = [...perPair].sort((x, y) => x - y);
+const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 console.log(`\n| side | tree | requests/s (mean) | CPU/request (mean) |\n|---|---|---|---|`);
 console.log(`| A | ${trees.A} | ${Math.round(mean(results.A.map((r) => r.rps)))} | ${cpuA.toFixed(1)} µs |`);
 console.log(`| B | ${trees.B} | ${Math.round(mean(results.B.map((r) => r.rps)))} | ${cpuB.toFixed(1)} µs |`);
 console.log(`B / A CPU per request: ${(cpuB / cpuA).toFixed(3)} (new visitors ${Math.round(share * 100)} %, ${pairs} pairs of ${seconds} s)`);
+// One pair's ratio moves by ±10 % on a shared two-core machine: a change is decided by the pairs that agree.
+console.log(`per pair: ${perPair.map((r) => r.toFixed(3)).join(' / ')}; median ${median.toFixed(3)}; B cheaper in ${perPair.filter((r) => r < 1).length} of ${pairs}`);
