@@ -1,4 +1,4 @@
-import { SqliteWriterThread, threadEntry } from '../storage/sqlite/writer-thread.js';
+import { SqliteWriterThread, threadEntry, WriterThreadUnavailable } from '../storage/sqlite/writer-thread.js';
 import { packAssignments, type Assignment, type AssignmentInput } from './assignment-programs.js';
 import type { AssignmentStore, ExposureSink } from './choose-store.js';
 import { exposureSetParams, type ExposureSet } from './exposure-programs.js';
@@ -10,29 +10,47 @@ const ENTRY = threadEntry(import.meta.url, 'choose-writer');
  * First assignments and exposures written by a SQLite writer thread with its own connection to `file`: under the
  * bench's load the inserts and their commits were a third of the main thread's time; here each costs the main thread
  * a message. Once the thread failed (it could not start, or died) the writes go to `fallback` (the storage, on the main
- * thread): slower, never lost. The runs in flight when it failed reject (the ExposureWriter parks their sets; a
- * Choose request answers 503 and is retried by its caller).
+ * thread): slower, never lost; so do the runs it refused without sending them (WriterThreadUnavailable). The runs in
+ * flight when it died reject (the ExposureWriter parks their sets; a Choose request answers 503 and is retried by its
+ * caller).
  * @example new ExposureWriter(new ThreadChooseStore(storage.file, storageChooseStore(storage)), { logger })
  */
 export class ThreadChooseStore implements ExposureSink, AssignmentStore {
   private readonly thread: SqliteWriterThread;
 
-  constructor(file: string, private readonly fallback: ExposureSink & AssignmentStore) {
-    this.thread = new SqliteWriterThread(file, ENTRY);
+  /** `entry` is the thread's module (the Choose writer's; tests name one that cannot start). */
+  constructor(file: string, private readonly fallback: ExposureSink & AssignmentStore, entry: URL = ENTRY) {
+    this.thread = new SqliteWriterThread(file, entry);
   }
 
   async recordExposures(sets: readonly ExposureSet[]): Promise<void> {
     if (sets.length === 0) return;
-    if (this.thread.failed) return this.fallback.recordExposures(sets);
     const now = Date.now();
-    await this.thread.run('exposures', [sets.map((set) => exposureSetParams(set, now))]);
+    if (!this.thread.failed) {
+      try {
+        await this.thread.run('exposures', [sets.map((set) => exposureSetParams(set, now))]);
+        return;
+      } catch (error) {
+        // A run the thread may have committed before it died is not written again (the ExposureWriter parks it).
+        if (!(error instanceof WriterThreadUnavailable)) throw error;
+      }
+    }
+    return this.fallback.recordExposures(sets);
   }
 
   /** Insert-if-absent of each (project, experience, unit), committed by the thread; the stored rows, in order. */
   async getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
     if (inputs.length === 0) return [];
     if (this.thread.failed) return this.fallback.getOrCreateAssignments(inputs);
-    const stored = await this.thread.run<StoredAssignments>('assignments', [packAssignments(inputs), Date.now()]);
+    let stored: StoredAssignments;
+    try {
+      stored = await this.thread.run<StoredAssignments>('assignments', [packAssignments(inputs), Date.now()]);
+    } catch (error) {
+      // Not sent (the thread could not start): the storage inserts them. A thread that died under the run rejects it
+      // with another error: the request answers 503 and its caller retries.
+      if (!(error instanceof WriterThreadUnavailable)) throw error;
+      return this.fallback.getOrCreateAssignments(inputs);
+    }
     if ('assignments' in stored) return stored.assignments;
     // Every row was new: they hold what was asked (cloning 20 rows back was most of what a new visitor cost the main
     // thread beyond a returning one).
@@ -44,7 +62,11 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
 
   /** Starts the thread and opens its connection (an empty write), so that the first new visitor does not wait for it. */
   async warm(): Promise<void> {
-    if (!this.thread.failed) await this.thread.run('exposures', [[]]);
+    if (this.thread.failed) return;
+    await this.thread.run('exposures', [[]]).catch((error: unknown) => {
+      // A thread that cannot start leaves the writes to the storage; a start is not the place to fail.
+      if (!(error instanceof WriterThreadUnavailable)) throw error;
+    });
   }
 
   /** Ends the thread after its last write (call after the ExposureWriter's close() wrote everything). */

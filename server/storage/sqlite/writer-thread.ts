@@ -20,6 +20,12 @@ export function threadFile(storage: Pick<Storage, 'file'>): string | null {
   return file !== undefined && file !== '' && file !== ':memory:' ? file : null;
 }
 
+/**
+ * Why a run was refused without being sent: the thread is not running (it failed, was closed, or could not start).
+ * Nothing of the run reached the database, so the caller may do the work another way.
+ */
+export class WriterThreadUnavailable extends Error {}
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
@@ -62,7 +68,7 @@ export class SqliteWriterThread {
 
   /** Runs the program `program` with `args` in the thread's next transaction; its value once committed. */
   run<T>(program: string, args: unknown[]): Promise<T> {
-    if (this.failed) return Promise.reject(new Error('the writer thread is not running'));
+    if (this.failed) return Promise.reject(new WriterThreadUnavailable('the writer thread is not running'));
     return this.send({ id: this.nextId++, program, args }) as Promise<T>;
   }
 
@@ -83,7 +89,14 @@ export class SqliteWriterThread {
   }
 
   private send(message: WriterRequest): Promise<unknown> {
-    const worker = this.start();
+    let worker: Worker;
+    try {
+      worker = this.start();
+    } catch (error) {
+      // The Worker constructor throws at once when a thread cannot be created: from now on the callers' other way.
+      this.failed = true;
+      return Promise.reject(new WriterThreadUnavailable(`the writer thread could not start: ${error instanceof Error ? error.message : String(error)}`));
+    }
     return new Promise((resolve, reject) => {
       // Referenced while a run is in flight, so a process that is otherwise done still waits for its write.
       if (this.pending.size === 0) worker.ref();
