@@ -206,14 +206,14 @@ export class ChooseService {
     const { auth: { project }, body, profileId } = pending;
     // Already JSON text (choicesJson: config bodies are stringified once).
     const json = choicesJson(result.choices);
-    // Repeats within the session are dropped before any row is built (ExposureDedupe).
-    const fresh = this.dedupe.newInSession(project.key, profileId, body.sessionId, result.exposed);
-    if (fresh.length === 0) return json;
-    // One set for the answer (one row). Exposures name the profile the caller identified (the one its events carry),
-    // so results can join exposures to conversions by profile; assignments are stored under the canonical profile.
-    return this.exposures.add({
+    // Repeats within the session are dropped before any row is built (ExposureDedupe); a repeat still waits for the
+    // write of what it repeats, if that is under way.
+    const written = this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, (fresh) => this.exposures.add({
+      // One set for the answer (one row). Exposures name the profile the caller identified (the one its events carry),
+      // so results can join exposures to conversions by profile; assignments are stored under the canonical profile.
       project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(), choices: fresh,
-    }).then(() => json);
+    }));
+    return written === null ? json : written.then(() => json);
   }
 }
 

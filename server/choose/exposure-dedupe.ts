@@ -12,7 +12,7 @@ import { sameElements } from './engine/same-elements.js';
  * writes the exposure again, so the table holds AT LEAST one row per (profile, experience, variation,
  * session) that was served, and analysis must count distinct units (it must anyway: sessions repeat them).
  * Rows without a session id are never dropped (nothing tells two visits apart).
- * @example const fresh = dedupe.newInSession('acme/shop', profileId, sessionId, result.exposed);
+ * @example const written = dedupe.record('acme/shop', profileId, sessionId, result.exposed, (fresh) => writer.add(set(fresh)));
  */
 export class ExposureDedupe {
   // Project → profile → its latest sessions → experience → variation. Nested rather than one concatenated key, so
@@ -38,21 +38,35 @@ export class ExposureDedupe {
   }
 
   /**
-   * The exposures of ONE request (one project, profile and session) not yet seen in their session, remembering
-   * them; the array itself when none is a repeat. Called before any row is built: a returning visitor's request
-   * repeats all of its exposures and then builds none. Without a session id, all of them.
+   * Writes the exposures of ONE request (one project, profile and session) not yet seen in their session, with
+   * `write(fresh)`, remembering them (without a session id, all of them); answers what the answer must wait for: that
+   * write, and any earlier write of the session's exposures still under way, because a repeat must not be answered
+   * before the exposure it repeats is stored (a crash in between would lose an answered exposure). Null when there is
+   * nothing to wait for: a returning visitor's repeat once the session's first answer is stored, which builds no row.
+   * @example const written = dedupe.record(project, profileId, sessionId, exposed, (fresh) => writer.add({ …, choices: fresh }));
    */
-  newInSession<T extends { name: string; variation?: string | null }>(
+  record<T extends { name: string; variation?: string | null }>(
     project: string, profileId: string, sessionId: string | null | undefined, exposures: readonly T[],
-  ): readonly T[] {
-    if (sessionId === undefined || sessionId === null || exposures.length === 0) return exposures;
-    return this.remember(project, profileId, sessionId, exposures);
+    write: (fresh: readonly T[]) => Promise<void>,
+  ): Promise<void> | null {
+    if (exposures.length === 0) return null;
+    if (sessionId === undefined || sessionId === null) return write(exposures);
+    const session = this.session(project, profileId, sessionId);
+    const fresh = this.fresh(session, exposures);
+    if (fresh.length === 0) return session.writing;
+    const mine = write(fresh);
+    const earlier = session.writing;
+    const all = earlier === null ? mine : Promise.all([earlier, mine]).then(() => undefined);
+    session.writing = all;
+    // The writes never reject (ExposureWriter parks what fails).
+    void all.then(() => {
+      if (session.writing === all) session.writing = null;
+    });
+    return all;
   }
 
-  private remember<T extends { name: string; variation?: string | null }>(
-    project: string, profileId: string, sessionId: string, exposures: readonly T[],
-  ): readonly T[] {
-    const session = this.session(project, profileId, sessionId);
+  /** The exposures not yet seen in `session`, remembering them; the array itself when none is a repeat. */
+  private fresh<T extends { name: string; variation?: string | null }>(session: SessionExposures, exposures: readonly T[]): readonly T[] {
     // The same exposure objects as the session's last request: each was remembered then, so all are repeats, found
     // without a lookup each. Sound because a served choice is the compiled config's frozen object (the same object
     // means the same name and variation); a feed's choice, built per request, never matches.
@@ -98,7 +112,7 @@ export class ExposureDedupe {
           this.currentEntries -= oldest.value[1].seen.size;
         }
       }
-      session = { seen: new Map(), last: null };
+      session = { seen: new Map(), last: null, writing: null };
       sessions.set(sessionId, session);
     }
     return session;
@@ -141,10 +155,14 @@ const SESSIONS_PER_PROFILE = 16;
 /** A profile's sessions, least recently used first. */
 type ProfileSessions = Map<string, SessionExposures>;
 
-/** One session's exposures: experience → variation, and the exposures of its last request as they were passed. */
+/**
+ * One session's exposures: experience → variation, the exposures of its last request as they were passed, and the
+ * write of its exposures still under way (`record`), if any.
+ */
 interface SessionExposures {
   seen: Map<string, string>;
   last: readonly unknown[] | null;
+  writing: Promise<void> | null;
 }
 
 const NO_EXPOSURES: readonly never[] = Object.freeze([]);

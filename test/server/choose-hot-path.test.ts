@@ -42,7 +42,14 @@ function config(keys = ['srv1.s3cret']): ServiceConfigFile {
 
 describe('ExposureDedupe', () => {
   // One request's exposures: one project, profile and session (as the route passes them).
-  const fresh = (dedupe: ExposureDedupe, rows: SeenExposure[]) => dedupe.newInSession(P, rows[0]!.profileId, rows[0]!.sessionId, rows);
+  const fresh = (dedupe: ExposureDedupe, rows: SeenExposure[]): readonly SeenExposure[] => {
+    let written: readonly SeenExposure[] = [];
+    dedupe.record(P, rows[0]!.profileId, rows[0]!.sessionId, rows, (f) => {
+      written = f;
+      return Promise.resolve();
+    });
+    return written;
+  };
 
   it('drops a repeat of (profile, experience, variation, session) and keeps the first', () => {
     const dedupe = new ExposureDedupe();
@@ -103,6 +110,31 @@ describe('ExposureDedupe', () => {
     assert.equal(dedupe.size, 16);
     assert.equal(fresh(dedupe, [row({ sessionId: 's1' })]).length, 0);
     assert.equal(fresh(dedupe, [row({ sessionId: 's2' })]).length, 1);
+  });
+});
+
+describe('ExposureDedupe: what an answer waits for', () => {
+  it('a repeat waits for the write of the exposure it repeats while it is under way, then for nothing', async () => {
+    const dedupe = new ExposureDedupe();
+    let commit!: () => void;
+    const first = dedupe.record(P, 'p1', 's1', [row()], () => new Promise<void>((resolve) => (commit = resolve)));
+    assert.notEqual(first, null);
+    const writes: number[] = [];
+    const repeat = dedupe.record(P, 'p1', 's1', [row()], () => (writes.push(1), Promise.resolve()));
+    assert.equal(writes.length, 0, 'a repeat writes nothing');
+    assert.equal(repeat, first, 'it waits for the first answer\'s write');
+    // Partly new: its own write and the one under way, both.
+    let secondDone = false;
+    const partly = dedupe.record(P, 'p1', 's1', [row(), row({ name: 'e2' })], () => (writes.push(2), Promise.resolve()));
+    void partly?.then(() => (secondDone = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(writes, [2]);
+    assert.equal(secondDone, false, 'not answered before the first write commits');
+    commit();
+    await partly;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(dedupe.record(P, 'p1', 's1', [row(), row({ name: 'e2' })], () => Promise.resolve()), null, 'all stored: nothing to wait for');
+    assert.notEqual(dedupe.record(P, 'p1', null, [row()], () => Promise.resolve()), null, 'without a session every answer writes');
   });
 });
 
@@ -301,6 +333,26 @@ describe('Choose API hot path over SQLite', () => {
       await app.close();
     }
     assert.equal(await countExposures(storage, P), before + 2);
+  });
+
+  it('exposures: two answers in one session, asked at once, both come after its exposure is committed', async () => {
+    const app = await buildApp({ config: config(), storage });
+    await ingestBatch(storage, P, 'web', [makeEvent({ profileId: 'r-1', userAttributes: { plan: 'pro' } })]);
+    const url = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
+    const choose = (sessionId: string) => app.inject({ method: 'POST', url, payload: { identification: { sourceId: 'web', profileId: 'r-1' }, names: ['pro-only'], sessionId } });
+    const stored = async () => (await readExposures(storage, P)).filter((e) => e.profileId === 'r-1' && e.sessionId === 'race').length;
+    try {
+      // A returning visitor (its assignment and attributes cached), so the repeat could be answered at once.
+      assert.equal((await choose('warm')).statusCode, 200);
+      // The storage's main connection sees what the writer thread committed, at the moment each answer arrives.
+      const seenAtAnswer = await Promise.all(['race', 'race'].map((sessionId) => choose(sessionId).then(async (res) => {
+        assert.equal(res.statusCode, 200);
+        return stored();
+      })));
+      assert.deepEqual(seenAtAnswer, [1, 1]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('targeting: stored attributes are reused for the TTL on the app clock, then read again', async () => {
