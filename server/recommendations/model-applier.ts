@@ -20,8 +20,8 @@ const POLL_MS = 1000;
 export interface ModelApplierOptions {
   /** Runs one chunk (applyModelInbox) in a transaction of its own. */
   applyChunk: (maxEvents: number) => Promise<AppliedChunk>;
-  /** Whether the inbox holds any row (a cheap read): at start, and at each poll. */
-  waiting: () => Promise<boolean>;
+  /** Model events the inbox holds, any node's (a cheap read): at start, and at each poll. */
+  waiting: () => Promise<number>;
   logger?: Pick<FastifyBaseLogger, 'warn'>;
   pollMs?: number;
   gatherMs?: number;
@@ -29,13 +29,17 @@ export interface ModelApplierOptions {
 
 /**
  * Keeps one node's recommendation models caught up with the inbox: told after each ingestion how many model events it
- * added and whose, it lets them gather for `GATHER_MS` (or until a chunk's worth waits), then applies chunks until the
- * inbox is empty, one pass at a time. When idle, nothing runs but a read every second that finds the inbox empty
- * (rows another node or a crash left are applied from it, and so are rows a failed pass left: failures are retried
- * by that poll only). A feed read calls `settle({project, profileId})` first: when that visitor has events this node
- * stored and has not applied, the pass runs at once, so a visitor's own views are in the models before their feed is
- * read; so is what the inbox held when this node started. Aggregates (popular, viewed together) may be a quarter
- * second behind.
+ * added and whose, it lets them gather for `GATHER_MS` (or until a chunk's worth waits), then applies chunks, one
+ * pass at a time, each pass as many events as it was behind when it started (what arrives meanwhile is the next
+ * pass's, so `behind` follows the backlog and a pass ends while other nodes keep the shared inbox full). When idle,
+ * nothing runs but a read every second that finds the inbox empty: rows another node or a crash left are applied
+ * from it, as many events as it found, and so are rows a failed pass left (failures are retried by that poll only);
+ * an empty inbox also ends a failure whose rows another node applied. A feed read calls
+ * `settle({project, profileId})` first: when that visitor has events this node stored and has not applied, the pass
+ * runs at once, so a visitor's own views are in the models before their feed is read; so is what the inbox held when
+ * this node started. Aggregates (popular, viewed together) may be a quarter second behind. With several nodes on
+ * one PostgreSQL, a chunk may hold other nodes' rows, which are counted as this node's: `behind` and a visitor's
+ * wait are then approximate (their views may trail by a pass).
  * @example
  * const models = new ModelApplier({
  *   applyChunk: (n) => storage.transaction(() => applyModelInbox('sqlite', n)), waiting: () => storage.run(modelInboxWaiting),
@@ -110,7 +114,7 @@ export class ModelApplier {
     clearTimeout(timer);
   }
 
-  /** Applies what is left, then stops: nothing runs once it has resolved. */
+  /** Applies this node's events, then stops: nothing runs once it has resolved (other nodes' rows are theirs). */
   async close(): Promise<void> {
     clearInterval(this.#poll);
     await this.settle();
@@ -133,25 +137,31 @@ export class ModelApplier {
   }
 
   async #applyIfWaiting(): Promise<void> {
-    let waiting: boolean;
+    const added = this.#added;
+    let waiting: number;
     try {
       waiting = await this.options.waiting();
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'reading the recommendation models\' inbox failed; will retry');
       return;
     }
-    if (waiting) await this.#pass();
+    // Empty: whatever this node had stored before the read was applied, here or by another node.
+    if (waiting === 0) this.#credit(added);
+    else if (this.#running === null) await this.#pass(waiting);
   }
 
-  /** A pass that starts after this call: the running one's follower, shared by every caller meanwhile. */
-  #pass(): Promise<void> {
+  /**
+   * A pass that starts after this call (the running one's follower, shared by every caller meanwhile): it applies
+   * what this node is behind when it starts, or `events` (what a poll found), whichever is more.
+   */
+  #pass(events = 0): Promise<void> {
     if (this.#closed) return Promise.resolve();
     if (this.#running === null) {
       clearTimeout(this.#gathering);
       this.#gathering = undefined;
       const upTo = this.#added;
       this.#runningUpTo = upTo;
-      this.#running = this.#drain(upTo).finally(() => {
+      this.#running = this.#drain(upTo, Math.max(events, upTo - this.#applied)).finally(() => {
         this.#running = null;
         // What arrived meanwhile gathers for the next pass.
         if (this.behind > 0 && this.#queued === null) this.#schedule();
@@ -165,23 +175,33 @@ export class ModelApplier {
     return this.#queued;
   }
 
-  /** Chunks until the inbox is empty; `upTo` events this node had added are then applied. Never rejects. */
-  async #drain(upTo: number): Promise<void> {
+  /**
+   * Chunks until `events` model events are applied or the inbox is empty; the `upTo` events this node had added are
+   * then applied (the inbox is applied oldest first). Never rejects.
+   */
+  async #drain(upTo: number, events: number): Promise<void> {
     try {
       let chunk: AppliedChunk;
+      let applied = 0;
       do {
         chunk = await this.options.applyChunk(CHUNK_EVENTS);
+        applied += chunk.events;
         // Credited as each chunk commits (another node's rows in it may be counted as ours: never past `upTo`).
         this.#applied = Math.min(upTo, this.#applied + chunk.events);
-      } while (chunk.more);
-      this.#applied = Math.max(this.#applied, upTo);
-      this.#failing = false;
-      for (const [key, at] of this.#pending) if (at <= this.#applied) this.#pending.delete(key);
+      } while (chunk.more && applied < events);
+      this.#credit(upTo);
     } catch (error) {
       this.#failing = true;
       this.#pending.clear();
       // The chunk's rows stay in the inbox (nothing of it committed); the poll retries them.
       this.options.logger?.warn({ err: error }, 'applying the recommendation models failed; will retry');
     }
+  }
+
+  /** The first `upTo` model events this node stored are in the models: the visitors waiting for them wait no more. */
+  #credit(upTo: number): void {
+    this.#applied = Math.max(this.#applied, upTo);
+    this.#failing = false;
+    for (const [key, at] of this.#pending) if (at <= this.#applied) this.#pending.delete(key);
   }
 }

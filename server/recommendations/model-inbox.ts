@@ -90,10 +90,10 @@ export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: numb
   return { rows: ids.length, events, more };
 }
 
-/** Whether the inbox holds any row (any node's): one probe of its key. */
-export function* modelInboxWaiting(): SqlProgram<boolean> {
-  const { rows } = yield op('SELECT 1 AS one FROM model_inbox LIMIT 1');
-  return rows.length > 0;
+/** Model events the inbox holds (any node's). The inbox is drained continuously, so this reads few rows. */
+export function* modelInboxWaiting(): SqlProgram<number> {
+  const { rows } = yield op('SELECT COALESCE(SUM(size), 0) AS events FROM model_inbox');
+  return num(rows[0]?.events ?? 0);
 }
 
 /**

@@ -27,7 +27,7 @@ function inbox(options: { waitingAtStart?: number[]; failWith?: () => Error | un
       chunks.push(events);
       return { rows: taken, events, more: rows.length > 0 };
     },
-    waiting: async (): Promise<boolean> => rows.length > 0,
+    waiting: async (): Promise<number> => rows.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -105,6 +105,80 @@ describe('model applier scheduling', () => {
     } finally {
       await applier.close();
     }
+  });
+
+  it('ends a pass after what it was behind at its start: behind follows the backlog while events keep coming', async () => {
+    const box = inbox();
+    const overstated: number[] = [];
+    let intake = 6;
+    const applier: ModelApplier = new ModelApplier({
+      ...box,
+      // Another chunk's worth arrives while each chunk is applied, six times: the inbox never empties meanwhile.
+      applyChunk: async (maxEvents) => {
+        // As a transaction does, answer later: the batches below are stored while the chunk runs.
+        await new Promise((resolve) => setImmediate(resolve));
+        const backlog = box.rows.reduce((a, b) => a + b, 0);
+        if (applier.behind > backlog) overstated.push(applier.behind - backlog);
+        if (intake-- > 0) {
+          box.rows.push(CHUNK_EVENTS);
+          applier.added(CHUNK_EVENTS, 'acme/shop', ['steady']);
+        }
+        return box.applyChunk(maxEvents);
+      },
+      gatherMs: 60_000, pollMs: 60_000,
+    });
+    try {
+      box.rows.push(CHUNK_EVENTS);
+      applier.added(CHUNK_EVENTS, 'acme/shop', ['steady']);
+      // Each settle waits for what was stored when it was called; the batches stored meanwhile need another.
+      while (intake > 0 || box.rows.length > 0) await applier.settle();
+      assert.deepEqual(overstated, [], 'behind never counted events already applied');
+      assert.equal(box.chunks.length, 7);
+      assert.deepEqual(box.rows, []);
+      assert.equal(applier.behind, 0);
+    } finally {
+      await applier.close();
+    }
+  });
+
+  it('an empty inbox ends a failure whose rows another node applied', { timeout: 10_000 }, async () => {
+    let broken = true;
+    const box = inbox({ failWith: () => (broken ? new Error('connection lost after COMMIT') : undefined) });
+    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 5 });
+    try {
+      box.rows.push(30);
+      applier.added(30, 'acme/shop', ['v']);
+      await applier.settle({ project: 'acme/shop', profileId: 'v' });
+      assert.equal(applier.failing, true);
+      // Another node's poll took the rows (or the failed pass had committed them after all).
+      box.rows.length = 0;
+      broken = false;
+      while (applier.failing) await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(applier.behind, 0);
+      assert.equal(box.calls.attempts, 1, 'no pass was needed');
+    } finally {
+      await applier.close();
+    }
+  });
+
+  it('close() applies this node\'s events and ends while other nodes keep the inbox full', { timeout: 10_000 }, async () => {
+    const box = inbox();
+    let taken = 0;
+    const applier = new ModelApplier({
+      ...box,
+      // Every chunk is full and more wait behind it: other nodes' rows keep coming.
+      applyChunk: async (maxEvents) => {
+        taken += maxEvents;
+        return { rows: 1, events: maxEvents, more: true };
+      },
+      waiting: async () => 3 * CHUNK_EVENTS,
+      gatherMs: 60_000, pollMs: 60_000,
+    });
+    await applier.settle();
+    applier.added(10, 'acme/shop', ['v']);
+    await applier.close();
+    assert.equal(applier.behind, 0);
+    assert.equal(taken, 4 * CHUNK_EVENTS, 'what the inbox held at start, then one chunk for this node\'s events');
   });
 
   it('retries failing passes from its poll', async () => {
