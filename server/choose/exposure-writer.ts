@@ -38,6 +38,8 @@ export class ExposureWriter {
   private readonly writing = new Set<Promise<void>>();
   private parked: ExposureSet[] = [];
   private retryTimer: NodeJS.Timeout | null = null;
+  /** close() was called: what fails from then on is not retried later (close() reports it as lost). */
+  private closing = false;
   private readonly maxBatch: number;
   private readonly retryIntervalMs: number;
   private readonly maxParked: number;
@@ -72,6 +74,7 @@ export class ExposureWriter {
 
   /** Waits for every write under way, then tries the parked sets once more; logs what is still lost. */
   async close(): Promise<void> {
+    this.closing = true;
     while (this.turn !== null || this.writing.size > 0) {
       if (this.turn !== null) await this.turn.written;
       await Promise.all(this.writing);
@@ -109,7 +112,7 @@ export class ExposureWriter {
       this.options.logger?.error({ droppedExposureSets: overflow }, 'Exposures dropped: the database has been failing too long');
     }
     this.options.logger?.warn({ exposureSets: this.parked.length, error: String(error) }, 'Exposure write failed; retrying later');
-    if (this.retryTimer === null) {
+    if (this.retryTimer === null && !this.closing) {
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         void this.track(this.retryParked());

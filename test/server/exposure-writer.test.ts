@@ -78,4 +78,18 @@ describe('ExposureWriter', () => {
     assert.equal(await newExposures(), 7);
     assert.equal(writer.pending, 0);
   });
+
+  it('after close() nothing is retried: what the database still refuses is reported lost, once', async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    let attempts = 0;
+    const down: ExposureSink = { recordExposures: () => (attempts++, Promise.reject(new Error('down'))) };
+    const errors: [unknown, string][] = [];
+    const writer = new ExposureWriter(down, { retryIntervalMs: 1000, logger: { warn: () => undefined, error: (d, m) => errors.push([d, m]) } });
+    await addSets(writer, 3);
+    await writer.close();
+    assert.equal(attempts, 2, 'the answers\' write, and one more try on close');
+    mock.timers.tick(10_000);
+    assert.equal(attempts, 2, 'no retry armed after close');
+    assert.deepEqual(errors, [[{ exposureSets: 3 }, 'Exposures lost at shutdown: the database did not take them']]);
+  });
 });
