@@ -31,7 +31,9 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
         await this.thread.run('exposures', [sets.map((set) => exposureSetParams(set, now))]);
         return;
       } catch (error) {
-        // A run the thread may have committed before it died is not written again (the ExposureWriter parks it).
+        // Not sent: the storage writes them. A run the thread died under rejects with another error: the
+        // ExposureWriter parks it and retries it through the storage, so rows the thread had committed may be
+        // written twice (exposures are at least once per session served; results count distinct units).
         if (!(error instanceof WriterThreadUnavailable)) throw error;
       }
     }

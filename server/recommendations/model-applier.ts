@@ -102,11 +102,15 @@ export class ModelApplier {
    */
   async settle(options: { project?: string; profileId?: string; maxWaitMs?: number } = {}): Promise<void> {
     const { project, profileId, maxWaitMs = Infinity } = options;
-    const caughtUp = this.#startup.then(() => {
-      if (profileId !== undefined && this.#failing) return undefined;
-      const upTo = profileId === undefined ? this.#added : (this.#pending.get(`${project}\n${profileId}`) ?? 0);
-      if (upTo <= this.#applied) return undefined;
-      return this.#running !== null && upTo <= this.#runningUpTo ? this.#running : this.#pass();
+    const caughtUp = this.#startup.then(async () => {
+      // A pass may end before reaching them (older rows it was not told about came first): then another.
+      for (;;) {
+        if (profileId !== undefined && this.#failing) return;
+        const upTo = profileId === undefined ? this.#added : (this.#pending.get(`${project}\n${profileId}`) ?? 0);
+        if (upTo <= this.#applied) return;
+        await (this.#running !== null && upTo <= this.#runningUpTo ? this.#running : this.#pass());
+        if (this.#failing || this.#closed) return;
+      }
     });
     if (maxWaitMs === Infinity) return caughtUp;
     let timer: NodeJS.Timeout | undefined;
@@ -127,17 +131,23 @@ export class ModelApplier {
   #schedule(): void {
     if (this.#running !== null || this.#closed || this.#failing) return;
     if (this.behind >= CHUNK_EVENTS) {
-      void this.#pass();
+      void this.#passAfterStartup();
       return;
     }
     this.#gathering ??= setTimeout(() => {
       this.#gathering = undefined;
-      void this.#pass();
+      void this.#passAfterStartup();
     }, this.options.gatherMs ?? GATHER_MS);
+  }
+
+  /** A pass once the startup's look at the inbox is done: rows it found come first and are not this node's. */
+  #passAfterStartup(): Promise<void> {
+    return this.#startup.then(() => this.#pass());
   }
 
   async #applyIfWaiting(): Promise<void> {
     const added = this.#added;
+    const applied = this.#applied;
     let waiting: number;
     try {
       waiting = await this.options.waiting();
@@ -147,21 +157,23 @@ export class ModelApplier {
     }
     // Empty: whatever this node had stored before the read was applied, here or by another node.
     if (waiting === 0) this.#credit(added);
-    else if (this.#running === null) await this.#pass(waiting);
+    // What the read found beyond this node's own backlog is rows it was not told about (another node's, a crash's).
+    else if (this.#running === null) await this.#pass(waiting + this.#added - added, Math.max(0, waiting - (added - applied)));
   }
 
   /**
    * A pass that starts after this call (the running one's follower, shared by every caller meanwhile): it applies
-   * what this node is behind when it starts, or `events` (what a poll found), whichever is more.
+   * what this node is behind when it starts, or `events` (what a poll found), whichever is more; the first `untold`
+   * events it applies are not this node's.
    */
-  #pass(events = 0): Promise<void> {
+  #pass(events = 0, untold = 0): Promise<void> {
     if (this.#closed) return Promise.resolve();
     if (this.#running === null) {
       clearTimeout(this.#gathering);
       this.#gathering = undefined;
       const upTo = this.#added;
       this.#runningUpTo = upTo;
-      this.#running = this.#drain(upTo, Math.max(events, upTo - this.#applied)).finally(() => {
+      this.#running = this.#drain(upTo, Math.max(events, upTo - this.#applied), untold).finally(() => {
         this.#running = null;
         // What arrived meanwhile gathers for the next pass.
         if (this.behind > 0 && this.#queued === null) this.#schedule();
@@ -176,20 +188,23 @@ export class ModelApplier {
   }
 
   /**
-   * Chunks until `events` model events are applied or the inbox is empty; the `upTo` events this node had added are
-   * then applied (the inbox is applied oldest first). Never rejects.
+   * Chunks until `events` model events are applied or the inbox is empty. Once it is empty, the `upTo` events this node
+   * had added are applied; a pass that stopped before has credited what its chunks applied, at most `upTo` (rows it
+   * was not told about, such as a crash's, may have come first: the inbox is applied oldest first). Never rejects.
    */
-  async #drain(upTo: number, events: number): Promise<void> {
+  async #drain(upTo: number, events: number, untold: number): Promise<void> {
     try {
+      const from = this.#applied;
       let chunk: AppliedChunk;
       let applied = 0;
       do {
         chunk = await this.options.applyChunk(CHUNK_EVENTS);
         applied += chunk.events;
-        // Credited as each chunk commits (another node's rows in it may be counted as ours: never past `upTo`).
-        this.#applied = Math.min(upTo, this.#applied + chunk.events);
+        // Credited as each chunk commits, past the `untold` events (other rows in it may be counted as ours, never
+        // past `upTo`).
+        this.#applied = Math.max(this.#applied, Math.min(upTo, from + Math.max(0, applied - untold)));
       } while (chunk.more && applied < events);
-      this.#credit(upTo);
+      this.#credit(chunk.more ? this.#applied : upTo);
     } catch (error) {
       this.#failing = true;
       this.#pending.clear();
@@ -198,7 +213,7 @@ export class ModelApplier {
     }
   }
 
-  /** The first `upTo` model events this node stored are in the models: the visitors waiting for them wait no more. */
+  /** The first `upTo` model events this node stored are in the models (or in another node's): their visitors wait no more. */
   #credit(upTo: number): void {
     this.#applied = Math.max(this.#applied, upTo);
     this.#failing = false;

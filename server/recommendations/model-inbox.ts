@@ -90,9 +90,17 @@ export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: numb
   return { rows: ids.length, events, more };
 }
 
-/** Model events the inbox holds (any node's). The inbox is drained continuously, so this reads few rows. */
+/** Inbox rows `modelInboxWaiting` reads at most: the inbox grows while the models fail, and the read is on a poll. */
+const WAITING_PROBE_ROWS = 5000;
+
+/**
+ * Model events in the oldest inbox rows (any node's), up to `WAITING_PROBE_ROWS` rows: 0 when the inbox is empty, and
+ * what a poll's pass applies (the next poll takes the rest).
+ */
 export function* modelInboxWaiting(): SqlProgram<number> {
-  const { rows } = yield op('SELECT COALESCE(SUM(size), 0) AS events FROM model_inbox');
+  const { rows } = yield op(
+    'SELECT COALESCE(SUM(size), 0) AS events FROM (SELECT size FROM model_inbox ORDER BY id LIMIT ?) AS oldest', WAITING_PROBE_ROWS,
+  );
   return num(rows[0]?.events ?? 0);
 }
 

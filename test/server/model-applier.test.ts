@@ -59,6 +59,7 @@ describe('model applier scheduling', () => {
     const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 60_000 });
     box.rows.push(CHUNK_EVENTS);
     applier.added(CHUNK_EVENTS, 'acme/shop', ['bulk']);
+    await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(box.chunks, [CHUNK_EVENTS], 'the pass started without waiting for the gathering time');
     box.rows.push(1);
     applier.added(1, 'acme/shop', ['late']);
@@ -138,6 +139,40 @@ describe('model applier scheduling', () => {
       assert.equal(applier.behind, 0);
     } finally {
       await applier.close();
+    }
+  });
+
+  it('a visitor\'s settle waits past a crash\'s rows, stored while the startup read was on its way', async () => {
+    for (const own of [10, CHUNK_EVENTS]) {
+      const box = inbox({ waitingAtStart: [CHUNK_EVENTS] });
+      let release!: () => void;
+      const startupRead = new Promise<void>((resolve) => (release = resolve));
+      let first = true;
+      const applier = new ModelApplier({
+        ...box,
+        waiting: async () => {
+          // What the read saw; it answers later, after the visitor's batch was stored.
+          const seen = box.rows.reduce((a, b) => a + b, 0);
+          if (first) {
+            first = false;
+            await startupRead;
+          }
+          return seen;
+        },
+        gatherMs: 60_000, pollMs: 60_000,
+      });
+      try {
+        box.rows.push(own);
+        // A chunk's worth would start a pass at once: it waits for the startup's look.
+        applier.added(own, 'acme/shop', ['v']);
+        await new Promise((resolve) => setImmediate(resolve));
+        release();
+        await applier.settle({ project: 'acme/shop', profileId: 'v' });
+        assert.deepEqual(box.rows, [], `the visitor's ${own} events too, behind the crash's`);
+        assert.equal(applier.behind, 0);
+      } finally {
+        await applier.close();
+      }
     }
   });
 
