@@ -26,33 +26,19 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
   async recordExposures(sets: readonly ExposureSet[]): Promise<void> {
     if (sets.length === 0) return;
     const now = Date.now();
-    if (!this.thread.failed) {
-      try {
-        await this.thread.run('exposures', [sets.map((set) => exposureSetParams(set, now))]);
-        return;
-      } catch (error) {
-        // Not sent: the storage writes them. A run the thread died under rejects with another error: the
-        // ExposureWriter parks it and retries it through the storage, so rows the thread had committed may be
-        // written twice (exposures are at least once per session served; results count distinct units).
-        if (!(error instanceof WriterThreadUnavailable)) throw error;
-      }
-    }
-    return this.fallback.recordExposures(sets);
+    await this.onThread(
+      () => this.thread.run<void>('exposures', [sets.map((set) => exposureSetParams(set, now))]),
+      () => this.fallback.recordExposures(sets),
+    );
   }
 
   /** Insert-if-absent of each (project, experience, unit), committed by the thread; the stored rows, in order. */
   async getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
     if (inputs.length === 0) return [];
-    if (this.thread.failed) return this.fallback.getOrCreateAssignments(inputs);
-    let stored: StoredAssignments;
-    try {
-      stored = await this.thread.run<StoredAssignments>('assignments', [packAssignments(inputs), Date.now()]);
-    } catch (error) {
-      // Not sent (the thread could not start): the storage inserts them. A thread that died under the run rejects it
-      // with another error: the request answers 503 and its caller retries.
-      if (!(error instanceof WriterThreadUnavailable)) throw error;
-      return this.fallback.getOrCreateAssignments(inputs);
-    }
+    const stored = await this.onThread<StoredAssignments>(
+      () => this.thread.run('assignments', [packAssignments(inputs), Date.now()]),
+      async () => ({ assignments: await this.fallback.getOrCreateAssignments(inputs) }),
+    );
     if ('assignments' in stored) return stored.assignments;
     // Every row was new: they hold what was asked (cloning 20 rows back was most of what a new visitor cost the main
     // thread beyond a returning one).
@@ -64,11 +50,25 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
 
   /** Starts the thread and opens its connection (an empty write), so that the first new visitor does not wait for it. */
   async warm(): Promise<void> {
-    if (this.thread.failed) return;
-    await this.thread.run('exposures', [[]]).catch((error: unknown) => {
-      // A thread that cannot start leaves the writes to the storage; a start is not the place to fail.
+    // A thread that cannot start leaves the writes to the storage: a start is not the place to fail.
+    await this.onThread(() => this.thread.run<void>('exposures', [[]]), async () => undefined);
+  }
+
+  /**
+   * `write` on the thread, or `otherwise` when the thread is not running (failed, closed, or it could not start: the
+   * run was never sent). A run the thread died under rejects with another error, which is the caller's: the
+   * ExposureWriter parks its sets and retries them through the storage (so rows the thread had committed may be
+   * written twice: exposures are at least once per session served, results count distinct units); a Choose request
+   * answers 503 and its caller retries.
+   */
+  private async onThread<T>(write: () => Promise<T>, otherwise: () => Promise<T>): Promise<T> {
+    if (this.thread.failed) return otherwise();
+    try {
+      return await write();
+    } catch (error) {
       if (!(error instanceof WriterThreadUnavailable)) throw error;
-    });
+      return otherwise();
+    }
   }
 
   /** Ends the thread after its last write (call after the ExposureWriter's close() wrote everything). */

@@ -213,7 +213,10 @@ export class ModelApplier {
     }
   }
 
-  /** The first `upTo` model events this node stored are in the models (or in another node's): their visitors wait no more. */
+  /**
+   * The first `upTo` model events this node stored are in the models (applied here or by another node): the pass
+   * succeeded, and the visitors waiting for them wait no more.
+   */
   #credit(upTo: number): void {
     this.#applied = Math.max(this.#applied, upTo);
     this.#failing = false;

@@ -95,7 +95,8 @@ export class SqliteWriterThread {
     } catch (error) {
       // The Worker constructor throws at once when a thread cannot be created: from now on the callers' other way.
       this.failed = true;
-      return Promise.reject(new WriterThreadUnavailable(`the writer thread could not start: ${error instanceof Error ? error.message : String(error)}`));
+      const why = error instanceof Error ? error.message : String(error);
+      return Promise.reject(new WriterThreadUnavailable(`the writer thread could not start: ${why}`));
     }
     return new Promise((resolve, reject) => {
       // Referenced while a run is in flight, so a process that is otherwise done still waits for its write.
