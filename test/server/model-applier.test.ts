@@ -31,6 +31,21 @@ function inbox(options: { waitingAtStart?: number[]; failWith?: () => Error | un
   };
 }
 
+/**
+ * An applier polling every 5 ms over an inbox whose passes fail until `heal()`, once `events` model events of one
+ * visitor were stored and the pass their read ran failed.
+ */
+async function afterFailedPass(events: number) {
+  let broken = true;
+  const box = inbox({ failWith: () => (broken ? new Error('connection lost') : undefined) });
+  const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 5 });
+  box.rows.push(events);
+  applier.added(events, 'acme/shop', ['v']);
+  await applier.settle({ project: 'acme/shop', profileId: 'v' });
+  assert.equal(applier.failing, true);
+  return { box, applier, heal: () => { broken = false; } };
+}
+
 describe('model applier scheduling', () => {
   it('lets model events gather, and runs at once for a visitor whose own events wait', async () => {
     const box = inbox();
@@ -177,17 +192,11 @@ describe('model applier scheduling', () => {
   });
 
   it('an empty inbox ends a failure whose rows another node applied', { timeout: 10_000 }, async () => {
-    let broken = true;
-    const box = inbox({ failWith: () => (broken ? new Error('connection lost after COMMIT') : undefined) });
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 5 });
+    const { box, applier, heal } = await afterFailedPass(30);
     try {
-      box.rows.push(30);
-      applier.added(30, 'acme/shop', ['v']);
-      await applier.settle({ project: 'acme/shop', profileId: 'v' });
-      assert.equal(applier.failing, true);
       // Another node's poll took the rows (or the failed pass had committed them after all).
       box.rows.length = 0;
-      broken = false;
+      heal();
       while (applier.failing) await new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal(applier.behind, 0);
       assert.equal(box.calls.attempts, 1, 'no pass was needed');
@@ -217,15 +226,9 @@ describe('model applier scheduling', () => {
   });
 
   it('retries failing passes from its poll', async () => {
-    let broken = true;
-    const box = inbox({ failWith: () => (broken ? new Error('disk on fire') : undefined) });
-    const applier = new ModelApplier({ ...box, gatherMs: 60_000, pollMs: 5 });
+    const { box, applier, heal } = await afterFailedPass(3);
     try {
-      box.rows.push(3);
-      applier.added(3, 'acme/shop', ['w']);
-      await applier.settle({ project: 'acme/shop', profileId: 'w' });
-      assert.equal(applier.failing, true);
-      broken = false;
+      heal();
       while (applier.behind > 0) await new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal(applier.failing, false);
       assert.deepEqual(box.rows, []);
