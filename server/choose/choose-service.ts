@@ -3,6 +3,7 @@ import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { CanonicalProfileCache } from '../identity/canonical-profile-cache.js';
+import { profileTargetingProgram } from '../identity/identity-programs.js';
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
@@ -116,8 +117,17 @@ export class ChooseService {
     const cached = canonicalProfiles.get(project.key, pending.profileId);
     if (cached !== undefined) return this.withUnit(pending, cached);
     const generation = canonicalProfiles.generation;
-    return this.fromStorage(canonicalProfile(this.options.storage, project.key, pending.profileId)).then((canonical) =>
-      this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
+    const storage = this.options.storage;
+    if (!needsTargeting(this.prepared(project).compiled, body.names, body.groups) || this.targetingCache.holds(project.key, pending.profileId)) {
+      return this.fromStorage(canonicalProfile(storage, project.key, pending.profileId)).then((canonical) =>
+        this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
+    }
+    // A profile neither cache knows (a new visitor, mostly): its canonical profile and stored targeting in one read,
+    // the targeting remembered for withUnit to find. (Remembered targeting keeps its own, longer, time to live.)
+    return this.fromStorage(storage.run(() => profileTargetingProgram(project.key, pending.profileId))).then((read) => {
+      this.targetingCache.set(project.key, pending.profileId, read.canonicalProfileId, read.targeting);
+      return this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, read.canonicalProfileId, generation));
+    });
   }
 
   /**
@@ -131,6 +141,7 @@ export class ChooseService {
     for (const project of projects) {
       this.prepared(project);
       await canonicalProfile(this.options.storage, project.key, '');
+      await this.options.storage.run(() => profileTargetingProgram(project.key, ''));
     }
     await thread;
   }

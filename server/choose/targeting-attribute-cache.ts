@@ -1,10 +1,9 @@
 import type { Attributes } from '../../src/event.js';
+import type { StoredTargeting } from '../identity/identity-programs.js';
 import { ProjectScopedMap } from './project-scoped-map.js';
 
-/** What storage holds for a profile's targeting: its profile attributes and its first account's. */
-export interface StoredTargeting {
-  profile: Attributes;
-  account: Attributes;
+/** What storage holds for a profile's targeting (storedTargetingProgram), and what was last composed from it. */
+export interface CachedTargeting extends StoredTargeting {
   /**
    * The attributes last composed from this entry for a request (withRequestFacts in targeting-attributes.ts), with
    * the request facts they were composed for: a profile's next request with the same facts reuses them.
@@ -14,7 +13,7 @@ export interface StoredTargeting {
 
 interface Entry {
   canonicalProfileId: string;
-  value: StoredTargeting;
+  value: CachedTargeting;
   expiresAt: number;
 }
 
@@ -42,7 +41,13 @@ export class TargetingAttributeCache {
     return this.entries.size;
   }
 
-  get(project: string, profileId: string, canonicalProfileId: string): StoredTargeting | undefined {
+  /** Whether the profile's targeting is remembered and fresh, for whichever canonical profile it was read with. */
+  holds(project: string, profileId: string): boolean {
+    const entry = this.entries.get(project, profileId);
+    return entry !== undefined && entry.expiresAt > this.now();
+  }
+
+  get(project: string, profileId: string, canonicalProfileId: string): CachedTargeting | undefined {
     const entry = this.entries.get(project, profileId);
     if (entry === undefined || entry.canonicalProfileId !== canonicalProfileId) return undefined;
     if (entry.expiresAt <= this.now()) {
@@ -52,7 +57,7 @@ export class TargetingAttributeCache {
     return entry.value;
   }
 
-  set(project: string, profileId: string, canonicalProfileId: string, value: StoredTargeting): void {
+  set(project: string, profileId: string, canonicalProfileId: string, value: CachedTargeting): void {
     // Set as the newest: insertion order is expiry order, so a project's first entry is its oldest.
     this.entries.set(project, profileId, { canonicalProfileId, value, expiresAt: this.now() + this.ttlMs });
   }

@@ -1,8 +1,8 @@
 import type { Attributes } from '../../src/event.js';
 import type { Device } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
-import type { StoredTargeting, TargetingAttributeCache } from './targeting-attribute-cache.js';
-import { getAccountAttributes, getProfileAccounts, getProfileAttributes } from '../identity/identity-store.js';
+import { storedTargetingProgram } from '../identity/identity-programs.js';
+import type { CachedTargeting, TargetingAttributeCache } from './targeting-attribute-cache.js';
 
 export interface TargetingInput {
   project: string;
@@ -28,7 +28,7 @@ export function loadTargetingAttributes(
   const cached = cache?.get(project, profileId, canonicalProfileId);
   // A cache hit answers synchronously: most requests then wait for no promise here.
   if (cached !== undefined) return withRequestFacts(cached, input);
-  return loadStored(storage, input).then((stored) => {
+  return storage.run(() => storedTargetingProgram(project, profileId, canonicalProfileId)).then((stored: CachedTargeting) => {
     cache?.set(project, profileId, canonicalProfileId, stored);
     return withRequestFacts(stored, input);
   });
@@ -39,7 +39,7 @@ export function loadTargetingAttributes(
  * request serves the profile's next request with the same facts while the cached entry lives, rather than spreading
  * the stored attributes anew on every page view.
  */
-function withRequestFacts(stored: StoredTargeting, input: TargetingInput): Attributes {
+function withRequestFacts(stored: CachedTargeting, input: TargetingInput): Attributes {
   const last = stored.composed;
   if (last !== undefined && last.profileId === input.profileId && last.device === input.device && last.url === input.url) {
     return last.attributes;
@@ -49,19 +49,4 @@ function withRequestFacts(stored: StoredTargeting, input: TargetingInput): Attri
   if (input.url !== undefined) attributes.url = input.url;
   stored.composed = { profileId: input.profileId, device: input.device, url: input.url, attributes: Object.freeze(attributes) };
   return attributes;
-}
-
-async function loadStored(storage: Storage, input: TargetingInput): Promise<StoredTargeting> {
-  const { project, profileId, canonicalProfileId } = input;
-  const sameProfile = profileId === canonicalProfileId;
-  const [own, canonical, ownAccounts] = await Promise.all([
-    getProfileAttributes(storage, project, profileId),
-    sameProfile ? Promise.resolve({}) : getProfileAttributes(storage, project, canonicalProfileId),
-    getProfileAccounts(storage, project, profileId),
-  ]);
-  const accounts = ownAccounts.length > 0 || sameProfile
-    ? ownAccounts
-    : await getProfileAccounts(storage, project, canonicalProfileId);
-  const account = accounts[0] === undefined ? {} : await getAccountAttributes(storage, project, accounts[0]);
-  return { profile: { ...canonical, ...own }, account };
 }

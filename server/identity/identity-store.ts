@@ -1,8 +1,6 @@
 import type { Attributes } from '../../src/event.js';
-import { op } from '../storage/sql-program.js';
-import { str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
-import { canonicalProfileProgram, resolveUserProgram } from './identity-programs.js';
+import { attributesProgram, canonicalProfileProgram, profileAccountsProgram, resolveUserProgram } from './identity-programs.js';
 
 // Reads of the identity graph, for the Choose API (form B's userId, canonical profiles, targeting attributes).
 
@@ -20,32 +18,15 @@ export function canonicalProfile(storage: Storage, project: string, profileId: s
   return storage.run(() => canonicalProfileProgram(project, profileId));
 }
 
-function attributes(storage: Storage, project: string, scope: 'profile' | 'account', ownerId: string): Promise<Attributes> {
-  return storage.run(function* () {
-    const { rows } = yield op(
-      'SELECT key, value FROM attributes WHERE project = ? AND scope = ? AND owner_id = ? ORDER BY key',
-      project, scope, ownerId,
-    );
-    // fromEntries defines each key as an own property: a stored `__proto__` attribute stays data, not a prototype.
-    return Object.fromEntries(rows.map((r) => [str(r.key), JSON.parse(str(r.value)) as unknown])) as Attributes;
-  });
-}
-
 export function getProfileAttributes(storage: Storage, project: string, profileId: string): Promise<Attributes> {
-  return attributes(storage, project, 'profile', profileId);
+  return storage.run(() => attributesProgram(project, 'profile', profileId));
 }
 
 export function getAccountAttributes(storage: Storage, project: string, accountId: string): Promise<Attributes> {
-  return attributes(storage, project, 'account', accountId);
+  return storage.run(() => attributesProgram(project, 'account', accountId));
 }
 
 /** Accounts a profile was grouped into, oldest first. */
 export function getProfileAccounts(storage: Storage, project: string, profileId: string): Promise<string[]> {
-  return storage.run(function* () {
-    const { rows } = yield op(
-      'SELECT account_id FROM profile_accounts WHERE project = ? AND profile_id = ? ORDER BY created_at, account_id',
-      project, profileId,
-    );
-    return rows.map((r) => str(r.account_id));
-  });
+  return storage.run(() => profileAccountsProgram(project, profileId));
 }
