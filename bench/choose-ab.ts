@@ -1,9 +1,11 @@
 // Paired runs of two checkouts' Choose servers, alternating, to decide an optimization (a cache, a code path) by
-// measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6]`.
+// measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6] [--connections=10]`.
 // Each side is that checkout's bench/choose-server.ts (--mode=svc, 1,000 returning profiles with stored attributes)
-// under the choose bench's request mix; `--share` is the share of requests from new visitors. Prints requests/s and
-// the server's CPU time per request (all threads) for each run, then the means and B's CPU relative to A's, per pair
-// too (pairs alternate which side runs first).
+// under the choose bench's request mix; `--share` is the share of requests from new visitors. Prints requests/s, the
+// server's CPU time per request (all threads) and its main thread's busy time per request (event loop utilization:
+// what bounds a server whose main thread is saturated, as at 64 connections) for each run, then the means and B
+// relative to A per pair (pairs alternate which side runs first). Both sides must have bench/server-ipc.ts's 'busy'
+// question: copy this checkout's file into an older tree's bench/.
 // `--prof` writes each server's CPU profile to ./prof (node --cpu-prof).
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -47,46 +49,55 @@ async function start(tree: string): Promise<{ child: ChildProcess; port: number 
   return { child, port };
 }
 
-async function run(tree: string): Promise<{ rps: number; cpu: number }> {
+async function run(tree: string): Promise<{ rps: number; cpu: number; busy: number }> {
   const { child, port } = await start(tree);
   const state = { newVisitors: 0, sessions: new Map<number, number>() };
   const load = (duration: number) => autocannon({
     url: `http://127.0.0.1:${port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
-    method: 'POST', connections: 10, duration, headers: { 'content-type': 'application/json' },
+    method: 'POST', connections: Number(arg('connections', '10')), duration, headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: requestBody(state) }) }],
   });
   try {
     await load(2);
     const before = await askServer(child, 'cpu');
+    const busyBefore = await askServer(child, 'busy');
     const result = await load(seconds);
     const cpu = (await askServer(child, 'cpu') - before) / Math.max(1, result.requests.total);
+    const busy = (await askServer(child, 'busy') - busyBefore) / Math.max(1, result.requests.total);
     if (result.non2xx > 0) throw new Error(`${tree}: ${result.non2xx} answers were not 2xx`);
-    return { rps: result.requests.total / seconds, cpu };
+    return { rps: result.requests.total / seconds, cpu, busy };
   } finally {
     // SIGINT lets --cpu-prof write its profile (the bench server exits on it).
     child.kill(profile ? 'SIGINT' : 'SIGTERM');
   }
 }
 
-const results: Record<'A' | 'B', { rps: number; cpu: number }[]> = { A: [], B: [] };
+const results: Record<'A' | 'B', { rps: number; cpu: number; busy: number }[]> = { A: [], B: [] };
 for (let i = 0; i < pairs; i++) {
   // Each pair in the other order than the last, so a drift during a pair (a neighbour, the page cache) favours
   // neither side.
   for (const side of i % 2 === 0 ? ['A', 'B'] as const : ['B', 'A'] as const) {
     const r = await run(trees[side]);
     results[side].push(r);
-    console.log(`${side} ${Math.round(r.rps)} requests/s, ${r.cpu.toFixed(1)} µs CPU per request`);
+    console.log(`${side} ${Math.round(r.rps)} requests/s, ${r.cpu.toFixed(1)} µs CPU per request, main thread busy ${r.busy.toFixed(1)} µs per request`);
   }
 }
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 const cpuA = mean(results.A.map((r) => r.cpu));
 const cpuB = mean(results.B.map((r) => r.cpu));
 const perPair = results.B.map((b, i) => b.cpu / results.A[i]!.cpu);
-const sorted = [...perPair].sort((x, y) => x - y);
-const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+}
+const median = medianOf(perPair);
 console.log(`\n| side | tree | requests/s (mean) | CPU/request (mean) |\n|---|---|---|---|`);
 console.log(`| A | ${trees.A} | ${Math.round(mean(results.A.map((r) => r.rps)))} | ${cpuA.toFixed(1)} µs |`);
 console.log(`| B | ${trees.B} | ${Math.round(mean(results.B.map((r) => r.rps)))} | ${cpuB.toFixed(1)} µs |`);
 console.log(`B / A CPU per request: ${(cpuB / cpuA).toFixed(3)} (new visitors ${Math.round(share * 100)} %, ${pairs} pairs of ${seconds} s)`);
 // One pair's ratio moves by ±10 % on a shared two-core machine: a change is decided by the pairs that agree.
-console.log(`per pair: ${perPair.map((r) => r.toFixed(3)).join(' / ')}; median ${median.toFixed(3)}; B cheaper in ${perPair.filter((r) => r < 1).length} of ${pairs}`);
+const rpsPairs = results.B.map((b, i) => b.rps / results.A[i]!.rps);
+const busyPairs = results.B.map((b, i) => b.busy / results.A[i]!.busy);
+console.log(`B / A requests/s per pair: ${rpsPairs.map((r) => r.toFixed(3)).join(' / ')}; median ${medianOf(rpsPairs).toFixed(3)}`);
+console.log(`B / A main thread busy per request, per pair: ${busyPairs.map((r) => r.toFixed(3)).join(' / ')}; median ${medianOf(busyPairs).toFixed(3)}`);
+console.log(`CPU per pair: ${perPair.map((r) => r.toFixed(3)).join(' / ')}; median ${median.toFixed(3)}; B cheaper in ${perPair.filter((r) => r < 1).length} of ${pairs}`);

@@ -1,11 +1,13 @@
 // The questions a bench asks its forked server children over IPC, both sides in one place.
 import type { ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 
 /**
- * What a bench server answers: its RSS in bytes, its CPU time so far (user + system, µs, all threads), or — once the
+ * What a bench server answers: its RSS in bytes, its CPU time so far (user + system, µs, all threads), the time its
+ * main thread's event loop was busy so far (µs, wall clock: what bounds a server whose main thread is saturated), or — once the
  * work it accepted has all been done (the service's recommendation models caught up) — 1.
  */
-export type ServerQuestion = 'rss' | 'cpu' | 'settled';
+export type ServerQuestion = 'rss' | 'cpu' | 'busy' | 'settled';
 
 /**
  * Bench side: sends `question` to the child and resolves with the number it answers under that key.
@@ -32,6 +34,7 @@ export function answerBenchQuestions(settle: () => Promise<void> = () => Promise
   process.on('message', (message) => {
     if (message === 'settled') void settle().then(() => process.send?.({ settled: 1 }));
     if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+    if (message === 'busy') process.send?.({ busy: performance.eventLoopUtilization().active * 1000 });
     if (message === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send?.({ cpu: user + system });
