@@ -66,6 +66,34 @@ for (const driver of DRIVERS) {
       assert.deepEqual(await h.storage.run(() => storedTargetingProgram(P, 'pt-second', 'pt-first')), read.targeting);
     });
 
+    it('accounts oldest first when time and id order disagree; own accounts win over the canonical profile\'s', async () => {
+      await ingestBatch(h.storage, P, 'web', [
+        makeEvent({ type: 'identify', name: 'Identify', profileId: 'pt-owner', userId: 'pt-user-2' }),
+        makeEvent({ type: 'group', name: 'Group', profileId: 'pt-owner', accountId: 'pt-acct-owner', accountAttributes: { owner: true } }),
+        makeEvent({ type: 'group', name: 'Group', profileId: 'pt-device', accountId: 'pt-acct-z', accountAttributes: { first: 'z' } }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await ingestBatch(h.storage, P, 'web', [
+        makeEvent({ type: 'group', name: 'Group', profileId: 'pt-device', accountId: 'pt-acct-a', accountAttributes: { first: 'a' } }),
+      ]);
+      await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pt-device', userId: 'pt-user-2' })]);
+      const read = await h.storage.run(() => profileTargetingProgram(P, 'pt-device'));
+      assert.deepEqual(read, await bySingleReads(h.storage, 'pt-device'));
+      assert.equal(read.canonicalProfileId, 'pt-owner');
+      assert.deepEqual(read.targeting.account, { first: 'z' });
+    });
+
+    it('a stored __proto__ attribute stays data', async () => {
+      await ingestBatch(h.storage, P, 'web', [
+        makeEvent({ type: 'track', name: 'Seen', profileId: 'pt-proto', userAttributes: JSON.parse('{"__proto__": {"polluted": true}, "plan": "pro"}') as Record<string, unknown> }),
+      ]);
+      const read = await h.storage.run(() => profileTargetingProgram(P, 'pt-proto'));
+      assert.deepEqual(read, await bySingleReads(h.storage, 'pt-proto'));
+      assert.equal(Object.getPrototypeOf(read.targeting.profile), Object.prototype);
+      assert.deepEqual(Object.getOwnPropertyDescriptor(read.targeting.profile, '__proto__')?.value, { polluted: true });
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    });
+
     it('another project sees none of it', async () => {
       const read = await h.storage.run(() => profileTargetingProgram('acme/blog', 'pt-second'));
       assert.deepEqual(read, { canonicalProfileId: 'pt-second', targeting: { profile: {}, account: {} } });
