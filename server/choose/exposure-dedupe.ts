@@ -65,6 +65,13 @@ export class ExposureDedupe {
     return all;
   }
 
+  /** Whether the session's exposures are remembered (a session without an id never is). Changes nothing. */
+  holdsSession(project: string, profileId: string, sessionId: string | null | undefined): boolean {
+    if (sessionId === undefined || sessionId === null) return false;
+    const sessions = this.current.get(project)?.get(profileId) ?? this.previous.get(project)?.get(profileId);
+    return sessions?.has(sessionId) ?? false;
+  }
+
   /** The exposures not yet seen in `session`, remembering them; the array itself when none is a repeat. */
   private fresh<T extends { name: string; variation?: string | null }>(session: SessionExposures, exposures: readonly T[]): readonly T[] {
     // The same exposure objects as the session's last request: each was remembered then, so all are repeats, found

@@ -65,6 +65,17 @@ describe('ExposureDedupe', () => {
     assert.equal(fresh(dedupe, [row({ variation: 'b' })]).length, 1);
   });
 
+  it('holdsSession tells a remembered session without remembering one', () => {
+    const dedupe = new ExposureDedupe();
+    assert.equal(dedupe.holdsSession(P, 'p1', 's1'), false);
+    assert.equal(dedupe.size, 0);
+    fresh(dedupe, [row()]);
+    assert.equal(dedupe.holdsSession(P, row().profileId, row().sessionId), true);
+    assert.equal(dedupe.holdsSession(P, row().profileId, 'another-session'), false);
+    assert.equal(dedupe.holdsSession('acme/blog', row().profileId, row().sessionId), false);
+    assert.equal(dedupe.holdsSession(P, row().profileId, null), false);
+  });
+
   it('never drops rows without a session id', () => {
     const dedupe = new ExposureDedupe();
     fresh(dedupe, [row({ sessionId: null })]);
