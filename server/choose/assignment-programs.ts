@@ -84,6 +84,16 @@ export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlP
   return { project, byId, missing: sortedById([...unique.entries()].filter(([id]) => !byId.has(id))) };
 }
 
+/** Each (experience, unit) pair of `inputs` once, sorted by key (so concurrent callers lock in one order). */
+export function distinctSorted(inputs: readonly AssignmentInput[]): AssignmentInput[] {
+  return sortedById([...distinctAssignments(inputs).unique.entries()]);
+}
+
+/** The stored row of an input's (experience, unit) in assignmentWriteProgram's map. */
+export function storedFor(stored: ReadonlyMap<string, Assignment>, input: AssignmentInput): Assignment | undefined {
+  return stored.get(assignmentId(input.experience, input.unit));
+}
+
 /** The inputs' one project, and each (experience, unit) pair once, keyed by assignmentId. */
 function distinctAssignments(inputs: readonly AssignmentInput[]): { project: string; unique: Map<string, AssignmentInput> } {
   const project = inputs[0]?.project ?? '';

@@ -3,7 +3,7 @@ import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { CanonicalProfileCache } from '../identity/canonical-profile-cache.js';
-import { profileTargetingProgram } from '../identity/identity-programs.js';
+import { profileTargetingProgram, type StoredTargeting } from '../identity/identity-programs.js';
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
@@ -12,16 +12,18 @@ import type { Storage } from '../storage/storage.js';
 import { threadFile } from '../storage/sqlite/writer-thread.js';
 import { AssignmentCache } from './assignment-cache.js';
 import { choicesJson } from './engine/choices-json.js';
-import { storageChooseStore, type AssignmentStore, type ExposureSink } from './choose-store.js';
+import { storageChooseStore, type ChooseStore } from './choose-store.js';
 import { chooseExperiences } from './engine/choose-engine.js';
 import { ChooseError } from './engine/choose-error.js';
 import { compileExperiences, needsTargeting, type CompiledExperiences } from './engine/compile-experiences.js';
 import type { ChooseDeps, ChooseLogger, ChooseRequest, ChooseResult } from './engine/choose-types.js';
 import { ExposureDedupe } from './exposure-dedupe.js';
 import { ExposureWriter, type ExposureWriterLogger } from './exposure-writer.js';
-import { storageAssignmentPort } from './storage-assignment-port.js';
+import type { ExposureSet } from './exposure-programs.js';
+import type { AssignmentInput } from './assignment-programs.js';
+import { proposingAssignmentPort, storageAssignmentPort } from './storage-assignment-port.js';
 import { TargetingAttributeCache } from './targeting-attribute-cache.js';
-import { loadTargetingAttributes } from './targeting-attributes.js';
+import { loadTargetingAttributes, withRequestFacts } from './targeting-attributes.js';
 import type { ValidChooseRequest } from './validate-choose-request.js';
 import { ThreadChooseStore } from './thread-choose-store.js';
 
@@ -70,8 +72,8 @@ interface Pending {
  * @example const choose = new ChooseService({ storage, feeds, canonicalProfiles, metrics, now: Date.now, logger: app.log });
  */
 export class ChooseService {
-  private readonly sink: ExposureSink & AssignmentStore;
-  private readonly writer: ExposureSink & AssignmentStore;
+  private readonly sink: ChooseStore;
+  private readonly writer: ChooseStore;
   private readonly exposures: ExposureWriter;
   private readonly dedupe = new ExposureDedupe();
   private readonly assignmentCache = new AssignmentCache();
@@ -117,16 +119,67 @@ export class ChooseService {
     const cached = canonicalProfiles.get(project.key, pending.profileId);
     if (cached !== undefined) return this.withUnit(pending, cached);
     const generation = canonicalProfiles.generation;
-    const storage = this.options.storage;
-    if (!needsTargeting(this.prepared(project).compiled, body.names, body.groups) || this.targetingCache.holds(project.key, pending.profileId)) {
-      return this.fromStorage(canonicalProfile(storage, project.key, pending.profileId)).then((canonical) =>
-        this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, canonical, generation)));
-    }
-    // A profile neither cache knows (a new visitor, mostly): its canonical profile and stored targeting in one read,
-    // the targeting remembered for withUnit to find. (Remembered targeting keeps its own, longer, time to live.)
-    return this.fromStorage(storage.run(() => profileTargetingProgram(project.key, pending.profileId))).then((read) => {
-      this.targetingCache.set(project.key, pending.profileId, read.canonicalProfileId, read.targeting);
-      return this.withUnit(pending, canonicalProfiles.set(project.key, pending.profileId, read.canonicalProfileId, generation));
+    const targeting = needsTargeting(this.prepared(project).compiled, body.names, body.groups);
+    if (targeting && this.targetingCache.holds(project.key, pending.profileId)) return this.readCanonical(pending, generation);
+    // Nothing of this profile or its session is remembered: a new visitor, mostly. Answered as one (firstVisit).
+    if (!this.dedupe.holdsSession(project.key, pending.profileId, body.sessionId)) return this.firstVisit(pending, targeting, generation);
+    return this.read(pending, targeting, generation);
+  }
+
+  /** The canonical profile, then the rest (withUnit); with targeting, its stored targeting in the same read. */
+  private read(pending: Pending, targeting: boolean, generation: number): Promise<string> {
+    const { auth: { project }, profileId } = pending;
+    if (!targeting) return this.readCanonical(pending, generation);
+    // The canonical profile and stored targeting in one read, the targeting remembered for withUnit to find.
+    return this.fromStorage(this.options.storage.run(() => profileTargetingProgram(project.key, profileId))).then((read) => {
+      this.targetingCache.set(project.key, profileId, read.canonicalProfileId, read.targeting);
+      return this.withUnit(pending, this.options.canonicalProfiles.set(project.key, profileId, read.canonicalProfileId, generation));
+    });
+  }
+
+  private readCanonical(pending: Pending, generation: number): Promise<string> {
+    const { auth: { project }, profileId } = pending;
+    return this.fromStorage(canonicalProfile(this.options.storage, project.key, profileId)).then((canonical) =>
+      this.withUnit(pending, this.options.canonicalProfiles.set(project.key, profileId, canonical, generation)));
+  }
+
+  /**
+   * A profile nothing remembers, answered as a new visitor's: its own canonical profile, no stored targeting, and the
+   * proposed variation for every unit the assignment cache does not hold. ONE write then stores that answer and checks
+   * what it assumed (firstVisitProgram): the profile unknown to the identity graph, and every variation stored as
+   * proposed; the exposures go in the same transaction. If an assumption was wrong, the answer is built again from
+   * what is stored (read), and its exposures are written as any answer's: a new visitor's answer waits for one
+   * write and no read, a returning visitor that nothing remembers for one write more than before.
+   */
+  private firstVisit(pending: Pending, targeting: boolean, generation: number): Promise<string> {
+    const { auth, body, profileId } = pending;
+    const project = auth.project;
+    const prepared = this.prepared(project);
+    const chooseRequest = this.chooseRequest(body, profileId);
+    const nothingStored: StoredTargeting = { profile: {}, account: {} };
+    if (targeting) chooseRequest.attributes = withRequestFacts(nothingStored, { profileId, device: body.device, url: body.url });
+    const proposed: AssignmentInput[] = [];
+    const deps: ChooseDeps = { ...prepared.deps, assignments: proposingAssignmentPort(project.key, this.assignmentCache, proposed) };
+    const chosen = chooseExperiences(prepared.compiled, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' });
+    return this.fromStorage(Promise.resolve(chosen)).then((result) => {
+      const exposures: ExposureSet | null = result.exposed.length === 0 ? null : {
+        project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(),
+        choices: result.exposed,
+      };
+      return this.fromStorage(this.sink.storeFirstVisit({ project: project.key, profileId, assignments: proposed, exposures })).then((outcome) => {
+        if (outcome.kind === 'answered') {
+          this.options.canonicalProfiles.set(project.key, profileId, profileId, generation);
+          if (targeting) this.targetingCache.set(project.key, profileId, profileId, nothingStored);
+          for (const p of proposed) this.assignmentCache.set(project.key, p.experience, p.unit, p.variation);
+          // Stored with the assignments: the session's repeats are dropped from now on.
+          this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, STORED);
+          return choicesJson(result.choices);
+        }
+        if (outcome.kind === 'differs') {
+          for (const a of outcome.assignments) this.assignmentCache.set(project.key, a.experience, a.unit, a.variation);
+        }
+        return this.read(pending, targeting, generation);
+      });
     });
   }
 
@@ -168,15 +221,21 @@ export class ChooseService {
   // The answer is built in stages, each going on at once with what it has, or once a read it needs has answered: a
   // returning visitor whose caches hold everything gets its answer without a promise in between.
 
-  /** Reads the targeting attributes when a requested experience has a condition. */
-  private withUnit(pending: Pending, unitProfileId: string): string | Promise<string> {
-    const { auth: { project }, body, profileId } = pending;
+  /** The engine's request for the unit `unitProfileId` (without attributes). */
+  private chooseRequest(body: ValidChooseRequest, unitProfileId: string): ChooseRequest {
     const chooseRequest: ChooseRequest = { profileId: unitProfileId };
     if (body.names !== undefined) chooseRequest.names = body.names;
     if (body.groups !== undefined) chooseRequest.groups = body.groups;
     if (body.device !== undefined) chooseRequest.device = body.device;
     if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
     if (body.force !== undefined) chooseRequest.force = body.force;
+    return chooseRequest;
+  }
+
+  /** Reads the targeting attributes when a requested experience has a condition. */
+  private withUnit(pending: Pending, unitProfileId: string): string | Promise<string> {
+    const { auth: { project }, body, profileId } = pending;
+    const chooseRequest = this.chooseRequest(body, unitProfileId);
     const prepared = this.prepared(project);
     if (!needsTargeting(prepared.compiled, body.names, body.groups)) return this.chosen(pending, prepared, chooseRequest);
     const attributes = loadTargetingAttributes(this.options.storage, {
@@ -228,10 +287,13 @@ export class ChooseService {
   }
 }
 
+/** What ExposureDedupe.record writes for exposures already stored (a first visit's). */
+const STORED = (): Promise<void> => Promise.resolve();
+
 /** `sink`, counting in `metrics` the first assignments it stored and the exposures (choices served) it wrote. */
 function countedWrites(
-  sink: ExposureSink & AssignmentStore, metrics: ChooseServiceOptions['metrics'],
-): ExposureSink & AssignmentStore {
+  sink: ChooseStore, metrics: ChooseServiceOptions['metrics'],
+): ChooseStore {
   return {
     async getOrCreateAssignments(inputs) {
       const assignments = await sink.getOrCreateAssignments(inputs);
@@ -239,6 +301,13 @@ function countedWrites(
       for (const a of assignments) if (a.created) created++;
       if (created > 0) metrics.assignmentsWritten.inc(created);
       return assignments;
+    },
+    async storeFirstVisit(visit) {
+      const outcome = await sink.storeFirstVisit(visit);
+      const created = outcome.kind === 'answered' ? outcome.created : outcome.kind === 'differs' ? outcome.assignments.filter((a) => a.created).length : 0;
+      if (created > 0) metrics.assignmentsWritten.inc(created);
+      if (outcome.kind === 'answered' && visit.exposures !== null) metrics.exposuresWritten.inc(visit.exposures.choices.length);
+      return outcome;
     },
     async recordExposures(sets) {
       await sink.recordExposures(sets);
@@ -254,7 +323,7 @@ function countedWrites(
  * thread-choose-store.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only waits for,
  * and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
  */
-function chooseWriter(storage: Storage): ExposureSink & AssignmentStore {
+function chooseWriter(storage: Storage): ChooseStore {
   const store = storageChooseStore(storage);
   const file = threadFile(storage);
   return file === null ? store : new ThreadChooseStore(file, store);

@@ -4,11 +4,32 @@ import {
   assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type Assignment, type AssignmentInput,
 } from './assignment-programs.js';
 import { exposureSetParams, INSERT_EXPOSURE_SETS, type ExposureSet } from './exposure-programs.js';
+import { firstVisitProgram, type FirstVisitOutcome } from './first-visit-programs.js';
+
+/** A Choose answer to a profile no cache knows, built as if the profile were new: what firstVisitProgram stores. */
+export interface FirstVisit {
+  project: string;
+  /** The profile the answer assumed the identity graph does not hold. */
+  profileId: string;
+  /** The first assignments it proposed. */
+  assignments: readonly AssignmentInput[];
+  /** Its exposures, stored with them if every variation stands; null when it has none to record. */
+  exposures: ExposureSet | null;
+}
 
 /** Where first assignments are stored (insert-if-absent; the stored rows come back in the order asked). */
 export interface AssignmentStore {
   getOrCreateAssignments(inputs: readonly AssignmentInput[]): Promise<Assignment[]>;
 }
+
+/** Where a first visit's answer is stored and checked. */
+export interface FirstVisitStore {
+  /** A first visit's write, committed (firstVisitProgram). */
+  storeFirstVisit(visit: FirstVisit): Promise<FirstVisitOutcome>;
+}
+
+/** Everything the Choose API writes. */
+export type ChooseStore = AssignmentStore & FirstVisitStore & ExposureSink;
 
 /** Where the ExposureWriter puts its batches. */
 export interface ExposureSink {
@@ -26,7 +47,7 @@ const EXPOSURE_CHUNK = 500;
  * committed, without waiting for the disk (`durability: 'commit'`; the README's "What a crash can lose").
  * @example const store = storageChooseStore(storage); await store.getOrCreateAssignments(inputs);
  */
-export function storageChooseStore(storage: Storage): AssignmentStore & ExposureSink {
+export function storageChooseStore(storage: Storage): ChooseStore {
   return {
     async getOrCreateAssignments(inputs) {
       if (inputs.length === 0) return [];
@@ -36,6 +57,15 @@ export function storageChooseStore(storage: Storage): AssignmentStore & Exposure
       const now = Date.now();
       const written = await storage.transaction(() => assignmentWriteProgram(project, missing, now), { rows: missing.length, durability: 'commit' });
       return assignmentAnswers(inputs, read, written);
+    },
+
+    storeFirstVisit({ project, profileId, assignments, exposures }) {
+      const now = Date.now();
+      const row = exposures === null ? null : exposureSetParams(exposures, now);
+      return storage.transaction(
+        () => firstVisitProgram(project, profileId, assignments, row, now, 'batch'),
+        { rows: assignments.length + 1, durability: 'commit' },
+      );
     },
 
     async recordExposures(sets) {

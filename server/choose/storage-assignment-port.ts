@@ -1,4 +1,5 @@
 import type { AssignmentCache } from './assignment-cache.js';
+import type { AssignmentInput } from './assignment-programs.js';
 import type { AssignmentStore } from './choose-store.js';
 import type { AssignmentPort, AssignmentRequest } from './engine/choose-types.js';
 
@@ -35,5 +36,25 @@ export function storageAssignmentPort(storage: AssignmentStore, project: string,
       return cache?.unitAssignments(project, unitKey);
     },
     getOrCreateAssignments,
+  };
+}
+
+/**
+ * The engine's port for a first visit (ChooseService): the variations `cache` holds, and for the other units the
+ * proposed one, at once, each added to `proposed` for the one write that stores and checks them all.
+ */
+export function proposingAssignmentPort(project: string, cache: AssignmentCache, proposed: AssignmentInput[]): AssignmentPort {
+  return {
+    knownAssignments(unitKey) {
+      return cache.unitAssignments(project, unitKey);
+    },
+    getOrCreateAssignments(requests) {
+      return requests.map((r) => {
+        const known = cache.get(project, r.experience, r.unitKey);
+        if (known !== undefined) return known;
+        proposed.push({ project, experience: r.experience, unit: r.unitKey, variation: r.proposedVariation, hashVersion: r.hashVersion });
+        return r.proposedVariation;
+      });
+    },
   };
 }

@@ -39,7 +39,7 @@ export function loadTargetingAttributes(
  * request serves the profile's next request with the same facts while the cached entry lives, rather than spreading
  * the stored attributes anew on every page view.
  */
-function withRequestFacts(stored: CachedTargeting, input: TargetingInput): Attributes {
+export function withRequestFacts(stored: CachedTargeting, input: Pick<TargetingInput, 'profileId' | 'device' | 'url'>): Attributes {
   const last = stored.composed;
   if (last !== undefined && last.profileId === input.profileId && last.device === input.device && last.url === input.url) {
     return last.attributes;

@@ -1,6 +1,7 @@
 import { SqliteWriterThread, threadEntry, WriterThreadUnavailable } from '../storage/sqlite/writer-thread.js';
 import { packAssignments, type Assignment, type AssignmentInput } from './assignment-programs.js';
-import type { AssignmentStore, ExposureSink } from './choose-store.js';
+import type { ChooseStore, FirstVisit } from './choose-store.js';
+import type { FirstVisitOutcome } from './first-visit-programs.js';
 import { exposureSetParams, type ExposureSet } from './exposure-programs.js';
 import type { StoredAssignments } from './writer-programs.js';
 
@@ -15,11 +16,11 @@ const ENTRY = threadEntry(import.meta.url, 'choose-writer');
  * caller).
  * @example new ExposureWriter(new ThreadChooseStore(storage.file, storageChooseStore(storage)), { logger })
  */
-export class ThreadChooseStore implements ExposureSink, AssignmentStore {
+export class ThreadChooseStore implements ChooseStore {
   private readonly thread: SqliteWriterThread;
 
   /** `entry` is the thread's module (the Choose writer's; tests name one that cannot start). */
-  constructor(file: string, private readonly fallback: ExposureSink & AssignmentStore, entry: URL = ENTRY) {
+  constructor(file: string, private readonly fallback: ChooseStore, entry: URL = ENTRY) {
     this.thread = new SqliteWriterThread(file, entry);
   }
 
@@ -46,6 +47,16 @@ export class ThreadChooseStore implements ExposureSink, AssignmentStore {
       experience: input.experience, unit: input.unit, variation: input.variation, hashVersion: input.hashVersion,
       createdAt: stored.createdAt, created: true,
     }));
+  }
+
+  /** A first visit's write in the thread's next transaction (firstVisitProgram). */
+  storeFirstVisit(visit: FirstVisit): Promise<FirstVisitOutcome> {
+    const now = Date.now();
+    const row = visit.exposures === null ? null : exposureSetParams(visit.exposures, now);
+    return this.onThread(
+      () => this.thread.run('firstVisit', [visit.project, visit.profileId, packAssignments(visit.assignments), row, now]),
+      () => this.fallback.storeFirstVisit(visit),
+    );
   }
 
   /** Starts the thread and opens its connection (an empty write), so that the first new visitor does not wait for it. */

@@ -1,6 +1,7 @@
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { assignmentsInsertEachProgram, unpackAssignments, type Assignment, type PackedAssignments } from './assignment-programs.js';
 import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
+import { firstVisitProgram, type FirstVisitOutcome } from './first-visit-programs.js';
 
 /**
  * A new unit's first assignments as the writer thread answers them: `createdAt` alone when every row was new and
@@ -18,6 +19,12 @@ export const CHOOSE_WRITER_PROGRAMS = {
   *assignments(packed: PackedAssignments, now: number): SqlProgram<StoredAssignments> {
     const assignments = yield* assignmentsInsertEachProgram(unpackAssignments(packed), now);
     return assignments === null ? { createdAt: now } : { assignments };
+  },
+  /** A first visit's check, first assignments and exposure row (firstVisitProgram), one single-row insert per pair. */
+  firstVisit(
+    project: string, profileId: string, packed: PackedAssignments, exposureRow: SqlValue[] | null, now: number,
+  ): SqlProgram<FirstVisitOutcome> {
+    return firstVisitProgram(project, profileId, unpackAssignments(packed), exposureRow, now, 'each');
   },
   /** One row per exposure set (exposureSetParams), one prepared statement looped. */
   *exposures(rows: SqlValue[][]): SqlProgram<void> {

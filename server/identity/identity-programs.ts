@@ -156,6 +156,21 @@ function* profileRows(project: string, profileId: string): SqlProgram<{ userId: 
   return { userId, own: attributesOf(own), accounts };
 }
 
+/**
+ * Whether the identity graph holds anything of `profileId`: a user link, an attribute or an account. A profile it does
+ * not hold is its own canonical profile, with no stored targeting (what a Choose answer to a new visitor assumes).
+ */
+export function* profileIsKnownProgram(project: string, profileId: string): SqlProgram<boolean> {
+  const { rows } = yield op(
+    `SELECT 1 AS known FROM profile_users WHERE project = ? AND profile_id = ?
+     UNION ALL SELECT 1 FROM attributes WHERE project = ? AND scope = 'profile' AND owner_id = ?
+     UNION ALL SELECT 1 FROM profile_accounts WHERE project = ? AND profile_id = ?
+     LIMIT 1`,
+    project, profileId, project, profileId, project, profileId,
+  );
+  return rows.length > 0;
+}
+
 /** The stored targeting from a profile's own attributes and accounts: the canonical profile's and the account's added. */
 function* targetingOf(
   project: string, profileId: string, canonicalProfileId: string, own: Attributes, ownAccounts: string[],
