@@ -121,8 +121,12 @@ export class ChooseService {
     const generation = canonicalProfiles.generation;
     const targeting = needsTargeting(this.prepared(project).compiled, body.names, body.groups);
     if (targeting && this.targetingCache.holds(project.key, pending.profileId)) return this.readCanonical(pending, generation);
-    // Nothing of this profile or its session is remembered: a new visitor, mostly. Answered as one (firstVisit).
-    if (!this.dedupe.holdsSession(project.key, pending.profileId, body.sessionId)) return this.firstVisit(pending, targeting, generation);
+    // Nothing of this profile, its assignments or its session is remembered: a new visitor, mostly. Answered as one
+    // (firstVisit). A profile whose assignments are remembered has been served before: it is read, not guessed.
+    if (this.assignmentCache.unitAssignments(project.key, pending.profileId) === undefined
+      && !this.dedupe.holdsSession(project.key, pending.profileId, body.sessionId)) {
+      return this.firstVisit(pending, targeting, generation);
+    }
     return this.read(pending, targeting, generation);
   }
 
@@ -162,11 +166,15 @@ export class ChooseService {
     const deps: ChooseDeps = { ...prepared.deps, assignments: proposingAssignmentPort(project.key, this.assignmentCache, proposed) };
     const chosen = chooseExperiences(prepared.compiled, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' });
     return this.fromStorage(Promise.resolve(chosen)).then((result) => {
+      // Nothing to assign: the answer's exposures alone go the way of any answer's (the ExposureWriter keeps them while
+      // the database refuses writes, and the answer still goes out).
+      if (proposed.length === 0) return this.read(pending, targeting, generation);
       const exposures: ExposureSet | null = result.exposed.length === 0 ? null : {
         project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(),
         choices: result.exposed,
       };
-      return this.fromStorage(this.sink.storeFirstVisit({ project: project.key, profileId, assignments: proposed, exposures })).then((outcome) => {
+      const visit = { project: project.key, profileId, targeting, assignments: proposed, exposures };
+      return this.sink.storeFirstVisit(visit).then((outcome) => {
         if (outcome.kind === 'answered') {
           this.options.canonicalProfiles.set(project.key, profileId, profileId, generation);
           if (targeting) this.targetingCache.set(project.key, profileId, profileId, nothingStored);
@@ -178,6 +186,11 @@ export class ChooseService {
         if (outcome.kind === 'differs') {
           for (const a of outcome.assignments) this.assignmentCache.set(project.key, a.experience, a.unit, a.variation);
         }
+        return this.read(pending, targeting, generation);
+      }, (error: unknown) => {
+        // The one write failed (the exposure row, say): answered the way it was before first visits, whose separate
+        // writes fail as they did (503 only for assignments that cannot be stored).
+        this.options.logger.warn({ err: error }, 'choose: a first visit\'s write failed; answering from a read');
         return this.read(pending, targeting, generation);
       });
     });
@@ -195,6 +208,8 @@ export class ChooseService {
       this.prepared(project);
       await canonicalProfile(this.options.storage, project.key, '');
       await this.options.storage.run(() => profileTargetingProgram(project.key, ''));
+      // A first visit's write for a profile nobody has, with nothing to store: prepares its statements.
+      await this.writer.storeFirstVisit({ project: project.key, profileId: '', targeting: true, assignments: [], exposures: null });
     }
     await thread;
   }

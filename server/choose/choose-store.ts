@@ -11,6 +11,8 @@ export interface FirstVisit {
   project: string;
   /** The profile the answer assumed the identity graph does not hold. */
   profileId: string;
+  /** Whether the answer assumed the profile has no stored targeting too (a requested experience has a condition). */
+  targeting: boolean;
   /** The first assignments it proposed. */
   assignments: readonly AssignmentInput[];
   /** Its exposures, stored with them if every variation stands; null when it has none to record. */
@@ -59,11 +61,11 @@ export function storageChooseStore(storage: Storage): ChooseStore {
       return assignmentAnswers(inputs, read, written);
     },
 
-    storeFirstVisit({ project, profileId, assignments, exposures }) {
+    storeFirstVisit({ project, profileId, targeting, assignments, exposures }) {
       const now = Date.now();
       const row = exposures === null ? null : exposureSetParams(exposures, now);
       return storage.transaction(
-        () => firstVisitProgram(project, profileId, assignments, row, now, 'batch'),
+        () => firstVisitProgram({ project, profileId, targeting }, assignments, row, now, 'batch'),
         { rows: assignments.length + 1, durability: 'commit' },
       );
     },

@@ -8,8 +8,9 @@ import { sameElements } from './engine/same-elements.js';
  * fires its tracking callback once per experiment and variation too). A repeat in the same session carries
  * neither a new unit, nor a new variation (assignments are sticky), nor an earlier time; the first exposure
  * of every session is still written, so per-session analyses keep every session.
- * What this is not: a guarantee of uniqueness. Another node, a restart or an eviction from this bounded set
- * writes the exposure again, so the table holds AT LEAST one row per (profile, experience, variation,
+ * What this is not: a guarantee of uniqueness. Another node, a restart, an eviction from this bounded set or
+ * concurrent first visits of one new session (ChooseService.firstVisit records a session once its write is stored)
+ * write the exposure again, so the table holds AT LEAST one row per (profile, experience, variation,
  * session) that was served, and analysis must count distinct units (it must anyway: sessions repeat them).
  * Rows without a session id are never dropped (nothing tells two visits apart).
  * @example const written = dedupe.record('acme/shop', profileId, sessionId, result.exposed, (fresh) => writer.add(set(fresh)));

@@ -21,16 +21,18 @@ export type FirstVisitOutcome =
 
 /**
  * A Choose answer to a profile no cache knows, built as if the profile were new (its own canonical profile, no stored
- * targeting) and stored in ONE transaction, which also checks that assumption: the proposed first assignments
+ * targeting) and stored in ONE transaction, which also checks that assumption (the stored targeting only when the
+ * answer read it: `targeting`): the proposed first assignments
  * (insert-if-absent under the unique key), then the answer's exposure row (exposureSetParams) if every stored variation
  * is the proposed one. `insert` is how the assignments are inserted: one single-row statement per pair (`each`, on a
  * connection of its own: the SQLite writer thread) or one multi-row statement (`batch`: a round trip on PostgreSQL).
  */
 export function* firstVisitProgram(
-  project: string, profileId: string, inputs: readonly AssignmentInput[], exposureRow: SqlValue[] | null, now: number,
-  insert: 'each' | 'batch',
+  visit: { project: string; profileId: string; targeting: boolean }, inputs: readonly AssignmentInput[],
+  exposureRow: SqlValue[] | null, now: number, insert: 'each' | 'batch',
 ): SqlProgram<FirstVisitOutcome> {
-  if (yield* profileIsKnownProgram(project, profileId)) return { kind: 'known' };
+  const { project, profileId } = visit;
+  if (yield* profileIsKnownProgram(project, profileId, visit.targeting)) return { kind: 'known' };
   let created = inputs.length;
   if (inputs.length > 0) {
     const stored = insert === 'each' ? yield* assignmentsInsertEachProgram(inputs, now) : yield* storedInBatch(project, inputs, now);

@@ -54,7 +54,9 @@ export class ThreadChooseStore implements ChooseStore {
     const now = Date.now();
     const row = visit.exposures === null ? null : exposureSetParams(visit.exposures, now);
     return this.onThread(
-      () => this.thread.run('firstVisit', [visit.project, visit.profileId, packAssignments(visit.assignments), row, now]),
+      () => this.thread.run('firstVisit', [
+        { project: visit.project, profileId: visit.profileId, targeting: visit.targeting }, packAssignments(visit.assignments), row, now,
+      ]),
       () => this.fallback.storeFirstVisit(visit),
     );
   }

@@ -22,9 +22,10 @@ export const CHOOSE_WRITER_PROGRAMS = {
   },
   /** A first visit's check, first assignments and exposure row (firstVisitProgram), one single-row insert per pair. */
   firstVisit(
-    project: string, profileId: string, packed: PackedAssignments, exposureRow: SqlValue[] | null, now: number,
+    visit: { project: string; profileId: string; targeting: boolean }, packed: PackedAssignments, exposureRow: SqlValue[] | null,
+    now: number,
   ): SqlProgram<FirstVisitOutcome> {
-    return firstVisitProgram(project, profileId, unpackAssignments(packed), exposureRow, now, 'each');
+    return firstVisitProgram(visit, unpackAssignments(packed), exposureRow, now, 'each');
   },
   /** One row per exposure set (exposureSetParams), one prepared statement looped. */
   *exposures(rows: SqlValue[][]): SqlProgram<void> {

@@ -157,17 +157,20 @@ function* profileRows(project: string, profileId: string): SqlProgram<{ userId: 
 }
 
 /**
- * Whether the identity graph holds anything of `profileId`: a user link, an attribute or an account. A profile it does
- * not hold is its own canonical profile, with no stored targeting (what a Choose answer to a new visitor assumes).
+ * Whether the identity graph holds what a Choose answer to `profileId` would read: a user link (its canonical profile)
+ * and, with `targeting`, an attribute or an account. A profile it does not hold is its own canonical profile, with no
+ * stored targeting (what a Choose answer to a new visitor assumes).
  */
-export function* profileIsKnownProgram(project: string, profileId: string): SqlProgram<boolean> {
-  const { rows } = yield op(
-    `SELECT 1 AS known FROM profile_users WHERE project = ? AND profile_id = ?
-     UNION ALL SELECT 1 FROM attributes WHERE project = ? AND scope = 'profile' AND owner_id = ?
-     UNION ALL SELECT 1 FROM profile_accounts WHERE project = ? AND profile_id = ?
-     LIMIT 1`,
-    project, profileId, project, profileId, project, profileId,
-  );
+export function* profileIsKnownProgram(project: string, profileId: string, targeting: boolean): SqlProgram<boolean> {
+  const { rows } = yield targeting
+    ? op(
+      `SELECT 1 AS known FROM profile_users WHERE project = ? AND profile_id = ?
+       UNION ALL SELECT 1 FROM attributes WHERE project = ? AND scope = 'profile' AND owner_id = ?
+       UNION ALL SELECT 1 FROM profile_accounts WHERE project = ? AND profile_id = ?
+       LIMIT 1`,
+      project, profileId, project, profileId, project, profileId,
+    )
+    : op('SELECT 1 AS known FROM profile_users WHERE project = ? AND profile_id = ?', project, profileId);
   return rows.length > 0;
 }
 

@@ -8,6 +8,7 @@ import { exposureSetParams, type ExposureSet } from '../../server/choose/exposur
 import { firstVisitProgram, type FirstVisitOutcome } from '../../server/choose/first-visit-programs.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
+import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { firstAssignment, getAssignment, readExposures } from './helpers/stored-rows.js';
@@ -30,12 +31,12 @@ const STORES: { name: string; store: Store }[] = [
     store: (storage, profileId, inputs, exposures) => {
       const now = Date.now();
       const row = exposures === null ? null : exposureSetParams(exposures, now);
-      return storage.transaction(() => firstVisitProgram(P, profileId, inputs, row, now, 'each'), { durability: 'commit' });
+      return storage.transaction(() => firstVisitProgram({ project: P, profileId, targeting: true }, inputs, row, now, 'each'), { durability: 'commit' });
     },
   },
   {
     name: 'one multi-row insert',
-    store: (storage, profileId, assignments, exposures) => storageChooseStore(storage).storeFirstVisit({ project: P, profileId, assignments, exposures }),
+    store: (storage, profileId, assignments, exposures) => storageChooseStore(storage).storeFirstVisit({ project: P, profileId, targeting: true, assignments, exposures }),
   },
 ];
 
@@ -66,6 +67,22 @@ for (const driver of DRIVERS) {
         assert.deepEqual(outcome, { kind: 'known' });
         assert.equal(await getAssignment(h.storage, P, 'e1', profileId), null);
         assert.deepEqual(await exposuresFor(h.storage, profileId), []);
+      });
+
+      it('without targeting only a user link makes a profile known', async () => {
+        const withAttributes = id('fv-attrs');
+        const linked = id('fv-linked');
+        await ingestBatch(h.storage, P, 'web', [
+          makeEvent({ type: 'track', name: 'Seen', profileId: withAttributes, userAttributes: { plan: 'pro' } }),
+          makeEvent({ type: 'identify', name: 'Identify', profileId: linked, userId: `${linked}-user` }),
+        ]);
+        const untargeted = (profileId: string) => h.storage.transaction(
+          () => firstVisitProgram({ project: P, profileId, targeting: false }, [input('e1', profileId, 'a')], null, Date.now(), 'batch'),
+          { durability: 'commit' },
+        );
+        assert.deepEqual(await untargeted(withAttributes), { kind: 'answered', created: 1 });
+        assert.deepEqual(await untargeted(linked), { kind: 'known' });
+        assert.equal(await getAssignment(h.storage, P, 'e1', linked), null);
       });
 
       it('a unit already assigned another variation: the stored rows come back, the new ones are stored, no exposures', async () => {
@@ -131,6 +148,27 @@ for (const driver of DRIVERS) {
       await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'track', name: 'Seen', profileId: 'fv-pro', userAttributes: { plan: 'pro' } })]);
       assert.deepEqual((await choose('fv-pro')).map((c) => c.name), ['sticky-exp', 'vip-note']);
       assert.deepEqual(await exposuresFor(h.storage, 'fv-pro'), [['sticky-exp', 'a'], ['vip-note', null]]);
+    });
+
+    it('while exposures are refused, a new visitor is still answered and its first assignment stored', async () => {
+      const refuse = driver.name === 'sqlite'
+        ? ["CREATE TRIGGER fv_refuse BEFORE INSERT ON exposures BEGIN SELECT RAISE(ABORT, 'refused'); END"]
+        : [
+          "CREATE FUNCTION fv_refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql",
+          'CREATE TRIGGER fv_refuse BEFORE INSERT ON exposures FOR EACH ROW EXECUTE FUNCTION fv_refuse()',
+        ];
+      const allow = driver.name === 'sqlite' ? ['DROP TRIGGER fv_refuse'] : ['DROP TRIGGER fv_refuse ON exposures', 'DROP FUNCTION fv_refuse()'];
+      const run = (statements: string[]) => h.storage.run(function* () {
+        for (const sql of statements) yield op(sql);
+      });
+      await run(refuse);
+      try {
+        assert.deepEqual(await choose('fv-refused'), [{ name: 'sticky-exp', variation: 'a', body: { v: 'a' } }]);
+        assert.equal((await getAssignment(h.storage, P, 'sticky-exp', 'fv-refused'))?.variation, 'a');
+        assert.deepEqual(await exposuresFor(h.storage, 'fv-refused'), []);
+      } finally {
+        await run(allow);
+      }
     });
 
     it('a new visitor: assignments and exposures stored, the repeat in its session adds nothing', async () => {
