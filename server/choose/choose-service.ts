@@ -198,8 +198,8 @@ export class ChooseService {
 
   /**
    * Does before the first request what it would otherwise wait for: compiles every project's experiences, starts the
-   * writer thread, and runs the reads of a first visit once (a profile nobody has: statements prepared, code warm).
-   * Writes nothing.
+   * writer thread, and runs a first visit's write and the reads of a profile nobody has once (statements prepared,
+   * code warm). Writes nothing: that profile has nothing to store.
    */
   async warm(projects: readonly ProjectRef[]): Promise<void> {
     const writer = this.writer;
