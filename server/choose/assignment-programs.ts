@@ -84,16 +84,6 @@ export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlP
   return { project, byId, missing: sortedById([...unique.entries()].filter(([id]) => !byId.has(id))) };
 }
 
-/** Each (experience, unit) pair of `inputs` once, sorted by key (so concurrent callers lock in one order). */
-export function distinctSorted(inputs: readonly AssignmentInput[]): AssignmentInput[] {
-  return sortedById([...distinctAssignments(inputs).unique.entries()]);
-}
-
-/** The stored row of an input's (experience, unit) in assignmentWriteProgram's map. */
-export function storedFor(stored: ReadonlyMap<string, Assignment>, input: AssignmentInput): Assignment | undefined {
-  return stored.get(assignmentId(input.experience, input.unit));
-}
-
 /** The inputs' one project, and each (experience, unit) pair once, keyed by assignmentId. */
 function distinctAssignments(inputs: readonly AssignmentInput[]): { project: string; unique: Map<string, AssignmentInput> } {
   const project = inputs[0]?.project ?? '';
@@ -139,11 +129,26 @@ export function* assignmentWriteProgram(
 /** The answers in the order asked, once `read.byId` holds every key (after the write half, if any was missing). */
 export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written?: Map<string, Assignment>): Assignment[] {
   if (written) for (const [id, assignment] of written) if (!read.byId.has(id)) read.byId.set(id, assignment);
+  return inOrderAsked(inputs, read.byId);
+}
+
+/** The stored row of each input, in the order asked, from rows keyed by assignmentId. */
+function inOrderAsked(inputs: readonly AssignmentInput[], byId: ReadonlyMap<string, Assignment>): Assignment[] {
   return inputs.map((input) => {
-    const found = read.byId.get(assignmentId(input.experience, input.unit));
+    const found = byId.get(assignmentId(input.experience, input.unit));
     if (!found) throw new Error('assignment vanished after insert-if-absent');
     return found;
   });
+}
+
+/**
+ * Insert-if-absent of the first assignments in one multi-row statement without reading first (assignmentWriteProgram:
+ * one round trip on PostgreSQL when every pair is new); the stored rows in the order asked, `created` where this
+ * program inserted the row.
+ */
+export function* assignmentsInsertBatchProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
+  const { project, unique } = distinctAssignments(inputs);
+  return inOrderAsked(inputs, yield* assignmentWriteProgram(project, sortedById([...unique.entries()]), now));
 }
 
 /**

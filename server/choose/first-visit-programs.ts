@@ -1,7 +1,7 @@
 import { profileIsKnownProgram } from '../identity/identity-programs.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import {
-  assignmentsInsertEachProgram, assignmentWriteProgram, distinctSorted, storedFor, type Assignment, type AssignmentInput,
+  assignmentsInsertBatchProgram, assignmentsInsertEachProgram, type Assignment, type AssignmentInput,
 } from './assignment-programs.js';
 import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
 
@@ -35,7 +35,7 @@ export function* firstVisitProgram(
   if (yield* profileIsKnownProgram(project, profileId, visit.targeting)) return { kind: 'known' };
   let created = inputs.length;
   if (inputs.length > 0) {
-    const stored = insert === 'each' ? yield* assignmentsInsertEachProgram(inputs, now) : yield* storedInBatch(project, inputs, now);
+    const stored = insert === 'each' ? yield* assignmentsInsertEachProgram(inputs, now) : yield* assignmentsInsertBatchProgram(inputs, now);
     if (stored !== null) {
       if (stored.some((row, i) => row.variation !== inputs[i]!.variation)) return { kind: 'differs', assignments: stored };
       created = stored.filter((row) => row.created).length;
@@ -43,14 +43,4 @@ export function* firstVisitProgram(
   }
   if (exposureRow !== null) yield op(`${INSERT_EXPOSURE_SETS} VALUES (?, ?, ?, ?, ?, ?, ?)`, ...exposureRow);
   return { kind: 'answered', created };
-}
-
-/** Insert-if-absent in one statement (assignmentWriteProgram); the stored rows in the order of `inputs`. */
-function* storedInBatch(project: string, inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
-  const stored = yield* assignmentWriteProgram(project, distinctSorted(inputs), now);
-  return inputs.map((input) => {
-    const row = storedFor(stored, input);
-    if (row === undefined) throw new Error('assignment vanished after insert-if-absent');
-    return row;
-  });
 }
