@@ -1,8 +1,8 @@
-import type { Attributes } from '../../src/event.js';
 import type { Storage } from '../storage/storage.js';
-import { attributesProgram, canonicalProfileProgram, profileAccountsProgram, resolveUserProgram } from './identity-programs.js';
+import { canonicalProfileProgram, resolveUserProgram } from './identity-programs.js';
 
-// Reads of the identity graph, for the Choose API (form B's userId, canonical profiles, targeting attributes).
+// Reads of the identity graph, for the Choose API (form B's userId, canonical profiles); its targeting reads are
+// programs in identity-programs.ts.
 
 /** The profile a user id belongs to, following alias links; null when no identify linked it. */
 export function resolveUser(storage: Storage, project: string, userId: string): Promise<string | null> {
@@ -16,17 +16,4 @@ export function resolveUser(storage: Storage, project: string, userId: string): 
  */
 export function canonicalProfile(storage: Storage, project: string, profileId: string): Promise<string> {
   return storage.run(() => canonicalProfileProgram(project, profileId));
-}
-
-export function getProfileAttributes(storage: Storage, project: string, profileId: string): Promise<Attributes> {
-  return storage.run(() => attributesProgram(project, 'profile', profileId));
-}
-
-export function getAccountAttributes(storage: Storage, project: string, accountId: string): Promise<Attributes> {
-  return storage.run(() => attributesProgram(project, 'account', accountId));
-}
-
-/** Accounts a profile was grouped into, oldest first. */
-export function getProfileAccounts(storage: Storage, project: string, profileId: string): Promise<string[]> {
-  return storage.run(() => profileAccountsProgram(project, profileId));
 }

@@ -6,9 +6,8 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { profileTargetingProgram, storedTargetingProgram } from '../../server/identity/identity-programs.js';
-import {
-  canonicalProfile, getAccountAttributes, getProfileAccounts, getProfileAttributes,
-} from '../../server/identity/identity-store.js';
+import { canonicalProfile } from '../../server/identity/identity-store.js';
+import { getAccountAttributes, getProfileAccounts, getProfileAttributes } from './helpers/stored-rows.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
 import type { Storage } from '../../server/storage/storage.js';
 

@@ -4,9 +4,12 @@ import { describe, it } from 'node:test';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
-import { consentState, countEvents, countExposures, firstAssignment, firstAssignments, getAssignment, listEvents, productEventCounts, readExposures, recordExposures } from './helpers/stored-rows.js';
+import {
+  consentState, countEvents, countExposures, firstAssignment, firstAssignments, getAccountAttributes, getAssignment, getProfileAccounts,
+  getProfileAttributes, listEvents, productEventCounts, readExposures, recordExposures,
+} from './helpers/stored-rows.js';
 import { recordConsent } from '../../server/consent/consent-store.js';
-import { getAccountAttributes, getProfileAccounts, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
+import { resolveUser } from '../../server/identity/identity-store.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
 
 const P = 'acme/shop';

@@ -7,8 +7,8 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
-import { getAccountAttributes, getProfileAttributes, resolveUser } from '../../server/identity/identity-store.js';
-import { listEvents } from './helpers/stored-rows.js';
+import { resolveUser } from '../../server/identity/identity-store.js';
+import { getAccountAttributes, getProfileAttributes, listEvents } from './helpers/stored-rows.js';
 
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 const AUTH = { authorization: basic('web1.p4ss') };

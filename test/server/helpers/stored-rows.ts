@@ -3,7 +3,8 @@
 import { op, type SqlValue } from '../../../server/storage/sql-program.js';
 import { num, str } from '../../../server/storage/sql-values.js';
 import type { Storage } from '../../../server/storage/storage.js';
-import type { ServiceEvent } from '../../../src/event.js';
+import type { Attributes, ServiceEvent } from '../../../src/event.js';
+import { attributesProgram, profileAccountsProgram } from '../../../server/identity/identity-programs.js';
 import { toAssignment, type Assignment, type AssignmentInput } from '../../../server/choose/assignment-programs.js';
 import { storageChooseStore } from '../../../server/choose/choose-store.js';
 import type { ExposureSet } from '../../../server/choose/exposure-programs.js';
@@ -144,4 +145,19 @@ export async function readExposures(storage: Storage, project: string): Promise<
     sessionId: row.session_id === null ? null : str(row.session_id),
     device: row.device === null ? null : str(row.device), time: num(row.ts),
   })));
+}
+
+/** A profile's stored attributes (what targeting reads of it). */
+export function getProfileAttributes(storage: Storage, project: string, profileId: string): Promise<Attributes> {
+  return storage.run(() => attributesProgram(project, 'profile', profileId));
+}
+
+/** An account's stored attributes. */
+export function getAccountAttributes(storage: Storage, project: string, accountId: string): Promise<Attributes> {
+  return storage.run(() => attributesProgram(project, 'account', accountId));
+}
+
+/** Accounts a profile was grouped into, oldest first. */
+export function getProfileAccounts(storage: Storage, project: string, profileId: string): Promise<string[]> {
+  return storage.run(() => profileAccountsProgram(project, profileId));
 }
