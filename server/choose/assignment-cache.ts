@@ -1,3 +1,5 @@
+import { OldestFirst } from './oldest-first.js';
+
 /**
  * Stored first assignments this node has already read, keyed by project, experience and unit. Safe to
  * cache without expiry across N nodes because a stored assignment never changes (insert-if-absent, never
@@ -41,7 +43,8 @@ export class AssignmentCache {
   set(project: string, experience: string, unit: string, variation: string): void {
     let units = this.projects.get(project);
     if (units === undefined) {
-      units = { units: new Map(), entries: 0, moves: 0 };
+      const map = new Map<string, UnitEntry>();
+      units = { units: map, oldest: new OldestFirst(map), entries: 0, moves: 0 };
       this.projects.set(project, units);
     }
     let entry = units.units.get(unit);
@@ -73,11 +76,10 @@ export class AssignmentCache {
         }
       }
     }
-    const oldest = from.units.entries().next();
-    if (oldest.done) return false;
-    from.units.delete(oldest.value[0]);
-    from.entries -= oldest.value[1].variations.size;
-    this.entries -= oldest.value[1].variations.size;
+    const oldest = from.oldest.take();
+    if (oldest === undefined) return false;
+    from.entries -= oldest[1].variations.size;
+    this.entries -= oldest[1].variations.size;
     return true;
   }
 }
@@ -85,6 +87,7 @@ export class AssignmentCache {
 /** One project's units, oldest use first, its pair count, and how many times a unit was inserted or moved. */
 interface ProjectUnits {
   units: Map<string, UnitEntry>;
+  oldest: OldestFirst<string, UnitEntry>;
   entries: number;
   moves: number;
 }

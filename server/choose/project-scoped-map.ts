@@ -1,3 +1,5 @@
+import { OldestFirst } from './oldest-first.js';
+
 /**
  * Values keyed by (project, id), in maps nested by project: the id (a profile id parsed from the request) is looked
  * up as it is, so its hash is computed once and reused by every cache keyed by it, where a concatenated key was a new
@@ -9,7 +11,7 @@
  * @example const map = new ProjectScopedMap<number>(50_000); map.set('acme/shop', 'p-1', 1); map.get('acme/shop', 'p-1');
  */
 export class ProjectScopedMap<V> {
-  private projects = new Map<string, Map<string, V>>();
+  private projects = new Map<string, ProjectIds<V>>();
   private entries = 0;
 
   constructor(private readonly maxEntries: number) {}
@@ -20,24 +22,25 @@ export class ProjectScopedMap<V> {
   }
 
   get(project: string, id: string): V | undefined {
-    return this.projects.get(project)?.get(id);
+    return this.projects.get(project)?.ids.get(id);
   }
 
   delete(project: string, id: string): void {
-    if (this.projects.get(project)?.delete(id)) this.entries--;
+    if (this.projects.get(project)?.ids.delete(id)) this.entries--;
   }
 
   /** Sets `id` as the project's newest entry. */
   set(project: string, id: string, value: V): void {
-    let ids = this.projects.get(project);
-    if (ids === undefined) {
-      ids = new Map();
-      this.projects.set(project, ids);
+    let scoped = this.projects.get(project);
+    if (scoped === undefined) {
+      const ids = new Map<string, V>();
+      scoped = { ids, oldest: new OldestFirst(ids) };
+      this.projects.set(project, scoped);
     }
-    if (ids.delete(id)) this.entries--;
-    ids.set(id, value);
+    if (scoped.ids.delete(id)) this.entries--;
+    scoped.ids.set(id, value);
     this.entries++;
-    if (this.entries > this.maxEntries) this.evictOne(ids);
+    if (this.entries > this.maxEntries) this.evictOne(scoped);
   }
 
   clear(): void {
@@ -45,24 +48,28 @@ export class ProjectScopedMap<V> {
     this.entries = 0;
   }
 
-  private evictOne(grown: Map<string, V>): void {
+  private evictOne(grown: ProjectIds<V>): void {
     const share = this.maxEntries / this.projects.size;
     let from = grown;
     let fromProject: string | undefined;
-    if (grown.size <= share) {
+    if (grown.ids.size <= share) {
       // Over the bound as a whole, so some project holds more than its share.
-      for (const [project, ids] of this.projects) {
-        if (ids.size > share) {
-          from = ids;
+      for (const [project, scoped] of this.projects) {
+        if (scoped.ids.size > share) {
+          from = scoped;
           fromProject = project;
           break;
         }
       }
     }
-    const oldest = from.keys().next();
-    if (oldest.done) return;
-    from.delete(oldest.value);
+    if (from.oldest.take() === undefined) return;
     this.entries--;
-    if (fromProject !== undefined && from.size === 0) this.projects.delete(fromProject);
+    if (fromProject !== undefined && from.ids.size === 0) this.projects.delete(fromProject);
   }
+}
+
+/** One project's entries, oldest first, and the way to their oldest (OldestFirst). */
+interface ProjectIds<V> {
+  ids: Map<string, V>;
+  oldest: OldestFirst<string, V>;
 }

@@ -4,6 +4,8 @@
 // State is per node and in memory: rate limiting is a local protection, not a guard that must agree
 // across nodes (the database guards duplicates and assignments, not request rates).
 
+import { OldestFirst } from '../choose/oldest-first.js';
+
 type IncrCallback = (error: Error | null, result: { current: number; ttl: number }) => void;
 
 interface Bucket {
@@ -15,6 +17,7 @@ const MAX_BUCKETS = 50_000;
 
 export class TokenBucketStore {
   private readonly buckets = new Map<string, Bucket>();
+  private readonly oldest = new OldestFirst(this.buckets);
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -31,10 +34,7 @@ export class TokenBucketStore {
     // Re-insert to keep the Map in least-recently-used order; the oldest bucket goes first when full.
     this.buckets.delete(key);
     this.buckets.set(key, bucket);
-    if (this.buckets.size > MAX_BUCKETS) {
-      const oldest = this.buckets.keys().next().value;
-      if (oldest !== undefined) this.buckets.delete(oldest);
-    }
+    if (this.buckets.size > MAX_BUCKETS) this.oldest.take();
     if (bucket.tokens >= 1) {
       if (consume) bucket.tokens -= 1;
       return { current: max - Math.floor(bucket.tokens), ttl: Math.ceil((max - bucket.tokens) / rate) };
