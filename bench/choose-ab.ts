@@ -1,5 +1,5 @@
 // Paired runs of two checkouts' Choose servers, alternating, to decide an optimization (a cache, a code path) by
-// measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6] [--connections=10]`.
+// measurement: `node --import tsx bench/choose-ab.ts --a=../before --b=. [--share=0] [--pairs=3] [--seconds=6] [--connections=10] [--warm=2]`.
 // Each side is that checkout's bench/choose-server.ts (--mode=svc, 1,000 returning profiles with stored attributes)
 // under the choose bench's request mix; `--share` is the share of requests from new visitors. Prints requests/s, the
 // server's CPU time per request (all threads) and its main thread's busy time per request (event loop utilization:
@@ -19,6 +19,8 @@ const trees = { A: resolve(arg('a', '.')), B: resolve(arg('b', '.')) };
 const share = Number(arg('share', '0'));
 const pairs = Number(arg('pairs', '3'));
 const seconds = Number(arg('seconds', '6'));
+// Seconds of load before measuring: long enough, a server whose per-node caches are full (a node that has run a while).
+const warm = Number(arg('warm', '2'));
 const profile = process.argv.includes('--prof');
 
 /** The choose bench's mix: returning visitors continue a session or start one (a quarter), new ones are new. */
@@ -58,7 +60,7 @@ async function run(tree: string): Promise<{ rps: number; cpu: number; busy: numb
     requests: [{ setupRequest: (req) => ({ ...req, body: requestBody(state) }) }],
   });
   try {
-    await load(2);
+    await load(warm);
     const before = await askServer(child, 'cpu');
     const busyBefore = await askServer(child, 'busy');
     const result = await load(seconds);
