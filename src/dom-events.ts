@@ -3,6 +3,18 @@ import type { ServiceEvent } from './event.js';
 /** The specific event of each operation: `svc:identify`, `svc:product`, `svc:logOut`… */
 export type EventKind = 'identify' | 'alias' | 'group' | 'track' | 'record' | 'consent' | 'product' | 'logOut';
 
+/** The specific event a plugin's event of `type` fires (a type of its own, or `track`). */
+export function eventKind(type: ServiceEvent['type']): EventKind {
+  switch (type) {
+    case 'identify': case 'alias': case 'group': case 'track': case 'record': case 'consent': case 'product':
+      return type;
+    case 'logout':
+      return 'logOut';
+    default:
+      return 'track';
+  }
+}
+
 /** `detail` of a specific `svc:<kind>` event. */
 export interface KindEventDetail {
   eventName: string;

@@ -1,7 +1,7 @@
 import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
-import { dispatchTracked, type EventKind } from './dom-events.js';
+import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
 import { chooseUrl, consentUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
 import { expireChoice, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
@@ -78,7 +78,7 @@ export class ServiceJs {
       platformA: c.platformA,
       platformB: c.platformB,
       ids: () => ({ profileId: this.#identity.profileId, sessionId: this.#identity.sessionId, pageId: this.#identity.pageId }),
-      emit: (draft) => this.#emit(kindOf(draft.type), draft),
+      emit: (draft) => this.#emit(eventKind(draft.type), draft),
       setContext: (context) => {
         this.#context = { ...this.#context, ...context };
       },
@@ -376,17 +376,6 @@ export class ServiceJs {
     dispatchTracked(kind, event);
     this.#outbox.push(event);
     return event;
-  }
-}
-
-function kindOf(type: ServiceEvent['type']): EventKind {
-  switch (type) {
-    case 'identify': case 'alias': case 'group': case 'track': case 'record': case 'consent': case 'product':
-      return type;
-    case 'logout':
-      return 'logOut';
-    default:
-      return 'track';
   }
 }
 
