@@ -156,22 +156,23 @@ export async function load(
   return { rps: result['2xx'] / seconds, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpu };
 }
 
-/** One request per profile, in order, so every profile's assignments are stored before measuring. */
-export async function firstVisits(server: Server, connections: number, profiles: number): Promise<void> {
+/** `amount` Choose requests to `server`, the i-th with the body `body(i)`, `connections` at a time. */
+async function send(server: Server, connections: number, amount: number, body: (i: number) => string): Promise<void> {
   let next = 0;
   await autocannon({
     url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
     method: 'POST',
     connections,
-    amount: profiles,
+    amount,
     headers: { 'content-type': 'application/json' },
-    requests: [{
-      setupRequest: (req) => ({
-        ...req,
-        body: JSON.stringify({ identification: { sourceId: 'web', profileId: `bench-profile-${next++ % profiles}` }, names: NAMES, device: 'desktop' }),
-      }),
-    }],
+    requests: [{ setupRequest: (req) => ({ ...req, body: body(next++) }) }],
   });
+}
+
+/** One request per profile, in order, so every profile's assignments are stored before measuring. */
+export function firstVisits(server: Server, connections: number, profiles: number): Promise<void> {
+  return send(server, connections, profiles, (i) =>
+    JSON.stringify({ identification: { sourceId: 'web', profileId: `bench-profile-${i % profiles}` }, names: NAMES, device: 'desktop' }));
 }
 
 /**
@@ -181,20 +182,10 @@ export async function firstVisits(server: Server, connections: number, profiles:
  */
 export const CACHE_FILL_VISITORS = 60_000;
 
-export async function fillCaches(server: Server, connections: number): Promise<void> {
-  let next = 0;
-  await autocannon({
-    url: `http://127.0.0.1:${server.port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
-    method: 'POST',
-    connections,
-    amount: CACHE_FILL_VISITORS,
-    headers: { 'content-type': 'application/json' },
-    requests: [{
-      setupRequest: (req) => {
-        const profileId = `bench-fill-${next++}`;
-        return { ...req, body: JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` }) };
-      },
-    }],
+export function fillCaches(server: Server, connections: number): Promise<void> {
+  return send(server, connections, CACHE_FILL_VISITORS, (i) => {
+    const profileId = `bench-fill-${i}`;
+    return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` });
   });
 }
 
