@@ -4,8 +4,9 @@
 //     from this process, rounds rotating, the median of the rounds' own ratios compared (throughput goal ≥ 0.6)
 //     — next to the framework's floor, a Fastify route answering that JSON without choosing, and next to the durable
 //     floor, that route plus the cheapest writes that keep Choose's promise (a new unit's first assignments and a new
-//     session's exposures committed before the answer); each server reports its own CPU time per request too (the
-//     cost it pays, which the load generator on the same cores does not blur);
+//     session's exposures committed before the answer), and next to the named peer on that floor, the durable floor
+//     choosing each answer with GrowthBook's SDK; each server reports its own CPU time per request too (the cost it
+//     pays, which the load generator on the same cores does not blur);
 // (b) in process, our engine's per-request evaluation next to @growthbook/growthbook's GrowthBookClient
 //     evaluating the same 20 experiments (same seeds, weights, hash version and conditions; cost goal ≤ 1.0).
 import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
@@ -48,6 +49,8 @@ export interface ChooseMixResult {
   fastify: HttpSide;
   /** The durable floor (choose-server.ts, --mode=durable). */
   durable: HttpSide;
+  /** The durable floor choosing with GrowthBook's SDK (choose-server.ts, --mode=growthbook). */
+  growthbook: HttpSide;
   /**
    * svc / bare: the median over rounds of each round's own ratio. Both servers of a round are measured back to back,
    * so a neighbour slowing the shared machine for a while moves both; on this kind of machine the requests per second
@@ -62,6 +65,8 @@ export interface ChooseMixResult {
   durableRatio: number;
   /** svc / durable floor, paired per round: what svc costs beyond the writes its promise needs. */
   svcDurableRatio: number;
+  /** GrowthBook on the durable floor / bare, paired per round: the named peer's evaluation with the cheapest writes. */
+  growthbookRatio: number;
   errors: number;
   /** Bytes of the answer to a returning visitor on each server (checked to be within 5 %). */
   answerBytes: { svc: number; bare: number };
@@ -83,7 +88,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-export type Mode = 'svc' | 'bare' | 'fastify' | 'durable';
+export type Mode = 'svc' | 'bare' | 'fastify' | 'durable' | 'growthbook';
 
 export interface Server {
   child: ChildProcess;
@@ -205,7 +210,7 @@ async function httpRounds(
   options: Required<ChooseBenchOptions>, share: number,
 ): Promise<{ sides: Record<Mode, HttpSide>; errors: number; answerBytes: { svc: number; bare: number } }> {
   const { rounds, secondsPerRound, connections, profiles } = options;
-  const modes: Mode[] = ['svc', 'bare', 'fastify', 'durable'];
+  const modes: Mode[] = ['svc', 'bare', 'fastify', 'durable', 'growthbook'];
   const servers = new Map<Mode, Server>();
   let bytes = { svc: 0, bare: 0 };
   try {
@@ -214,12 +219,11 @@ async function httpRounds(
     // Warm-up, not counted: the caches filled (fillCaches), every bench profile once (its 20 first assignments are inserts
     // committed before the answer, one commit per burst of new visitors), then JIT and page cache. The rounds measure
     // the mix.
-    await fillCaches(server('svc'), connections);
-    await fillCaches(server('durable'), connections);
-    await firstVisits(server('svc'), connections, profiles);
-    await firstVisits(server('durable'), connections, profiles);
-    await load(server('svc'), 1, connections, profiles, share);
-    await load(server('durable'), 1, connections, profiles, share);
+    for (const mode of ['svc', 'durable', 'growthbook'] as const) {
+      await fillCaches(server(mode), connections);
+      await firstVisits(server(mode), connections, profiles);
+      await load(server(mode), 1, connections, profiles, share);
+    }
     await load(server('bare'), 2, connections, profiles, share);
     await load(server('fastify'), 2, connections, profiles, share);
     bytes = { svc: await answerBytes(server('svc')), bare: await answerBytes(server('bare')) };
@@ -330,11 +334,13 @@ export async function runChooseBench(options: ChooseBenchOptions = {}): Promise<
       bare: http.sides.bare,
       fastify: http.sides.fastify,
       durable: http.sides.durable,
+      growthbook: http.sides.growthbook,
       throughputRatio: pairedRatio(http.sides.svc, http.sides.bare),
       ratioOfMedians: http.sides.svc.medianRps / http.sides.bare.medianRps,
       floorRatio: pairedRatio(http.sides.fastify, http.sides.bare),
       durableRatio: pairedRatio(http.sides.durable, http.sides.bare),
       svcDurableRatio: pairedRatio(http.sides.svc, http.sides.durable),
+      growthbookRatio: pairedRatio(http.sides.growthbook, http.sides.bare),
       errors: http.errors,
       answerBytes: http.answerBytes,
     });
@@ -385,6 +391,8 @@ function formatMix(m: ChooseMixResult): string[] {
         m.floorRatio.toFixed(2), us(m.fastify.cpuUsPerRequest), ms(m.fastify.medianP99Ms), m.fastify.p99Ms.map(ms).join(' / ')],
       ['durable floor: that route + SQLite, one row per new unit', rate(m.durable.medianRps), m.durable.requestsPerSecond.map(rate).join(' / '),
         m.durableRatio.toFixed(2), us(m.durable.cpuUsPerRequest), ms(m.durable.medianP99Ms), m.durable.p99Ms.map(ms).join(' / ')],
+      ['peer: the durable floor choosing with GrowthBook\'s SDK', rate(m.growthbook.medianRps), m.growthbook.requestsPerSecond.map(rate).join(' / '),
+        m.growthbookRatio.toFixed(2), us(m.growthbook.cpuUsPerRequest), ms(m.growthbook.medianP99Ms), m.growthbook.p99Ms.map(ms).join(' / ')],
     ]),
     `throughput ratio svc / bare = ${m.throughputRatio.toFixed(2)}${goal === null ? '' : ` (goal ≥ ${goal})`}; median of the ${m.svc.requestsPerSecond.length} rounds' own ratios ` +
       `${m.svc.requestsPerSecond.map((rps, i) => (rps / (m.bare.requestsPerSecond[i] as number)).toFixed(2)).join(' / ')}; ` +
@@ -399,12 +407,14 @@ export function formatChooseBench(r: ChooseBenchResult): string {
     `Choose API: POST …/optimization/choose-api, 20 experiments per request, ${r.connections} connections, rotating rounds, warm-up excluded`,
     ...r.mixes.flatMap((m) => [...formatMix(m), '']),
     'Choose API, the mixes side by side (ratios paired per round)',
-    ...table(['new visitors', 'svc / bare', 'goal', 'durable floor / bare', 'svc / durable floor', 'svc CPU/request', 'durable floor CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
+    ...table(['new visitors', 'svc / bare', 'goal', 'durable floor / bare', 'GrowthBook on it / bare', 'svc / durable floor', 'svc CPU/request', 'durable floor CPU/request', 'GrowthBook on it CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
       const goal = goalFor(m.newVisitorShare);
       return [percent(m.newVisitorShare), m.throughputRatio.toFixed(2), goal === null ? '—' : `≥ ${goal} ${m.throughputRatio >= goal ? '✓' : '✗'}`,
-        m.durableRatio.toFixed(2), m.svcDurableRatio.toFixed(2), us(m.svc.cpuUsPerRequest), us(m.durable.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
+        m.durableRatio.toFixed(2), m.growthbookRatio.toFixed(2), m.svcDurableRatio.toFixed(2), us(m.svc.cpuUsPerRequest), us(m.durable.cpuUsPerRequest),
+        us(m.growthbook.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
     })),
     'durable floor: the Fastify route plus the writes the promise needs, choosing free (bench/choose-server.ts --mode=durable).',
+    'GrowthBook on it: the same floor, each answer chosen by GrowthBookClient.evalFeature ×20, its choices\' JSON built once (--mode=growthbook): a Choose server built on the peer\'s SDK, with no identity, stored targeting or dedupe.',
     'Where the durable floor / bare is below a goal, no server that stores first assignments before the answer reaches that goal on this machine.',
     '',
     'Choose evaluation in process: 20 experiments per request (5 with a condition), per request',

@@ -9,18 +9,23 @@
 //   --mode=durable  the durable floor: that Fastify route, plus the cheapest writes that keep the Choose API's promise
 //                (a unit's first assignments stored before its first answer, an exposure row per new session, both
 //                committed before the answer): what svc would cost if choosing were free and storing were not
+//   --mode=growthbook  the named peer on that floor: the durable floor choosing each answer with GrowthBook's SDK
+//                (GrowthBookClient.evalFeature for the 20 experiments, the request's unit, device and the profiles'
+//                `plan`), each choice's JSON text built once: a Choose server built on GrowthBook, with no identity,
+//                stored targeting, dedupe or per-experience rows
 // It sends {port} once listening and answers the bench's questions over IPC (server-ipc.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../src/event.js';
-import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
+import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
 import { answerBenchQuestions } from './server-ipc.js';
 import { ingestBatch } from '../server/ingest/event-store.js';
 
@@ -94,7 +99,7 @@ async function startFastify(): Promise<number> {
  * assignment cache does; an unseen one is read by its key first. A new session's exposures are one row, as svc's.
  * Every write of a turn of the event loop shares one transaction, committed before its answers.
  */
-async function startDurableFloor(): Promise<number> {
+async function startDurableFloor(evaluate?: (unit: string, device: string | undefined) => string[]): Promise<number> {
   const db = new Database(join(mkdtempSync(join(tmpdir(), 'svc-choose-floor-')), 'floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -136,30 +141,52 @@ async function startDurableFloor(): Promise<number> {
 
   const app = Fastify();
   const answer = JSON.stringify({ choices: CHOICES });
+  const choiceJson = new Map(svcExperiments().flatMap((e) => (e.variations ?? []).map((v) =>
+    [`${e.name}\u0000${v.name}`, JSON.stringify({ name: e.name, group: 'bench', variation: v.name, body: v.body })] as const)));
   app.post('/v1/:org/projects/:project/optimization/choose-api', async (request, reply) => {
     const body = request.body as { identification: { profileId: string }; sessionId?: string; device?: string };
     const project = 'acme/shop';
     const unit = body.identification.profileId;
+    // With an evaluator, each answer is chosen: the variation keys, in NAMES' order, joined from each choice's JSON
+    // text built once (as svc builds a config choice's JSON at compile), so only the evaluation is added.
+    const keys = evaluate?.(unit, body.device);
     const writes: Promise<void>[] = [];
     if (!known.has(unit)) {
-      if (stored.get(project, unit) === undefined) writes.push(inTurnTransaction(() => assign.run(project, unit, variations, Date.now())));
+      if (stored.get(project, unit) === undefined) {
+        const stores = keys ? JSON.stringify(Object.fromEntries(NAMES.map((name, i) => [name, keys[i]]))) : variations;
+        writes.push(inTurnTransaction(() => assign.run(project, unit, stores, Date.now())));
+      }
       remember(known, unit);
     }
     const session = `${unit}\u0000${body.sessionId ?? ''}`;
     if (!sessions.has(session)) {
       remember(sessions, session);
-      writes.push(inTurnTransaction(() => expose.run(project, unit, body.sessionId ?? null, body.device ?? null, Date.now(), CHOICES.length, pairs)));
+      const exposed = keys ? JSON.stringify(NAMES.map((name, i) => [name, keys[i]])) : pairs;
+      writes.push(inTurnTransaction(() => expose.run(project, unit, body.sessionId ?? null, body.device ?? null, Date.now(), CHOICES.length, exposed)));
     }
     if (writes.length > 0) await Promise.all(writes);
     reply.type('application/json; charset=utf-8');
-    return answer;
+    return keys ? `{"choices":[${keys.map((key, i) => choiceJson.get(`${NAMES[i]}\u0000${key}`)).join(',')}]}` : answer;
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-const starts: Record<string, () => Promise<number>> = { svc: startSvc, bare: startBare, fastify: startFastify, durable: startDurableFloor };
+/** GrowthBook's evaluation of the 20 experiments per request (each one's variation key), as a Choose server built on GrowthBook's SDK runs it. */
+function growthbookEvaluation(): (unit: string, device: string | undefined) => string[] {
+  const gb = new GrowthBookClient();
+  gb.initSync({ payload: { features: growthbookFeatures() as FeatureApiResponse['features'] } });
+  return (unit, device) => {
+    const user = { attributes: { id: unit, deviceType: device, ...ATTRIBUTES } };
+    return NAMES.map((name) => gb.evalFeature(name, user).experimentResult?.key ?? 'control');
+  };
+}
+
+const starts: Record<string, () => Promise<number>> = {
+  svc: startSvc, bare: startBare, fastify: startFastify, durable: () => startDurableFloor(),
+  growthbook: () => startDurableFloor(growthbookEvaluation()),
+};
 const port = await (starts[mode] ?? startSvc)();
 answerBenchQuestions();
 process.send?.({ port });
