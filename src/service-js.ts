@@ -313,7 +313,10 @@ export class ServiceJs {
     const c = this.#config;
     // Saving the remembered choice again is not a new decision: nothing is sent or tracked.
     if (JSON.stringify(readChoice(this.#store)?.categories) === JSON.stringify(categories)) return;
-    const governs = c.consent.categories.includes('analytics') ? categories.analytics === true : Object.values(categories).some(Boolean);
+    // `necessary` is granted whatever the visitor chooses, so it never counts as accepting tracking.
+    const governs = c.consent.categories.includes('analytics')
+      ? categories.analytics === true
+      : Object.entries(categories).some(([category, granted]) => category !== 'necessary' && granted);
     const action = governs ? 'accept' : 'reject';
     // The choice itself is the one thing stored whatever it is (issue 7).
     this.#store.set(KEYS.consent, JSON.stringify({ categories, validUntil } satisfies ConsentChoice));

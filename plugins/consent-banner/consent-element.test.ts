@@ -116,6 +116,21 @@ describe('<svc-consent> and the consent policy', () => {
     expect(again.open, 'a valid choice is not asked again').to.equal(false);
   });
 
+  it('Reject all opts out when the policy has no analytics category (necessary is no acceptance)', async () => {
+    const fetchStub = stubFetch(200, { ok: true });
+    const config: Partial<ServiceConfig> = { consent: { required: true, categories: ['necessary', 'marketing'] } };
+    const svc = setup(config);
+    const el = await banner();
+    button(el, 'reject').click();
+    expect(decisions(fetchStub)).to.deep.equal([[['necessary', 'accept'], ['marketing', 'reject']]]);
+    expect(consentBodies(fetchStub)[0]).to.include({ action: 'reject' });
+    expect(svc.isUserOptIn()).to.equal(false);
+    svc.track({ eventTitle: 'After', data: { a: 1 } });
+    await svc.flush();
+    expect(fetchStub.getCalls().filter((c) => String(c.args[0]).endsWith('/track'))).to.have.length(0);
+    expect(makeSvc(config).isUserOptIn()).to.equal(false);
+  });
+
   it('Customize: the switches decide each category', async () => {
     const fetchStub = stubFetch(200, { ok: true });
     const svc = setup();
