@@ -124,6 +124,19 @@ describe('<svc-recommendations> against the service', () => {
     expect(el.shadowRoot!.querySelector('ul')!.inert).to.equal(false);
   });
 
+  it('moved in the page while no SDK instance exists, it still fetches once one registers', async () => {
+    const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="2"></svc-recommendations>`);
+    expect(el.status).to.equal('loading');
+    const elsewhere = document.createElement('div');
+    document.body.append(elsewhere);
+    elsewhere.append(el);
+    remove = install();
+    await settled(el);
+    expect(el.status).to.equal('ready');
+    expect(cards(el)).to.have.length(2);
+    elsewhere.remove();
+  });
+
   it('shows the error slot for an unknown feed (the service answers 404)', async () => {
     remove = install();
     const el = await fixture<SvcRecommendations>(html`

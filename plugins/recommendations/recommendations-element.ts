@@ -115,6 +115,8 @@ export class SvcRecommendations extends LitElement {
   declare status: RecommendationsStatus;
   declare products: RecommendedProduct[];
   #run = 0;
+  // Was waiting for an SDK instance when taken out of the page: it waits again once put back.
+  #waitedWhenRemoved = false;
   #items: Element[] = [];
   #list: HTMLUListElement | undefined;
   #seen: IntersectionObserver | undefined;
@@ -161,13 +163,17 @@ export class SvcRecommendations extends LitElement {
     super.connectedCallback();
     // Back in a document after a move: watch again what disconnecting stopped watching.
     if (!this.hasUpdated) return;
+    if (this.#waitedWhenRemoved) {
+      this.#waitedWhenRemoved = false;
+      void this.refresh();
+    }
     if (this.lazy) this.#watchNearby();
     if (this.#items.length) this.#watchImpressions();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    waiting.delete(this);
+    this.#waitedWhenRemoved = waiting.delete(this);
     // An element taken out of the page watches nothing: its observers would keep it and its items alive.
     this.#nearby?.disconnect();
     this.#nearby = undefined;
