@@ -37,7 +37,7 @@ export function autoTrack(options: AutoTrackOptions = {}): ServicePlugin {
       }
       if (on('click')) removers.push(trackClicks(ctx, redact));
       if (on('change')) removers.push(trackChanges(ctx));
-      if (on('submit')) removers.push(trackSubmits(ctx));
+      if (on('submit')) removers.push(trackSubmits(ctx, redact));
       return () => {
         announce = undefined;
         leave = undefined;

@@ -23,7 +23,7 @@ export function trackPages(
     start = Date.now();
     left = false;
     if (!page) return;
-    const data: Record<string, unknown> = { url: redact(url), path: location.pathname, title: document.title };
+    const data: Record<string, unknown> = { url: redact(url), path: redact(location.pathname), title: document.title };
     if (referrer) data.referrer = redact(referrer);
     ctx.emit({ type: 'page', name: 'View Page', data });
   };

@@ -22,7 +22,7 @@ export function sessionAnnouncer(ctx: PluginContext, redact: (url: string) => st
     const utm: Record<string, string> = {};
     for (const k of UTM) {
       const v = params.get(`utm_${k}`);
-      if (v) utm[k] = v;
+      if (v) utm[k] = redact(v);
     }
     if (Object.keys(utm).length) data.utm = utm;
     ctx.emit({ type: 'session', name: 'Session start', data });

@@ -52,4 +52,21 @@ describe('auto-track: URLs without secrets or e-mail addresses', () => {
     expect(urls.some((u) => u.includes('utm_campaign=fall'))).to.equal(true);
     expect(urls.some((u) => u.includes('coupon=(redacted)&x=1'))).to.equal(true);
   });
+
+  it('paths, UTM values and form actions are redacted too', async () => {
+    history.replaceState(null, '', '/u/jane@example.com/orders?utm_term=jane%40example.com&utm_source=mail');
+    const svc = makeSvc();
+    svc.use(autoTrack());
+    const form = await fixture<HTMLFormElement>(html`<form action="/reset?token=abc123&email=jane@example.com&step=2"></form>`);
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.requestSubmit();
+    const view = capture.events.find((e) => e.name === 'View Page');
+    const start = capture.events.find((e) => e.name === 'Session start');
+    const submit = capture.events.find((e) => e.name === 'Submit On');
+    expect(view?.data?.path).to.equal('/u/(redacted)/orders');
+    expect(start?.data?.utm).to.deep.equal({ term: '(redacted)', source: 'mail' });
+    expect(submit?.data?.action).to.equal('/reset?token=(redacted)&email=(redacted)&step=2');
+    expect(JSON.stringify(capture.events)).not.to.include('jane');
+    expect(JSON.stringify(capture.events)).not.to.include('abc123');
+  });
 });
