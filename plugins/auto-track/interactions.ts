@@ -9,7 +9,8 @@ export function trackClicks(ctx: PluginContext, redact: (url: string) => string)
   return listen<MouseEvent>(document, 'click', 'auto-track', (e) => {
     const target = e.target instanceof Element ? e.target : null;
     const el = target?.closest(CLICKABLE);
-    if (!el || isExcluded(target!)) return;
+    // Inside an editable region (a rich-text editor, a comment box) the text and links are what the visitor typed.
+    if (!el || isExcluded(target!) || (el instanceof HTMLElement && el.isContentEditable)) return;
     const data = describe(el);
     // A descendant marked no-capture (a name inside a greeting link) keeps the whole text out.
     if (!el.querySelector('[data-svc-no-capture]')) {
@@ -38,14 +39,14 @@ export function trackChanges(ctx: PluginContext): () => void {
  * `Submit On`, emitted synchronously in the capture phase: before any handler can navigate away or stop
  * the event, so a submit is never lost. Only fields marked `data-svc-capture` contribute `values`.
  */
-export function trackSubmits(ctx: PluginContext): () => void {
+export function trackSubmits(ctx: PluginContext, redact: (url: string) => string): () => void {
   return listen(document, 'submit', 'auto-track', (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || isExcluded(form)) return;
     const data = describe(form);
     data.method = (form.getAttribute('method') ?? 'get').toLowerCase();
     const action = form.getAttribute('action');
-    if (action) data.action = action;
+    if (action) data.action = redact(action);
     // A Map, then own properties: no field name can set the object's prototype. A field named `__proto__` is
     // left out, as the service refuses that key (and the whole event with it).
     const values = new Map<string, string>();

@@ -102,4 +102,19 @@ describe('auto-track: privacy', () => {
     expect(click!.data).to.include({ id: 'account' }).and.not.have.property('text');
     expect(JSON.stringify(capture.events)).not.to.contain(SECRETS.noCaptureText);
   });
+
+  it('a click inside an editable region (what the visitor typed) is not tracked; one outside it is', async () => {
+    makeSvc().use(autoTrack());
+    const page = await fixture(html`<div>
+      <div contenteditable="true"><p>Note: <a id="typed" href="https://x.example/?q=1">${SECRETS.text}</a></p></div>
+      <button id="save">Save</button></div>`);
+    page.addEventListener('click', (e) => e.preventDefault());
+    page.querySelector<HTMLAnchorElement>('#typed')!.click();
+    page.querySelector<HTMLButtonElement>('#save')!.click();
+    const clicks = capture.events.filter((e) => e.name === 'Click On');
+    expect(clicks.map((e) => e.data?.id)).to.deep.equal(['save']);
+    expect(JSON.stringify(capture.events)).not.to.contain(SECRETS.text);
+    expect(JSON.stringify(capture.events)).not.to.contain('x.example');
+  });
 });
+
