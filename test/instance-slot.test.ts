@@ -32,4 +32,28 @@ describe('InstanceSlot: where elements find their SDK instance', () => {
     clock.tick(1);
     expect(await none).to.equal(undefined);
   });
+
+  it('removing one value leaves the others: the newest left is current, and watchers hear only real changes', () => {
+    const slot = new InstanceSlot<string>();
+    const seen: (string | undefined)[] = [];
+    slot.watch((v) => seen.push(v));
+    const removeA = slot.set('a');
+    const removeB = slot.set('b');
+    removeA();
+    expect(slot.current, 'removing an older instance leaves the current one').to.equal('b');
+    removeB();
+    expect(slot.current).to.equal(undefined);
+    const removeC = slot.set('c');
+    slot.set('d');
+    slot.set(undefined);
+    removeC();
+    expect(slot.current, 'set(undefined) removes every value').to.equal(undefined);
+    expect(seen).to.deep.equal(['a', 'b', undefined, 'c', 'd', undefined]);
+    const removeE = slot.set('e');
+    const removeF = slot.set('f');
+    removeF();
+    expect(slot.current, 'removing the newest makes the one before current again').to.equal('e');
+    removeE();
+  });
 });
+

@@ -5,8 +5,9 @@ import { InstanceSlot } from '../../src/plugin-api.js';
 // script has run (the banner is usually high in the page), so they subscribe rather than look it up.
 const controls = new InstanceSlot<ConsentControl>();
 
-export function setConsentControl(control: ConsentControl | undefined): void {
-  controls.set(control);
+/** Registers the instance's control (`undefined` removes every one); returns the remover of this one alone. */
+export function setConsentControl(control: ConsentControl | undefined): () => void {
+  return controls.set(control);
 }
 
 /** Calls `listener` now (if registered) and on every change; returns the unsubscriber. */

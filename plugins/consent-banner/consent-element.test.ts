@@ -131,6 +131,17 @@ describe('<svc-consent> and the consent policy', () => {
     expect(makeSvc(config).isUserOptIn()).to.equal(false);
   });
 
+  it("destroying one SDK instance leaves the banner working for another's", async () => {
+    const fetchStub = stubFetch(200, { ok: true });
+    const first = setup();
+    const second = setup();
+    const el = await banner();
+    first.destroy();
+    button(el, 'accept').click();
+    expect(second.isUserOptIn()).to.equal(true);
+    expect(consentBodies(fetchStub)).to.have.length(1);
+  });
+
   it('Customize: the switches decide each category', async () => {
     const fetchStub = stubFetch(200, { ok: true });
     const svc = setup();

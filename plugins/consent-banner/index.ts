@@ -27,7 +27,7 @@ export function consentBanner(options: ConsentBannerOptions = {}): ServicePlugin
     name: 'consent-banner',
     setup(ctx) {
       const control = ctx.consent;
-      setConsentControl(control);
+      const unregister = setConsentControl(control);
       const onChange = (e: WindowEventMap['svc:consent-change']): void => updateGtag(e.detail.categories);
       window.addEventListener('svc:consent-change', onChange);
       const remembered = control.current();
@@ -42,7 +42,7 @@ export function consentBanner(options: ConsentBannerOptions = {}): ServicePlugin
       return () => {
         window.removeEventListener('svc:consent-change', onChange);
         stopTcf?.();
-        setConsentControl(undefined);
+        unregister();
       };
     },
   };

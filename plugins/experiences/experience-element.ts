@@ -32,9 +32,12 @@ declare global {
 const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
 
-/** Set by the `experiences()` plugin: the instance elements use when none is given to them. */
-export function setDefaultChooser(chooser: Chooser | undefined): void {
-  choosers.set(chooser);
+/**
+ * Set by the `experiences()` plugin: the instance elements use when none is given to them (the newest set; `undefined`
+ * removes every one). Returns the remover of this chooser alone.
+ */
+export function setDefaultChooser(chooser: Chooser | undefined): () => void {
+  return choosers.set(chooser);
 }
 
 /**

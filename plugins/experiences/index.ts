@@ -16,8 +16,7 @@ export function experiences(): ServicePlugin {
     name: 'experiences',
     setup(ctx) {
       const chooser = { choose: ctx.choose };
-      setDefaultChooser(chooser);
-      return () => setDefaultChooser(undefined);
+      return setDefaultChooser(chooser);
     },
   };
 }

@@ -18,8 +18,7 @@ export function recommendations(): ServicePlugin {
   return {
     name: 'recommendations',
     setup(ctx) {
-      setRecommendationSource({ recommendation: ctx.recommendation, emit: ctx.emit });
-      return () => setRecommendationSource(undefined);
+      return setRecommendationSource({ recommendation: ctx.recommendation, emit: ctx.emit });
     },
   };
 }

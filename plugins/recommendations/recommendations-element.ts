@@ -34,10 +34,11 @@ sources.watch((source) => {
 
 /**
  * Set by the `recommendations()` plugin before it defines the tag, so every element that upgrades has an
- * instance to fetch through and track with.
+ * instance to fetch through and track with (the newest set; `undefined` removes every one). Returns the remover of
+ * this source alone.
  */
-export function setRecommendationSource(next: RecommendationSource | undefined): void {
-  sources.set(next);
+export function setRecommendationSource(next: RecommendationSource | undefined): () => void {
+  return sources.set(next);
 }
 
 /**
