@@ -25,17 +25,18 @@ export function* readRevision(): SqlProgram<number> {
   return Number(rows[0]?.revision ?? 0);
 }
 
+const storedItem = (r: Record<string, unknown>): StoredItem => ({
+  project: String(r.project),
+  kind: String(r.kind) as ItemKind,
+  name: String(r.name),
+  version: Number(r.version),
+  item: r.item === null ? null : (JSON.parse(String(r.item)) as Item),
+});
+
 export function* readItems(): SqlProgram<{ revision: number; items: StoredItem[] }> {
   const revision = yield* readRevision();
   const { rows } = yield op('SELECT project, kind, name, version, item FROM managed_items ORDER BY project, kind, updated_at, name');
-  const items = rows.map((r): StoredItem => ({
-    project: String(r.project),
-    kind: String(r.kind) as ItemKind,
-    name: String(r.name),
-    version: Number(r.version),
-    item: r.item === null ? null : (JSON.parse(String(r.item)) as Item),
-  }));
-  return { revision, items };
+  return { revision, items: rows.map(storedItem) };
 }
 
 export interface ItemWrite {
@@ -50,6 +51,12 @@ export interface ItemWrite {
   ifMatch?: number;
   /** `If-None-Match: *`: create only; an item of this name already there is a conflict. */
   createOnly?: boolean;
+  /**
+   * Throws (a ServiceError) when the project's config would be invalid with this write: called inside the
+   * transaction with the project's stored items as they are before it, so no concurrent write (on this node or
+   * another) can slip an item in between the check and the write (an experience naming a feed being deleted).
+   */
+  check?: (stored: readonly StoredItem[]) => void;
   keyId: string;
   at: number;
 }
@@ -72,6 +79,9 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
   const { project, kind, name } = write;
   const lock = storage.dialect === 'postgres' ? ' FOR UPDATE' : '';
   return storage.transaction(function* () {
+    // One writer per project at a time: on PostgreSQL a row lock covers no item that does not exist yet, nor the
+    // project's other items the check reads. (SQLite runs one transaction at a time.)
+    if (storage.dialect === 'postgres') yield op('SELECT pg_advisory_xact_lock(hashtext(?))', `${CHANGES_CHANNEL}:${project}`);
     const { rows } = yield op(`SELECT version, item FROM managed_items WHERE project = ? AND kind = ? AND name = ?${lock}`, project, kind, name);
     const row = rows[0];
     const before = row ? (row.item === null ? null : (JSON.parse(String(row.item)) as Item)) : write.fileItem;
@@ -83,6 +93,10 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
       throw new ServiceError('version_conflict', `The ${kind} "${name}" already exists (version ${current}).`);
     }
     if (write.item === null && before === null) throw new ServiceError(NOT_FOUND[kind], `There is no ${kind} "${name}" in this project.`);
+    if (write.check) {
+      const stored = yield op('SELECT project, kind, name, version, item FROM managed_items WHERE project = ? ORDER BY kind, updated_at, name', project);
+      write.check(stored.rows.map(storedItem));
+    }
     const version = current + 1;
     const json = write.item === null ? null : JSON.stringify(write.item);
     yield op(

@@ -7,7 +7,7 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
-import { readAudit, writeItem, type Item, type ItemKind, type WriteOutcome } from './managed-item-store.js';
+import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
 
 /** Each kind's path segment, its list's field in the answer and in a project's config, and its 404. */
@@ -53,9 +53,9 @@ function ifMatch(request: FastifyRequest): number | undefined {
 
 /**
  * Checks a PUT body by the file's own rules, with the name from the path (a body may leave it out, not contradict
- * it), then the project's whole config with it in place (what refers to what: an experience's feed).
+ * it). The project's whole config with it in place (what refers to what) is checked inside the write (`projectCheck`).
  */
-function validItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string, body: unknown): Item {
+function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unknown): Item {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('invalid_config', `${kind}: the body must be one ${kind} as a JSON object`);
   }
@@ -77,15 +77,35 @@ function validItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, nam
       if ((item as unknown as ExperienceConfig).status === 'running') delete item.status; // the default
     } else if (kind === 'metric') validateMetricItem(item);
     else validateFeedItem(item);
-    const items = [...(ctx.managed.projectItems(project.key)?.values() ?? [])].flatMap((byName) => [...byName.values()]);
-    const next = items.filter((s) => !(s.kind === kind && s.name === name));
-    next.push({ project: project.key, kind, name, version: 0, item });
-    validateConfig(mergeItems(ctx.managed.fileConfig, groupItems(next)));
   } catch (error) {
     if (error instanceof ConfigError) throw new ServiceError('invalid_config', error.message);
     throw error;
   }
   return item;
+}
+
+/**
+ * The check of the project's whole config with `item` stored under (kind, name) (null: deleted), given the project's
+ * stored items as the write's transaction reads them: a deleted feed an experience still uses is `item_in_use`, any
+ * other broken reference or rule `invalid_config`.
+ */
+function projectCheck(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string, item: Item | null) {
+  return (stored: readonly StoredItem[]): void => {
+    const next = stored.filter((s) => !(s.kind === kind && s.name === name));
+    next.push({ project: project.key, kind, name, version: 0, item });
+    const merged = mergeItems(ctx.managed.fileConfig, groupItems(next));
+    if (kind === 'feed' && item === null) {
+      const experiences = merged.organizations[project.org]?.projects[project.name]?.experiences ?? [];
+      const user = experiences.find((e) => String(e.feed) === name);
+      if (user) throw new ServiceError('item_in_use', `The experience ${quoted(user.name)} uses feed ${name}: change or delete it first.`);
+    }
+    try {
+      validateConfig(merged);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ServiceError('invalid_config', error.message);
+      throw error;
+    }
+  };
 }
 
 /**
@@ -99,6 +119,7 @@ async function write(
   const expected = ifMatch(request);
   const outcome = await writeItem(ctx.storage, {
     project: project.key, kind, name, item, fileItem: fileItem(ctx, project, kind, name), keyId: request.auth!.key.id, at: ctx.now(),
+    check: projectCheck(ctx, project, kind, name, item),
     ...(expected !== undefined ? { ifMatch: expected } : {}),
     ...(createOnly ? { createOnly } : {}),
   });
@@ -140,7 +161,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
     app.put<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
       const p = project(request);
       const { name } = request.params;
-      const item = validItem(ctx, p, kind, name, request.body);
+      const item = validItem(p, kind, name, request.body);
       const outcome = await write(ctx, request, kind, name, item, request.headers['if-none-match']?.trim() === '*');
       const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;
       reply.code(outcome.created ? 201 : 200);
@@ -151,10 +172,6 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
       const p = project(request);
       const { name } = request.params;
       found(p, kind, name);
-      if (kind === 'feed') {
-        const user = current(p, 'experience').find((e) => String(e.feed) === name);
-        if (user) throw new ServiceError('item_in_use', `The experience ${quoted(String(user.name))} uses feed ${name}: change or delete it first.`);
-      }
       await write(ctx, request, kind, name, null);
       return reply.code(204).send();
     });

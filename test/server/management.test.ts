@@ -236,6 +236,35 @@ for (const driver of DRIVERS) {
       assert.equal((await api.get('/audit?limit=0')).json().error.code, 'invalid_request');
     });
 
+    it('concurrent writes are serialized: one If-Match or create-only write wins, the others get 412', async () => {
+      const codes = async (writes: Promise<{ statusCode: number }>[]) => (await Promise.all(writes)).map((r) => r.statusCode).sort();
+      const metric = (n: number) => ({ name: 'visits', event: 'Product viewed', type: 'count', windowHours: n });
+      assert.equal((await api.put('/metrics/visits', metric(24))).statusCode, 201);
+      assert.deepEqual(await codes([1, 2, 3].map((n) => api.put('/metrics/visits', metric(n), { 'if-match': '"1"' }))), [200, 412, 412]);
+      assert.equal((await api.get('/metrics/visits')).json().version, 2);
+      const flag = (n: number) => ({ body: { n } });
+      assert.deepEqual(await codes([1, 2, 3].map((n) => api.put('/experiences/once', flag(n), { 'if-none-match': '*' }))), [201, 412, 412]);
+      assert.equal((await api.get('/experiences/once')).json().version, 1);
+    });
+
+    it('an experience naming a feed and that feed\'s deletion, at once: one is refused and the config stays valid', async () => {
+      assert.equal((await api.put('/feeds/7', { strategy: 'popular' })).statusCode, 201);
+      const [put, del] = await Promise.all([api.put('/experiences/uses7', { feed: 7, limit: 2 }), api.del('/feeds/7')]);
+      const outcome = [put.statusCode, del.statusCode];
+      assert.ok(
+        (put.statusCode === 201 && del.statusCode === 409 && del.json().error.code === 'item_in_use')
+          || (del.statusCode === 204 && put.statusCode === 400 && put.json().error.code === 'invalid_config'),
+        `PUT ${put.body} / DELETE ${del.body}`,
+      );
+      // What is stored loads: a node starting on this database serves it.
+      const app = await h.restart(config());
+      const health = await app.inject({ method: 'GET', url: '/healthz' });
+      assert.equal(health.statusCode, 200, health.body);
+      assert.equal(health.json().config, undefined, health.body);
+      const uses7 = await client(() => app).get('/experiences/uses7');
+      assert.equal(uses7.statusCode, outcome[0] === 201 ? 200 : 404);
+    });
+
     it('items written through the API survive a restart and win over the file', async () => {
       const app = await h.restart(config());
       const hero = (await client(() => app).get('/experiences/hero')).json();
