@@ -8,8 +8,9 @@ export const UNVERSIONED_MAX_AGE_SECONDS = 300;
 /** A versioned SDK file (`/svc/<version>/service.js`) never changes: a year, immutable. */
 export const VERSIONED_MAX_AGE_SECONDS = 31_536_000;
 
-// dist/ also holds the service's own bundles (server, Choose writer thread): browsers get the SDK builds only.
-const SERVICE_BUNDLE = /(^|\/)(server|choose-writer|results-reader)\.mjs(\.map)?$/;
+// dist/ also holds the service's own bundles (the server and its threads' entries): browsers get the SDK builds only.
+// The build names every service bundle `.mjs` and no SDK file so, so a new thread entry is never served by mistake.
+const SERVICE_BUNDLE = /\.mjs(\.map)?$/;
 
 /** The package's version (the versioned SDK path), or null without a readable package.json at the root. */
 function packageVersion(root: string): string | null {

@@ -1,6 +1,6 @@
 // Health, metrics, static files, config swap and graceful shutdown, over inject and a real socket.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -109,6 +109,10 @@ for (const driver of DRIVERS) {
   });
 }
 
+// Every bundle of the service the build writes (its entry points, and their source maps): none is for browsers.
+const SERVICE_BUNDLES = [...readFileSync(new URL('../../esbuild.config.mjs', import.meta.url), 'utf8').matchAll(/'dist\/([\w-]+\.mjs)'/g)]
+  .flatMap(([, bundle]) => [bundle!, `${bundle!}.map`]);
+
 describe('static files', () => {
   const root = mkdtempSync(join(tmpdir(), 'svc-static-'));
   before(() => {
@@ -116,8 +120,7 @@ describe('static files', () => {
     mkdirSync(join(root, 'dist'));
     writeFileSync(join(root, 'demo', 'index.html'), '<!doctype html><title>demo</title>');
     writeFileSync(join(root, 'dist', 'service.js'), 'window.x = 1;');
-    writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
-    writeFileSync(join(root, 'dist', 'choose-writer.mjs'), 'secret();');
+    for (const bundle of SERVICE_BUNDLES) writeFileSync(join(root, 'dist', bundle), 'secret();');
   });
   // Hooks run in the order they are registered: the files above are written before the app is built, and the
   // root is removed after the app, storage and database are closed.
@@ -131,7 +134,8 @@ describe('static files', () => {
     const sdk = await h.app.inject({ method: 'GET', url: '/svc/service.js' });
     assert.equal(sdk.statusCode, 200);
     assert.match(String(sdk.headers['content-type']), /javascript/);
-    for (const bundle of ['server.mjs', 'choose-writer.mjs']) {
+    assert.ok(SERVICE_BUNDLES.length >= 8, SERVICE_BUNDLES.join());
+    for (const bundle of SERVICE_BUNDLES) {
       const server = await h.app.inject({ method: 'GET', url: `/svc/${bundle}` });
       assert.equal(server.statusCode, 404, bundle);
       assert.equal(server.json().error.code, 'route_not_found');
