@@ -5,6 +5,7 @@ import { ConfigError } from '../config/config-error.js';
 import { validateConfig, validateExperienceItem, validateFeedItem, validateMetricItem } from '../config/validate-config.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
 import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
@@ -69,6 +70,8 @@ function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unkn
   // What the API adds to answers is not part of an item: a client may send back what it read.
   delete item.version;
   delete item.source;
+  // What parses and still breaks storing, compiling or serving it (U+0000 in the name, nesting past the stack).
+  refuseJsonHazards(item, 'invalid_config', kind);
   try {
     if (item[key] !== fromPath) throw new ConfigError(`${kind}.${key}`, `must be the ${key} in the path (${quoted(name)})`);
     if (kind === 'experience') {

@@ -112,10 +112,15 @@ for (const driver of DRIVERS) {
         ['/feeds/abc', { strategy: 'popular' }, 'feed.id: the id in the path must be a positive integer, not "abc"'],
         ['/feeds/2', { strategy: 'newest' }, 'feed.strategy: must be one of popular, viewed-together, bought-together, recently-viewed, personalized'],
         ['/experiences/x', [1, 2], 'experience: the body must be one experience as a JSON object'],
+        // What parses and still breaks storing or serving: U+0000 in a name, nesting past the stack.
+        ['/experiences/a%00b', { body: {} }, 'experience.name: must not contain U+0000'],
+        ['/metrics/a%00b', { event: 'x', type: 'count' }, 'metric.name: must not contain U+0000'],
+        // (as JSON text: the test's own JSON.stringify would overflow on the first)
+        ['/experiences/x', `{"body":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`, `experience.body.x${'[0]'.repeat(30)}: must not nest deeper than 32 levels`],
       ];
       for (const [url, body, message] of cases) {
-        const res = await api.put(url, body);
-        assert.equal(res.statusCode, 400, `${url} ${JSON.stringify(body)}: ${res.body}`);
+        const res = await api.put(url, body, typeof body === 'string' ? { 'content-type': 'application/json' } : {});
+        assert.equal(res.statusCode, 400, `${url} ${JSON.stringify(body).slice(0, 200)}: ${res.body}`);
         assert.deepEqual(res.json(), { error: { code: 'invalid_config', message } });
       }
       assert.equal((await api.get('/experiences/hero')).json().version, 1);
