@@ -3,8 +3,7 @@ import type { ConfigStore, KeyEntry, KeyKind, ProjectRef } from '../config/confi
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from './read-credentials.js';
-import { secretsEqual } from './secrets-equal.js';
-import { rememberVerifiedKey, verifiedKey } from './verified-keys.js';
+import { verifyKey } from './verified-keys.js';
 
 export interface AuthOptions {
   /** Accept `?apiKey=<id>.<secret>` or a Bearer token (server-side callers: Choose API). Browser endpoints: false. */
@@ -25,9 +24,6 @@ export interface AuthResult {
   key: KeyEntry;
   project: ProjectRef;
 }
-
-// A stand-in compared when the key id is unknown, so a miss costs the same hashing as a hit.
-const DUMMY_KEY = 'unknown.unknown';
 
 /**
  * Authenticates a request for `/{org}/projects/{project}`. The order of checks is chosen so that a caller
@@ -53,13 +49,8 @@ export function authenticate(
   }
   if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
   // A key that passed the comparison before under this config skips the hashing (see verified-keys.ts).
-  let entry = verifiedKey(store, credentials.key);
-  if (entry === undefined) {
-    entry = store.keyById(credentials.id);
-    const matches = secretsEqual(credentials.key, entry?.key ?? DUMMY_KEY);
-    if (!entry || !matches) throw new ServiceError('invalid_credentials', 'The key is not valid.');
-    rememberVerifiedKey(store, credentials.key, entry);
-  }
+  const entry = verifyKey(store, credentials.key, credentials.id);
+  if (!entry) throw new ServiceError('invalid_credentials', 'The key is not valid.');
   if (options.adminOnly) {
     if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
     if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');

@@ -1,5 +1,6 @@
 import type { ServiceConfigFile } from '../config/config-types.js';
 import type { ConfigStore, KeyEntry } from '../config/config-store.js';
+import { secretsEqual } from './secrets-equal.js';
 
 interface Verified {
   /** The config the keys were verified against: a reload swaps the object, which empties the memory. */
@@ -36,6 +37,24 @@ export function verifiedKey(store: ConfigStore, key: string): KeyEntry | undefin
 }
 
 /** Remembers a key that has just passed `secretsEqual` against `entry` under the store's current config. */
-export function rememberVerifiedKey(store: ConfigStore, key: string, entry: KeyEntry): void {
+function rememberVerifiedKey(store: ConfigStore, key: string, entry: KeyEntry): void {
   current(store).keys.set(key, entry);
+}
+
+// A stand-in compared when the key id is unknown, so a miss costs the same hashing as a hit.
+const DUMMY_KEY = 'unknown.unknown';
+
+/**
+ * The configured key a full key (`<id>.<secret>`) is, or undefined when it is none: remembered once verified, else
+ * compared in constant time with the key of its id (an unknown id is compared with a stand-in, at the same cost).
+ * @example const entry = verifyKey(store, 'srv1.s3cret');
+ */
+export function verifyKey(store: ConfigStore, key: string, id: string): KeyEntry | undefined {
+  const remembered = verifiedKey(store, key);
+  if (remembered !== undefined) return remembered;
+  const entry = store.keyById(id);
+  const matches = secretsEqual(key, entry?.key ?? DUMMY_KEY);
+  if (!entry || !matches) return undefined;
+  rememberVerifiedKey(store, key, entry);
+  return entry;
 }

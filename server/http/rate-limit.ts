@@ -3,6 +3,7 @@ import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { ConfigStore } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from '../auth/read-credentials.js';
+import { verifyKey } from '../auth/verified-keys.js';
 
 /** Default browser budget: 50 requests/s per (writeKey, client IP), bursts of 100. */
 export const DEFAULT_WRITE_KEY_PER_SECOND = 50;
@@ -29,7 +30,9 @@ function viaApiKey(request: FastifyRequest): boolean {
  * The options of the limiter of endpoints under `/v1/{org}/projects/{project}` (projectRateLimiter): browser
  * callers are keyed by (key id, client IP); apiKey callers by key id, and are not limited unless the project sets
  * `apiKeyPerSecond`. It runs before authentication, so guessing write keys is throttled too (keyed by the claimed
- * id); a claimed apiKey of a project without `apiKeyPerSecond` is not (its secret is not guessable in practice).
+ * id); a claimed apiKey of a project without `apiKeyPerSecond` is not (its secret is not guessable in practice). An
+ * apiKey whose secret is wrong is charged to (claimed id, client IP), never to the key's own budget: whoever knows
+ * a key's id cannot spend its caller's requests.
  * @example const limit = app.rateLimit(projectRateLimit(store));
  */
 export function projectRateLimit(store: ConfigStore): RateLimitOptions {
@@ -38,7 +41,8 @@ export function projectRateLimit(store: ConfigStore): RateLimitOptions {
     keyGenerator: (request) => {
       const credentials = readCredentials(request, true);
       if (typeof credentials !== 'object') return `anonymous:${request.ip}`;
-      return credentials.via === 'apiKey' ? `api:${credentials.id}` : `write:${credentials.id}:${request.ip}`;
+      if (credentials.via === 'basic') return `write:${credentials.id}:${request.ip}`;
+      return verifyKey(store, credentials.key, credentials.id) ? `api:${credentials.id}` : `api-unverified:${credentials.id}:${request.ip}`;
     },
     max: (request) => {
       const limits = limitsOf(store, request);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import { rememberVerifiedKey, verifiedKey } from '../../server/auth/verified-keys.js';
+import { verifiedKey, verifyKey } from '../../server/auth/verified-keys.js';
 import { ExposureDedupe } from '../../server/choose/exposure-dedupe.js';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
 import { ProjectScopedMap } from '../../server/choose/project-scoped-map.js';
@@ -241,10 +241,14 @@ describe('verified keys', () => {
     const store = new ConfigStore(config());
     const entry = store.keyById('srv1');
     assert.ok(entry);
-    rememberVerifiedKey(store, 'srv1.s3cret', entry);
+    assert.equal(verifiedKey(store, 'srv1.s3cret'), undefined);
+    assert.equal(verifyKey(store, 'srv1.s3cret', 'srv1'), entry);
     assert.equal(verifiedKey(store, 'srv1.s3cret'), entry);
+    assert.equal(verifyKey(store, 'srv1.wrong', 'srv1'), undefined);
+    assert.equal(verifiedKey(store, 'srv1.wrong'), undefined, 'a failure is never remembered');
     store.replace(config(['srv1.rotated']));
     assert.equal(verifiedKey(store, 'srv1.s3cret'), undefined);
+    assert.equal(verifyKey(store, 'srv1.s3cret', 'srv1'), undefined);
   });
 });
 

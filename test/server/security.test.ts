@@ -120,6 +120,18 @@ describe('security', () => {
     assert.ok(unlimited.every((s) => s === 200));
   });
 
+  it('a wrong apiKey secret spends its own budget (per client IP), never the real key\'s', async () => {
+    // Project `tight`: apiKeyPerSecond 1 → a bucket of 2 (its second apiKey, whose budget no other test spends).
+    const send = (key: string, ip: string) => h.app.inject({
+      method: 'POST', url: `/v1/acme/projects/tight/optimization/echo?apiKey=${key}`, remoteAddress: ip, payload: {},
+    });
+    const guesses: number[] = [];
+    for (let i = 0; i < 4; i++) guesses.push((await send('srvtight2.WRONG', '203.0.113.9')).statusCode);
+    assert.deepEqual(guesses, [401, 401, 429, 429]);
+    assert.equal((await send('srvtight2.c', '198.51.100.7')).statusCode, 200);
+    assert.equal((await send('srvtight2.c', '203.0.113.9')).statusCode, 200, 'nor the real key\'s from the same address');
+  });
+
   it('browser callers get the default burst of 100, then 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 101; i++) {

@@ -14,7 +14,7 @@ export function testConfig(): ServiceConfigFile {
           },
           blog: { apiKeys: ['srvblog.x'], writeKeys: ['webblog.y'], sources: ['web'] },
           tight: {
-            apiKeys: ['srvtight.a'],
+            apiKeys: ['srvtight.a', 'srvtight2.c'],
             writeKeys: ['webtight.b'],
             sources: ['web'],
             limits: { writeKeyPerSecond: 1, apiKeyPerSecond: 1 },
