@@ -27,11 +27,17 @@ const EVENT_TIME = {
   postgres: 'LEAST(received_at, CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END)',
 } as const;
 
-/** What one matching event adds to a unit's value; 0 for a `sum` whose field is not a JSON number. */
+/**
+ * The largest magnitude a `sum` metric's field counts with: beyond it a value is no price or quantity but a bad
+ * event, and its square (the variance) would overflow to Infinity and blank the experiment's statistics.
+ */
+export const MAX_METRIC_VALUE = 1e15;
+
+/** What one matching event adds to a unit's value; 0 for a `sum` whose field is not a JSON number within ±1e15. */
 function contribution(metric: MetricConfig, data: Record<string, unknown> | undefined): number {
   if (metric.type !== 'sum') return 1;
   const value = data?.[metric.value as string];
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return typeof value === 'number' && Math.abs(value) <= MAX_METRIC_VALUE ? value : 0;
 }
 
 function add(values: Float64Array, unit: number, metric: MetricConfig, amount: number): void {

@@ -37,7 +37,7 @@ const METRICS: MetricConfig[] = [
   { name: 'revenue-cuped', event: 'Product ordered', type: 'sum', value: 'price', cuped: true },
 ];
 
-const EXPERIMENTS = ['basic', 'identity', 'times', 'window', 'cuped', 'empty', 'forced', 'device', 'range'];
+const EXPERIMENTS = ['basic', 'identity', 'times', 'window', 'cuped', 'empty', 'forced', 'device', 'range', 'outlier'];
 
 function config(): ServiceConfigFile {
   const file = testConfig();
@@ -304,6 +304,22 @@ for (const driver of DRIVERS) {
       assert.deepEqual(answer.metrics.map((m) => m.name), ['quick-purchase', 'purchase']);
       assert.equal(metric(answer, 'quick-purchase').variations.reduce((a, v) => a + v.total, 0), 1);
       assert.equal(metric(answer, 'purchase').variations.reduce((a, v) => a + v.total, 0), 2);
+    });
+
+    it('a sum value too large to be a price counts as 0: one event cannot blank the statistics', async () => {
+      const app = h.app;
+      const ids = Array.from({ length: 8 }, (_, i) => `outlier-${run}-${i}`);
+      for (const id of ids) await expose(app, 'outlier', id);
+      clock += 60_000;
+      await track(app, ids.map((id, i) => order(id, 10 + i)));
+      await track(app, [order(ids[0]!, 1e200), order(ids[1]!, 1e308), order(ids[1]!, 1e308), order(ids[2]!, -1e300)]);
+      const revenue = metric(await results(app, 'outlier', '&metrics=revenue'), 'revenue');
+      assert.equal(revenue.variations.reduce((a, v) => a + v.total, 0), ids.reduce((a, _, i) => a + 10 + i, 0));
+      const [control, treatment] = revenue.variations;
+      assert.ok(control!.units >= 2 && treatment!.units >= 2, JSON.stringify(revenue.variations));
+      for (const v of revenue.variations) assert.equal(typeof v.stddev, 'number', JSON.stringify(v));
+      assert.equal(typeof treatment!.pValue, 'number', JSON.stringify(treatment));
+      assert.ok(Array.isArray(treatment!.ci), JSON.stringify(treatment));
     });
 
     it('CUPED narrows the interval on behaviour correlated with the weeks before exposure and keeps the estimate', async () => {
