@@ -1,4 +1,5 @@
 import { ServiceError } from '../errors/service-error.js';
+import { isoTime } from '../http/iso-time.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 import type { ConsentRecord } from './consent-store.js';
 
@@ -58,7 +59,7 @@ export function validateConsent(body: unknown): ConsentRecord {
   if (!isEpochMs(b.validUntil) || b.validUntil === 0) invalid('validUntil', 'must be a timestamp in milliseconds');
   let timestamp: number | undefined;
   if (isEpochMs(b.timestamp)) timestamp = b.timestamp;
-  else if (typeof b.timestamp === 'string' && !Number.isNaN(Date.parse(b.timestamp))) timestamp = Date.parse(b.timestamp);
+  else if (isEpochMs(isoTime(b.timestamp))) timestamp = isoTime(b.timestamp);
   else if (b.timestamp !== undefined && b.timestamp !== null) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
   const record: ConsentRecord = { profileId, action: b.action, validUntil: b.validUntil };
   const sourceId = optionalText(b, 'sourceId', MAX_ID);

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../src/event.js';
 import { ServiceError } from '../errors/service-error.js';
+import { isoTime } from '../http/iso-time.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 
 // Limits keep one request's cost bounded (the body is capped at 1 MiB anyway): an SDK never comes close.
@@ -11,7 +12,6 @@ export const MAX_MAP_KEYS = 100;
 export const MAX_MAP_BYTES = 16 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 type Json = Record<string, unknown>;
 
@@ -71,7 +71,7 @@ export function validateEvent(raw: unknown, index: number): ServiceEvent {
   if (typeof raw.name !== 'string' || raw.name.trim().length === 0) invalid(`${path}.name`, 'must be a non-empty string');
   if (raw.name.length > MAX_STRING_LENGTH) invalid(`${path}.name`, `must be at most ${MAX_STRING_LENGTH} characters`);
   for (const field of ['profileId', 'sessionId', 'pageId']) checkId(raw, field, path, 'is required');
-  if (typeof raw.timestamp !== 'string' || !ISO_8601.test(raw.timestamp) || Number.isNaN(Date.parse(raw.timestamp))) {
+  if (Number.isNaN(isoTime(raw.timestamp))) {
     invalid(`${path}.timestamp`, 'must be an ISO 8601 date-time');
   }
   const required = REQUIRED_BY_TYPE[raw.type as EventType] ?? [];
@@ -86,15 +86,14 @@ export function validateEvent(raw: unknown, index: number): ServiceEvent {
 /**
  * The batch's `sentAt` (ISO 8601, the sender's clock when it sent the batch) in epoch milliseconds, or null when
  * absent. With it an event's time is corrected for the sender's clock skew: `receivedAt - (sentAt - timestamp)`.
- * @example sentAtOf({ batch: [], sentAt: '2026-11-24T10:00:00.000Z' }) // → 1795519200000
+ * @example sentAtOf({ batch: [], sentAt: '2026-11-24T10:00:00.000Z' }) // → 1795514400000
  */
 export function sentAtOf(body: unknown): number | null {
   const sentAt = isObject(body) ? body.sentAt : undefined;
   if (sentAt === undefined || sentAt === null) return null;
-  if (typeof sentAt !== 'string' || !ISO_8601.test(sentAt) || Number.isNaN(Date.parse(sentAt))) {
-    throw new ServiceError('invalid_batch', 'sentAt: must be an ISO 8601 date-time');
-  }
-  return Date.parse(sentAt);
+  const time = isoTime(sentAt);
+  if (Number.isNaN(time)) throw new ServiceError('invalid_batch', 'sentAt: must be an ISO 8601 date-time');
+  return time;
 }
 
 /**

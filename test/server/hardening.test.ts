@@ -59,6 +59,12 @@ const REFUSALS: Refusal[] = [
   { name: 'a consent validUntil of 1e300', endpoint: 'consent', body: consent({ validUntil: 1e300 }), code: 'invalid_consent', message: 'validUntil: must be a timestamp in milliseconds' },
   { name: 'a fractional consent timestamp', endpoint: 'consent', body: consent({ timestamp: 1_700_000_000_000.25 }), code: 'invalid_consent', message: 'timestamp: must be epoch milliseconds or ISO 8601' },
   { name: 'a consent timestamp of 1e300', endpoint: 'consent', body: consent({ timestamp: 1e300 }), code: 'invalid_consent', message: 'timestamp: must be epoch milliseconds or ISO 8601' },
+  // Date.parse takes "1" and rolls a day that does not exist over into the next month: ISO 8601 of a real day only.
+  { name: 'a consent timestamp of "1"', endpoint: 'consent', body: consent({ timestamp: '1' }), code: 'invalid_consent', message: 'timestamp: must be epoch milliseconds or ISO 8601' },
+  { name: 'a consent timestamp before 1970', endpoint: 'consent', body: consent({ timestamp: '1969-12-31T23:59:59Z' }), code: 'invalid_consent', message: 'timestamp: must be epoch milliseconds or ISO 8601' },
+  { name: 'a track timestamp on 30 February', endpoint: 'track', body: { batch: [event({ timestamp: '2024-02-30T00:00:00Z' })] }, code: 'invalid_event', message: 'batch[0].timestamp: must be an ISO 8601 date-time' },
+  { name: 'a track timestamp at 24:30', endpoint: 'track', body: { batch: [event({ timestamp: '2024-02-03T24:30:00Z' })] }, code: 'invalid_event', message: 'batch[0].timestamp: must be an ISO 8601 date-time' },
+  { name: 'a batch sentAt on 31 April', endpoint: 'track', body: { batch: [makeEvent()], sentAt: '2026-04-31T10:00:00Z' }, code: 'invalid_batch', message: 'sentAt: must be an ISO 8601 date-time' },
   // Deep nesting overflowed JSON.stringify's stack: bounded at 32 levels.
   { name: 'deep nesting in track data', endpoint: 'track', body: deep({ batch: [event({ data: { x: '@DEEP@' } })] }), code: 'invalid_event', message: 'batch[0].data.x' },
   { name: 'deep nesting in userAttributes', endpoint: 'track', body: deep({ batch: [event({ type: 'identify', name: 'Identify', userId: 'u1', userAttributes: { x: '@DEEP@' } })] }), code: 'invalid_event', message: 'batch[0].userAttributes.x' },
