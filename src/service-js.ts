@@ -316,7 +316,7 @@ export class ServiceJs {
     // `necessary` is granted whatever the visitor chooses, so it never counts as accepting tracking.
     const governs = c.consent.categories.includes('analytics')
       ? categories.analytics === true
-      : Object.entries(categories).some(([category, granted]) => category !== 'necessary' && granted);
+      : Object.values({ ...categories, necessary: false }).some(Boolean);
     const action = governs ? 'accept' : 'reject';
     // The choice itself is the one thing stored whatever it is (issue 7).
     this.#store.set(KEYS.consent, JSON.stringify({ categories, validUntil } satisfies ConsentChoice));

@@ -10,7 +10,7 @@ export function trackClicks(ctx: PluginContext, redact: (url: string) => string)
     const target = e.target instanceof Element ? e.target : null;
     const el = target?.closest(CLICKABLE);
     // Inside an editable region (a rich-text editor, a comment box) the text and links are what the visitor typed.
-    if (!el || isExcluded(target!) || (el instanceof HTMLElement && el.isContentEditable)) return;
+    if (!el || isExcluded(target!) || (el as HTMLElement).isContentEditable) return;
     const data = describe(el);
     // A descendant marked no-capture (a name inside a greeting link) keeps the whole text out.
     if (!el.querySelector('[data-svc-no-capture]')) {
