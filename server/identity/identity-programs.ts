@@ -186,7 +186,9 @@ function* targetingOf(
 }
 
 /** The identity graph and attribute effects of one newly stored event. */
-export function* applyIdentityEffects(project: string, event: ServiceEvent, now: number): SqlProgram<void> {
+export function* applyIdentityEffects(
+  project: string, event: ServiceEvent, now: number, dialect: 'sqlite' | 'postgres',
+): SqlProgram<void> {
   const at = Date.parse(event.timestamp);
   if ((event.type === 'identify' || event.type === 'alias') && event.userId) {
     yield* linkProfileUser(project, event.profileId, event.userId, now);
@@ -201,7 +203,10 @@ export function* applyIdentityEffects(project: string, event: ServiceEvent, now:
     yield* linkIdentity(project, event.userId, event.profileId, now);
   }
   if (event.type === 'alias' && event.userId && event.anotherUserId && event.userId !== event.anotherUserId) {
-    // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle).
+    // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle). The chain is
+    // read and the link written by one transaction at a time per project: on PostgreSQL two opposite aliases
+    // committing together would each miss the other's link and close a cycle (SQLite runs one at a time anyway).
+    if (dialect === 'postgres') yield op('SELECT pg_advisory_xact_lock(hashtext(?))', `svc_aliases:${project}`);
     const chain = yield* aliasChain(project, event.userId);
     if (!chain.includes(event.anotherUserId)) {
       yield op(

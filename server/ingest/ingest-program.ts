@@ -99,7 +99,7 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
     for (const event of b.events) {
       if (!fresh.delete(key(b.project, event.eventId))) continue;
       stored.push(event);
-      yield* applyIdentityEffects(b.project, event, b.now);
+      yield* applyIdentityEffects(b.project, event, b.now, dialect);
       if (event.type === 'identify' || event.type === 'alias') identityChanged = true;
     }
     const modelEvents = modelEventsOf(stored, b.now);

@@ -35,6 +35,28 @@ for (const driver of DRIVERS) {
       assert.equal(await canonicalProfile(h.storage, P, 'al-c'), 'al-a');
     });
 
+    it('two opposite aliases stored at once, through two nodes, make one person, never a cycle', async () => {
+      const other = await h.db.open();
+      try {
+        const pairs = Array.from({ length: 12 }, (_, i) => ({ u1: `oa-${i}-1`, u2: `oa-${i}-2`, p1: `oa-${i}-p1`, p2: `oa-${i}-p2` }));
+        for (const { u1, u2, p1, p2 } of pairs) {
+          await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: p1, userId: u1 })]);
+          await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: p2, userId: u2 })]);
+        }
+        await Promise.all(pairs.flatMap(({ u1, u2, p1, p2 }) => [
+          ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'alias', name: 'Alias', profileId: p1, userId: u2, anotherUserId: u1 })]),
+          ingestBatch(other, P, 'web', [makeEvent({ type: 'alias', name: 'Alias', profileId: p2, userId: u1, anotherUserId: u2 })]),
+        ]));
+        for (const { u1, u2 } of pairs) {
+          const person = await resolveUser(h.storage, P, u1);
+          assert.ok(person !== null, u1);
+          assert.equal(await resolveUser(h.storage, P, u2), person, `${u1} and ${u2} are one person`);
+        }
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a shared device keeps the first user it was identified as', async () => {
       await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-1', userId: 'sh-u1' })]);
       await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'sh-2', userId: 'sh-u2' })]);
