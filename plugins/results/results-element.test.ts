@@ -4,6 +4,7 @@
 // metrics purchase (binomial), orders (count) and revenue (sum of price), all on "Product ordered". The data is made
 // through the service's own API: a Choose request exposes a profile, a tracked event makes it purchase.
 import { expect, fixture, html } from '@open-wc/testing';
+import sinon from 'sinon';
 import type { ResultsAnswer, ResultsError, SvcResults } from './index.js';
 import { defineResults } from './index.js';
 import { settled } from '../../test/helpers/settled.js';
@@ -205,6 +206,30 @@ describe('<svc-results> against the service', () => {
     expect(message.getAttribute('part')).to.equal('state empty');
     expect(message.textContent).to.include('No one has been exposed').and.to.include('results-empty');
     expect(tables(el)).to.have.length(0);
+  });
+
+  describe('answers the running service does not produce here (the answer stubbed, as the contract shapes it)', () => {
+    const answer = (over: Partial<ResultsAnswer>): ResultsAnswer => ({
+      experience: 'stubbed', control: 'control', units: 0, multipleExposures: 0, srm: { pValue: null, mismatch: false },
+      variations: [{ name: 'control', weight: 50, units: 0 }, { name: 'b', weight: 50, units: 0 }], metrics: [], ...over,
+    } as ResultsAnswer);
+    afterEach(() => sinon.restore());
+
+    it('says why it is empty when every exposed unit saw more than one variation', async () => {
+      sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify(answer({ multipleExposures: 3 })), { headers: { 'content-type': 'application/json' } }));
+      const el = await results(html`<svc-results organization="acme" project="shop" experience="stubbed"></svc-results>`);
+      expect(el.getAttribute('status')).to.equal('empty');
+      const text = root(el).querySelector('[part~="state"]')!.textContent!.replace(/\s+/g, ' ');
+      expect(text).to.include('3 units were exposed to stubbed but saw more than one variation');
+      expect(text).not.to.include('No one has been exposed');
+    });
+
+    it('writes the configured weights as they are in the mismatch banner (90.5 / 4.75 / 4.75)', async () => {
+      const variations = [{ name: 'control', weight: 90.5, units: 500 }, { name: 'b', weight: 4.75, units: 250 }, { name: 'c', weight: 4.75, units: 250 }];
+      sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify(answer({ units: 1000, variations, srm: { pValue: 0, mismatch: true } })), { headers: { 'content-type': 'application/json' } }));
+      const el = await results(html`<svc-results organization="acme" project="shop" experience="stubbed"></svc-results>`);
+      expect(root(el).querySelector('[part="banner"]')!.textContent).to.include('(90.5 / 4.75 / 4.75)');
+    });
   });
 
   const failures = [

@@ -210,8 +210,14 @@ export class SvcResults extends LitElement {
       </div>`;
     }
     if (status === 'empty') {
+      const name = results?.experience || this.experience;
+      const left = results?.multipleExposures ?? 0;
+      // Exposed units that all saw more than one variation (a person identified across devices): none remains.
       return html`<div part="state empty" role="status">
-        <p>No one has been exposed to <strong>${results?.experience || this.experience}</strong> yet, so there are no results.</p>
+        <p>${left > 0
+          ? html`${this.#formatter().units(left)} ${left === 1 ? 'unit was' : 'units were'} exposed to <strong>${name}</strong>
+            but saw more than one variation, so ${left === 1 ? 'it is' : 'they are'} left out and there are no results.`
+          : html`No one has been exposed to <strong>${name}</strong> yet, so there are no results.`}</p>
       </div>`;
     }
     if (status !== 'ready' || !results) {
@@ -250,7 +256,7 @@ export class SvcResults extends LitElement {
 
   #srmBanner(r: ResultsAnswer, f: ResultsFormat): TemplateResult {
     const split = r.variations.map((v) => `${v.name} ${f.units(v.units)}`).join(', ');
-    const weights = r.variations.map((v) => f.units(v.weight)).join(' / ');
+    const weights = r.variations.map((v) => f.weight(v.weight)).join(' / ');
     const p = typeof r.srm.pValue === 'number' ? ` (p = ${f.pValue(r.srm.pValue)})` : '';
     return html`<div part="banner" role="alert">
       <strong>Sample ratio mismatch: these results may be biased.</strong>

@@ -6,6 +6,8 @@ export interface ResultsFormat {
   locale: string | undefined;
   /** Unit counts, with grouping: 12,345. */
   units(n: number): string;
+  /** A variation's configured weight, as given (up to 2 decimals): 90.5. */
+  weight(n: number): string;
   /**
    * A metric's mean: a conversion rate (binomial) as a percent with 2 decimals, a count or sum per unit with
    * `digits` decimals (one number of decimals per table keeps a column aligned: `meanDigits`).
@@ -39,6 +41,7 @@ export function localeOf(el: Element): string | undefined {
 export function resultsFormat(locale: string | undefined): ResultsFormat {
   const nf = (options: Intl.NumberFormatOptions): Intl.NumberFormat => new Intl.NumberFormat(locale, options);
   const units = nf({ maximumFractionDigits: 0 });
+  const weight = nf({ maximumFractionDigits: 2 });
   const rate = nf({ style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const perUnit = new Map<number, Intl.NumberFormat>();
   const signed = nf({ style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -48,6 +51,7 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
   return {
     locale,
     units: (n) => units.format(n),
+    weight: (n) => weight.format(n),
     mean: (type, n, digits) => {
       if (type === 'binomial') return rate.format(n);
       let f = perUnit.get(digits);
