@@ -3,10 +3,10 @@ import { expect } from '@open-wc/testing';
 import type { ResultsAnswer, VariationStats } from '../src/results-answer.js';
 import { headlineOf, headlineText } from './headline-result.js';
 
-function answer(units: number, variations: Partial<VariationStats>[], metrics = 1): ResultsAnswer {
+function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0): ResultsAnswer {
   const stats = variations.map((v) => ({ units: 0, total: 0, mean: null, stddev: null, ...v }) as VariationStats);
   return {
-    experience: 'hero', control: 'control', units, multipleExposures: 0, srm: { pValue: null, mismatch: false },
+    experience: 'hero', control: 'control', units, multipleExposures, srm: { pValue: null, mismatch: false },
     variations: stats.map((v) => ({ name: v.name, weight: 50, units: v.units })),
     metrics: Array.from({ length: metrics }, (_, i) => ({ name: `m${i}`, type: 'binomial' as const, cupedApplied: false, variations: stats })),
   };
@@ -24,6 +24,21 @@ const cases: { name: string; answer: ResultsAnswer; text: string }[] = [
     name: 'a later challenger when it is the likelier winner',
     answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: -0.05, chanceToWin: 0.2 }, { name: 'bold', uplift: 0.3, chanceToWin: 0.97 }]),
     text: 'bold +30.0% · 97% to win',
+  },
+  {
+    name: 'a chance to win that rounds to 100 %: never a certainty',
+    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.3, chanceToWin: 0.9961 }]),
+    text: 'bold +30.0% · > 99% to win',
+  },
+  {
+    name: 'a chance to win that rounds to 0 %',
+    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: -0.3, chanceToWin: 0.002 }]),
+    text: 'bold -30.0% · < 1% to win',
+  },
+  {
+    name: 'units exposed, each to more than one variation (left out of results)',
+    answer: answer(0, [{ name: 'control' }, { name: 'bold' }], 1, 2),
+    text: 'no data: all 2 units exposed saw two variations',
   },
   {
     name: 'an uplift the service could not compute',

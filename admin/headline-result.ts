@@ -4,11 +4,13 @@ import type { ResultsAnswer } from '../src/results-answer.js';
 
 export type Headline =
   | { kind: 'no-data' }
+  /** Units were exposed, but each saw more than one variation (results leave them out): none remains. */
+  | { kind: 'all-mixed'; units: number }
   | { kind: 'no-metrics' }
   | { kind: 'best'; metric: string; variation: string; uplift: number | null; chanceToWin: number | null };
 
 export function headlineOf(answer: ResultsAnswer): Headline {
-  if (!(answer.units > 0)) return { kind: 'no-data' };
+  if (!(answer.units > 0)) return answer.multipleExposures > 0 ? { kind: 'all-mixed', units: answer.multipleExposures } : { kind: 'no-data' };
   const metric = answer.metrics[0];
   if (!metric) return { kind: 'no-metrics' };
   const challengers = metric.variations.filter((v) => v.name !== answer.control);
@@ -26,12 +28,15 @@ export function headlineOf(answer: ResultsAnswer): Headline {
 /** The headline in words, numbers in `locale` (undefined: the browser's). */
 export function headlineText(h: Headline, locale?: string): string {
   if (h.kind === 'no-data') return 'no data yet';
+  if (h.kind === 'all-mixed') return `no data: ${h.units === 1 ? 'the unit' : `all ${h.units} units`} exposed saw two variations`;
   if (h.kind === 'no-metrics') return 'no metrics defined';
   if (h.uplift === null) return `${h.variation}: not enough data`;
   const uplift = new Intl.NumberFormat(locale, {
     style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1,
   }).format(h.uplift);
   if (h.chanceToWin === null) return `${h.variation} ${uplift}`;
-  const chance = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(h.chanceToWin);
+  // Whole percents, but never a certainty the statistics do not claim: 99.6% reads "> 99%", not "100%".
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const chance = h.chanceToWin >= 0.995 ? `> ${percent.format(0.99)}` : h.chanceToWin < 0.005 ? `< ${percent.format(0.01)}` : percent.format(h.chanceToWin);
   return `${h.variation} ${uplift} · ${chance} to win`;
 }
