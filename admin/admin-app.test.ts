@@ -269,6 +269,7 @@ describe('<svc-admin>', () => {
     save.click();
     const refusedAlert = await until(() => find(form, '.form-actions [role="alert"]'), 'the service\'s message');
     expect(text(refusedAlert)).to.contain('experience.variations[1].name: "control" is used twice');
+    await until(() => form.shadowRoot!.activeElement === refusedAlert || null, 'focus on the message, not lost to the page');
 
     // Someone else saves meanwhile.
     fill(form.shadowRoot!.querySelectorAll('tbody tr')[1]!.querySelector('input')!, 'bold');
@@ -282,6 +283,7 @@ describe('<svc-admin>', () => {
     expect(stored.condition).to.equal(undefined);
     conflict.querySelector('button')!.click();
     await until(() => find<HTMLInputElement>(app, 'svc-admin-editor[status="ready"]', '#traffic')?.value === '40', 'their version in the form');
+    await until(() => form.shadowRoot!.activeElement?.tagName === 'H1' || null, 'focus on the editor\'s heading');
     expect(text(get(form, '.meta'))).to.contain('Version 2');
   });
 

@@ -253,13 +253,13 @@ export class SvcAdminEditor extends ApiView {
     const error = this.saveError;
     if (!error) return nothing;
     if (error.code === 'version_conflict') {
-      return html`<div class="alert error" role="alert">
+      return html`<div class="alert error" role="alert" tabindex="-1">
         <strong>Someone else changed '${this.experience}' since you opened it</strong>
         Nothing was saved. Load their version to see it (your changes here are discarded), then make yours again.
         <div class="buttons"><button type="button" @click=${() => void this.#reloadTheirs()}>Load their version</button></div>
       </div>`;
     }
-    return html`<div class="alert error" role="alert"><strong>Not saved</strong>${error.message}</div>`;
+    return html`<div class="alert error" role="alert" tabindex="-1"><strong>Not saved</strong>${error.message}</div>`;
   }
 
   #set(change: Partial<ExperienceDraft>): void {
@@ -318,15 +318,27 @@ export class SvcAdminEditor extends ApiView {
       notify(this, creating
         ? `Created '${saved.name}' as a draft (version ${saved.version}). Start it from the list when it is ready.`
         : `Saved '${saved.name}' (version ${saved.version}).`);
+      return;
     } catch (error) {
       this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
     } finally {
       this.saving = false;
     }
+    await this.#focus('.form-actions [role="alert"]');
+  }
+
+  /**
+   * Keyboard focus after the form changed under it: Save (disabled while saving) or "Load their version" (replaced
+   * by the form) had it, and it would fall back to the page.
+   */
+  async #focus(selector: string): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   async #reloadTheirs(): Promise<void> {
     await this.reload();
+    await this.#focus('h1');
     if (this.loaded) notify(this, `Loaded version ${this.loaded.version} of '${this.loaded.name}'.`);
   }
 
@@ -350,11 +362,13 @@ export class SvcAdminEditor extends ApiView {
       await api.deleteExperience(loaded.name, loaded.version);
       navigate(this, { name: 'experiences' });
       notify(this, `Deleted '${loaded.name}'.`);
+      return;
     } catch (error) {
       this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
     } finally {
       this.saving = false;
     }
+    await this.#focus('.form-actions [role="alert"]');
   }
 }
 
