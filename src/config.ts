@@ -85,19 +85,15 @@ function defaultApi(): string {
 
 /** Checks every field and derives what the transport needs. Throws CONFIG_ERROR. */
 export function resolveConfig(config: ServiceConfig | undefined | null): ResolvedConfig {
-  if (config === null || typeof config !== 'object') throw new Error(CONFIG_ERROR);
-  for (const field of STRING_FIELDS) {
-    const value: unknown = config[field];
-    if (typeof value !== 'string' || value.trim() === '') throw new Error(CONFIG_ERROR);
-  }
-  for (const field of BOOLEAN_FIELDS) {
-    if (typeof config[field] !== 'boolean') throw new Error(CONFIG_ERROR);
-  }
-  if (config.api !== undefined && (typeof config.api !== 'string' || config.api.trim() === '')) {
-    throw new Error(CONFIG_ERROR);
-  }
-  const autoTrack: unknown = config.autoTrack;
-  if (autoTrack !== undefined && typeof autoTrack !== 'boolean' && (autoTrack === null || typeof autoTrack !== 'object')) {
+  const text = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+  const autoTrack: unknown = config?.autoTrack;
+  if (
+    config === null || typeof config !== 'object'
+    || !STRING_FIELDS.every((field) => text(config[field]))
+    || BOOLEAN_FIELDS.some((field) => typeof config[field] !== 'boolean')
+    || (config.api !== undefined && !text(config.api))
+    || (autoTrack !== undefined && typeof autoTrack !== 'boolean' && (autoTrack === null || typeof autoTrack !== 'object'))
+  ) {
     throw new Error(CONFIG_ERROR);
   }
   const api = (config.api ?? defaultApi()).replace(/\/+$/, '');

@@ -101,7 +101,10 @@ export class IdbOutbox implements Outbox {
     if (this.#burst.push(entry) === 1) queueMicrotask(() => this.#persist());
     if (this.#running) this.#again = true;
     // A scheduled retry must not be brought forward by new events.
-    else if (this.#attempt === 0) this.#schedule(this.#mirror.size >= this.#o.batchSize ? 0 : this.#o.flushIntervalMs, this.#mirror.size >= this.#o.batchSize);
+    else if (this.#attempt === 0) {
+      const full = this.#mirror.size >= this.#o.batchSize;
+      this.#schedule(full ? 0 : this.#o.flushIntervalMs, full);
+    }
   }
 
   flush(): Promise<void> {
@@ -137,7 +140,9 @@ export class IdbOutbox implements Outbox {
     // Chromium refuses keepalive bodies past 64 KiB in flight per page: the rest waits in IndexedDB.
     let budget = 64 * 1024;
     for (const batch of chunk(entries, this.#o.batchSize, this.#o.maxBytes, sizeOf)) {
-      if ((budget -= batch.reduce((sum, e) => sum + sizeOf(e) + 1, 12)) < 0) break;
+      const cost = batch.reduce((sum, e) => sum + sizeOf(e) + 1, 12);
+      if (cost > budget) continue; // too big for what is left: smaller batches after it may still fit
+      budget -= cost;
       // The events stay in IndexedDB: if this page dies before the answer, a later page sends them again
       // and the service drops the duplicate by eventId. If it lives (a hidden tab), the answer settles them.
       void this.#send(batch.map((e) => e.event), { keepalive: true, signal }).then((outcome) => {
@@ -236,6 +241,7 @@ export class IdbOutbox implements Outbox {
           return;
       }
     }
+    this.#attempt = 0; // emptied: no longer waiting to retry
   }
 
   /**
@@ -255,7 +261,7 @@ export class IdbOutbox implements Outbox {
     let entries = [...this.#mirror.values()].sort(byId);
     const expired = entries.filter((e) => e.at < Date.now() - this.#o.ttlMs);
     if (expired.length > 0) {
-      entries = entries.slice(expired.length);
+      entries = entries.filter((e) => !expired.includes(e)); // after a clock change, not always the first ids
       await this.#drop(expired, 'outbox_expired', `${expired.length} events older than 7 days were dropped.`);
     }
     const over = this.#overflow(entries);

@@ -71,8 +71,11 @@ export function chunk<T = ServiceEvent>(
   return chunks;
 }
 
-/** Exponential backoff with full jitter, never shorter than what `Retry-After` asked for. */
+/**
+ * Exponential backoff with full jitter, never shorter than what `Retry-After` asked for, nor longer than a timer can
+ * wait (2^31 − 1 ms, 24.8 days: a longer `setTimeout` fires at once, and the outbox would retry without pause).
+ */
 export function backoffDelay(attempt: number, base: number, cap: number, retryAfterMs = 0, random = Math.random): number {
   const ceiling = Math.min(cap, base * 2 ** attempt);
-  return Math.max(retryAfterMs, Math.floor(random() * ceiling));
+  return Math.min(2 ** 31 - 1, Math.max(retryAfterMs, Math.floor(random() * ceiling)));
 }

@@ -330,6 +330,39 @@ describe('IndexedDB outbox', () => {
     expect(await stored()).to.have.length(0);
   });
 
+  it('a retry that ends in a drop leaves the outbox sending again: later events go after the flush interval', async () => {
+    const fetchStub = sinon.stub(window, 'fetch');
+    fetchStub.onCall(0).resolves(status(503));
+    fetchStub.onCall(1).resolves(status(400));
+    fetchStub.resolves(ok());
+    const outbox = await open();
+    outbox.push(ev({ name: 'refused' }));
+    await clock.tickAsync(2_000); // the flush interval: 503, a retry is scheduled
+    await outbox.idle();
+    await clock.tickAsync(60_000); // the retry: 400, the event is dropped and said so
+    await outbox.idle();
+    expect(errors.map((e) => e.code)).to.deep.equal(['http_400']);
+    outbox.push(ev({ name: 'later' }));
+    await clock.tickAsync(2_000);
+    await outbox.idle();
+    expect(sentBatches(fetchStub).flat().map((e) => e.name)).to.deep.equal(['refused', 'refused', 'later']);
+    expect(await stored()).to.have.length(0);
+  });
+
+  it('drops an expired entry whatever its place in id order (an older SDK\'s ids sort after UUIDv7 ones)', async () => {
+    const fetchStub = sinon.stub(window, 'fetch').resolves(ok());
+    const fresh = ev({ name: 'fresh' });
+    const old = ev({ name: 'old' });
+    await idbOutboxStore.put(SCOPE, [
+      { id: '01900000-0000-7000-8000-000000000000', at: T0 - DAY, size: 100, event: fresh },
+      { id: `${T0 - 8 * DAY}-tab-1`, at: T0 - 8 * DAY, size: 100, event: old },
+    ]);
+    await open();
+    expect(errors.map((e) => e.code)).to.deep.equal(['outbox_expired']);
+    expect(sentBatches(fetchStub).flat().map((e) => e.name)).to.deep.equal(['fresh']);
+    expect(await stored()).to.have.length(0);
+  });
+
   describe('limits', () => {
     it('keeps at most 1,000 events: the oldest go and svc:error says how many', async () => {
       const outbox = await open({ active: () => false });
@@ -503,6 +536,17 @@ describe('IndexedDB outbox', () => {
       await nextTask();
       await outbox.idle();
       expect(await stored(), 'what did not fit waits in IndexedDB').to.have.length(50);
+    });
+
+    it('an event too big for what is left of the budget does not stop the smaller ones behind it', async () => {
+      const fetchStub = sinon.stub(window, 'fetch').callsFake(async () => ok());
+      const outbox = await open({ active: () => false });
+      outbox.push(ev({ name: 'huge', data: { big: 'x'.repeat(70_000) } }));
+      for (let i = 0; i < 5; i++) outbox.push(ev({ name: 'small' }));
+      outbox.flushOnExit();
+      const sent = sentBatches(fetchStub).flat().map((e) => e.name);
+      expect(sent).to.deep.equal(['small', 'small', 'small', 'small', 'small']);
+      await outbox.idle();
     });
 
     it('sends first what IndexedDB has not confirmed yet', async () => {

@@ -114,6 +114,8 @@ describe('transport and outbox through ServiceJs', () => {
     expect(backoffDelay(3, 1000, 60_000, 0, () => 0.5)).to.equal(4000);
     expect(backoffDelay(20, 1000, 60_000, 0, () => 0.999)).to.equal(59_940);
     expect(backoffDelay(0, 1000, 60_000, 5000, () => 0)).to.equal(5000);
+    // A Retry-After past what a timer can wait (24.8 days) would fire at once: capped, never a retry storm.
+    expect(backoffDelay(0, 1000, 60_000, 30 * 24 * 3_600_000, () => 0)).to.equal(2 ** 31 - 1);
   });
 
   it('Retry-After takes seconds or an HTTP date', () => {
