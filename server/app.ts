@@ -50,8 +50,11 @@ export interface BuildAppOptions {
   staticRoot?: string;
   /** Clock in epoch milliseconds (tests pin it). */
   now?: () => number;
-  /** Trust X-Forwarded-For from a load balancer for the client IP (rate limits). */
-  trustProxy?: boolean;
+  /**
+   * How many proxies (load balancers) stand in front: the client IP (rate limits) is the X-Forwarded-For entry
+   * that many hops back, the one the nearest proxy saw. Never the leftmost: a client writes that one itself.
+   */
+  trustProxy?: number;
   /** Collect process metrics (RSS, event loop) into /metrics: on for the CLI. */
   processMetrics?: boolean;
   /** Socket deadlines and the per-address connection cap (DEFAULT_CONNECTION_LIMITS; no cap when `trustProxy`). */
@@ -90,7 +93,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Request lines without secrets (`?apiKey=` values): log-redaction.ts.
     logger: redactingLogger(options.logger),
     bodyLimit: BODY_LIMIT,
-    trustProxy: options.trustProxy ?? false,
+    // A hop count, not `true`: `true` takes the leftmost X-Forwarded-For address, which the client chooses. The
+    // function trusts the socket's peer and the addresses before it, up to that many proxies.
+    trustProxy: options.trustProxy ? (_address: string, hop: number) => hop < (options.trustProxy as number) : false,
     // Closing waits for in-flight requests, then idle keep-alive sockets are dropped (graceful shutdown).
     forceCloseConnections: 'idle',
     ...deadlineOptions(limits),

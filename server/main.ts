@@ -1,12 +1,12 @@
 // The CLI: wires the environment to buildApp and listens. Everything testable is in app.ts.
 //   PORT (8787) · HOST (0.0.0.0) · DATA_DIR (./data → svc.db, SQLite) · DATABASE_URL (postgres://… → pg)
-//   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (1 behind a load balancer) · LOG_LEVEL (info)
+//   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (how many proxies in front: 1 behind a load balancer) · LOG_LEVEL (info)
 //   MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)
 // SIGHUP reloads the config (a failed reload keeps the last good one); SIGTERM/SIGINT shut down gracefully.
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
-import { parseConnectionCap } from './http/connection-limits.js';
+import { parseConnectionCap, parseProxyHops } from './http/connection-limits.js';
 import { loadConfigFile } from './config/load-config.js';
 import { openStorage } from './storage/open-storage.js';
 
@@ -22,8 +22,10 @@ async function main(): Promise<void> {
   }
 
   let cap: number | undefined;
+  let proxies: number;
   try {
     cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
+    proxies = parseProxyHops(process.env.TRUST_PROXY);
   } catch (error) {
     process.stderr.write(`svc: ${(error as Error).message}\n`);
     process.exit(1);
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
     storage,
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
     staticRoot: process.cwd(),
-    trustProxy: process.env.TRUST_PROXY === '1' || process.env.TRUST_PROXY === 'true',
+    ...(proxies > 0 ? { trustProxy: proxies } : {}),
     processMetrics: true,
     warm: true,
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),

@@ -69,6 +69,18 @@ export function parseConnectionCap(text: string | undefined, name = 'MAX_CONNECT
 }
 
 /**
+ * `TRUST_PROXY`: how many proxies stand in front (0 or unset: none). `true` reads as 1, as it did when the variable
+ * was a switch.
+ * @example parseProxyHops('1') // → 1
+ */
+export function parseProxyHops(text: string | undefined): number {
+  if (text === undefined || text === '' || text === 'false') return 0;
+  if (text === 'true') return 1;
+  if (!/^\d{1,2}$/.test(text)) throw new Error(`TRUST_PROXY must be the number of proxies in front (1 behind a load balancer), not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/**
  * Closes at once each socket past `max` open from one address (capKey). Counted on `connection` and `close`, so the
  * count is of sockets, whatever they are doing; no library does this for Node's HTTP server.
  */

@@ -145,3 +145,22 @@ describe('security', () => {
     assert.equal(statuses[100], 429);
   });
 });
+
+describe('behind a load balancer (trustProxy: 1)', () => {
+  const h = useApp(SQLITE_DRIVER, () => {
+    const now = Date.now();
+    return { routes: [echoRoute], now: () => now, trustProxy: 1 };
+  });
+
+  it('takes the client IP the balancer saw, not an X-Forwarded-For entry the client wrote', async () => {
+    // Project `tight`: writeKeyPerSecond 1 → a bucket of 2 per client IP.
+    const send = (forwardedFor: string) => h.app.inject({
+      method: 'POST', url: '/v1/acme/projects/tight/sources/web/track', remoteAddress: '10.0.0.2',
+      headers: { authorization: basic('webtight.b'), 'x-forwarded-for': forwardedFor }, payload: { batch: [makeEvent()] },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(`192.0.2.${i}, 203.0.113.7`)).statusCode);
+    assert.deepEqual(statuses, [200, 200, 429, 429], 'a made-up leftmost address buys no new bucket');
+    assert.equal((await send('203.0.113.8')).statusCode, 200, 'another client has its own bucket');
+  });
+});
