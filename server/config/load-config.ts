@@ -18,7 +18,11 @@ export async function loadConfigFile(file: string): Promise<ServiceConfigFile> {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError('', `${file} is not valid JSON: ${(error as Error).message}`);
+    // Where, not what: the parser's message quotes the text around the error, which may be a key's secret.
+    const position = /position (\d+)/.exec((error as Error).message);
+    const before = position ? text.slice(0, Number(position[1])).split('\n') : null;
+    const where = before ? ` at line ${before.length}, column ${(before.at(-1) ?? '').length + 1}` : '';
+    throw new ConfigError('', `${file} is not valid JSON${where}`);
   }
   return validateConfig(raw);
 }

@@ -4,14 +4,24 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 // prints as part of the URL. Headers (Basic and Bearer credentials) are not in the request line; should a log call
 // pass a request's headers, pino's `redact` censors their Authorization.
 
-const API_KEY_PARAM = /([?&]apiKey=)[^&#]*/gi;
+// `?name=value` or `&name=value`; the name is compared decoded, as the query parser reads it (`%61piKey` is apiKey).
+const PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
 
 /**
- * `url` with every `apiKey` query value replaced.
+ * `url` with every `apiKey` query value replaced, however its name is written or percent-encoded.
  * @example redactUrl('/v1/acme/projects/shop/choose-api?apiKey=srv1.s3cret&x=1') // → '…?apiKey=[redacted]&x=1'
  */
 export function redactUrl(url: string): string {
-  return url.replace(API_KEY_PARAM, '$1[redacted]');
+  return url.replace(PARAM, (param, separator: string, name: string) =>
+    (decodedName(name) === 'apikey' ? `${separator}${name}=[redacted]` : param));
 }
 
 /** Where a log object may carry credentials. */

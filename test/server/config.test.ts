@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
+import { loadConfigFile } from '../../server/config/load-config.js';
 import { validateConfig } from '../../server/config/validate-config.js';
 import pg from 'pg';
 import { PG_ADMIN_URL } from './helpers/storage-drivers.js';
@@ -100,6 +101,23 @@ function runCli(env: Record<string, string>, onOutput?: (output: string, pid: nu
     child.on('exit', (code) => resolvePromise({ code, output }));
   });
 }
+
+describe('a config file that is not JSON', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-config-json-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is refused with where the error is, never the text around it (it may be a key\'s secret)', async () => {
+    for (const [text, where] of [['{\n  "apiKeys": ["srv1.s3cret" "x"]}', / at line 2, column \d+$/], ['{"apiKeys": srv1.s3cret}', /JSON$/]] as const) {
+      const file = join(dir, 'svc.config.json');
+      writeFileSync(file, text);
+      const error = await loadConfigFile(file).then(() => null, (e: Error) => e);
+      assert.ok(error instanceof Error);
+      assert.match(error.message, /is not valid JSON/);
+      assert.match(error.message, where);
+      assert.doesNotMatch(error.message, /s3cret/);
+    }
+  });
+});
 
 describe('CLI (server/main.ts)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
