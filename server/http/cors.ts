@@ -23,9 +23,11 @@ export function originAllowed(store: ConfigStore, url: string, origin: string): 
   return allowed === undefined || allowed.includes('*') || allowed.includes(origin);
 }
 
-// GET: the results endpoint, which an admin page on another origin reads with its key in the Authorization header.
-const ALLOW_METHODS = 'GET, POST, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type';
+// GET, PUT, DELETE and If-Match / If-None-Match: the results and management endpoints, which an admin page on another
+// origin calls with its key in the Authorization header; it reads a managed item's version from ETag.
+const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match';
+const EXPOSE_HEADERS = 'ETag, Retry-After';
 const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
 
 /**
@@ -54,6 +56,7 @@ export function registerCors(app: FastifyInstance, store: ConfigStore): void {
     }
     if (typeof origin === 'string') reply.header('Access-Control-Allow-Origin', origin);
     if (request.method !== 'OPTIONS') {
+      if (typeof origin === 'string') reply.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
       done();
       return;
     }

@@ -64,6 +64,9 @@ describe('security', () => {
     assert.match(String(res.headers['access-control-allow-headers']), /Authorization/);
     assert.match(String(res.headers['access-control-allow-headers']), /Content-Type/);
     assert.match(String(res.headers['access-control-allow-methods']), /POST/);
+    // The management API from an admin page on another origin: PUT/DELETE with If-Match, and its ETag readable.
+    assert.match(String(res.headers['access-control-allow-methods']), /PUT, DELETE/);
+    assert.match(String(res.headers['access-control-allow-headers']), /If-Match, If-None-Match/);
     assert.ok(Number(res.headers['access-control-max-age']) > 0);
   });
 
@@ -74,6 +77,7 @@ describe('security', () => {
     });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['access-control-allow-origin'], 'https://anywhere.example');
+    assert.equal(res.headers['access-control-expose-headers'], 'ETag, Retry-After');
   });
 
   it('with allowedOrigins: allows the listed origin, refuses others (no CORS header, 403 on requests)', async () => {
