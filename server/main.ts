@@ -10,6 +10,9 @@ import { parseConnectionCap, parseProxyHops } from './http/connection-limits.js'
 import { loadConfigFile } from './config/load-config.js';
 import { openStorage } from './storage/open-storage.js';
 
+/** How long a graceful shutdown may take before the process exits anyway (orchestrators kill at 30 s). */
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
 async function main(): Promise<void> {
   const configFile = resolve(process.env.SVC_CONFIG ?? './svc.config.json');
   let config;
@@ -73,6 +76,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Bounded: a request or a database that never answers must not keep the process from exiting.
+    setTimeout(() => {
+      app.log.error({ signal, afterMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     // app.close() stops accepting, waits for in-flight requests; storage closes after the last one.
     app.close()
       .then(() => storage.close())

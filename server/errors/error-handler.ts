@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { quoted } from './echo-input.js';
 import { BODY_LIMIT } from '../http/body-parsers.js';
 import { discardRestOfBody } from '../http/discard-body.js';
+import { storageUnavailable } from '../storage/unavailable.js';
 import { ServiceError, errorBody } from './service-error.js';
 import type { ErrorCode } from './error-codes.js';
 
@@ -33,6 +34,7 @@ function toServiceError(error: FastifyError | ServiceError | Error, request: Fas
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new ServiceError('invalid_json', 'The body is not valid JSON.');
   }
+  if (storageUnavailable(error)) return new ServiceError('storage_unavailable', 'The database does not answer; retry the request.');
   const status = fastifyError.statusCode;
   if (status === 415) return new ServiceError('unsupported_media_type', 'The body must be application/json or text/plain containing JSON.');
   if (status === 429) return new ServiceError('rate_limited', 'Too many requests; retry later.');
@@ -52,6 +54,7 @@ export function installErrorHandlers(
     const serviceError = toServiceError(error, request);
     if (serviceError) {
       if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (serviceError.code === 'storage_unavailable') reply.header('Retry-After', '5');
       return reply
         .code(serviceError.statusCode)
         .type('application/json; charset=utf-8')

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import net from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
@@ -181,5 +182,21 @@ describe('CLI (server/main.ts)', () => {
     assert.equal(line.msg, 'svc: cannot open the database');
     assert.match(line.error, /ECONNREFUSED/);
     assert.doesNotMatch(output, /\n\s+at /);
+  });
+
+  it('gives up on a database server that accepts the connection and never answers, in one JSON line', async () => {
+    // Accepts every connection and says nothing: a server hung, or a port that is not PostgreSQL's.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolveListen) => silent.listen(0, '127.0.0.1', resolveListen));
+    try {
+      const { port } = silent.address() as net.AddressInfo;
+      const { code, output } = await runCli({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/svc`, DATA_DIR: join(dir, 'unused') });
+      assert.equal(code, 1);
+      const line = JSON.parse(output.trim()) as { msg: string; error: string };
+      assert.equal(line.msg, 'svc: cannot open the database');
+      assert.match(line.error, /timeout/i);
+    } finally {
+      silent.close();
+    }
   });
 });

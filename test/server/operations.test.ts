@@ -1,6 +1,7 @@
 // Health, metrics, static files, config swap and graceful shutdown, over inject and a real socket.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -139,6 +140,71 @@ describe('static files', () => {
       const server = await h.app.inject({ method: 'GET', url: `/svc/${bundle}` });
       assert.equal(server.statusCode, 404, bundle);
       assert.equal(server.json().error.code, 'route_not_found');
+    }
+  });
+});
+
+describe('errors of a database that does not answer', () => {
+  const h = useApp(DRIVERS[0]!, {
+    routes: [(app) => {
+      // What pg and better-sqlite3 throw when the database is down, locked or full, from a route as ingestion would.
+      app.get('/fails/:code', async (request) => {
+        const { code } = request.params as { code: string };
+        throw Object.assign(new Error(code === 'none' ? 'Connection terminated unexpectedly' : `failed: ${code}`), code === 'none' ? {} : { code });
+      });
+    }],
+  });
+
+  it('answer 503 storage_unavailable with Retry-After, not 500, and any other failure stays 500', async () => {
+    for (const code of ['ECONNREFUSED', '57P01', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', 'none']) {
+      const res = await h.app.inject({ method: 'GET', url: `/fails/${code}` });
+      assert.equal(res.statusCode, 503, code);
+      assert.equal(res.json().error.code, 'storage_unavailable', code);
+      assert.equal(res.headers['retry-after'], '5', code);
+    }
+    for (const code of ['23505', 'SQLITE_CONSTRAINT', 'ERR_SOMETHING']) {
+      const res = await h.app.inject({ method: 'GET', url: `/fails/${code}` });
+      assert.equal(res.statusCode, 500, code);
+      assert.equal(res.json().error.code, 'internal_error', code);
+    }
+  });
+});
+
+describe('graceful shutdown with keep-alive clients', () => {
+  it('answers the request in flight, then closes its socket once idle: close does not wait for the idle deadline', async () => {
+    const db = await DRIVERS[0]!.create();
+    const storage = await db.open();
+    const app = await buildApp({ config: testConfig(), storage });
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+      const body = JSON.stringify({ batch: [makeEvent()] });
+      const answered = new Promise<number>((resolve, reject) => {
+        const request = http.request({
+          host: address.hostname, port: address.port, method: 'POST', path: TRACK, agent,
+          headers: { authorization: basic('web1.p4ss'), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        request.on('error', reject);
+        // The close begins once the server has the request, while its body is still coming.
+        app.server.once('request', () => {
+          closing = app.close();
+          setTimeout(() => request.end(body.slice(10)), 50);
+        });
+        request.write(body.slice(0, 10));
+      });
+      let closing: Promise<void> | undefined;
+      assert.equal(await answered, 200);
+      // Without the sweep, the keep-alive socket held the close for 72 s; the test's own deadline is far below that.
+      const outcome = await Promise.race([closing!.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 20_000, 'still open').unref())]);
+      assert.equal(outcome, 'closed');
+    } finally {
+      agent.destroy();
+      await app.close();
+      await storage.close();
+      await db.destroy();
     }
   });
 });

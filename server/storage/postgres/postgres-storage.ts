@@ -10,6 +10,8 @@ const MIGRATION_LOCK = 7_340_021;
 // Two concurrent transactions touching the same unique keys can still deadlock or fail serialization in
 // rare orders; PostgreSQL aborts one of them and a retry of the whole transaction is the documented remedy.
 const RETRYABLE = new Set(['40P01', '40001']);
+/** A connection not made within this long fails: a server that accepts and never answers hangs nothing. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** `?` placeholders → `$1…$n` (our SQL has no `?` inside string literals). */
 function numbered(sql: string): string {
@@ -33,7 +35,9 @@ export class PostgresStorage extends SqlStorage {
 
   constructor(private readonly connectionString: string, poolSize = 10) {
     super();
-    this.pool = new pg.Pool({ connectionString, max: poolSize });
+    // A server that accepts the connection and never answers must not hang a start, a request or a shutdown: a
+    // connection not made within 5 s fails (503 storage_unavailable), and TCP keep-alive finds a dead peer.
+    this.pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
   }
@@ -110,7 +114,7 @@ export class PostgresStorage extends SqlStorage {
   }
 
   async listen(channel: string, onNotify: () => void, onLost: (error: Error) => void): Promise<() => Promise<void>> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     let lost = false;
     const fail = (error: Error): void => {
       if (lost) return;
@@ -156,7 +160,7 @@ async function createDatabase(connectionString: string): Promise<void> {
     throw new Error(`database "${name}" does not exist, and only plain names (letters, digits, _) are created`);
   }
   url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
+  const admin = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
