@@ -41,7 +41,7 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 400, description: 'The body\'s content type is neither application/json nor text/plain (nor NDJSON for the catalog).' },
   rate_limited: { status: 429, description: 'Too many requests for this key (and client IP); retry after the `Retry-After` seconds.' },
   internal_error: { status: 500, description: 'An unexpected failure; details are in the service log, never in the answer.' },
-  storage_unavailable: { status: 503, description: 'The database does not answer (health check), or the Choose API could not store an assignment (retry).' },
+  storage_unavailable: { status: 503, description: 'The database does not answer, refuses the connection, is locked or full (any endpoint; Retry-After: 5), or the Choose API could not store an assignment. Retry: nothing of the request was stored.' },
   overloaded: { status: 503, description: 'More events are waiting on this node than it takes on (to be stored, or stored but not yet counted by the recommendation models); nothing of the batch was stored. Retry after the `Retry-After` seconds (the SDK does).' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
