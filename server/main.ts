@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { parseConnectionCap, parseProxyHops } from './http/connection-limits.js';
 import { loadConfigFile } from './config/load-config.js';
+import { unknownFields } from './config/unknown-fields.js';
 import { openStorage } from './storage/open-storage.js';
 
 /** How long a graceful shutdown may take before the process exits anyway (orchestrators kill at 30 s). */
@@ -58,12 +59,20 @@ async function main(): Promise<void> {
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
   });
 
+  // A field the service does not know is ignored, and is most often a misspelt setting: said, not refused.
+  const warnUnknown = (file: typeof config): void => {
+    const fields = unknownFields(file);
+    if (fields.length) app.log.warn({ file: configFile, fields }, 'configuration: unknown fields are ignored (a misspelt setting?)');
+  };
+  warnUnknown(config);
+
   process.on('SIGHUP', () => {
     loadConfigFile(configFile)
       .then((next) => {
         // With the management API's items laid over it, as every node serves it (it throws when they contradict).
         app.svc.managed.replaceFile(next);
         app.log.info({ file: configFile }, 'configuration reloaded');
+        warnUnknown(next);
       })
       .catch((error: unknown) => {
         const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);

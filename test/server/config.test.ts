@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { loadConfigFile } from '../../server/config/load-config.js';
+import { unknownFields } from '../../server/config/unknown-fields.js';
 import { validateConfig } from '../../server/config/validate-config.js';
 import pg from 'pg';
 import { PG_ADMIN_URL } from './helpers/storage-drivers.js';
@@ -102,6 +103,24 @@ function runCli(env: Record<string, string>, onOutput?: (output: string, pid: nu
     child.on('exit', (code) => resolvePromise({ code, output }));
   });
 }
+
+describe('unknown config fields (warned about at start and on SIGHUP)', () => {
+  it('are none in the shipped file, and a misspelt setting is named by its path', () => {
+    assert.deepEqual(unknownFields(shipped()), []);
+    const file = shipped() as unknown as { organizations: Record<string, any> };
+    const shop = file.organizations.acme.projects.shop;
+    shop.allowedOrigin = ['https://shop.example'];
+    shop.limits = { writeKeyPerSec: 1 };
+    shop.experiences[0].trafic = 50;
+    file.organizations.acme.adminkeys = [];
+    assert.deepEqual(unknownFields(validateConfig(file)), [
+      'organizations.acme.adminkeys',
+      `${SHOP}.allowedOrigin`,
+      `${SHOP}.limits.writeKeyPerSec`,
+      `${SHOP}.experiences[0].trafic`,
+    ]);
+  });
+});
 
 describe('a config file that is not JSON', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-config-json-'));
