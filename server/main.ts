@@ -27,9 +27,11 @@ async function main(): Promise<void> {
 
   let cap: number | undefined;
   let proxies: number;
+  let port: number;
   try {
     cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
     proxies = parseProxyHops(process.env.TRUST_PROXY);
+    port = parsePort(process.env.PORT);
   } catch (error) {
     process.stderr.write(`svc: ${(error as Error).message}\n`);
     process.exit(1);
@@ -101,13 +103,24 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  const port = Number(process.env.PORT ?? 8787);
   const host = process.env.HOST ?? '0.0.0.0';
   await app.listen({ port, host });
   app.log.info({ storage: storage.dialect, config: configFile }, 'svc service ready');
 }
 
+/** `PORT`: 8787 unless set; 0 asks the system for a free port. */
+function parsePort(text: string | undefined): number {
+  if (text === undefined || text === '') return 8787;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new Error(`PORT must be a whole number from 0 to 65535, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 main().catch((error: unknown) => {
-  process.stderr.write(`svc: failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  // A system error (the port taken, an address not found) is the operator's to fix: its message is enough. Anything
+  // else is a defect, reported with its stack.
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  const systemError = typeof code === 'string' && /^E[A-Z]+$/.test(code);
+  const text = error instanceof Error ? (systemError ? error.message : error.stack ?? error.message) : String(error);
+  process.stderr.write(`svc: failed to start: ${text}\n`);
   process.exit(1);
 });

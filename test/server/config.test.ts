@@ -203,6 +203,12 @@ describe('CLI (server/main.ts)', () => {
     assert.doesNotMatch(output, /\n\s+at /);
   });
 
+  it('refuses a PORT that is not a port, in one line', async () => {
+    const { code, output } = await runCli({ PORT: 'eighty', DATA_DIR: join(dir, 'unused') });
+    assert.equal(code, 1);
+    assert.equal(output.trim(), 'svc: PORT must be a whole number from 0 to 65535, not "eighty"');
+  });
+
   it('gives up on a database server that accepts the connection and never answers, in one JSON line', async () => {
     // Accepts every connection and says nothing: a server hung, or a port that is not PostgreSQL's.
     const silent = net.createServer(() => undefined);
