@@ -97,8 +97,8 @@ function* topNeighbours(
 
 /**
  * Item-to-item from the profile's history: each of the latest PERSONAL_HISTORY viewed products votes for its
- * co-occurring neighbours with count × kind weight ÷ (its recency rank + 1). Products the profile already viewed
- * are not recommended by this step (the popular fill may still show them).
+ * co-occurring neighbours with count × kind weight ÷ (its recency rank + 1). Products the profile ever viewed (all of
+ * its recent views, not only these) are not recommended by this step (the popular fill may still show them).
  */
 function* personalized(project: string, profileId: string, picker: Picker): SqlProgram<void> {
   const { rows: history } = yield op(
@@ -136,9 +136,12 @@ function* personalized(project: string, profileId: string, picker: Picker): SqlP
   if (votes.size === 0) return;
   const ranked = [...votes.entries()].sort(([a, x], [b, y]) => y - x || compare(a, b)).slice(0, picker.ask * 2)
     .map(([id]) => id);
+  // Not what the profile viewed, however long ago: the history above is only its latest views.
   const { rows } = yield op(
-    `SELECT product_id, data FROM catalog_products WHERE project = ? AND available = 1 AND product_id IN (${marks(ranked.length)})`,
-    project, ...ranked,
+    `SELECT c.product_id, c.data FROM catalog_products c
+     WHERE c.project = ? AND c.available = 1 AND c.product_id IN (${marks(ranked.length)})
+       AND NOT EXISTS (SELECT 1 FROM profile_recent r WHERE r.project = c.project AND r.profile_id = ? AND r.product_id = c.product_id)`,
+    project, ...ranked, profileId,
   );
   const byId = new Map(rows.map((r) => [String(r.product_id), r]));
   picker.add(ranked.flatMap((id) => {

@@ -121,6 +121,18 @@ for (const driver of DRIVERS) {
       recorded.personalized = await feedIds(h.app, FEED.personalized, { profileId: 'ps-me', limit: 10 });
     });
 
+    it('personalized: not a product the profile viewed before its latest ten views either', async () => {
+      await putCatalog(h.app, catalog('po', 13));
+      // Others: po12 goes with po11 (5 sessions) and with po1 (3).
+      await track(h.app, [...sessions('po-a', 5, ['po12', 'po11']), ...sessions('po-b', 3, ['po12', 'po1'])]);
+      const t = Date.now() - DAY;
+      // The profile viewed po11 first, then ten others (po1 … po10), po12 last: po11 is out of its latest ten.
+      const views = ['po11', ...Array.from({ length: 10 }, (_, i) => `po${i + 1}`), 'po12'];
+      await track(h.app, views.map((p, i) => productEvent('Product viewed', p, { profileId: 'po-me', sessionId: 'po-me-s', at: t + i * 1000 })));
+      const ids = await feedIds(h.app, FEED.personalized, { profileId: 'po-me', limit: 3 });
+      assert.ok(!ids.includes('po11'), `po11 was viewed by this profile: ${ids.join()}`);
+    });
+
     it('popular: an old burst loses to recent steady views (time decay)', async () => {
       await putCatalog(h.app, catalog('pop', 2));
       const now = Date.now();
