@@ -159,7 +159,7 @@ export class ChooseService {
     const { auth, body, profileId } = pending;
     const project = auth.project;
     const prepared = this.prepared(project);
-    const chooseRequest = this.chooseRequest(body, profileId);
+    const chooseRequest = this.chooseRequest(body, profileId, profileId);
     const nothingStored: StoredTargeting = { profile: {}, account: {} };
     if (targeting) chooseRequest.attributes = withRequestFacts(nothingStored, { profileId, device: body.device, url: body.url });
     const proposed: AssignmentInput[] = [];
@@ -237,8 +237,10 @@ export class ChooseService {
   // returning visitor whose caches hold everything gets its answer without a promise in between.
 
   /** The engine's request for the unit `unitProfileId` (without attributes). */
-  private chooseRequest(body: ValidChooseRequest, unitProfileId: string): ChooseRequest {
+  private chooseRequest(body: ValidChooseRequest, unitProfileId: string, visitorProfileId: string): ChooseRequest {
     const chooseRequest: ChooseRequest = { profileId: unitProfileId };
+    // Feeds answer for the caller's own profile, as the feed endpoint does; assignments follow the person's.
+    if (visitorProfileId !== unitProfileId) chooseRequest.visitorProfileId = visitorProfileId;
     if (body.names !== undefined) chooseRequest.names = body.names;
     if (body.groups !== undefined) chooseRequest.groups = body.groups;
     if (body.device !== undefined) chooseRequest.device = body.device;
@@ -250,7 +252,7 @@ export class ChooseService {
   /** Reads the targeting attributes when a requested experience has a condition. */
   private withUnit(pending: Pending, unitProfileId: string): string | Promise<string> {
     const { auth: { project }, body, profileId } = pending;
-    const chooseRequest = this.chooseRequest(body, unitProfileId);
+    const chooseRequest = this.chooseRequest(body, unitProfileId, profileId);
     const prepared = this.prepared(project);
     if (!needsTargeting(prepared.compiled, body.names, body.groups)) return this.chosen(pending, prepared, chooseRequest);
     const attributes = loadTargetingAttributes(this.options.storage, {

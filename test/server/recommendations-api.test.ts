@@ -172,5 +172,26 @@ for (const driver of DRIVERS) {
       assert.equal(fromFeed.length, 5);
       assert.deepEqual(choice?.body.products.map((p) => p.id), fromFeed);
     });
+
+    it('Choose: a second device of an identified person gets the feed of its own profile, as the feed endpoint answers it', async () => {
+      // Assignments follow the person (its first profile, dv-1); a profile-dependent feed follows the profile asked for.
+      await track(h.app, [
+        { ...productEvent('Product viewed', 'arr-4', { profileId: 'dv-1' }) },
+        { ...productEvent('Product viewed', 'arr-1', { profileId: 'dv-1' }), type: 'identify', name: 'Identify', userId: 'dv-user' },
+      ]);
+      await track(h.app, [
+        { ...productEvent('Product viewed', 'arr-2', { profileId: 'dv-2' }), type: 'identify', name: 'Identify', userId: 'dv-user' },
+        productEvent('Product viewed', 'arr-2', { profileId: 'dv-2' }),
+      ]);
+      const res = await h.app.inject({
+        method: 'POST', url: '/v1/acme/projects/shop/optimization/choose-api', headers: WRITE_AUTH,
+        payload: { identification: { sourceId: 'web', profileId: 'dv-2' }, names: ['recent-recs'] },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const choice = (res.json() as { choices: { body: { products: { id: string }[] } }[] }).choices[0];
+      const own = await feedIds(h.app, 4, { profileId: 'dv-2', limit: 3 });
+      assert.notDeepEqual(own, await feedIds(h.app, 4, { profileId: 'dv-1', limit: 3 }), 'the two profiles viewed different products');
+      assert.deepEqual(choice?.body.products.map((p) => p.id), own);
+    });
   });
 }

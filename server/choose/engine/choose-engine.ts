@@ -224,7 +224,7 @@ function choose(
   if (pendingFeeds && failedFeeds && deps.feedProducts) {
     const feedProducts = deps.feedProducts;
     for (const { choice, experience } of pendingFeeds) {
-      const context = { experience: experience.name, profileId, sessionId, device };
+      const context = { experience: experience.name, profileId: request.visitorProfileId ?? profileId, sessionId, device };
       waits.push(
         Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
           (products) => {

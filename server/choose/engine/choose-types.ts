@@ -15,6 +15,11 @@ export interface ChooseRequest {
   /** The unit of `stickiness: "profile"` (form A's profileId, or the profile linked to form B's userId). */
   profileId: string;
   /**
+   * The profile the caller named, when it is not `profileId` (a second device of an identified person): feeds answer
+   * for it, as the feed endpoint does for the same profile.
+   */
+  visitorProfileId?: string;
+  /**
    * What `condition` rules see: `url`, profile and account attributes, anything the route knows.
    * `device` is added from the request when this object has none.
    */

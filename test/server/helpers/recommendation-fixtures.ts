@@ -17,7 +17,7 @@ export function recommendationsConfig(): ServiceConfigFile {
             apiKeys: [API_KEY],
             writeKeys: ['web1.p4ss'],
             sources: ['web'],
-            experiences: [{ name: 'recs', feed: 1, limit: 5 }],
+            experiences: [{ name: 'recs', feed: 1, limit: 5 }, { name: 'recent-recs', feed: 4, limit: 3 }],
             feeds: [
               { id: 1, strategy: 'popular' },
               { id: 2, strategy: 'viewed-together' },
