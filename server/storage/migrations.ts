@@ -2,7 +2,7 @@
 // Applied in order on start, each in its own transaction with its row in schema_migrations; never edit a
 // shipped migration, add the next version.
 
-import { cheaperModelsPostgres, cheaperModelsSqlite, modelInbox, recommendations } from './recommendation-migrations.js';
+import { cheaperModelsPostgres, cheaperModelsSqlite, modelInbox, productIdsByteOrderPostgres, recommendations } from './recommendation-migrations.js';
 
 export interface Migration {
   version: number;
@@ -316,5 +316,11 @@ export const MIGRATIONS: Migration[] = [
     name: "recommendations: the models' inbox, applied after ingestion in chunks",
     sqlite: modelInbox({ serial: 'INTEGER PRIMARY KEY' }),
     postgres: modelInbox({ serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+  {
+    version: 13,
+    name: 'recommendations: product ids in byte order on PostgreSQL, as on SQLite, whatever the database collation',
+    sqlite: '-- SQLite compares text byte-wise already',
+    postgres: productIdsByteOrderPostgres,
   },
 ];

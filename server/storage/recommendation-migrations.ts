@@ -117,3 +117,13 @@ CREATE TABLE model_inbox (
   events TEXT NOT NULL
 );
 `;
+
+// Product ids order byte-wise on PostgreSQL as on SQLite (ties in every feed break by product id): a database
+// created with another collation (ICU's en-US puts "a" before "B") would answer other lists than SQLite's.
+export const productIdsByteOrderPostgres = `
+ALTER TABLE catalog_products ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+ALTER TABLE product_scores ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+ALTER TABLE baskets ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+ALTER TABLE co_occurrence ALTER COLUMN a TYPE TEXT COLLATE "C", ALTER COLUMN b TYPE TEXT COLLATE "C";
+ALTER TABLE profile_recent ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+`;

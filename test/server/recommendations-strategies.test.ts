@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServiceEvent } from '../../src/event.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
+import { buildApp } from '../../server/app.js';
+import { DRIVERS, postgresDatabase } from './helpers/storage-drivers.js';
 import { feedIds, productEvent, putCatalog, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';
 import { useApp } from './helpers/use-test-app.js';
 
@@ -190,5 +191,26 @@ describe('recommendation strategies: SQLite and PostgreSQL agree', () => {
       assert.ok(sqlite[key] && sqlite[key].length > 0, `${key} was recorded`);
       assert.deepEqual(postgres[key], sqlite[key], key);
     }
+  });
+});
+
+describe('ties break by product id byte-wise on any database collation', () => {
+  it('a PostgreSQL database with ICU en-US collation answers the list SQLite answers', async () => {
+    const lists: string[][] = [];
+    for (const make of [() => DRIVERS[0]!.create(), () => postgresDatabase({ icuLocale: 'en-US' })]) {
+      const db = await make();
+      const storage = await db.open();
+      const app = await buildApp({ config: recommendationsConfig(), storage });
+      try {
+        // No events: the popular fill orders every available product by id alone.
+        await putCatalog(app, ['B', 'a', 'a-2', 'a1', 'Z'].map((id) => ({ id, title: id })));
+        lists.push(await feedIds(app, FEED.popular, { limit: 5 }));
+      } finally {
+        await app.close();
+        await storage.close();
+        await db.destroy();
+      }
+    }
+    assert.deepEqual(lists, [['B', 'Z', 'a', 'a-2', 'a1'], ['B', 'Z', 'a', 'a-2', 'a1']]);
   });
 });

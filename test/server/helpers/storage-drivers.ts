@@ -30,12 +30,17 @@ export function sqliteDatabase(): TestDatabase {
   };
 }
 
-export async function postgresDatabase(): Promise<TestDatabase> {
+export async function postgresDatabase(options: { icuLocale?: string } = {}): Promise<TestDatabase> {
   const dbName = `svc_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${dbName}`);
+    // With an ICU locale, text sorts by that language's rules unless a column says otherwise (as a managed database
+    // created with defaults other than C may).
+    const locale = options.icuLocale
+      ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE ${pg.escapeLiteral(options.icuLocale)} LOCALE 'C.UTF-8'`
+      : '';
+    await admin.query(`CREATE DATABASE ${dbName}${locale}`);
   } finally {
     await admin.end();
   }
