@@ -6,7 +6,7 @@ import { adminStyles } from './admin-styles.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { kindOf, type Experience } from './experience.js';
-import { headlineOf, headlineText } from './headline-result.js';
+import { headlineOf, headlineText, leaderOf } from './headline-result.js';
 import { ACTION_LABELS, actionsFor, applyAction, consequence, type LifecycleAction } from './lifecycle.js';
 
 declare global {
@@ -17,8 +17,11 @@ declare global {
 
 export type ListState = ViewState;
 
-/** A row's headline result: its text once known, or why there is none. */
-type HeadlineState = { text: string; metric?: string } | { error: string } | 'loading';
+/**
+ * A row's headline result: its text once known (and the variation the first metric favours, the one "Ship a winner"
+ * offers first), or why there is none.
+ */
+type HeadlineState = { text: string; metric?: string; leader?: string } | { error: string } | 'loading';
 
 const KIND_LABELS = { experiment: 'Experiment', content: 'Content', feed: 'Feed' } as const;
 
@@ -101,8 +104,10 @@ export class SvcAdminExperiences extends ApiView {
     await Promise.all(started.map(async (e) => {
       let state: HeadlineState;
       try {
-        const headline = headlineOf(await api.results(e.name, signal));
-        state = { text: headlineText(headline, locale), ...(headline.kind === 'best' ? { metric: headline.metric } : {}) };
+        const answer = await api.results(e.name, signal);
+        const headline = headlineOf(answer);
+        const leader = leaderOf(answer, headline);
+        state = { text: headlineText(headline, locale), ...(headline.kind === 'best' ? { metric: headline.metric } : {}), ...(leader ? { leader } : {}) };
       } catch (error) {
         state = { error: error instanceof ApiError ? error.message : String(error) };
       }
@@ -212,6 +217,12 @@ export class SvcAdminExperiences extends ApiView {
   }
 
   /** Asks, then writes the experience as listed with its new status (and winner), if nobody changed it since. */
+  /** The variation the first metric's results favour, once they are read. */
+  #leader(e: Experience): string | undefined {
+    const state = this.headlines.get(e.name);
+    return typeof state === 'object' && 'leader' in state ? state.leader : undefined;
+  }
+
   async #step(e: Experience, action: LifecycleAction): Promise<void> {
     const dialog = this.renderRoot.querySelector<SvcAdminConfirm>('svc-admin-confirm')!;
     const variations = (e.variations ?? []).map((v) => v.name);
@@ -219,8 +230,8 @@ export class SvcAdminExperiences extends ApiView {
       title: action === 'ship' ? `Ship a winner of '${e.name}'?` : `${ACTION_LABELS[action]} '${e.name}'?`,
       describe: (choice) => consequence(e, action, choice),
       confirmLabel: (choice) => (action === 'ship' ? `Ship '${choice ?? ''}'` : ACTION_LABELS[action]),
-      // The control is what the others were measured against: the likelier winner is a challenger.
-      ...(action === 'ship' ? { choices: { legend: 'Winner', options: variations, initial: variations[1] ?? variations[0] } } : {}),
+      // Offered first: the variation the results favour; without results, the control (shipping it changes nothing).
+      ...(action === 'ship' ? { choices: { legend: 'Winner', options: variations, initial: this.#leader(e) ?? variations[0] } } : {}),
     });
     if (!answer || !this.api) return;
     this.busy = e.name;

@@ -1,7 +1,7 @@
 // The list's one line of results, from answers shaped as the service sends them (src/results-answer.ts).
 import { expect } from '@open-wc/testing';
 import type { ResultsAnswer, VariationStats } from '../src/results-answer.js';
-import { headlineOf, headlineText } from './headline-result.js';
+import { headlineOf, headlineText, leaderOf } from './headline-result.js';
 
 function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0): ResultsAnswer {
   const stats = variations.map((v) => ({ units: 0, total: 0, mean: null, stddev: null, ...v }) as VariationStats);
@@ -53,4 +53,13 @@ describe('headline result', () => {
       expect(headlineText(headlineOf(c.answer), 'en')).to.equal(c.text);
     });
   }
+});
+
+describe('the variation "Ship a winner" offers first', () => {
+  it('is the challenger most likely to win when it more likely beats the control than not, else the control', () => {
+    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.1, chanceToWin: 0.8 }]))).to.equal('bold');
+    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'green', uplift: -0.44, chanceToWin: 0.19 }]))).to.equal('control');
+    expect(leaderOf(answer(0, [{ name: 'control' }, { name: 'bold' }]))).to.equal(undefined);
+    expect(leaderOf(answer(4, [{ name: 'control' }, { name: 'bold', uplift: null, chanceToWin: null }]))).to.equal(undefined);
+  });
 });

@@ -25,6 +25,15 @@ export function headlineOf(answer: ResultsAnswer): Headline {
   };
 }
 
+/**
+ * The variation the first metric's results favour: the best challenger when it more likely beats the control than
+ * not, else the control; undefined without a chance to win.
+ */
+export function leaderOf(answer: ResultsAnswer, h: Headline = headlineOf(answer)): string | undefined {
+  if (h.kind !== 'best' || h.chanceToWin === null) return undefined;
+  return h.chanceToWin > 0.5 ? h.variation : answer.control;
+}
+
 /** The headline in words, numbers in `locale` (undefined: the browser's). */
 export function headlineText(h: Headline, locale?: string): string {
   if (h.kind === 'no-data') return 'no data yet';

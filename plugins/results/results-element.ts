@@ -235,7 +235,7 @@ export class SvcResults extends LitElement {
     return html`
       <header part="header">
         <h2 part="title">${r.experience}</h2>
-        <p part="summary">${f.units(r.units)} units exposed${split ? `: ${split}` : ''}</p>
+        <p part="summary">${f.units(r.units)} ${r.units === 1 ? 'unit' : 'units'} exposed${split ? `: ${split}` : ''}</p>
         ${r.multipleExposures > 0
           ? html`<p class="note">${f.units(r.multipleExposures)} ${r.multipleExposures === 1 ? 'unit was' : 'units were'} exposed to more than one variation and
               ${r.multipleExposures === 1 ? 'is' : 'are'} left out of these results.</p>`
