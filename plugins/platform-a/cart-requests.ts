@@ -19,12 +19,14 @@ export function watchCartRequests(onAdd: OnCartAdd): () => void {
 
   const originalFetch = window.fetch;
   const wrappedFetch: typeof fetch = function (input, init) {
+    const adding = active && isCartAdd(input instanceof Request ? input.url : String(input));
+    // A Request carries its own body: read from a copy made before fetch uses the original up.
+    const sent = adding && init?.body === undefined && input instanceof Request ? input.clone().text() : init?.body;
     const response = originalFetch.call(window, input, init);
-    const url = input instanceof Request ? input.url : String(input);
-    if (active && isCartAdd(url)) {
+    if (adding) {
       // Our callback is attached before the caller's, so the body is still unread when we clone it.
       void response.then(
-        (r) => (ok(r.status) ? r.clone().json().catch(() => null).then((answer) => report(init?.body, answer)) : undefined),
+        (r) => (ok(r.status) ? Promise.all([r.clone().json().catch(() => null), sent]).then(([answer, body]) => report(body, answer)) : undefined),
         () => undefined,
       );
     }
@@ -41,7 +43,8 @@ export function watchCartRequests(onAdd: OnCartAdd): () => void {
   };
   const wrappedSend = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null): void {
     if (active && isCartAdd(urls.get(this))) {
-      this.addEventListener('load', () => {
+      // Once per send, whatever its outcome (an object reused for another add must not report this one again).
+      this.addEventListener('loadend', () => {
         if (!ok(this.status)) return;
         let answer: unknown = null;
         try {
@@ -50,7 +53,7 @@ export function watchCartRequests(onAdd: OnCartAdd): () => void {
           // not JSON: the product comes from the page instead
         }
         report(body, answer);
-      });
+      }, { once: true });
     }
     send.call(this, body);
   };

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { ServiceEvent } from '../../src/index.js';
 import {
@@ -166,10 +166,12 @@ describe('platformA (Shopify)', () => {
         sent.push({ xhr: this, body });
       });
     });
+    /** What a browser does when an answer arrives: `load`, then `loadend`. */
     const respond = (xhr: XMLHttpRequest, status: number, answer: unknown): void => {
-      Object.defineProperty(xhr, 'status', { value: status });
-      Object.defineProperty(xhr, 'responseText', { value: JSON.stringify(answer) });
+      Object.defineProperty(xhr, 'status', { value: status, configurable: true });
+      Object.defineProperty(xhr, 'responseText', { value: JSON.stringify(answer), configurable: true });
       xhr.dispatchEvent(new ProgressEvent('load'));
+      xhr.dispatchEvent(new ProgressEvent('loadend'));
     };
 
     it('a form-encoded XHR to /cart/add.js emits Added to cart with the quantity sent', () => {
@@ -197,6 +199,35 @@ describe('platformA (Shopify)', () => {
       respond(refused, 422, { status: 422 });
       expect(products(capture.events)).to.deep.equal([]);
     });
+
+    it('an XHR object used again counts each add once, and a later request on it nothing', () => {
+      storefront();
+      install();
+      const request = new XMLHttpRequest();
+      for (let i = 0; i < 2; i++) {
+        request.open('POST', '/cart/add.js');
+        request.send(`id=${VARIANTS[0]}&quantity=1`);
+        respond(request, 200, lineItem(VARIANTS[0]!));
+      }
+      request.open('GET', '/cart.js');
+      request.send();
+      respond(request, 200, { items: [] });
+      expect(products(capture.events).map((e) => e.data)).to.deep.equal([
+        { productId: P, quantity: 1, variantId: V0 }, { productId: P, quantity: 1, variantId: V0 },
+      ]);
+    });
+  });
+
+  it('an add sent as a Request that carries its own body is counted', async () => {
+    fetchStub.restore();
+    stubNetwork(lineItem(VARIANTS[0]!));
+    storefront();
+    install();
+    await fetch(new Request('/cart/add.js', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: VARIANTS[0], quantity: 2 }),
+    }));
+    await waitUntil(() => products(capture.events).length > 0, 'the add to be reported');
+    expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 2, variantId: V0 }]);
   });
 
   it('the order status page emits Product ordered per line item with the order id, once per order', () => {
