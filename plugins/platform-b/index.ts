@@ -56,17 +56,26 @@ export function platformB(): ServicePlugin {
     setup(ctx) {
       if (!ctx.platformB) return;
       const body = (): DOMTokenList | undefined => document.body?.classList;
+      // Done once the product or the order is found, or once the page is parsed: read while it is still loading (an
+      // async or early script), the form or the order number may not be there yet, so it is read again when it is.
       const stopReady = whenReady('platform-b', () => {
+        let done = document.readyState !== 'loading';
         if (body()?.contains('catalog-product-view')) {
           const id = field(document.querySelector(ADD_FORM), 'product') || document.querySelector('[data-product-id]')?.getAttribute('data-product-id');
-          if (id) productViewed(ctx, id);
+          if (id) {
+            productViewed(ctx, id);
+            done = true;
+          }
         }
         if (body()?.contains('checkout-onepage-success')) {
           // Logged-in customers get a link to the order, guests the number in a span (Magento_Checkout success.phtml).
           const orderId = document.querySelector('.checkout-success .order-number strong, .checkout-success p span')?.textContent?.trim();
-          if (orderId) productsOrdered(ctx, orderId, cachedCart());
+          if (orderId) {
+            productsOrdered(ctx, orderId, cachedCart());
+            done = true;
+          }
         }
-        return body() !== undefined;
+        return done;
       });
 
       const onAjaxAdd = (detail: AddToCartDetail | undefined): void => {
@@ -75,13 +84,13 @@ export function platformB(): ServicePlugin {
         addedToCart(ctx, ids.flatMap((id) => formLine(form, String(id))));
       };
       // A jQuery handler also sees DOM events of the same type, without `data`: those are counted below.
-      const jqHandler = guard('platform-b', ((_event, data) => data && onAjaxAdd(data)) as JQueryHandler);
+      const jqHandler = guard('platform-b', ((_event, data) => active && data && onAjaxAdd(data)) as JQueryHandler);
       let jq: JQueryLike | undefined;
       let active = true;
       const bind = (found: JQueryLike): void => {
         if (!active || typeof found !== 'function') return;
+        found(document).on('ajax:addToCart', jqHandler);
         jq = found;
-        jq(document).on('ajax:addToCart', jqHandler);
       };
       const g = window as unknown as MagentoGlobals;
       try {
@@ -104,8 +113,12 @@ export function platformB(): ServicePlugin {
       return () => {
         active = false;
         stopReady();
-        jq?.(document).off('ajax:addToCart', jqHandler);
         for (const remove of removers) remove();
+        try {
+          jq?.(document).off('ajax:addToCart', jqHandler);
+        } catch {
+          // a jQuery without .off (older than 1.7): its handler stays bound, and does nothing any more
+        }
       };
     },
   };

@@ -103,6 +103,55 @@ describe('platformB (Magento 2)', () => {
     ]);
   });
 
+  /** Runs `body` as if the SDK's script ran while the page was still being parsed (an async or early script). */
+  async function whileLoading(body: () => Promise<void>): Promise<void> {
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });
+    try {
+      await body();
+    } finally {
+      delete (document as { readyState?: unknown }).readyState;
+    }
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+  }
+
+  it('read while the page is still loading, the product and the order are read again once it is parsed', async () => {
+    await whileLoading(async () => {
+      pageType('catalog-product-view');
+      install();
+      await fixture(productInfo());
+    });
+    expect(products(capture.events)).to.deep.equal([['Product viewed', { productId: PRODUCT_ID }]]);
+    leaveMagento();
+    await whileLoading(async () => {
+      pageType('checkout-onepage-success');
+      cachedCart();
+      install();
+      await fixture(successPage('000000555'));
+    });
+    expect(products(capture.events).map(([name]) => name)).to.deep.equal(['Product viewed', 'Product ordered', 'Product ordered']);
+  });
+
+  it('a product found while loading is not read again at DOMContentLoaded (viewed once)', async () => {
+    await fixture(productInfo());
+    await whileLoading(async () => {
+      pageType('catalog-product-view');
+      install();
+    });
+    expect(products(capture.events)).to.deep.equal([['Product viewed', { productId: PRODUCT_ID }]]);
+  });
+
+  it('teardown removes its listeners even when the page\'s jQuery has no .off', () => {
+    (window as { jQuery?: unknown }).jQuery = () => ({ on: () => undefined });
+    try {
+      const svc = install();
+      svc.destroy();
+      ajaxAddToCart({ productIds: ['1'] });
+      expect(products(capture.events)).to.deep.equal([]);
+    } finally {
+      delete (window as { jQuery?: unknown }).jQuery;
+    }
+  });
+
   it('a logged-in customer\'s success page (order number as a link) is read too', async () => {
     pageType('checkout-onepage-success');
     cachedCart();
