@@ -66,6 +66,32 @@ describe('auto-track: clicks, changes and submits', () => {
     expect(values.constructor).to.equal('kept');
   });
 
+  it('Click On also for a button inside a shadow root (the event reaches the document retargeted to the host)', async () => {
+    const host = await fixture<HTMLDivElement>(html`<div></div>`);
+    host.attachShadow({ mode: 'open' }).innerHTML = '<button id="buy" class="cta">Buy now</button>';
+    host.shadowRoot!.querySelector('button')!.click();
+    const [click] = named(capture.events, 'Click On');
+    expect(click?.data).to.include({ tag: 'button', id: 'buy', text: 'Buy now' });
+  });
+
+  it('Click On bounds a link\'s href (a data: link of a generated download can be larger than an event may be)', async () => {
+    const link = await fixture<HTMLAnchorElement>(html`<a download="export.csv" href=${`data:text/csv,${'x,'.repeat(10_000)}`}>Export</a>`);
+    link.addEventListener('click', (e) => e.preventDefault());
+    link.click();
+    const [click] = named(capture.events, 'Click On');
+    expect(String(click?.data?.href).length).to.equal(2048);
+  });
+
+  it('Submit On sends the checked radio of a group and the checked box of a set, not the last field of the name', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form>
+      <input type="radio" name="size" value="S" data-svc-capture checked><input type="radio" name="size" value="M" data-svc-capture>
+      <input type="checkbox" name="opt" value="a" data-svc-capture checked><input type="checkbox" name="opt" value="b" data-svc-capture>
+      <button>Send</button></form>`);
+    submit(form);
+    const [sent] = named(capture.events, 'Submit On');
+    expect(sent?.data?.values).to.deep.equal({ size: 'S', opt: 'a' });
+  });
+
   it('a click outside any link or button is not tracked', async () => {
     const el = await fixture(html`<p>plain <b>text</b></p>`);
     el.querySelector('b')!.click();

@@ -1,13 +1,15 @@
 import type { PluginContext } from '../../src/index.js';
 import { listen } from '../../src/plugin-api.js';
-import { boundedText, capturedValue, describe, isExcluded, isField } from './element-info.js';
+import { boundedText, capturedValue, cutText, describe, isExcluded, isField } from './element-info.js';
 
 const CLICKABLE = 'a,button,[role=button],input[type=button],input[type=submit],input[type=reset]';
 
 /** `Click On` for the nearest link or button of a click. */
 export function trackClicks(ctx: PluginContext, redact: (url: string) => string): () => void {
   return listen<MouseEvent>(document, 'click', 'auto-track', (e) => {
-    const target = e.target instanceof Element ? e.target : null;
+    // The element clicked, also inside a shadow root (the event's target is then the host).
+    const origin = e.composedPath()[0];
+    const target = origin instanceof Element ? origin : null;
     const el = target?.closest(CLICKABLE);
     // Inside an editable region (a rich-text editor, a comment box) the text and links are what the visitor typed.
     if (!el || isExcluded(target!) || (el as HTMLElement).isContentEditable) return;
@@ -16,7 +18,8 @@ export function trackClicks(ctx: PluginContext, redact: (url: string) => string)
     if (!el.querySelector('[data-svc-no-capture]')) {
       data.text = boundedText(el instanceof HTMLInputElement ? el.value : el.textContent ?? '');
     }
-    if (el instanceof HTMLAnchorElement && el.hasAttribute('href')) data.href = redact(el.href);
+    // Bounded: a `data:` link (a generated download) can be larger than an event may be.
+    if (el instanceof HTMLAnchorElement && el.hasAttribute('href')) data.href = cutText(redact(el.href), 2048);
     ctx.emit({ type: 'track', name: 'Click On', data });
   }, true);
 }
@@ -53,7 +56,8 @@ export function trackSubmits(ctx: PluginContext, redact: (url: string) => string
     for (const el of form.querySelectorAll('[data-svc-capture]')) {
       const name = el.getAttribute('name');
       const value = name && name !== '__proto__' && isField(el) ? capturedValue(el) : undefined;
-      if (name && value !== undefined) values.set(name, value);
+      // A group of radios or checkboxes shares a name: an unchecked one ('') does not overwrite the checked one.
+      if (name && value !== undefined && (value !== '' || !values.has(name))) values.set(name, value);
     }
     if (values.size) data.values = Object.fromEntries(values);
     ctx.emit({ type: 'track', name: 'Submit On', data });
