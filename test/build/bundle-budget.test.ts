@@ -6,7 +6,9 @@ import { describe, it } from 'node:test';
 
 const budgets: [string, number][] = [
   ['dist/service-core.js', 8 * 1024],
-  ['dist/service.js', 22 * 1024],
+  // 22 KiB until 2026-11-25; half a KiB more for privacy and delivery fixes (redacted paths and actions, no clicks in
+  // editable regions, bounded hrefs, shadow-DOM clicks, a reused XHR, a Request's body, Magento pages read while loading).
+  ['dist/service.js', 22.5 * 1024],
 ];
 
 describe('bundle budgets', () => {
