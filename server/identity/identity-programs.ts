@@ -1,5 +1,5 @@
 import type { Attributes, ServiceEvent } from '../../src/event.js';
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { oneAtATime, op, type SqlProgram } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
 // The identity graph as SQL programs: who is whom (identify, alias), which accounts a profile belongs to, and the
@@ -206,7 +206,7 @@ export function* applyIdentityEffects(
     // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle). The chain is
     // read and the link written by one transaction at a time per project: on PostgreSQL two opposite aliases
     // committing together would each miss the other's link and close a cycle (SQLite runs one at a time anyway).
-    if (dialect === 'postgres') yield op('SELECT pg_advisory_xact_lock(hashtext(?))', `svc_aliases:${project}`);
+    yield* oneAtATime(dialect, `svc_aliases:${project}`);
     const chain = yield* aliasChain(project, event.userId);
     if (!chain.includes(event.anotherUserId)) {
       yield op(

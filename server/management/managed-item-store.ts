@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors/service-error.js';
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { oneAtATime, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
@@ -79,9 +79,9 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
   const { project, kind, name } = write;
   const lock = storage.dialect === 'postgres' ? ' FOR UPDATE' : '';
   return storage.transaction(function* () {
-    // One writer per project at a time: on PostgreSQL a row lock covers no item that does not exist yet, nor the
-    // project's other items the check reads. (SQLite runs one transaction at a time.)
-    if (storage.dialect === 'postgres') yield op('SELECT pg_advisory_xact_lock(hashtext(?))', `${CHANGES_CHANNEL}:${project}`);
+    // One writer per project at a time: a row lock covers no item that does not exist yet, nor the project's other
+    // items the check reads.
+    yield* oneAtATime(storage.dialect, `${CHANGES_CHANNEL}:${project}`);
     const { rows } = yield op(`SELECT version, item FROM managed_items WHERE project = ? AND kind = ? AND name = ?${lock}`, project, kind, name);
     const row = rows[0];
     const before = row ? (row.item === null ? null : (JSON.parse(String(row.item)) as Item)) : write.fileItem;

@@ -34,3 +34,13 @@ export function op(sql: string, ...params: SqlValue[]): SqlOp {
 export function valuesOp(sql: string, ...params: SqlValue[]): SqlOp {
   return { sql, params, values: true };
 }
+
+/**
+ * Makes the transactions that take the same `key` run one at a time, until each commits: a PostgreSQL advisory lock,
+ * for a check-then-write that no unique key guards (what a row lock cannot cover: rows that do not exist yet, or
+ * several rows read together). SQLite runs one write transaction at a time already.
+ * @example yield* oneAtATime(storage.dialect, `aliases:${project}`);
+ */
+export function* oneAtATime(dialect: 'sqlite' | 'postgres', key: string): SqlProgram<void> {
+  if (dialect === 'postgres') yield op('SELECT pg_advisory_xact_lock(hashtext(?))', key);
+}
