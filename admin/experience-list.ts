@@ -216,13 +216,13 @@ export class SvcAdminExperiences extends ApiView {
     return state.metric ? html`${state.text}<span class="sub muted">on ${state.metric}</span>` : state.text;
   }
 
-  /** Asks, then writes the experience as listed with its new status (and winner), if nobody changed it since. */
   /** The variation the first metric's results favour, once they are read. */
   #leader(e: Experience): string | undefined {
     const state = this.headlines.get(e.name);
     return typeof state === 'object' && 'leader' in state ? state.leader : undefined;
   }
 
+  /** Asks, then writes the experience as listed with its new status (and winner), if nobody changed it since. */
   async #step(e: Experience, action: LifecycleAction): Promise<void> {
     const dialog = this.renderRoot.querySelector<SvcAdminConfirm>('svc-admin-confirm')!;
     const variations = (e.variations ?? []).map((v) => v.name);

@@ -5,7 +5,7 @@ import { InstanceSlot } from '../../src/plugin-api.js';
 // script has run (the banner is usually high in the page), so they subscribe rather than look it up.
 const controls = new InstanceSlot<ConsentControl>();
 
-/** Registers the instance's control (`undefined` removes every one); returns the remover of this one alone. */
+/** Registers the instance's control (the last set is current); returns its remover, which clears it only while current. */
 export function setConsentControl(control: ConsentControl | undefined): () => void {
   return controls.set(control);
 }

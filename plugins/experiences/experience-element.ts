@@ -33,8 +33,8 @@ const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
 
 /**
- * Set by the `experiences()` plugin: the instance elements use when none is given to them (the newest set; `undefined`
- * removes every one). Returns the remover of this chooser alone.
+ * Set by the `experiences()` plugin: the instance elements use when none is given to them (the last set). Returns its
+ * remover, which clears it only while it is still the one set.
  */
 export function setDefaultChooser(chooser: Chooser | undefined): () => void {
   return choosers.set(chooser);

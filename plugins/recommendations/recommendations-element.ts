@@ -34,8 +34,8 @@ sources.watch((source) => {
 
 /**
  * Set by the `recommendations()` plugin before it defines the tag, so every element that upgrades has an
- * instance to fetch through and track with (the newest set; `undefined` removes every one). Returns the remover of
- * this source alone.
+ * instance to fetch through and track with (the last set). Returns its remover, which clears it only while it is
+ * still the one set.
  */
 export function setRecommendationSource(next: RecommendationSource | undefined): () => void {
   return sources.set(next);

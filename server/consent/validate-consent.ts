@@ -59,8 +59,11 @@ export function validateConsent(body: unknown): ConsentRecord {
   if (!isEpochMs(b.validUntil) || b.validUntil === 0) invalid('validUntil', 'must be a timestamp in milliseconds');
   let timestamp: number | undefined;
   if (isEpochMs(b.timestamp)) timestamp = b.timestamp;
-  else if (isEpochMs(isoTime(b.timestamp))) timestamp = isoTime(b.timestamp);
-  else if (b.timestamp !== undefined && b.timestamp !== null) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
+  else if (b.timestamp !== undefined && b.timestamp !== null) {
+    const iso = isoTime(b.timestamp);
+    if (!isEpochMs(iso)) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
+    timestamp = iso;
+  }
   const record: ConsentRecord = { profileId, action: b.action, validUntil: b.validUntil };
   const sourceId = optionalText(b, 'sourceId', MAX_ID);
   const category = optionalText(b, 'category', MAX_ID);
