@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  compare, cupedAdjust, moments, sampleRatioMismatch, type Comparison, type Moments,
+  compare, compareStatistics, moments, sampleRatioMismatch, type Comparison, type Moments,
 } from '../../server/results/statistics.js';
+import { cupedComparison, cupedRelativeVariance, summarizePairs } from '../../server/results/unit-statistics.js';
 
 function close(actual: number | null | undefined, expected: number, tolerance: number, what = 'value'): void {
   assert.ok(typeof actual === 'number' && Number.isFinite(actual), `${what}: expected a finite number, got ${actual}`);
@@ -39,7 +40,10 @@ function mean(values: ArrayLike<number>): number {
   return s / values.length;
 }
 
-const NO_COMPARISON: Comparison = { uplift: null, ci: null, pValue: null, chanceToWin: null, risk: null };
+const NO_COMPARISON: Comparison = {
+  uplift: null, ci: null, pValue: null, chanceToWin: null, risk: null, credibleInterval: null,
+  absolute: { effect: null, ci: null, pValue: null },
+};
 
 describe('moments', () => {
   it('count: mean and sample stddev (n - 1) equal direct arithmetic', () => {
@@ -191,35 +195,75 @@ describe('compare: the formulas by hand', () => {
   });
 });
 
+/**
+ * The two-sided t interval and p-value of an effect with variance v and df degrees of freedom, from the table values
+ * this file uses: t(0.975, 2) = 4.302653; at t = effect/sqrt(v) the p-value by the closed form for df = 2,
+ * 1 − t/sqrt(2 + t²).
+ */
+function absoluteTest(effect: number, v: number, df: 2): { ci: [number, number]; pValue: number } {
+  const half = 4.302653 * Math.sqrt(v);
+  const t = effect / Math.sqrt(v);
+  return { ci: [effect - half, effect + half], pValue: df === 2 ? 1 - t / Math.sqrt(2 + t * t) : NaN };
+}
+
 describe('compare: undefined statistics are null', () => {
   const cases: { name: string; control: Moments; treatment: Moments; expected: Comparison }[] = [
     { name: 'control without units', control: moments('count', []), treatment: given(10, 1, 1), expected: NO_COMPARISON },
     { name: 'treatment without units', control: given(10, 1, 1), treatment: moments('count', []), expected: NO_COMPARISON },
     { name: 'control stddev null (one unit)', control: moments('count', [3]), treatment: given(10, 1, 1), expected: NO_COMPARISON },
     { name: 'treatment stddev null (one unit)', control: given(10, 1, 1), treatment: moments('sum', [3]), expected: NO_COMPARISON },
-    { name: 'control mean 0', control: moments('binomial', [0, 0, 0]), treatment: moments('binomial', [0, 1, 1]), expected: NO_COMPARISON },
+    {
+      // The absolute difference needs no control mean: control 0 of 3 (no variance), treatment 2 of 3.
+      name: 'control mean 0: no relative figures, the absolute difference still',
+      control: moments('binomial', [0, 0, 0]),
+      treatment: moments('binomial', [0, 1, 1]),
+      expected: { ...NO_COMPARISON, absolute: { effect: 2 / 3, ...absoluteTest(2 / 3, (2 / 9) / 3, 2) } },
+    },
     {
       // Everyone converted on both sides: uplift 0 with a zero-width interval; the t statistic is 0/0.
       name: 'no variance on either side, same means: a zero-width interval, the rest undefined',
       control: moments('binomial', [1, 1]),
       treatment: moments('binomial', [1, 1, 1]),
-      expected: { uplift: 0, ci: [0, 0], pValue: null, chanceToWin: null, risk: null },
+      expected: {
+        uplift: 0, ci: [0, 0], pValue: null, chanceToWin: null, risk: null, credibleInterval: [0, 0],
+        absolute: { effect: 0, ci: [0, 0], pValue: null },
+      },
     },
     {
       name: 'no variance on either side, a better treatment: the limits (certain win, no risk)',
       control: moments('count', [2, 2, 2]),
       treatment: moments('count', [3, 3]),
-      expected: { uplift: 0.5, ci: [0.5, 0.5], pValue: 0, chanceToWin: 1, risk: 0 },
+      expected: {
+        uplift: 0.5, ci: [0.5, 0.5], pValue: 0, chanceToWin: 1, risk: 0, credibleInterval: [0.5, 0.5],
+        absolute: { effect: 1, ci: [1, 1], pValue: 0 },
+      },
     },
     {
       name: 'no variance on either side, a worse treatment: the limits (certain loss, risk the whole drop)',
       control: moments('binomial', [1, 1, 1]),
       treatment: moments('binomial', [0, 0]),
-      expected: { uplift: -1, ci: [-1, -1], pValue: 0, chanceToWin: 0, risk: 1 },
+      expected: {
+        uplift: -1, ci: [-1, -1], pValue: 0, chanceToWin: 0, risk: 1, credibleInterval: [-1, -1],
+        absolute: { effect: -1, ci: [-1, -1], pValue: 0 },
+      },
     },
   ];
   for (const { name, control, treatment, expected } of cases) {
-    it(name, () => assert.deepEqual(compare(control, treatment), expected));
+    it(name, () => {
+      const actual = compare(control, treatment);
+      // Table values carry 7 digits: the absolute test is compared to them, the rest exactly.
+      const { absolute, ...rest } = actual;
+      const { absolute: want, ...wantRest } = expected;
+      assert.deepEqual(rest, wantRest);
+      assert.equal(absolute.effect, want.effect);
+      if (want.ci === null) assert.equal(absolute.ci, null);
+      else {
+        close(absolute.ci?.[0], want.ci[0], 1e-6, 'absolute ci low');
+        close(absolute.ci?.[1], want.ci[1], 1e-6, 'absolute ci high');
+      }
+      if (want.pValue === null) assert.equal(absolute.pValue, null);
+      else close(absolute.pValue, want.pValue, 1e-9, 'absolute pValue');
+    });
   }
 
   it('a one-unit binomial control (stddev 0, n - 1 = 0) still has finite degrees of freedom from the treatment', () => {
@@ -280,9 +324,10 @@ describe('sampleRatioMismatch', () => {
     assert.deepEqual(sampleRatioMismatch([1000, 1100, 0], [50, 50, 0]), sampleRatioMismatch([1000, 1100], [50, 50]));
   });
 
-  it('units in a variation of weight 0 are a mismatch', () => {
-    assert.deepEqual(sampleRatioMismatch([1000, 1000, 3], [50, 50, 0]), { pValue: 0, mismatch: true });
-    assert.deepEqual(sampleRatioMismatch([1000, 3], [100, 0]), { pValue: 0, mismatch: true });
+  it('a variation of weight 0 is left out with its units (ramped down, it keeps those it had)', () => {
+    assert.deepEqual(sampleRatioMismatch([1000, 1000, 3], [50, 50, 0]), sampleRatioMismatch([1000, 1000], [50, 50]));
+    assert.deepEqual(sampleRatioMismatch([1000, 1000, 3], [50, 50, 0]), { pValue: 1, mismatch: false });
+    assert.deepEqual(sampleRatioMismatch([1000, 3], [100, 0]), { pValue: null, mismatch: false });
   });
 
   it('a live variation without units counts against the split', () => {
@@ -306,52 +351,36 @@ describe('sampleRatioMismatch', () => {
   });
 });
 
-describe('cupedAdjust', () => {
-  it('theta is the pooled slope: post = 2 pre gives theta 2 and constant adjusted values', () => {
-    const r = cupedAdjust([[1, 2], [3, 4]], [[2, 4], [6, 8]]);
-    close(r.theta, 2, 1e-12, 'theta');
-    for (const values of r.adjusted) for (const x of values) close(x, 5, 1e-12, 'adjusted');
-  });
-
-  it('theta is cov(pre, post)/var(pre) pooled over all units, centred on the pooled pre mean', () => {
-    const pre = [[0, 1, 5], [2, 7]];
-    const post = [[1, 0, 4], [3, 9]];
-    // Pooled over both variations: pre mean 3, post mean 3.4.
-    const xs = pre.flat();
-    const ys = post.flat();
+describe('CUPED (gbstats regression adjustment, one comparison at a time)', () => {
+  it('theta is cov(pre, post)/var(pre) over the units of the two variations compared only', () => {
+    const pre = [[0, 1, 5], [2, 7], [40, 41]];
+    const post = [[1, 0, 4], [3, 9], [0, 90]];
+    const xs = [...pre[0]!, ...pre[1]!];
+    const ys = [...post[0]!, ...post[1]!];
     const mx = mean(xs);
     const my = mean(ys);
     const cov = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0);
     const varX = xs.reduce((s, x) => s + (x - mx) ** 2, 0);
-    const r = cupedAdjust(pre, post);
-    close(r.theta, cov / varX, 1e-12, 'theta');
-    close(r.adjusted[1]![1]!, 9 - (cov / varX) * (7 - mx), 1e-12, 'adjusted');
+    const c = cupedComparison('mean', summarizePairs(post[0]!, pre[0]!), summarizePairs(post[1]!, pre[1]!));
+    close(c.theta, cov / varX, 1e-12, 'theta of variations 0 and 1 (variation 2 plays no part)');
+    close(c.treatment.mean, mean(post[1]!) - (cov / varX) * mean(pre[1]!), 1e-12, 'adjusted mean');
+    close(c.treatment.unadjustedMean, mean(post[1]!), 1e-12, 'raw mean');
   });
 
   const noTheta = [
     { name: 'pre does not vary', pre: [[0.1, 0.1, 0.1], [0.1, 0.1]], post: [[1, 5, 2], [7, 3]] },
-    { name: 'a single unit', pre: [[4], []], post: [[9], []] },
+    { name: 'post does not vary', pre: [[1, 5, 2], [7, 3]], post: [[4, 4, 4], [4, 4]] },
     { name: 'no units', pre: [[], []], post: [[], []] },
   ];
   for (const { name, pre, post } of noTheta) {
-    it(`theta is 0 and values unchanged when ${name}`, () => {
-      const r = cupedAdjust(pre, post);
-      assert.equal(r.theta, 0);
-      assert.deepEqual(r.adjusted.map((a) => [...a]), post);
+    it(`theta is 0 when ${name}`, () => {
+      const c = cupedComparison('mean', summarizePairs(post[0]!, pre[0]!), summarizePairs(post[1]!, pre[1]!));
+      assert.equal(c.theta, 0);
     });
   }
 
-  it('leaves its inputs untouched', () => {
-    const pre = [new Float64Array([1, 2, 3]), new Float64Array([4, 5])];
-    const post = [new Float64Array([2, 2, 5]), new Float64Array([9, 1])];
-    const copies = [...pre, ...post].map((a) => [...a]);
-    cupedAdjust(pre, post);
-    assert.deepEqual([...pre, ...post].map((a) => [...a]), copies);
-  });
-
   it('throws when pre and post do not line up', () => {
-    assert.throws(() => cupedAdjust([[1, 2]], [[1]]), RangeError);
-    assert.throws(() => cupedAdjust([[1]], []), RangeError);
+    assert.throws(() => summarizePairs([1, 2], [1]), RangeError);
   });
 
   describe('on correlated data (post = 0.8 pre + noise, the treatment adds 0.5)', () => {
@@ -368,10 +397,10 @@ describe('cupedAdjust', () => {
     }
     const trueUplift = 0.5 / 8; // control's post mean is 0.8 · 10
     const raw = compare(moments('sum', post[0]!), moments('sum', post[1]!));
-    const { theta, adjusted } = cupedAdjust(pre, post);
-    const cuped = compare(moments('sum', adjusted[0]!), moments('sum', adjusted[1]!));
+    const c = cupedComparison('mean', summarizePairs(post[0]!, pre[0]!), summarizePairs(post[1]!, pre[1]!));
+    const cuped = compareStatistics(c.control, c.treatment, {}, cupedRelativeVariance(c));
 
-    it('estimates theta close to the true slope 0.8', () => close(theta, 0.8, 0.01, 'theta'));
+    it('estimates theta close to the true slope 0.8', () => close(c.theta, 0.8, 0.01, 'theta'));
 
     it('narrows the confidence interval', () => {
       assert.ok(raw.ci && cuped.ci);
@@ -384,12 +413,6 @@ describe('cupedAdjust', () => {
     it('keeps the point estimate close to the true lift, inside its interval', () => {
       close(cuped.uplift, trueUplift, 0.003, 'adjusted uplift');
       assert.ok(cuped.ci && cuped.ci[0] < trueUplift && trueUplift < cuped.ci[1]);
-    });
-
-    it('is unbiased: the mean of adjusted values over all units equals that of post values', () => {
-      const adjustedMean = (mean(adjusted[0]!) + mean(adjusted[1]!)) / 2;
-      const postMean = (mean(post[0]!) + mean(post[1]!)) / 2;
-      close(adjustedMean, postMean, 1e-9, 'mean over all units');
     });
   });
 });
