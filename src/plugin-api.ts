@@ -9,5 +9,6 @@ export { LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
 export { InstanceSlot } from './instance-slot.js';
 export type {
-  DimensionResult, MetricResult, MetricType, ResultsAnswer, VariationStats, VariationUnits,
+  AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
+  ResultsAnswer, VariationStats, VariationUnits,
 } from './results-answer.js';

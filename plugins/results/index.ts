@@ -4,9 +4,10 @@ import { defineElement } from '../../src/index.js';
 import { SvcResults } from './results-element.js';
 
 export { SvcResults };
-export type { ResultsState } from './results-element.js';
+export type { ResultsDifference, ResultsState } from './results-element.js';
 export type {
-  DimensionResult, MetricResult, MetricType, ResultsAnswer, ResultsError, VariationStats, VariationUnits,
+  AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
+  ResultsAnswer, ResultsError, VariationStats, VariationUnits,
 } from './results-answer.js';
 
 /**

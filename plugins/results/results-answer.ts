@@ -3,7 +3,8 @@
 import type { MetricResult, ResultsAnswer } from '../../src/plugin-api.js';
 
 export type {
-  DimensionResult, MetricResult, MetricType, ResultsAnswer, VariationStats, VariationUnits,
+  AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
+  ResultsAnswer, VariationStats, VariationUnits,
 } from '../../src/plugin-api.js';
 
 /** Why there are no results: the service's `{error:{code, message}}`, or what went wrong on the way. */
@@ -85,8 +86,13 @@ function isAnswer(body: unknown): body is ResultsAnswer {
 
 function metricsOk(metrics: unknown): boolean {
   return Array.isArray(metrics) && metrics.every((m: Partial<MetricResult> | null) => Array.isArray(m?.variations)
-    && m.variations.every((v) => v !== null && typeof v === 'object'
-      && (v.ci === undefined || v.ci === null || (Array.isArray(v.ci) && v.ci.length === 2 && v.ci.every(Number.isFinite)))));
+    && m.variations.every((v) => v !== null && typeof v === 'object' && intervalOk(v.ci)
+      && (v.absolute === undefined || (typeof v.absolute === 'object' && v.absolute !== null && intervalOk(v.absolute.ci)))));
+}
+
+/** An interval the chart can draw, or none. */
+function intervalOk(ci: unknown): boolean {
+  return ci === undefined || ci === null || (Array.isArray(ci) && ci.length === 2 && ci.every(Number.isFinite));
 }
 
 export function isError(value: ResultsAnswer | ResultsError): value is ResultsError {

@@ -4,8 +4,9 @@
 // metrics purchase (binomial), orders (count) and revenue (sum of price), all on "Product ordered". The data is made
 // through the service's own API: a Choose request exposes a profile, a tracked event makes it purchase.
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import sinon from 'sinon';
-import type { ResultsAnswer, ResultsError, SvcResults } from './index.js';
+import type { MetricResult, ResultsAnalysis, ResultsAnswer, ResultsError, SvcResults, VariationStats } from './index.js';
 import { defineResults } from './index.js';
 import { settled } from '../../test/helpers/settled.js';
 
@@ -101,6 +102,15 @@ const root = (el: SvcResults): ShadowRoot => el.shadowRoot!;
 const tables = (el: SvcResults, scope: ParentNode = root(el)) => [...scope.querySelectorAll('table')];
 const rowOf = (table: HTMLTableElement, variation: string) =>
   [...table.tBodies[0]!.rows].find((r) => r.cells[0]!.textContent!.trim().startsWith(variation))!;
+const headers = (table: HTMLTableElement) => [...table.tHead!.rows[0]!.cells].map((c) => c.textContent!.replace(/\s+/g, ' ').trim());
+/** The cell of `variation`'s row in the column whose header starts with `header`. */
+const cellOf = (table: HTMLTableElement, variation: string, header: string): HTMLTableCellElement => {
+  const column = headers(table).findIndex((h) => h.startsWith(header));
+  if (column < 0) throw new Error(`no column ${header} in ${headers(table).join(' | ')}`);
+  return rowOf(table, variation).cells[column] as HTMLTableCellElement;
+};
+/** The text as laid out (a block's text on a line of its own, so an interval under its effect reads apart from it). */
+const textOf = (node: Element | null | undefined): string => ((node as HTMLElement | null)?.innerText ?? '').replace(/\s+/g, ' ').trim();
 
 describe('<svc-results> against the service', () => {
   let seeded: Seeded;
@@ -130,14 +140,14 @@ describe('<svc-results> against the service', () => {
     const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero" lang="en"></svc-results>`);
     const purchase = el.results!.metrics.find((m) => m.name === 'purchase')!;
     const bold = purchase.variations.find((v) => v.name === 'bold')!;
-    const row = rowOf(tables(el)[0]!, 'bold');
+    const table = tables(el)[0]!;
     const percent = (n: number, digits: number) => `${(n * 100).toFixed(digits)}%`;
-    expect(row.cells[2]!.textContent!.trim()).to.equal(percent(bold.mean!, 2));
-    const uplift = row.cells[3]!.textContent!;
+    expect(cellOf(table, 'bold', 'Conversion rate').textContent!.trim()).to.equal(percent(bold.mean!, 2));
+    const uplift = cellOf(table, 'bold', 'Uplift (95% CI)').textContent!;
     expect(uplift).to.include(`${bold.uplift! > 0 ? '+' : ''}${percent(bold.uplift!, 1)}`);
     expect(uplift).to.include(' to ');
-    expect(row.cells[4]!.textContent!.trim()).to.equal(percent(bold.chanceToWin!, 1));
-    expect(row.cells[5]!.textContent!.trim()).to.match(/^([01]\.\d{4}|< 0\.0001)$/);
+    expect(cellOf(table, 'bold', 'Chance to win').textContent!.trim()).to.equal(percent(bold.chanceToWin!, 1));
+    expect(cellOf(table, 'bold', 'p-value').textContent!.trim()).to.match(/^([01]\.\d{4}|< 0\.0001)$/);
   });
 
   it('draws an interval chart per metric: a labelled SVG with a zero line and a bar coloured by where the interval lies', async () => {
@@ -211,9 +221,194 @@ describe('<svc-results> against the service', () => {
   describe('answers the running service does not produce here (the answer stubbed, as the contract shapes it)', () => {
     const answer = (over: Partial<ResultsAnswer>): ResultsAnswer => ({
       experience: 'stubbed', control: 'control', units: 0, multipleExposures: 0, srm: { pValue: null, mismatch: false },
+      analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'none' },
       variations: [{ name: 'control', weight: 50, units: 0 }, { name: 'b', weight: 50, units: 0 }], metrics: [], ...over,
     } as ResultsAnswer);
     afterEach(() => sinon.restore());
+
+    /** `<svc-results>` showing `body` as the service's answer (attributes of the element in `attrs`). */
+    async function showing(body: ResultsAnswer, difference?: string): Promise<SvcResults> {
+      sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }));
+      return results(html`<svc-results organization="acme" project="shop" experience="stubbed" lang="en" difference=${difference ?? 'relative'}></svc-results>`);
+    }
+
+    /** A two-variation metric: control, and bold with its comparison (`bold` overrides any of its figures). */
+    const metric = (over: Partial<MetricResult>, control: Partial<VariationStats>, bold: Partial<VariationStats>): MetricResult => ({
+      name: 'purchase', type: 'binomial', inverse: false, cupedApplied: false, ...over,
+      variations: [
+        { name: 'control', units: 1000, total: 100, mean: 0.1, stddev: 0.3, ...control },
+        {
+          name: 'bold', units: 1000, total: 130, mean: 0.13, stddev: 0.336, uplift: 0.3, ci: [0.05, 0.55], pValue: 0.012,
+          significant: true, chanceToWin: 0.994, risk: 0.0012, credibleInterval: [0.06, 0.54],
+          absolute: { effect: 0.03, ci: [0.005, 0.055], pValue: 0.013 }, ...bold,
+        },
+      ],
+    });
+    const twoVariations = { units: 2000, variations: [{ name: 'control', weight: 50, units: 1000 }, { name: 'bold', weight: 50, units: 1000 }] };
+    const purchase = metric({}, {}, {});
+    const revenue = metric({ name: 'revenue', type: 'sum' }, { total: 4110, mean: 4.11, stddev: 18 }, {
+      total: 4426, mean: 4.426, stddev: 19, uplift: 0.0769, ci: [0.017, 0.137], absolute: { effect: 0.316, ci: [0.069, 0.562], pValue: 0.004 },
+    });
+
+    it('switches to absolute differences by keyboard, reflected as difference="absolute": percentage points for a conversion, plain numbers for a sum', async () => {
+      const el = await showing(answer({ ...twoVariations, metrics: [purchase, revenue] }));
+      expect(el.getAttribute('difference')).to.equal('relative');
+      const [conversion, sum] = tables(el);
+      expect(textOf(cellOf(conversion!, 'bold', 'Uplift (95% CI)'))).to.equal('+30.0% +5.0% to +55.0%');
+      const relative = root(el).querySelector<HTMLInputElement>('[part="difference"] input[value="relative"]')!;
+      expect(relative.checked).to.equal(true);
+      relative.focus();
+      await sendKeys({ press: 'ArrowRight' });
+      await el.updateComplete;
+      expect(el.difference).to.equal('absolute');
+      expect(el.getAttribute('difference')).to.equal('absolute');
+      expect(root(el).querySelector<HTMLInputElement>('[part="difference"] input[value="absolute"]')!.checked).to.equal(true);
+      const points = cellOf(conversion!, 'bold', 'Difference (95% CI)');
+      // "pp" to the eye, "percentage points" to a screen reader.
+      expect([...points.querySelectorAll('[aria-hidden="true"]')].map((n) => n.textContent!.trim())).to.deep.equal(['pp', 'pp', 'pp']);
+      expect(textOf(points).replace(/ pp percentage points/g, ' pp')).to.equal('+3.00 pp +0.50 pp to +5.50 pp');
+      expect(textOf(cellOf(conversion!, 'bold', 'p-value'))).to.equal('0.0130');
+      expect(textOf(cellOf(sum!, 'bold', 'Difference (95% CI)'))).to.equal('+0.316 +0.069 to +0.562');
+      expect(textOf(cellOf(sum!, 'bold', 'p-value'))).to.equal('0.0040');
+      const chart = root(el).querySelector('[part="chart"] svg')!;
+      expect(chart.getAttribute('aria-label')).to.include('Difference of purchase against control in percentage points (pp)')
+        .and.to.include('bold: difference +3.00 pp, 95% interval +0.50 pp to +5.50 pp; significantly better');
+      expect(chart.querySelector('g[data-variation="bold"] text')!.textContent).to.equal('bold: +3.00 pp (+0.50 pp to +5.50 pp)');
+      // Back, by the other arrow: the answer held is shown again, nothing is fetched.
+      await sendKeys({ press: 'ArrowLeft' });
+      await el.updateComplete;
+      expect(el.getAttribute('difference')).to.equal('relative');
+      expect(textOf(cellOf(conversion!, 'bold', 'Uplift (95% CI)'))).to.equal('+30.0% +5.0% to +55.0%');
+      expect((window.fetch as sinon.SinonStub).callCount).to.equal(1);
+    });
+
+    it('starts absolute with the attribute, and shows the absolute difference where a control mean of 0 leaves no uplift', async () => {
+      const zero = metric({ name: 'orders', type: 'count' }, { total: 0, mean: 0, stddev: 0 }, {
+        total: 12, mean: 0.012, uplift: null, ci: null, pValue: 0.03, chanceToWin: null, risk: null, absolute: { effect: 0.012, ci: [0.0012, 0.0228], pValue: 0.03 },
+      });
+      const el = await showing(answer({ ...twoVariations, metrics: [zero] }), 'absolute');
+      expect(textOf(cellOf(tables(el)[0]!, 'bold', 'Difference (95% CI)'))).to.equal('+0.0120 +0.0012 to +0.0228');
+      el.difference = 'relative';
+      await el.updateComplete;
+      expect(cellOf(tables(el)[0]!, 'bold', 'Uplift').querySelector('.sr-only')!.textContent).to.include('control mean is 0');
+    });
+
+    const readings: { name: string; analysis: ResultsAnalysis; level: string; says: string[] }[] = [
+      {
+        name: 'sequential intervals, safe to check daily',
+        analysis: { alpha: 0.05, interval: 'sequential', sequentialTuning: 5000, correction: 'none' },
+        level: '95%', says: ['95% sequential confidence intervals — safe to check daily', 'the p-value is below 0.05'],
+      },
+      {
+        name: 'fixed-horizon intervals, read once at the planned end',
+        analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'none' },
+        level: '95%', says: ['95% fixed-horizon confidence intervals — read them once, at the planned end', 'checking early', 'inflates false positives'],
+      },
+      {
+        name: 'the level of the experiment\'s alpha (0.1: 90%)',
+        analysis: { alpha: 0.1, interval: 'fixed-horizon', correction: 'none' },
+        level: '90%', says: ['90% fixed-horizon confidence intervals', 'the p-value is below 0.1'],
+      },
+      {
+        name: 'the correction that significance uses',
+        analysis: { alpha: 0.025, interval: 'sequential', correction: 'benjamini-hochberg' },
+        level: '97.5%', says: ['97.5% sequential confidence intervals', 'adjusted for the metrics and variations compared (Benjamini–Hochberg) is below 0.025'],
+      },
+    ];
+    for (const r of readings) {
+      it(`says which intervals the answer carries: ${r.name}`, async () => {
+        const el = await showing(answer({ ...twoVariations, analysis: r.analysis, metrics: [purchase] }));
+        const note = textOf(root(el).querySelector('[part="analysis"]'));
+        for (const words of r.says) expect(note).to.include(words);
+        expect(headers(tables(el)[0]!)).to.include(`Uplift (${r.level} CI)`);
+        expect(textOf(root(el).querySelector('[part="chart"] figcaption'))).to.include(`with ${r.level} ${r.analysis.interval} confidence intervals`);
+      });
+    }
+
+    it('shows the adjusted p-value under its correction\'s name, and significance in words, only with a correction', async () => {
+      const calm = { ...purchase.variations[1]!, name: 'calm', uplift: 0.04, ci: [-0.1, 0.18] as [number, number], pValue: 0.31, pValueAdjusted: 0.62, significant: false };
+      const corrected = { ...purchase, variations: [...purchase.variations.slice(0, 1), { ...purchase.variations[1]!, pValueAdjusted: 0.024 }, calm] };
+      const el = await showing(answer({
+        ...twoVariations, analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'holm-bonferroni' }, metrics: [corrected],
+      }));
+      const table = tables(el)[0]!;
+      expect(headers(table)).to.include('Adjusted p-value Holm–Bonferroni');
+      expect(textOf(cellOf(table, 'bold', 'Adjusted p-value'))).to.equal('0.0240');
+      expect(textOf(cellOf(table, 'calm', 'Adjusted p-value'))).to.equal('0.6200');
+      expect(textOf(cellOf(table, 'bold', 'Significance'))).to.equal('Significantly better');
+      expect(textOf(cellOf(table, 'calm', 'Significance'))).to.equal('Not significant');
+      expect(textOf(cellOf(table, 'bold', 'Risk'))).to.equal('0.12%');
+      expect(cellOf(table, 'control', 'Significance').querySelector('.sr-only')!.textContent).to.include('the control is the baseline');
+
+      sinon.restore();
+      const plain = await showing(answer({ ...twoVariations, metrics: [purchase] }));
+      expect(headers(tables(plain)[0]!).some((h) => h.startsWith('Adjusted'))).to.equal(false);
+    });
+
+    it('counts a significant drop of a lower-is-better metric as better, in words, colour and chart', async () => {
+      const bounce = metric({ name: 'bounce', inverse: true }, { total: 420, mean: 0.42 }, {
+        total: 390, mean: 0.39, uplift: -0.0714, ci: [-0.102, -0.04], significant: true, chanceToWin: 0.9999,
+        absolute: { effect: -0.03, ci: [-0.043, -0.017], pValue: 0.00002 },
+      });
+      const el = await showing(answer({ ...twoVariations, metrics: [bounce] }));
+      const table = tables(el)[0]!;
+      expect(textOf(table.caption)).to.equal('bounce · conversion · lower is better');
+      expect(textOf(cellOf(table, 'bold', 'Significance'))).to.equal('Significantly better');
+      expect(cellOf(table, 'bold', 'Uplift').classList.contains('positive')).to.equal(true);
+      const chart = root(el).querySelector('[part="chart"]')!;
+      expect(chart.querySelector('g[data-variation="bold"]')!.classList.contains('positive')).to.equal(true);
+      expect(chart.querySelector('svg')!.getAttribute('aria-label')).to.include('lower is better').and.to.include('significantly better');
+    });
+
+    const captions: { name: string; metric: Partial<MetricResult>; caption: string }[] = [
+      { name: 'a cap at an amount', metric: { name: 'revenue', type: 'sum', cap: { type: 'absolute', value: 500, capValue: 500 } }, caption: 'revenue · sum per unit · capped at 500' },
+      {
+        name: 'a cap at a percentile, with the value it came to',
+        metric: { name: 'revenue', type: 'sum', cap: { type: 'percentile', value: 0.99, capValue: 412.5 } },
+        caption: 'revenue · sum per unit · capped at the 99th percentile (412.5)',
+      },
+      {
+        name: 'a cap at a percentile of no units yet',
+        metric: { name: 'revenue', type: 'sum', cap: { type: 'percentile', value: 0.995, capValue: null } },
+        caption: 'revenue · sum per unit · capped at the 99.5th percentile',
+      },
+      { name: 'a ratio, with what it divides', metric: { name: 'order-value', type: 'ratio', numerator: 'revenue', denominator: 'orders' }, caption: 'order-value · ratio: revenue / orders' },
+    ];
+    for (const c of captions) {
+      it(`names ${c.name} in the metric's caption`, async () => {
+        const el = await showing(answer({ ...twoVariations, metrics: [metric(c.metric, {}, {})] }));
+        expect(textOf(tables(el)[0]!.caption)).to.equal(c.caption);
+      });
+    }
+
+    it('shows a ratio\'s sums under its mean', async () => {
+      const ratio = metric({ name: 'order-value', type: 'ratio', numerator: 'revenue', denominator: 'orders' },
+        { total: 41230.5, denominator: 1130, mean: 36.487 }, { total: 44120.2, denominator: 1322, mean: 33.374 });
+      const el = await showing(answer({ ...twoVariations, metrics: [ratio] }));
+      expect(textOf(cellOf(tables(el)[0]!, 'bold', 'Ratio'))).to.equal('33.4 44,120.2 / 1,322');
+    });
+
+    it('gives CUPED\'s θ and adjusted means in a note under the table (the table\'s means are raw)', async () => {
+      const cuped = metric({ name: 'revenue', type: 'sum', cupedApplied: true }, { total: 4110, mean: 4.11, stddev: 18 }, {
+        total: 4426, mean: 4.426, cuped: { theta: 0.4321, mean: 4.4011, stddev: 15.2, controlMean: 4.121, controlStddev: 14.9 },
+      });
+      const el = await showing(answer({ ...twoVariations, metrics: [cuped, purchase] }));
+      expect(textOf(tables(el)[0]!.caption)).to.include('CUPED variance reduction');
+      const notes = [...root(el).querySelectorAll('[part="cuped"]')];
+      expect(notes).to.have.length(1);
+      expect(textOf(notes[0])).to.include('bold: θ = 0.432, adjusted mean 4.40 against 4.12 for control');
+      expect(textOf(cellOf(tables(el)[0]!, 'bold', 'Sum per unit'))).to.equal('4.43');
+    });
+
+    it('is accessible showing absolute differences, a correction, a lower-is-better and a capped metric', async () => {
+      const bounce = metric({ name: 'bounce', inverse: true }, { mean: 0.42 }, { mean: 0.39, uplift: -0.07, ci: [-0.1, -0.04], pValueAdjusted: 0.001 });
+      const capped = { ...revenue, cap: { type: 'percentile' as const, value: 0.99, capValue: 412.5 } };
+      const el = await showing(answer({
+        ...twoVariations, analysis: { alpha: 0.05, interval: 'sequential', correction: 'holm-bonferroni' }, metrics: [purchase, bounce, capped],
+      }), 'absolute');
+      expect(tables(el)).to.have.length(3);
+      await expect(el).to.be.accessible();
+    });
 
     it('says why it is empty when every exposed unit saw more than one variation', async () => {
       sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify(answer({ multipleExposures: 3 })), { headers: { 'content-type': 'application/json' } }));
@@ -260,7 +455,7 @@ describe('<svc-results> against the service', () => {
     expect(el.apiKey).to.equal(API_KEY);
     expect(el.outerHTML).not.to.include('s3cret');
     expect(root(el).innerHTML).not.to.include('s3cret');
-    expect(el.getAttributeNames()).to.have.members(['organization', 'project', 'experience', 'status']);
+    expect(el.getAttributeNames()).to.have.members(['organization', 'project', 'experience', 'status', 'difference']);
     // nor in a URL: the element sends it in the Authorization header (URLs end up in history and access logs)
     const requested = performance.getEntriesByType('resource').map((e) => e.name).filter((u) => u.includes('/experiences/results-hero/results'));
     expect(requested.length).to.be.greaterThan(0);

@@ -1,14 +1,20 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
-  fetchResults, isError, type MetricResult, type ResultsAnswer, type ResultsError, type ResultsQuery, type VariationStats,
+  fetchResults, isError, type MetricResult, type ResultsAnalysis, type ResultsAnswer, type ResultsError, type ResultsQuery,
+  type VariationStats,
 } from './results-answer.js';
-import { intervalChart, verdictOf } from './results-chart.js';
+import { intervalChart } from './results-chart.js';
 import {
-  BASELINE_REASON, localeOf, meanDigits, meanLabel, missingReason, resultsFormat, typeLabel, type ResultsFormat,
+  effectOf, effectScale, VERDICT_WORDS, verdictOf, type EffectScale, type ResultsDifference,
+} from './results-effect.js';
+import {
+  BASELINE_REASON, capLabel, correctionName, localeOf, meanDigits, meanLabel, missingReason, resultsFormat, typeLabel,
+  type ResultsFormat,
 } from './results-format.js';
 import { resultsStyles } from './results-styles.js';
 
 export type ResultsState = 'loading' | 'ready' | 'empty' | 'error';
+export type { ResultsDifference };
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -29,9 +35,12 @@ const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'm
 
 /**
  * `<svc-results organization="acme" project="shop" experience="hero-banner">` shows an experiment's results, for
- * admin pages: per metric a table (units, mean, uplift with its 95% interval, chance to win, p-value) and a chart
- * of the intervals against zero, with a warning when the units' split does not match the weights (sample ratio
- * mismatch). With `dimension="device"` a section per device follows the overall one. The server key is the
+ * admin pages: per metric a table (units, mean, the uplift or the absolute difference with its interval, p-value,
+ * the corrected p-value when the experiment asks for a correction, significance in words, chance to win, risk) and
+ * a chart of the intervals against zero; a note says which intervals they are (fixed-horizon or sequential, at what
+ * level), and a banner warns when the units' split does not match the weights (sample ratio mismatch). A radio
+ * group switches between relative and absolute differences. With `dimension="device"` a section per device
+ * follows the overall one. The server key is the
  * `apiKey` property, never an attribute: a key in markup would leak with the page. Server strings are rendered
  * as text, never as HTML; numbers are written in the language of the closest `lang`, else the browser's.
  *
@@ -48,6 +57,8 @@ const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'm
  * @attr api - The service's base URL, ending in `/v1`; default `location.origin + '/v1'`.
  * @attr metrics - Comma-separated metric names; default: every metric of the project.
  * @attr dimension - A dimension to break the results down by, e.g. `device`.
+ * @attr difference - `relative` (default: the uplift, a percent of the control's mean) or `absolute` (the difference of
+ *   the means in the metric's units: percentage points for a conversion rate). Reflected: the switch sets it.
  * @attr status - Reflected, read-only: `loading`, `ready`, `empty` (no unit exposed yet) or `error`.
  *
  * @fires svc:results - An answer arrived (state `ready` or `empty`); `detail` is the service's answer.
@@ -56,20 +67,23 @@ const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'm
  * @csspart header - The experiment's name, its units and notes above the results.
  * @csspart title - The experiment's name.
  * @csspart summary - The line of totals under the name.
+ * @csspart analysis - The note that says which intervals and p-values the results carry.
+ * @csspart difference - The relative/absolute switch (a fieldset of two radio buttons).
  * @csspart banner - The sample ratio mismatch warning.
  * @csspart section - The overall results, and each dimension value's.
  * @csspart metric - One metric: its table and its chart.
  * @csspart table-scroll - The table's container, which scrolls horizontally on narrow screens.
  * @csspart table - A metric's table.
+ * @csspart cuped - The note under a table that gives CUPED's θ and adjusted means.
  * @csspart chart - A metric's interval chart (a figure with its caption and SVG).
  * @csspart state - The message shown while loading, when empty and on error; also `loading`, `empty`, `error`.
  *
  * @cssprop --svc-results-font - Font shorthand of the element.
  * @cssprop --svc-results-color - Text colour.
  * @cssprop --svc-results-muted - Secondary text colour (notes, axis labels).
- * @cssprop --svc-results-positive - An interval above zero (better than the control).
- * @cssprop --svc-results-negative - An interval below zero (worse than the control).
- * @cssprop --svc-results-neutral - An interval across zero (inconclusive).
+ * @cssprop --svc-results-positive - Significantly better than the control (for a lower-is-better metric: lower).
+ * @cssprop --svc-results-negative - Significantly worse than the control.
+ * @cssprop --svc-results-neutral - Not significant.
  * @cssprop --svc-results-zero - The chart's zero line.
  * @cssprop --svc-results-grid - The chart's grid lines.
  * @cssprop --svc-results-border - Borders of the table and state messages.
@@ -77,7 +91,9 @@ const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'm
  * @cssprop --svc-results-background - The page background, behind the sticky variation column and the chart's labels.
  * @cssprop --svc-results-radius - Corner radius.
  * @cssprop --svc-results-accent - The loading indicator.
- * @cssprop --svc-results-focus - Focus outline of the scrollable table.
+ * @cssprop --svc-results-focus - Focus outline of the scrollable table and of the switch.
+ * @cssprop --svc-results-selected-background - The switch's selected option.
+ * @cssprop --svc-results-selected-color - The text of the switch's selected option.
  * @cssprop --svc-results-warning-background - Background of the warning banner.
  * @cssprop --svc-results-warning-border - Border of the warning banner.
  * @cssprop --svc-results-warning-color - Text colour of the warning banner.
@@ -94,6 +110,7 @@ export class SvcResults extends LitElement {
     api: {},
     metrics: {},
     dimension: {},
+    difference: { reflect: true },
     status: { reflect: true },
     results: { attribute: false },
     error: { attribute: false },
@@ -110,6 +127,12 @@ export class SvcResults extends LitElement {
   declare metrics: string;
   /** Break the results down by this dimension (e.g. `device`); empty: overall only. */
   declare dimension: string;
+  /**
+   * Which difference the effect columns and charts show: `relative` (the uplift) or `absolute` (mean − control mean,
+   * in the metric's units). Changing it re-renders the answer held; it does not fetch again.
+   * @example document.querySelector('svc-results').difference = 'absolute';
+   */
+  declare difference: ResultsDifference;
   declare status: ResultsState;
   /** The last answer (state `ready` or `empty`). */
   declare results: ResultsAnswer | undefined;
@@ -127,6 +150,7 @@ export class SvcResults extends LitElement {
     this.api = `${location.origin}/v1`;
     this.metrics = '';
     this.dimension = '';
+    this.difference = 'relative';
     this.status = 'loading';
   }
 
@@ -232,6 +256,8 @@ export class SvcResults extends LitElement {
   #ready(r: ResultsAnswer, f: ResultsFormat): TemplateResult {
     const dimensions = r.dimensions ?? [];
     const split = r.variations.map((v) => `${v.name} ${f.units(v.units)}`).join(', ');
+    const difference: ResultsDifference = this.difference === 'absolute' ? 'absolute' : 'relative';
+    const reading = readingOf(r.analysis, f);
     return html`
       <header part="header">
         <h2 part="title">${r.experience}</h2>
@@ -240,18 +266,31 @@ export class SvcResults extends LitElement {
           ? html`<p class="note">${f.units(r.multipleExposures)} ${r.multipleExposures === 1 ? 'unit was' : 'units were'} exposed to more than one variation and
               ${r.multipleExposures === 1 ? 'is' : 'are'} left out of these results.</p>`
           : nothing}
+        <p part="analysis" class="note analysis">${reading.note}</p>
       </header>
       ${r.srm?.mismatch ? this.#srmBanner(r, f) : nothing}
+      ${this.#switch(difference)}
       <section part="section" aria-labelledby=${dimensions.length ? 'section-all' : nothing}>
         ${dimensions.length ? html`<h3 id="section-all">All units</h3>` : nothing}
-        ${r.metrics.map((m, i) => this.#metric(m, r.control, f, `all-${i}`, ''))}
+        ${r.metrics.map((m, i) => this.#metric(m, r.control, f, reading, difference, `all-${i}`, ''))}
       </section>
       ${dimensions.map((d, di) => html`
         <section part="section" aria-labelledby=${`section-${di}`}>
           <h3 id=${`section-${di}`}>${d.name}: ${d.value} <span class="muted">(${f.units(d.units)} units)</span></h3>
-          ${d.metrics.map((m, i) => this.#metric(m, r.control, f, `d${di}-${i}`, `${d.name}: ${d.value}`))}
+          ${d.metrics.map((m, i) => this.#metric(m, r.control, f, reading, difference, `d${di}-${i}`, `${d.name}: ${d.value}`))}
         </section>`)}
     `;
+  }
+
+  /** Relative or absolute: two radio buttons, so the arrow keys move between them and a screen reader says which is on. */
+  #switch(difference: ResultsDifference): TemplateResult {
+    const option = (value: ResultsDifference, label: string) => html`<label>
+      <input type="radio" name="difference" .value=${value} .checked=${difference === value}
+        @change=${() => (this.difference = value)}><span>${label}</span></label>`;
+    return html`<fieldset part="difference" class="switch">
+      <legend>Differences</legend>
+      <div class="options">${option('relative', 'Relative (%)')}${option('absolute', 'Absolute')}</div>
+    </fieldset>`;
   }
 
   #srmBanner(r: ResultsAnswer, f: ResultsFormat): TemplateResult {
@@ -265,52 +304,125 @@ export class SvcResults extends LitElement {
     </div>`;
   }
 
-  #metric(m: MetricResult, control: string, f: ResultsFormat, id: string, scope: string): TemplateResult {
+  #metric(
+    m: MetricResult, control: string, f: ResultsFormat, reading: Reading, difference: ResultsDifference, id: string, scope: string,
+  ): TemplateResult {
     const base = m.variations.find((v) => v.name === control);
     const caption = `caption-${id}`;
     const digits = meanDigits(m.variations.flatMap((v) => (typeof v.mean === 'number' ? [v.mean] : [])));
+    const scale = effectScale(m, control, difference, f);
+    const about = [
+      typeLabel(m),
+      m.inverse ? 'lower is better' : '',
+      m.cap ? capLabel(m.cap, f) : '',
+      m.cupedApplied ? 'CUPED variance reduction' : '',
+      scope,
+    ].filter(Boolean).join(' · ');
+    const cuped = m.variations.filter((v) => v.name !== control && v.cuped);
     return html`<div part="metric" class="metric">
       <div part="table-scroll" tabindex="0" role="region" aria-labelledby=${caption}>
         <table part="table">
-          <caption id=${caption}>${m.name} <span class="muted">· ${typeLabel(m.type)}${m.cupedApplied ? ' · CUPED variance reduction' : ''}${scope ? ` · ${scope}` : ''}</span></caption>
+          <caption id=${caption}>${m.name} <span class="muted">· ${about}</span></caption>
           <thead>
             <tr>
               <th scope="col">Variation</th>
               <th scope="col">Units</th>
               <th scope="col">${meanLabel(m.type)}</th>
-              <th scope="col">Uplift (95% CI)</th>
-              <th scope="col">Chance to win</th>
+              <th scope="col">${scale.name} (${reading.level} CI)</th>
               <th scope="col">p-value</th>
+              ${reading.corrected ? html`<th scope="col">Adjusted p-value <span class="sub">${reading.correction}</span></th>` : nothing}
+              <th scope="col">Significance</th>
+              <th scope="col">Chance to win</th>
+              <th scope="col">Risk</th>
             </tr>
           </thead>
-          <tbody>${m.variations.map((v) => this.#row(m, v, v.name === control, base, f, digits))}</tbody>
+          <tbody>${m.variations.map((v) => this.#row(m, v, v.name === control, base, f, digits, scale, reading))}</tbody>
         </table>
       </div>
-      ${intervalChart(m, control, f)}
+      ${cuped.length ? html`<p part="cuped" class="note cuped">${cupedNote(m, cuped, control, f, digits)}</p>` : nothing}
+      ${intervalChart(m, control, scale, reading.level, reading.intervals)}
     </div>`;
   }
 
   /** One variation's row; `base` is the control's stats. */
   #row(
     m: MetricResult, v: VariationStats, isControl: boolean, base: VariationStats | undefined, f: ResultsFormat, digits: number,
+    scale: EffectScale, reading: Reading,
   ): TemplateResult {
-    const why = isControl ? BASELINE_REASON : missingReason(v, base);
-    const value = <T>(n: T | null | undefined, show: (n: T) => string): TemplateResult | string =>
-      n === null || n === undefined ? missing(why) : show(n);
-    const uplift = isControl
-      ? html`<span class="muted">baseline</span>`
-      : typeof v.uplift === 'number'
-        ? html`${f.uplift(v.uplift)}${v.ci ? html`<span class="ci">${f.interval(v.ci)}</span>` : nothing}`
-        : missing(why);
+    const why = isControl ? BASELINE_REASON : missingReason(v, base, scale.difference === 'relative');
+    // Chance to win, risk and the corrected p-value come from the relative comparison whichever difference is shown.
+    const relativeWhy = isControl ? BASELINE_REASON : missingReason(v, base);
+    const value = <T>(n: T | null | undefined, show: (n: T) => string, reason = relativeWhy): TemplateResult | string =>
+      n === null || n === undefined ? missing(reason) : show(n);
+    const effect = effectOf(v, scale.difference);
+    const verdict = verdictOf(v, m.inverse);
+    const known = typeof v.significant === 'boolean' || effect.ci !== null;
     return html`<tr>
       <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}</th>
       <td>${f.units(v.units)}</td>
-      <td>${typeof v.mean === 'number' ? f.mean(m.type, v.mean, digits) : missing(missingMean(v))}</td>
-      <td class=${isControl ? '' : verdictOf(v.ci)}>${uplift}</td>
+      <td>${typeof v.mean === 'number' ? f.mean(m.type, v.mean, digits) : missing(missingMean(v))}${m.type === 'ratio' && typeof v.denominator === 'number'
+        ? html`<span class="sub">${f.amount(v.total)} / ${f.amount(v.denominator)}</span>` : nothing}</td>
+      <td class=${isControl ? '' : verdict}>${isControl
+        ? html`<span class="muted">baseline</span>`
+        : effect.value === null
+          ? missing(why)
+          : html`${withUnit(scale.value(effect.value), scale)}${effect.ci ? html`<span class="sub">${withUnit(scale.interval(effect.ci), scale)}</span>` : nothing}`}</td>
+      <td>${isControl ? missing(why) : value(effect.pValue, f.pValue, why)}</td>
+      ${reading.corrected ? html`<td>${value(v.pValueAdjusted, f.pValue)}</td>` : nothing}
+      <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : known ? VERDICT_WORDS[verdict] : missing(relativeWhy)}</td>
       <td>${value(v.chanceToWin, f.chance)}</td>
-      <td>${value(v.pValue, f.pValue)}</td>
+      <td>${value(v.risk, f.risk)}</td>
     </tr>`;
   }
+}
+
+/** What the answer's intervals and p-values are, in the words the header, the tables and the charts use. */
+interface Reading {
+  /** The confidence level: `95%`. */
+  level: string;
+  /** `sequential confidence intervals`, `fixed-horizon confidence intervals`, or `confidence intervals`. */
+  intervals: string;
+  /** A correction was asked for: the tables carry the adjusted p-value, named `correction`. */
+  corrected: boolean;
+  correction: string;
+  note: string;
+}
+
+/**
+ * How to read the answer. An answer from before `analysis` existed was fixed-horizon at 95% with no correction, but
+ * it did not say so: its note claims only the level.
+ */
+function readingOf(a: ResultsAnalysis | undefined, f: ResultsFormat): Reading {
+  const alpha = typeof a?.alpha === 'number' ? a.alpha : 0.05;
+  const level = f.level(alpha);
+  const kind = a?.interval === 'sequential' ? 'sequential ' : a?.interval === 'fixed-horizon' ? 'fixed-horizon ' : '';
+  const intervals = `${kind}confidence intervals`;
+  const corrected = a?.correction === 'holm-bonferroni' || a?.correction === 'benjamini-hochberg';
+  const correction = corrected ? correctionName(a.correction) : '';
+  const when = a?.interval === 'sequential'
+    ? ' — safe to check daily, and to stop as soon as a result is significant.'
+    : a?.interval === 'fixed-horizon'
+      ? ' — read them once, at the planned end: checking early and stopping at the first significant result inflates false positives.'
+      : '.';
+  const significant = corrected
+    ? ` Significant: the p-value adjusted for the metrics and variations compared (${correction}) is below ${f.figure(alpha)}.`
+    : ` Significant: the p-value is below ${f.figure(alpha)}.`;
+  return { level, intervals, corrected, correction, note: `${level} ${intervals}${when}${significant}` };
+}
+
+/** CUPED's figures in a sentence: θ and the adjusted means the comparison used (the table's means are raw). */
+function cupedNote(m: MetricResult, rows: VariationStats[], control: string, f: ResultsFormat, digits: number): string {
+  const parts = rows.map((v) => {
+    const c = v.cuped!;
+    return `${v.name}: θ = ${f.figure(c.theta)}, adjusted mean ${f.mean(m.type, c.mean, digits)} against ${f.mean(m.type, c.controlMean, digits)} for ${control}`;
+  });
+  return `CUPED adjusted these comparisons by behaviour before exposure (the means above are raw). ${parts.join('; ')}.`;
+}
+
+/** An absolute difference in percentage points: `pp` to the eye, the words to a screen reader. */
+function withUnit(text: string, scale: EffectScale): TemplateResult | string {
+  if (!scale.unit) return text;
+  return html`${text.split(` ${scale.unit}`).map((part, i) => (i === 0 ? part : html`<span aria-hidden="true"> pp</span><span class="sr-only"> percentage points</span>${part}`))}`;
 }
 
 function missingMean(v: VariationStats): string {

@@ -1,5 +1,5 @@
 // How the results' numbers read: Intl.NumberFormat in the page's language, and the words for a number that is missing.
-import type { MetricType, VariationStats } from './results-answer.js';
+import type { MetricCap, MetricResult, MetricType, PValueCorrection, VariationStats } from './results-answer.js';
 
 /** The formatters of one locale. Every function takes a number that is present; absent ones are `missing()`. */
 export interface ResultsFormat {
@@ -15,10 +15,20 @@ export interface ResultsFormat {
   mean(type: MetricType, n: number, digits: number): string;
   /** A relative uplift, signed: +30.8%. */
   uplift(n: number): string;
-  /** A 95% interval of the uplift: −1.4% to +62.9%. */
+  /** An interval of the uplift: −1.4% to +62.9%. */
   interval(ci: [number, number]): string;
+  /** A signed number with `digits` decimals: +3.07, −0.4 (an absolute difference, already in its unit). */
+  signed(n: number, digits: number): string;
+  /** An amount as given, up to 2 decimals, with grouping: 1,234.5 (a cap, a ratio's sums). */
+  amount(n: number): string;
   /** Chance to win as a percent: 97.0%. */
   chance(n: number): string;
+  /** Risk, the expected relative loss, as a percent with 2 decimals; below 0.01% it reads `< 0.01%`. */
+  risk(n: number): string;
+  /** The confidence level of a significance level, 1 − alpha: 95%, 97.5%. */
+  level(alpha: number): string;
+  /** A number with up to 3 significant digits: 0.05, 0.432, 1.27 (a significance level, CUPED's θ). */
+  figure(n: number): string;
   /** A p-value with 4 decimals (a column of them stays aligned); below 0.0001 it reads `< 0.0001`. */
   pValue(n: number): string;
   /** An axis tick of the interval chart, `digits` decimals of the percent. */
@@ -46,6 +56,11 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
   const perUnit = new Map<number, Intl.NumberFormat>();
   const signed = nf({ style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const chance = nf({ style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const risk = nf({ style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const level = nf({ style: 'percent', maximumFractionDigits: 2 });
+  const amount = nf({ maximumFractionDigits: 2 });
+  const figure = nf({ maximumSignificantDigits: 3 });
+  const signedBy = new Map<number, Intl.NumberFormat>();
   const p = nf({ minimumFractionDigits: 4, maximumFractionDigits: 4 });
   const ticks = new Map<number, Intl.NumberFormat>();
   return {
@@ -60,7 +75,18 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
     },
     uplift: (n) => signed.format(n),
     interval: ([low, high]) => `${signed.format(low)} to ${signed.format(high)}`,
+    signed: (n, digits) => {
+      let f = signedBy.get(digits);
+      if (!f) signedBy.set(digits, (f = nf({ signDisplay: 'exceptZero', minimumFractionDigits: digits, maximumFractionDigits: digits })));
+      return f.format(n);
+    },
+    amount: (n) => amount.format(n),
     chance: (n) => chance.format(n),
+    risk: (n) => (n > 0 && n < 0.0001 ? `< ${risk.format(0.0001)}` : risk.format(n)),
+    // 1 − 0.05 in floating point is 0.95 exactly, but 1 − 0.1 is 0.9 and 1 − 0.025 is 0.975: rounding to 4 decimals
+    // keeps 97.5% from reading 97.49999%.
+    level: (alpha) => level.format(Math.round((1 - alpha) * 1e4) / 1e4),
+    figure: (n) => figure.format(n),
     pValue: (n) => (n < 0.0001 ? `< ${p.format(0.0001)}` : p.format(n)),
     tick: (n, digits) => {
       let f = ticks.get(digits);
@@ -79,22 +105,44 @@ export function meanDigits(means: number[]): number {
 
 /** What a metric's mean is called in a column header. */
 export function meanLabel(type: MetricType): string {
-  return type === 'binomial' ? 'Conversion rate' : type === 'count' ? 'Count per unit' : 'Sum per unit';
+  return type === 'binomial' ? 'Conversion rate' : type === 'count' ? 'Count per unit' : type === 'ratio' ? 'Ratio' : 'Sum per unit';
 }
 
-/** A metric's kind, in words, for its table caption. */
-export function typeLabel(type: MetricType): string {
-  return type === 'binomial' ? 'conversion' : type === 'count' ? 'count per unit' : 'sum per unit';
+/** A metric's kind, in words, for its table caption: `ratio: revenue / orders` names what a ratio divides. */
+export function typeLabel(m: Pick<MetricResult, 'type' | 'numerator' | 'denominator'>): string {
+  if (m.type === 'ratio') return m.numerator && m.denominator ? `ratio: ${m.numerator} / ${m.denominator}` : 'ratio';
+  return m.type === 'binomial' ? 'conversion' : m.type === 'count' ? 'count per unit' : 'sum per unit';
+}
+
+/** A cap in words: `capped at 500`, `capped at the 99th percentile (412.5)`. */
+export function capLabel(cap: MetricCap, f: ResultsFormat): string {
+  if (cap.type === 'absolute') return `capped at ${f.amount(cap.capValue ?? cap.value)}`;
+  const percentile = `the ${ordinal(Math.round(cap.value * 1e4) / 100)} percentile`;
+  return typeof cap.capValue === 'number' ? `capped at ${percentile} (${f.amount(cap.capValue)})` : `capped at ${percentile}`;
+}
+
+/** An English ordinal of a percentile: 99th, 95th, 1st, 99.5th. */
+function ordinal(n: number): string {
+  if (!Number.isInteger(n)) return `${n}th`;
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/** A correction's name as the literature writes it. */
+export function correctionName(c: PValueCorrection): string {
+  return c === 'holm-bonferroni' ? 'Holm–Bonferroni' : c === 'benjamini-hochberg' ? 'Benjamini–Hochberg' : 'none';
 }
 
 /**
  * Why a statistic of a non-control variation is `null`, as a screen reader and a tooltip say it. The service
- * answers null without a reason; these are the three cases in which it does.
+ * answers null without a reason; these are the cases in which it does (a control mean of 0 only leaves the relative
+ * figures undefined, so `relative` says which are asked about).
  */
-export function missingReason(variation: VariationStats, control: VariationStats | undefined): string {
+export function missingReason(variation: VariationStats, control: VariationStats | undefined, relative = true): string {
   if (!variation.units) return 'Not available: no units in this variation yet.';
   if (control && !control.units) return 'Not available: no units in the control yet.';
-  if (control && control.mean === 0) return 'Not available: the control mean is 0, so a relative uplift is undefined.';
+  if (relative && control && control.mean === 0) return 'Not available: the control mean is 0, so a relative uplift is undefined.';
   return 'Not available: too few units to estimate.';
 }
 

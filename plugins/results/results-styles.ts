@@ -1,7 +1,7 @@
 import { css } from 'lit';
 
-// An admin page restyles the results through custom properties and ::part(header|title|summary|banner|section|
-// metric|table-scroll|table|chart|state); the defaults read on a white page. Colours of the verdicts keep a 4.5:1
+// An admin page restyles the results through custom properties and ::part(header|title|summary|analysis|banner|
+// difference|section|metric|table-scroll|table|cuped|chart|state); the defaults read on a white page. Colours of the verdicts keep a 4.5:1
 // contrast on white, as they colour text too.
 export const resultsStyles = css`
   :host {
@@ -40,6 +40,69 @@ export const resultsStyles = css`
   .note,
   .muted {
     color: var(--svc-results-muted, #59636e);
+  }
+  [part~='analysis'] {
+    flex-basis: 100%;
+    font-size: 0.8125rem;
+  }
+  /* The relative/absolute switch: two radio buttons drawn as one segmented control. The radios stay in the
+     accessibility tree and take the focus (arrow keys move between them); their labels show the state. */
+  .switch {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 0.75rem;
+    margin: 0 0 1rem;
+    padding: 0;
+    border: 0;
+  }
+  .switch legend {
+    float: left;
+    padding: 0;
+    font-size: 0.8125rem;
+    color: var(--svc-results-muted, #59636e);
+  }
+  .switch .options {
+    display: inline-flex;
+    border: 1px solid var(--svc-results-border, #d1d9e0);
+    border-radius: var(--svc-results-radius, 6px);
+  }
+  .switch label {
+    position: relative;
+  }
+  .switch input {
+    position: absolute;
+    inset: 0;
+    margin: 0;
+    opacity: 0;
+    cursor: pointer;
+  }
+  .switch span {
+    display: block;
+    min-block-size: 1.5rem;
+    padding: 0.25rem 0.75rem;
+    font-size: 0.8125rem;
+    line-height: 1.5rem;
+  }
+  .switch label + label span {
+    border-inline-start: 1px solid var(--svc-results-border, #d1d9e0);
+  }
+  .switch input:checked + span {
+    background: var(--svc-results-selected-background, #0969da);
+    color: var(--svc-results-selected-color, #fff);
+    font-weight: 600;
+  }
+  .switch label:first-child input:checked + span {
+    border-start-start-radius: calc(var(--svc-results-radius, 6px) - 1px);
+    border-end-start-radius: calc(var(--svc-results-radius, 6px) - 1px);
+  }
+  .switch label:last-child input:checked + span {
+    border-start-end-radius: calc(var(--svc-results-radius, 6px) - 1px);
+    border-end-end-radius: calc(var(--svc-results-radius, 6px) - 1px);
+  }
+  .switch input:focus-visible + span {
+    outline: 2px solid var(--svc-results-focus, #0969da);
+    outline-offset: 2px;
   }
   [part~='banner'] {
     margin-block: 0 1rem;
@@ -113,8 +176,13 @@ export const resultsStyles = css`
   thead th:first-child {
     background: var(--svc-results-header-background, #f6f8fa);
   }
-  .ci {
+  .sub {
     display: block;
+    font-size: 0.8125rem;
+    font-weight: 400;
+  }
+  [part~='cuped'] {
+    margin-block-start: 0.5rem;
     font-size: 0.8125rem;
   }
   .tag {

@@ -1,0 +1,90 @@
+// What a metric's effect column and chart show: the relative uplift (a percent of the control's mean) or the absolute
+// difference of the means in the metric's own units (percentage points for a conversion rate, plain numbers for a
+// count, a sum or a ratio), and whether a variation did significantly better or worse than the control.
+import type { MetricResult, VariationStats } from './results-answer.js';
+import { meanDigits, type ResultsFormat } from './results-format.js';
+
+/** `relative`: (mean − control mean) / |control mean|; `absolute`: mean − control mean. */
+export type ResultsDifference = 'relative' | 'absolute';
+
+/** One comparison's effect in the mode shown, each part `null` when the service could not compute it. */
+export interface Effect {
+  value: number | null;
+  ci: [number, number] | null;
+  pValue: number | null;
+}
+
+const numberOr = (n: number | null | undefined): number | null => (typeof n === 'number' ? n : null);
+
+export function effectOf(v: VariationStats, difference: ResultsDifference): Effect {
+  if (difference === 'absolute') return { value: numberOr(v.absolute?.effect), ci: v.absolute?.ci ?? null, pValue: numberOr(v.absolute?.pValue) };
+  return { value: numberOr(v.uplift), ci: v.ci ?? null, pValue: numberOr(v.pValue) };
+}
+
+/** How one metric's effects are written in one mode. */
+export interface EffectScale {
+  difference: ResultsDifference;
+  /** The column's and chart's word: `Uplift` (relative) or `Difference` (absolute). */
+  name: string;
+  /** What a number written is multiplied by: 100 for a percent or percentage points, else 1. */
+  factor: number;
+  /** The unit after an absolute number: `pp` (percentage points) for a conversion rate, else none. */
+  unit: '' | 'pp';
+  /** An effect, signed, with its unit: +30.8%, +3.07 pp, −0.42. */
+  value(n: number): string;
+  /** An interval of effects: −1.4% to +62.9%, −0.20 pp to +6.40 pp. */
+  interval(ci: [number, number]): string;
+  /** An axis tick with `digits` decimals of the number written. */
+  tick(n: number, digits: number): string;
+}
+
+/**
+ * The scale of `metric`'s effects: relative ones as percents with one decimal; absolute ones with the decimals that
+ * show the largest effect or interval bound of the metric with 3 significant digits (one number of decimals per
+ * table keeps a column aligned).
+ */
+export function effectScale(metric: MetricResult, control: string, difference: ResultsDifference, f: ResultsFormat): EffectScale {
+  if (difference === 'relative') {
+    return { difference, name: 'Uplift', factor: 100, unit: '', value: f.uplift, interval: f.interval, tick: f.tick };
+  }
+  const points = metric.type === 'binomial';
+  const factor = points ? 100 : 1;
+  const unit = points ? 'pp' : '';
+  const values = metric.variations.filter((v) => v.name !== control).flatMap((v) => {
+    const e = effectOf(v, 'absolute');
+    return [...(e.value === null ? [] : [e.value]), ...(e.ci ?? [])];
+  });
+  const digits = meanDigits(values.map((n) => n * factor));
+  const write = (n: number, d: number): string => `${f.signed(n * factor, d)}${unit ? ` ${unit}` : ''}`;
+  return {
+    difference, name: 'Difference', factor, unit,
+    value: (n) => write(n, digits),
+    interval: ([low, high]) => `${write(low, digits)} to ${write(high, digits)}`,
+    tick: write,
+  };
+}
+
+/** Where a variation stands against the control: significantly better, significantly worse, or neither. */
+export type Verdict = 'positive' | 'negative' | 'neutral';
+
+/**
+ * The service's `significant` (p, or the corrected p, below alpha) in the direction that is better for the metric
+ * (lower for an `inverse` one). An older answer without `significant` is read from its interval: one that excludes
+ * zero is significant at the same level.
+ */
+export function verdictOf(v: VariationStats, inverse: boolean): Verdict {
+  const ci = v.ci ?? v.absolute?.ci ?? null;
+  const significant = typeof v.significant === 'boolean' ? v.significant : ci !== null && (ci[0] > 0 || ci[1] < 0);
+  if (!significant) return 'neutral';
+  // The relative and the absolute effect share their sign; the absolute one exists when the control mean is 0.
+  const effect = numberOr(v.uplift) ?? numberOr(v.absolute?.effect) ?? (ci ? ci[0] + ci[1] : null);
+  if (!effect) return 'neutral';
+  return effect > 0 !== inverse ? 'positive' : 'negative';
+}
+
+/** A verdict in words, for the table and the chart's spoken summary (colour is never the only sign). */
+export const VERDICT_WORDS: Record<Verdict, string> = {
+  positive: 'Significantly better',
+  negative: 'Significantly worse',
+  neutral: 'Not significant',
+};
