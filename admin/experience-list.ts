@@ -107,7 +107,8 @@ export class SvcAdminExperiences extends ApiView {
         const answer = await api.results(e.name, signal);
         const headline = headlineOf(answer);
         const leader = leaderOf(answer, headline);
-        state = { text: headlineText(headline, locale), ...(headline.kind === 'best' ? { metric: headline.metric } : {}), ...(leader ? { leader } : {}) };
+        const metric = headline.kind === 'best' ? `${headline.metric}${headline.inverse ? ' · lower is better' : ''}` : undefined;
+        state = { text: headlineText(headline, locale), ...(metric ? { metric } : {}), ...(leader ? { leader } : {}) };
       } catch (error) {
         state = { error: error instanceof ApiError ? error.message : String(error) };
       }

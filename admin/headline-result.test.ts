@@ -3,12 +3,13 @@ import { expect } from '@open-wc/testing';
 import type { ResultsAnswer, VariationStats } from '../src/results-answer.js';
 import { headlineOf, headlineText, leaderOf } from './headline-result.js';
 
-function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0): ResultsAnswer {
+function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0, inverse = false): ResultsAnswer {
   const stats = variations.map((v) => ({ units: 0, total: 0, mean: null, stddev: null, ...v }) as VariationStats);
   return {
     experience: 'hero', control: 'control', units, multipleExposures, srm: { pValue: null, mismatch: false },
+    analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'none' },
     variations: stats.map((v) => ({ name: v.name, weight: 50, units: v.units })),
-    metrics: Array.from({ length: metrics }, (_, i) => ({ name: `m${i}`, type: 'binomial' as const, cupedApplied: false, variations: stats })),
+    metrics: Array.from({ length: metrics }, (_, i) => ({ name: `m${i}`, type: 'binomial' as const, inverse, cupedApplied: false, variations: stats })),
   };
 }
 
@@ -41,6 +42,12 @@ const cases: { name: string; answer: ResultsAnswer; text: string }[] = [
     text: 'no data: all 2 units exposed saw two variations',
   },
   {
+    // The service's chance to win of a lower-is-better metric is the chance of a drop: the drop leads.
+    name: 'a lower-is-better metric, whose likeliest winner has the largest drop',
+    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: 0.08, chanceToWin: 0.1 }, { name: 'bold', uplift: -0.2, chanceToWin: 0.96 }], 1, 0, true),
+    text: 'bold -20.0% · 96% to win',
+  },
+  {
     name: 'an uplift the service could not compute',
     answer: answer(4, [{ name: 'control' }, { name: 'bold', uplift: null, chanceToWin: null }]),
     text: 'bold: not enough data',
@@ -53,6 +60,12 @@ describe('headline result', () => {
       expect(headlineText(headlineOf(c.answer), 'en')).to.equal(c.text);
     });
   }
+
+  it('says when its metric is lower-is-better, so a negative uplift reads as the good news it is', () => {
+    const drop = [{ name: 'control' }, { name: 'bold', uplift: -0.2, chanceToWin: 0.96 }];
+    expect(headlineOf(answer(300, drop, 1, 0, true))).to.include({ kind: 'best', metric: 'm0', inverse: true });
+    expect(headlineOf(answer(300, drop))).to.include({ inverse: false });
+  });
 });
 
 describe('the variation "Ship a winner" offers first', () => {

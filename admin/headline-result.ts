@@ -1,5 +1,7 @@
 // The one line of results the experience list shows per experiment: for the first metric, the non-control variation
-// most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win").
+// most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win"). For a lower-is-better
+// metric the service's chance to win is already the chance of a drop, so the most likely winner is found the same way;
+// its uplift is then negative, which the list says with the metric ("on bounce · lower is better").
 import type { ResultsAnswer } from '../src/results-answer.js';
 
 export type Headline =
@@ -7,7 +9,7 @@ export type Headline =
   /** Units were exposed, but each saw more than one variation (results leave them out): none remains. */
   | { kind: 'all-mixed'; units: number }
   | { kind: 'no-metrics' }
-  | { kind: 'best'; metric: string; variation: string; uplift: number | null; chanceToWin: number | null };
+  | { kind: 'best'; metric: string; inverse: boolean; variation: string; uplift: number | null; chanceToWin: number | null };
 
 export function headlineOf(answer: ResultsAnswer): Headline {
   if (!(answer.units > 0)) return answer.multipleExposures > 0 ? { kind: 'all-mixed', units: answer.multipleExposures } : { kind: 'no-data' };
@@ -19,7 +21,7 @@ export function headlineOf(answer: ResultsAnswer): Headline {
   const chance = (c: number | null | undefined): number => (typeof c === 'number' ? c : -1);
   const best = challengers.reduce((a, b) => (chance(b.chanceToWin) > chance(a.chanceToWin) ? b : a));
   return {
-    kind: 'best', metric: metric.name, variation: best.name,
+    kind: 'best', metric: metric.name, inverse: metric.inverse === true, variation: best.name,
     uplift: typeof best.uplift === 'number' ? best.uplift : null,
     chanceToWin: typeof best.chanceToWin === 'number' ? best.chanceToWin : null,
   };
