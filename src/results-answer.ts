@@ -1,7 +1,25 @@
 // What the results endpoint (`GET /v1/{org}/projects/{project}/experiences/{name}/results`) answers: the contract the
 // service builds (server/results/) and `<svc-results>` reads (plugins/results/), in one place.
 
-export type MetricType = 'binomial' | 'count' | 'sum';
+/** `ratio`: a per-unit numerator metric over a per-unit denominator metric (orders per session, revenue per order). */
+export type MetricType = 'binomial' | 'count' | 'sum' | 'ratio';
+
+/** Multiple-comparison correction across the answer's metrics × challengers. */
+export type PValueCorrection = 'none' | 'holm-bonferroni' | 'benjamini-hochberg';
+
+/** How the answer's intervals and p-values were computed (the experiment's settings). */
+export interface ResultsAnalysis {
+  /** The significance level: intervals are (1 − alpha), `significant` means p < alpha. */
+  alpha: number;
+  /**
+   * `fixed-horizon`: Student t intervals and p-values, valid when read once, at the planned end. `sequential`:
+   * always-valid confidence sequences and p-values (safe to read every day and stop early).
+   */
+  interval: 'fixed-horizon' | 'sequential';
+  /** With `sequential`: the tuning parameter (the number of units the sequence is tightest around). */
+  sequentialTuning?: number;
+  correction: PValueCorrection;
+}
 
 /** A variation's share of the experiment: its configured weight (percent) and the units exposed to it. */
 export interface VariationUnits {
@@ -10,30 +28,77 @@ export interface VariationUnits {
   units: number;
 }
 
+/** The absolute difference of the means, mean − control mean, with its interval and p-value. */
+export interface AbsoluteDifference {
+  effect: number | null;
+  ci: [number, number] | null;
+  pValue: number | null;
+}
+
+/** CUPED's figures for one comparison: θ is estimated from the two variations compared. */
+export interface CupedFigures {
+  theta: number;
+  /** Adjusted means, post − θ (pre − the two variations' pooled pre mean), and their adjusted stddevs. */
+  mean: number;
+  stddev: number | null;
+  controlMean: number;
+  controlStddev: number | null;
+}
+
 /**
  * One variation's numbers for one metric. Only non-control variations carry the comparison with the control
- * (`uplift` … `risk`); any statistic is `null` when it cannot be computed (no units, too few units, a control mean
- * of 0).
+ * (`uplift` … `significant`); any statistic is `null` when it cannot be computed (no units, too few units, a control
+ * mean of 0 for the relative figures).
  */
 export interface VariationStats {
   name: string;
   units: number;
+  /** The sum of unit values (converted units for `binomial`; the numerator's sum for `ratio`). */
   total: number;
+  /** `ratio` only: the denominator's sum; `mean` is total / denominator. */
+  denominator?: number;
+  /** Raw (never CUPED-adjusted) mean and stddev of the unit values (capped when the metric is). */
   mean: number | null;
   stddev: number | null;
-  /** Relative difference of the means, (mean − control mean) / control mean. */
+  /** Relative difference of the means, (mean − control mean) / |control mean|. */
   uplift?: number | null;
-  /** 95% confidence interval of `uplift`. */
+  /** (1 − alpha) interval of `uplift`: fixed-horizon or sequential as `analysis.interval` says. */
   ci?: [number, number] | null;
   pValue?: number | null;
+  /** With a correction: the p-value adjusted across the answer's metrics × challengers. */
+  pValueAdjusted?: number | null;
+  /** (pValueAdjusted ?? pValue) < alpha. */
+  significant?: boolean;
+  /** Chance that this variation beats the control (for an `inverse` metric: that its mean is lower). */
   chanceToWin?: number | null;
+  /** Expected relative loss of choosing this variation (for an `inverse` metric: of a rise). */
   risk?: number | null;
+  /** Bayesian (1 − alpha) credible interval of `uplift`, flat prior, normal approximation. */
+  credibleInterval?: [number, number] | null;
+  absolute?: AbsoluteDifference;
+  /** CUPED was applied to this comparison. */
+  cuped?: CupedFigures;
+}
+
+/** How a metric's unit values were capped (winsorised from above). */
+export interface MetricCap {
+  type: 'absolute' | 'percentile';
+  /** The configured value: an amount, or a quantile in (0, 1]. */
+  value: number;
+  /** The cap applied; for `percentile`, computed over the experiment's units (null: no units). */
+  capValue: number | null;
 }
 
 export interface MetricResult {
   name: string;
   type: MetricType;
-  /** CUPED was asked for and adjusted the values (there was behaviour before first exposure to adjust by). */
+  /** Lower is better: chance to win and risk point that way. */
+  inverse: boolean;
+  /** `ratio` only: the metrics divided. */
+  numerator?: string;
+  denominator?: string;
+  cap?: MetricCap;
+  /** CUPED was asked for and adjusted at least one comparison (there was behaviour before first exposure). */
   cupedApplied: boolean;
   variations: VariationStats[];
 }
@@ -54,8 +119,9 @@ export interface ResultsAnswer {
   units: number;
   /** People exposed to more than one variation: left out of the units. */
   multipleExposures: number;
-  /** Sample ratio mismatch check: the units' split against the configured weights. */
+  /** Sample ratio mismatch check: the units' split against the configured weights (weight-0 variations left out). */
   srm: { pValue: number | null; mismatch: boolean };
+  analysis: ResultsAnalysis;
   variations: VariationUnits[];
   metrics: MetricResult[];
   dimensions?: DimensionResult[];

@@ -43,7 +43,17 @@ export interface ExperienceConfig {
   status?: ExperienceStatus;
   /** With `status: "stopped"`: the variation whose body everyone is served from then on, without exposures. */
   winner?: string;
+  /** Experiments only: the results' significance level, 0 < alpha < 0.5 (default 0.05). */
+  alpha?: number;
+  /** Experiments only: always-valid sequential intervals and p-values in results (default false: fixed-horizon). */
+  sequential?: boolean;
+  /** Experiments only: the sequential tests' tuning parameter, ≥ 1 (default 5,000). */
+  sequentialTuning?: number;
+  /** Experiments only: the correction of p-values across the results' metrics × challengers (default `none`). */
+  correction?: PValueCorrection;
 }
+
+export type PValueCorrection = 'none' | 'holm-bonferroni' | 'benjamini-hochberg';
 
 export interface FeedConfig {
   id: number;
@@ -62,17 +72,34 @@ export interface ProductConfig {
   [field: string]: unknown;
 }
 
-export type MetricType = 'binomial' | 'count' | 'sum';
+export type MetricType = 'binomial' | 'count' | 'sum' | 'ratio';
+
+/** Winsorising a metric's unit values from above: at `value`, or at the `value` quantile (0 < value ≤ 1) of the units'. */
+export interface MetricCapConfig {
+  type: 'absolute' | 'percentile';
+  value: number;
+  /** `percentile` only: the quantile is taken over the units whose value is not 0. */
+  ignoreZeros?: boolean;
+}
 
 /**
  * What an experiment is judged by: per unit, over the events named `event` (an event's `name`, exactly) whose `data`
  * matches `where`, from the unit's first exposure on. `binomial`: 1 if there is at least one such event, else 0;
- * `count`: how many; `sum`: the sum of `data[value]` over them (a value that is not a JSON number counts 0).
+ * `count`: how many; `sum`: the sum of `data[value]` over them (a value that is not a JSON number counts 0);
+ * `ratio`: one metric's per-unit value over another's (revenue per order), Σ numerator / Σ denominator.
  */
 export interface MetricConfig {
   name: string;
-  event: string;
+  /** Every type but `ratio`: the events counted. */
+  event?: string;
   type: MetricType;
+  /** `ratio`: the names of the project's (non-ratio) metrics divided, per unit summed over units. */
+  numerator?: string;
+  denominator?: string;
+  /** Lower is better (refunds, load time): chance to win and risk point that way. */
+  inverse?: boolean;
+  /** `count` and `sum` only. */
+  cap?: MetricCapConfig;
   /** The numeric `data` field a `sum` adds up. */
   value?: string;
   /** A condition over the event's `data`, with the operators of experience conditions. */

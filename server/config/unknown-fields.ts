@@ -8,9 +8,11 @@ const FIELDS = {
   project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins'],
   limits: ['writeKeyPerSecond', 'apiKeyPerSecond'],
   experience: ['name', 'group', 'devices', 'traffic', 'stickiness', 'variations', 'body', 'feed', 'limit', 'condition',
-    'namespace', 'seed', 'hashVersion', 'status', 'winner'],
+    'namespace', 'seed', 'hashVersion', 'status', 'winner', 'alpha', 'sequential', 'sequentialTuning', 'correction'],
   variation: ['name', 'weight', 'body'],
-  metric: ['name', 'event', 'type', 'value', 'where', 'windowHours', 'cuped', 'cupedDays'],
+  metric: ['name', 'event', 'type', 'value', 'where', 'windowHours', 'cuped', 'cupedDays', 'numerator', 'denominator',
+    'inverse', 'cap'],
+  cap: ['type', 'value', 'ignoreZeros'],
   feed: ['id', 'strategy'],
 } as const;
 
@@ -42,6 +44,7 @@ export function unknownFields(config: ServiceConfigFile): string[] {
         found.push(...listed(experience.variations, FIELDS.variation, `${path}.experiences[${i}].variations`));
       });
       found.push(...listed(project.metrics, FIELDS.metric, `${path}.metrics`), ...listed(project.feeds, FIELDS.feed, `${path}.feeds`));
+      (project.metrics ?? []).forEach((metric, i) => found.push(...unknownOf(metric.cap, FIELDS.cap, `${path}.metrics[${i}].cap`)));
     }
   }
   return found;

@@ -139,6 +139,28 @@ function validateExperience(raw: unknown, path: string, feedIds: ReadonlySet<num
     }
     if (exp.status !== 'stopped') fail(`${path}.winner`, 'is only allowed with "status": "stopped"');
   }
+  validateAnalysis(exp, path);
+}
+
+const CORRECTIONS = ['none', 'holm-bonferroni', 'benjamini-hochberg'];
+
+/** An experiment's analysis settings: alpha, sequential, sequentialTuning, correction. */
+function validateAnalysis(exp: Record<string, unknown>, path: string): void {
+  const given = (['alpha', 'sequential', 'sequentialTuning', 'correction'] as const).filter((k) => exp[k] !== undefined);
+  if (given.length > 0 && exp.variations === undefined) {
+    fail(`${path}.${given[0] as string}`, 'is only allowed for an experiment (with variations)');
+  }
+  if (exp.alpha !== undefined) {
+    const alpha = finiteNumber(exp.alpha, `${path}.alpha`);
+    if (!(alpha > 0 && alpha < 0.5)) fail(`${path}.alpha`, 'must be a number > 0 and < 0.5 (0.05 for 95% intervals)');
+  }
+  if (exp.sequential !== undefined && typeof exp.sequential !== 'boolean') fail(`${path}.sequential`, 'must be true or false');
+  if (exp.sequentialTuning !== undefined && !(finiteNumber(exp.sequentialTuning, `${path}.sequentialTuning`) >= 1)) {
+    fail(`${path}.sequentialTuning`, 'must be a number of units >= 1 (default 5000)');
+  }
+  if (exp.correction !== undefined && !CORRECTIONS.includes(exp.correction as string)) {
+    fail(`${path}.correction`, `must be one of ${CORRECTIONS.join(', ')}`);
+  }
 }
 
 /**
@@ -162,18 +184,33 @@ export function validateFeedItem(raw: unknown): FeedConfig {
   return raw as FeedConfig;
 }
 
-const METRIC_TYPES = ['binomial', 'count', 'sum'];
+const METRIC_TYPES = ['binomial', 'count', 'sum', 'ratio'];
 const MAX_CUPED_DAYS = 365;
+/** The fields of a metric that counts events; a ratio has none of them. */
+const EVENT_FIELDS = ['event', 'value', 'where', 'windowHours', 'cuped', 'cupedDays', 'cap'] as const;
 
 function validateMetric(raw: unknown, path: string): void {
   const metric = requireObject(raw, path);
   const name = requireString(metric.name, `${path}.name`);
   // Names travel in `?metrics=a,b`.
   if (name.length > 64 || name.includes(',')) fail(`${path}.name`, 'must be at most 64 characters, without a comma');
-  requireString(metric.event, `${path}.event`);
   if (typeof metric.type !== 'string' || !METRIC_TYPES.includes(metric.type)) {
     fail(`${path}.type`, `must be one of ${METRIC_TYPES.join(', ')}`);
   }
+  if (metric.inverse !== undefined && typeof metric.inverse !== 'boolean') fail(`${path}.inverse`, 'must be true or false');
+  if (metric.type === 'ratio') {
+    for (const field of ['numerator', 'denominator'] as const) {
+      const other = requireString(metric[field], `${path}.${field}`);
+      if (other === name) fail(`${path}.${field}`, 'must name another metric, not the ratio itself');
+    }
+    const extra = EVENT_FIELDS.find((field) => metric[field] !== undefined);
+    if (extra !== undefined) fail(`${path}.${extra}`, 'is not allowed on a ratio: set it on the numerator or denominator metric');
+    return;
+  }
+  for (const field of ['numerator', 'denominator'] as const) {
+    if (metric[field] !== undefined) fail(`${path}.${field}`, 'is only allowed with type "ratio"');
+  }
+  requireString(metric.event, `${path}.event`);
   if (metric.type === 'sum') requireString(metric.value, `${path}.value`);
   else if (metric.value !== undefined) fail(`${path}.value`, 'is only allowed with type "sum"');
   if (metric.where !== undefined) requireObject(metric.where, `${path}.where`);
@@ -186,18 +223,43 @@ function validateMetric(raw: unknown, path: string): void {
     if (!(days > 0 && days <= MAX_CUPED_DAYS)) fail(`${path}.cupedDays`, `must be a number of days > 0 and <= ${MAX_CUPED_DAYS}`);
     if (metric.cuped !== true) fail(`${path}.cupedDays`, 'is only allowed with "cuped": true');
   }
+  if (metric.cap !== undefined) validateCap(metric.cap, metric.type as string, `${path}.cap`);
+}
+
+function validateCap(raw: unknown, type: string, path: string): void {
+  if (type === 'binomial') fail(path, 'is only allowed with type "count" or "sum" (a binomial value is 0 or 1)');
+  const cap = requireObject(raw, path);
+  if (cap.type !== 'absolute' && cap.type !== 'percentile') fail(`${path}.type`, 'must be "absolute" or "percentile"');
+  const value = finiteNumber(cap.value, `${path}.value`);
+  if (cap.type === 'absolute' && !(value > 0)) fail(`${path}.value`, 'must be a number > 0 (the largest value a unit counts with)');
+  if (cap.type === 'percentile' && !(value > 0 && value <= 1)) fail(`${path}.value`, 'must be a quantile > 0 and <= 1 (0.99 for the 99th percentile)');
+  if (cap.ignoreZeros !== undefined) {
+    if (typeof cap.ignoreZeros !== 'boolean') fail(`${path}.ignoreZeros`, 'must be true or false');
+    if (cap.type !== 'percentile') fail(`${path}.ignoreZeros`, 'is only allowed with type "percentile"');
+  }
 }
 
 function validateMetrics(value: unknown, path: string): void {
   if (value === undefined) return;
   const names = new Map<string, number>();
-  requireArray(value, path).forEach((raw, i) => {
+  const metrics = requireArray(value, path);
+  metrics.forEach((raw, i) => {
     const mPath = `${path}[${i}]`;
     validateMetric(raw, mPath);
     const name = (raw as { name: string }).name;
     const first = names.get(name);
     if (first !== undefined) fail(`${mPath}.name`, `"${name}" is already used by metrics[${first}]`);
     names.set(name, i);
+  });
+  // A ratio divides two metrics of the same project that count events themselves.
+  metrics.forEach((raw, i) => {
+    const metric = raw as MetricConfig;
+    if (metric.type !== 'ratio') return;
+    for (const field of ['numerator', 'denominator'] as const) {
+      const other = metrics[names.get(metric[field] as string) ?? -1] as MetricConfig | undefined;
+      if (other === undefined) fail(`${path}[${i}].${field}`, `no metric named "${metric[field] as string}" in metrics`);
+      if (other.type === 'ratio') fail(`${path}[${i}].${field}`, `"${other.name}" is a ratio: a ratio divides two metrics that count events`);
+    }
   });
 }
 

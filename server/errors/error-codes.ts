@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project (or was deleted).' },
   metric_not_found: { status: 404, description: 'The metric in the path does not exist in the project (or was deleted).' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
-  item_in_use: { status: 409, description: 'A feed cannot be deleted while an experience uses it; change or delete the experience first.' },
+  item_in_use: { status: 409, description: 'A feed cannot be deleted while an experience uses it, nor a metric while a ratio metric divides it; change or delete the user first.' },
   request_timeout: { status: 408, description: 'The request\'s headers (15 s) or the whole request (120 s) did not arrive within the deadline; the connection is closed.' },
   version_conflict: { status: 412, description: 'The `If-Match` version is not the item\'s current version: someone changed it since you read it. Read it again and retry.' },
   payload_too_large: { status: 413, description: 'The body is over 1 MiB (64 MiB for the catalog). The rest of the body is read and discarded before the answer\'s connection is reused, so a client still sending sees the answer, not a reset.' },

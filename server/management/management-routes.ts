@@ -102,6 +102,11 @@ function projectCheck(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, 
       const user = experiences.find((e) => String(e.feed) === name);
       if (user) throw new ServiceError('item_in_use', `The experience ${quoted(user.name)} uses feed ${name}: change or delete it first.`);
     }
+    if (kind === 'metric' && item === null) {
+      const metrics = merged.organizations[project.org]?.projects[project.name]?.metrics ?? [];
+      const ratio = metrics.find((m) => m.type === 'ratio' && (m.numerator === name || m.denominator === name));
+      if (ratio) throw new ServiceError('item_in_use', `The ratio metric ${quoted(ratio.name)} uses ${quoted(name)} as its numerator or denominator: change or delete it first.`);
+    }
     try {
       validateConfig(merged);
     } catch (error) {

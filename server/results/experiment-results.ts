@@ -22,6 +22,6 @@ export function* experimentResultsProgram(
   const personOf = yield* personGraphProgram(project);
   const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
   const units = yield* exposedUnitsProgram(dialect, project, experience.name, variations, personOf, window);
-  const values = yield* metricValuesProgram(dialect, project, query.metrics, units, personOf);
-  return buildReport(experience.name, experience.variations, units, values, query.dimension);
+  const values = yield* metricValuesProgram(dialect, project, query.counted, units, personOf);
+  return buildReport(experience, units, values, query.metrics, query.dimension);
 }

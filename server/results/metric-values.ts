@@ -61,9 +61,11 @@ export function* metricValuesProgram(
   if (count === 0 || metrics.length === 0) return values;
   const byEvent = new Map<string, MetricValues[]>();
   for (const v of values) {
-    const list = byEvent.get(v.metric.event);
+    // Every metric here counts events: a ratio is read as its two parts.
+    const event = v.metric.event as string;
+    const list = byEvent.get(event);
     if (list) list.push(v);
-    else byEvent.set(v.metric.event, [v]);
+    else byEvent.set(event, [v]);
   }
   const needsData = metrics.some((m) => m.where !== undefined || m.type === 'sum');
   // An event counts only at or after a first exposure (or within a CUPED window before one), and it happened no

@@ -5,7 +5,10 @@ import { isoTime } from '../http/iso-time.js';
 
 /** What a results request asks for, checked. */
 export interface ResultsQuery {
+  /** The metrics asked for, in the answer's order. */
   metrics: MetricConfig[];
+  /** The metrics whose events are read: those asked for that count events, and both parts of each ratio asked for. */
+  counted: MetricConfig[];
   from?: number;
   to?: number;
   dimension?: 'device';
@@ -42,7 +45,15 @@ export function parseResultsQuery(query: Record<string, unknown>, projectMetrics
       return metric;
     });
   }
-  const parsed: ResultsQuery = { metrics };
+  const counted = new Map<string, MetricConfig>();
+  for (const metric of metrics) {
+    const parts = metric.type === 'ratio' ? [metric.numerator, metric.denominator] : [metric.name];
+    for (const name of parts) {
+      const part = projectMetrics.find((m) => m.name === name);
+      if (part !== undefined) counted.set(part.name, part);
+    }
+  }
+  const parsed: ResultsQuery = { metrics, counted: [...counted.values()] };
   const from = dateOf(query.from, 'from');
   const to = dateOf(query.to, 'to');
   if (from !== undefined) parsed.from = from;

@@ -1,10 +1,20 @@
-import type { VariationConfig } from '../config/config-types.js';
-import type { MetricResult, ResultsAnswer, VariationStats, VariationUnits } from '../../src/results-answer.js';
+import type { MetricConfig, VariationConfig } from '../config/config-types.js';
+import type {
+  MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats, VariationUnits,
+} from '../../src/results-answer.js';
+import { capAt, capValueOf } from './capping.js';
+import { benjaminiHochberg, holmBonferroni } from './corrections.js';
+import type { ExperimentConfig } from './experiment-results.js';
 import type { ExposedUnits } from './exposed-units.js';
+import { DEFAULT_SEQUENTIAL_TUNING } from './inference.js';
 import type { MetricValues } from './metric-values.js';
 import {
-  compare, cupedAdjust, moments, sampleRatioMismatch, type Moments,
+  compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions,
+  type Comparison,
 } from './statistics.js';
+import {
+  cupedComparison, cupedRelativeVariance, ratioStatistic, summarizePairs, type UnitKind,
+} from './unit-statistics.js';
 
 // The answer of the results endpoint, built from units and their metric values. Numbers are exact (never rounded);
 // a statistic that is undefined is null.
@@ -15,26 +25,49 @@ export type ResultsReport = ResultsAnswer;
 /** A device dimension value for units whose Choose request named no device. */
 export const UNKNOWN_DEVICE = 'unknown';
 
+/** What every section of one report shares: the metrics asked for, their values and caps, the tests' settings. */
+interface ReportContext {
+  variations: readonly VariationConfig[];
+  units: ExposedUnits;
+  metrics: readonly MetricConfig[];
+  /** Values per unit of every metric that counts events (those asked for and the parts of ratios), capped. */
+  values: ReadonlyMap<string, CappedValues>;
+  analysis: ResultsAnalysis;
+}
+
+interface CappedValues {
+  metric: MetricConfig;
+  post: Float64Array;
+  pre: Float64Array | null;
+  cap?: MetricCap;
+}
+
 /**
  * The report of one experiment: units per variation with the sample-ratio test against the current weights, and per
- * metric each variation's moments, the non-control ones compared with the control (the first variation).
- * `dimension: 'device'` adds the same per device of the units' first exposure.
+ * metric (in the order of `metrics`; ratios read their parts from `values`) each variation's moments, the non-control
+ * ones compared with the control (the first variation) by the experiment's analysis settings. `dimension: 'device'`
+ * adds the same per device of the units' first exposure; a correction for many comparisons applies across the
+ * overall metrics × challengers, and across every dimension section's together.
  */
 export function buildReport(
-  experience: string, variations: readonly VariationConfig[], units: ExposedUnits, values: readonly MetricValues[],
+  experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[], metrics: readonly MetricConfig[],
   dimension?: 'device',
 ): ResultsReport {
+  const { variations } = experience;
+  const ctx: ReportContext = { variations, units, metrics, values: capped(values), analysis: analysisOf(experience) };
   const all = Int32Array.from(units.variation.keys());
-  const overall = section(variations, units, values, all);
+  const overall = section(ctx, all);
   const report: ResultsReport = {
-    experience,
+    experience: experience.name,
     control: (variations[0] as VariationConfig).name,
     units: all.length,
     multipleExposures: units.multipleExposures,
     srm: sampleRatioMismatch(overall.variations.map((v) => v.units), variations.map((v) => v.weight)),
+    analysis: ctx.analysis,
     variations: overall.variations,
     metrics: overall.metrics,
   };
+  judge(ctx.analysis, [overall.metrics]);
   if (dimension === 'device') {
     const byDevice = new Map<string, number[]>();
     units.device.forEach((device, unit) => {
@@ -45,23 +78,50 @@ export function buildReport(
     });
     report.dimensions = [...byDevice.keys()].sort().map((value) => {
       const members = Int32Array.from(byDevice.get(value) as number[]);
-      return { name: 'device', value, units: members.length, ...section(variations, units, values, members) };
+      return { name: 'device', value, units: members.length, ...section(ctx, members) };
     });
+    judge(ctx.analysis, report.dimensions.map((d) => d.metrics));
   }
   return report;
 }
 
+function analysisOf(experience: ExperimentConfig): ResultsAnalysis {
+  const sequential = experience.sequential === true;
+  return {
+    alpha: experience.alpha ?? DEFAULT_ALPHA,
+    interval: sequential ? 'sequential' : 'fixed-horizon',
+    ...(sequential ? { sequentialTuning: experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING } : {}),
+    correction: experience.correction ?? 'none',
+  };
+}
+
+/** Each metric's values capped as it says, the cap computed over all the experiment's units. */
+function capped(values: readonly MetricValues[]): Map<string, CappedValues> {
+  return new Map(values.map((v) => {
+    const { metric } = v;
+    if (metric.cap === undefined) return [metric.name, { metric, post: v.post, pre: v.pre }];
+    const at = capValueOf(metric.cap, v.post);
+    const cap: MetricCap = { type: metric.cap.type, value: metric.cap.value, capValue: at };
+    if (at === null) return [metric.name, { metric, post: v.post, pre: v.pre, cap }];
+    return [metric.name, { metric, post: capAt(v.post, at), pre: v.pre === null ? null : capAt(v.pre, at), cap }];
+  }));
+}
+
 /** Units per variation and metric results over the units `members`. */
-function section(
-  variations: readonly VariationConfig[], units: ExposedUnits, values: readonly MetricValues[], members: Int32Array,
-): { variations: VariationUnits[]; metrics: MetricResult[] } {
-  const groups = variations.map(() => [] as number[]);
-  for (const unit of members) (groups[units.variation[unit] as number] as number[]).push(unit);
+function section(ctx: ReportContext, members: Int32Array): { variations: VariationUnits[]; metrics: MetricResult[] } {
+  const groups = ctx.variations.map(() => [] as number[]);
+  for (const unit of members) (groups[ctx.units.variation[unit] as number] as number[]).push(unit);
   const byVariation = groups.map((g) => Int32Array.from(g));
   return {
-    variations: variations.map((v, i) => ({ name: v.name, weight: v.weight, units: (byVariation[i] as Int32Array).length })),
-    metrics: values.map((v) => metricResult(variations, v, byVariation)),
+    variations: ctx.variations.map((v, i) => ({ name: v.name, weight: v.weight, units: (byVariation[i] as Int32Array).length })),
+    metrics: ctx.metrics.map((m) => (m.type === 'ratio' ? ratioResult(ctx, m, byVariation) : metricResult(ctx, m, byVariation))),
   };
+}
+
+function sum(values: Float64Array): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
 }
 
 function pick(values: Float64Array, members: Int32Array): Float64Array {
@@ -70,30 +130,121 @@ function pick(values: Float64Array, members: Int32Array): Float64Array {
   return out;
 }
 
-function metricResult(variations: readonly VariationConfig[], values: MetricValues, byVariation: Int32Array[]): MetricResult {
-  const { metric } = values;
+function optionsOf(ctx: ReportContext, metric: MetricConfig): CompareOptions {
+  const { alpha, interval, sequentialTuning } = ctx.analysis;
+  return { alpha, sequential: interval === 'sequential', ...(sequentialTuning !== undefined ? { sequentialTuning } : {}), inverse: metric.inverse === true };
+}
+
+function kindOf(metric: MetricConfig): UnitKind {
+  return metric.type === 'binomial' ? 'proportion' : 'mean';
+}
+
+function valuesOf(ctx: ReportContext, name: string): CappedValues {
+  const values = ctx.values.get(name);
+  if (values === undefined) throw new Error(`results: no values were read for metric ${name}`);
+  return values;
+}
+
+function header(metric: MetricConfig, cap: MetricCap | undefined): Omit<MetricResult, 'cupedApplied' | 'variations'> {
+  return { name: metric.name, type: metric.type, inverse: metric.inverse === true, ...(cap ? { cap } : {}) };
+}
+
+/**
+ * A metric that counts events: raw moments per variation; each challenger compared with the control, through
+ * gbstats' regression adjustment (θ from the two variations compared) when the metric asks for CUPED and there is
+ * behaviour before exposure to adjust by.
+ */
+function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int32Array[]): MetricResult {
+  const values = valuesOf(ctx, metric.name);
+  const type = metric.type as 'binomial' | 'count' | 'sum';
   const post = byVariation.map((members) => pick(values.post, members));
-  const raw = post.map((v) => moments(metric.type, v));
-  let stats: Moments[] = raw;
+  const pre = values.pre === null ? null : byVariation.map((members) => pick(values.pre as Float64Array, members));
+  const raw = post.map((v) => moments(type, v));
+  const options = optionsOf(ctx, metric);
   let cupedApplied = false;
-  if (values.pre !== null) {
-    const pre = byVariation.map((members) => pick(values.pre as Float64Array, members));
-    const { theta, adjusted } = cupedAdjust(pre, post);
-    if (theta !== 0) {
-      cupedApplied = true;
-      // Adjusted values are no longer 0/1: their spread is the sample standard deviation whatever the metric's type.
-      stats = adjusted.map((v, i) => ({ ...moments('sum', v), total: (raw[i] as Moments).total }));
+  const variations = ctx.variations.map((v, i): VariationStats => {
+    const own = raw[i] as (typeof raw)[number];
+    const entry: VariationStats = { name: v.name, ...own };
+    if (i === 0) return entry;
+    const control = raw[0] as (typeof raw)[number];
+    if (pre !== null && control.stddev !== null && own.stddev !== null && control.units > 0 && own.units > 0) {
+      const c = cupedComparison(kindOf(metric), summarizePairs(post[0] as Float64Array, pre[0] as Float64Array), summarizePairs(post[i] as Float64Array, pre[i] as Float64Array));
+      if (c.theta !== 0) {
+        cupedApplied = true;
+        const stddev = (variance: number, n: number): number | null => (n < 2 ? null : Math.sqrt(Math.max(0, variance)));
+        return {
+          ...entry,
+          ...compareStatistics(c.control, c.treatment, options, cupedRelativeVariance(c)),
+          cuped: {
+            theta: c.theta,
+            mean: c.treatment.unadjustedMean - c.theta * (c.treatment.pre - c.pooledPre),
+            stddev: stddev(c.treatment.variance, c.treatment.n),
+            controlMean: c.control.unadjustedMean - c.theta * (c.control.pre - c.pooledPre),
+            controlStddev: stddev(c.control.variance, c.control.n),
+          },
+        };
+      }
     }
-  }
-  const control = stats[0] as Moments;
+    return { ...entry, ...compare(control, own, options) };
+  });
+  return { ...header(metric, values.cap), cupedApplied, variations };
+}
+
+/**
+ * A ratio metric: per variation Σ numerator / Σ denominator over its units (each part capped as its own metric says),
+ * the stddev gbstats reports for it (the delta-method unit variance), and the comparison of the ratios.
+ */
+function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int32Array[]): MetricResult {
+  const numerator = valuesOf(ctx, metric.numerator as string);
+  const denominator = valuesOf(ctx, metric.denominator as string);
+  const kinds: [UnitKind, UnitKind] = [kindOf(numerator.metric), kindOf(denominator.metric)];
+  const sides = byVariation.map((members) => {
+    const pair = summarizePairs(pick(numerator.post, members), pick(denominator.post, members));
+    const n = pair.x.n;
+    const defined = n > 0 && pair.y.mean !== 0;
+    const statistic = ratioStatistic(kinds, pair);
+    return {
+      n, statistic, comparable: defined && n >= 2,
+      moments: {
+        units: n, total: sum(pick(numerator.post, members)), denominator: sum(pick(denominator.post, members)),
+        mean: defined ? statistic.mean : null, stddev: defined && n >= 2 ? Math.sqrt(Math.max(0, statistic.variance)) : null,
+      },
+    };
+  });
+  const options = optionsOf(ctx, metric);
+  const control = sides[0] as (typeof sides)[number];
+  const variations = ctx.variations.map((v, i): VariationStats => {
+    const side = sides[i] as (typeof sides)[number];
+    const entry: VariationStats = { name: v.name, ...side.moments };
+    if (i === 0) return entry;
+    const comparison: Comparison = control.comparable && side.comparable
+      ? compareStatistics(control.statistic, side.statistic, options)
+      : noComparison();
+    return { ...entry, ...comparison };
+  });
   return {
-    name: metric.name,
-    type: metric.type,
-    cupedApplied,
-    variations: variations.map((v, i) => {
-      const own = stats[i] as Moments;
-      const entry: VariationStats = { name: v.name, ...own };
-      return i === 0 ? entry : { ...entry, ...compare(control, own) };
-    }),
+    ...header(metric, undefined), numerator: metric.numerator as string, denominator: metric.denominator as string,
+    cupedApplied: false, variations,
   };
+}
+
+/**
+ * Adjusts the p-values of one family (the metrics × challengers of the given sections) by the analysis' correction,
+ * and marks each comparison significant when its (adjusted) p-value is below alpha.
+ */
+function judge(analysis: ResultsAnalysis, family: readonly MetricResult[][]): void {
+  const tested: VariationStats[] = [];
+  for (const metrics of family) {
+    for (const metric of metrics) for (const v of metric.variations.slice(1)) tested.push(v);
+  }
+  const withP = tested.filter((v) => typeof v.pValue === 'number');
+  const p = withP.map((v) => v.pValue as number);
+  const adjusted = analysis.correction === 'holm-bonferroni' ? holmBonferroni(p)
+    : analysis.correction === 'benjamini-hochberg' ? benjaminiHochberg(p) : null;
+  const adjustedOf = new Map(withP.map((v, i) => [v, adjusted?.[i] ?? null]));
+  for (const v of tested) {
+    if (adjusted !== null) v.pValueAdjusted = adjustedOf.get(v) ?? null;
+    const decisive = v.pValueAdjusted ?? v.pValue;
+    v.significant = typeof decisive === 'number' && decisive < analysis.alpha;
+  }
 }

@@ -74,6 +74,7 @@ interface Answer {
     variations: {
       name: string; units: number; total: number; mean: number | null; stddev: number | null;
       uplift?: number | null; ci?: [number, number] | null; pValue?: number | null; chanceToWin?: number | null; risk?: number | null;
+      cuped?: { theta: number; mean: number; stddev: number | null; controlMean: number; controlStddev: number | null };
     }[];
   }[];
   dimensions?: { name: string; value: string; units: number; variations: { name: string; units: number }[]; metrics: Answer['metrics'] }[];
@@ -347,12 +348,20 @@ for (const driver of DRIVERS) {
       assert.equal(adjusted.cupedApplied, true);
       const width = (m: Answer['metrics'][number]) => m.variations[1]!.ci![1] - m.variations[1]!.ci![0];
       assert.ok(width(adjusted) < width(plain) / 2, `CUPED CI ${width(adjusted)} vs plain ${width(plain)}`);
-      // Unbiased: adjusted means average to the raw ones over all units, and the lift stays near the true +5.
-      const mean = (m: Answer['metrics'][number]) => m.variations.reduce((a, v) => a + v.mean! * v.units, 0) / answer.units;
-      close(mean(adjusted), mean(plain), 'pooled mean', 1e-6);
-      const lift = adjusted.variations[1]!.mean! - adjusted.variations[0]!.mean!;
-      assert.ok(Math.abs(lift - 5) < 2, `adjusted lift ${lift}`);
-      assert.equal(adjusted.variations[0]!.total, plain.variations[0]!.total, 'totals are the raw ones');
+      // The reported mean, stddev and total stay the raw ones (mean = total / units); CUPED's figures are their own.
+      for (const i of [0, 1]) {
+        assert.equal(adjusted.variations[i]!.total, plain.variations[i]!.total, 'totals are the raw ones');
+        close(adjusted.variations[i]!.mean, plain.variations[i]!.mean!, 'means are the raw ones');
+        close(adjusted.variations[i]!.stddev, plain.variations[i]!.stddev!, 'stddevs are the raw ones');
+      }
+      const cuped = adjusted.variations[1]!.cuped!;
+      assert.ok(cuped.theta > 0.5, `theta ${cuped.theta}`);
+      // Unbiased: the adjusted means average to the raw ones over both variations, and the lift stays near the true +5.
+      const [a, b] = adjusted.variations as [Answer['metrics'][number]['variations'][number], Answer['metrics'][number]['variations'][number]];
+      close((cuped.controlMean * a.units + cuped.mean * b.units) / answer.units, (a.mean! * a.units + b.mean! * b.units) / answer.units, 'pooled mean', 1e-6);
+      assert.ok(Math.abs(cuped.mean - cuped.controlMean - 5) < 2, `adjusted lift ${cuped.mean - cuped.controlMean}`);
+      // The relative uplift divides the adjusted difference by the raw control mean (gbstats).
+      close(b.uplift, (cuped.mean - cuped.controlMean) / a.mean!, 'uplift over the raw control mean', 1e-9);
     });
 
     it('opens results to the organization\'s admin key and to server keys sent as a Bearer token', async () => {
@@ -378,6 +387,7 @@ for (const driver of DRIVERS) {
         assert.deepEqual(m.variations[0], { name: 'control', units: 0, total: 0, mean: null, stddev: null });
         assert.deepEqual(m.variations[1], {
           name: 'bold', units: 0, total: 0, mean: null, stddev: null, uplift: null, ci: null, pValue: null, chanceToWin: null, risk: null,
+          credibleInterval: null, absolute: { effect: null, ci: null, pValue: null }, significant: false,
         });
       }
     });
