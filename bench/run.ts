@@ -5,7 +5,12 @@ import { formatFeedBench, runFeedBench } from './feed-bench.js';
 import { formatFirstAnswerBench, runFirstAnswerBench } from './first-answer-bench.js';
 import { formatIngestBench, runIngestBench } from './ingest-bench.js';
 import { formatManagementBench, formatPropagationBench, runManagementBench, runPropagationBench } from './management-bench.js';
+import { formatPeekingBench, runPeekingBench } from './peeking-bench.js';
 import { formatResultsBench, runResultsBench } from './results-bench.js';
+
+// Decisions before speed: A/A and A/B experiments read every day, fixed-horizon against sequential (a few seconds).
+console.log(formatPeekingBench(...runPeekingBench(Number(process.env.BENCH_PEEKING_EXPERIMENTS ?? 2000))));
+console.log('');
 
 const ingest = await runIngestBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
