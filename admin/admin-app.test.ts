@@ -287,6 +287,51 @@ describe('<svc-admin>', () => {
     expect(text(get(form, '.meta'))).to.contain('Version 2');
   });
 
+  it('creates an experiment with sequential intervals checked, and stores the analysis settings changed, only those', async function () {
+    this.timeout(30_000);
+    const name = unique('admin-analysis');
+    made.push(name);
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
+    get<HTMLButtonElement>(await list(app), '.toolbar button.primary').click();
+    let form = await editor(app);
+    expect(get<HTMLInputElement>(form, '#sequential').checked, 'sequential, pre-checked').to.equal(true);
+    expect(get<HTMLInputElement>(form, '#alpha').value).to.equal('0.05');
+    expect(get<HTMLInputElement>(form, '#sequential-tuning').disabled).to.equal(false);
+    fill(get<HTMLInputElement>(form, '#name'), name);
+    fill(form.shadowRoot!.querySelectorAll('tbody tr')[1]!.querySelector('input')!, 'bold');
+    await form.updateComplete;
+    get<HTMLButtonElement>(form, 'button[type="submit"]').click();
+    await row(app, name);
+    const created = await (await adminFetch(`experiences/${name}`)).json() as Record<string, unknown>;
+    expect(created.sequential).to.equal(true);
+    expect(created).not.to.have.any.keys('alpha', 'sequentialTuning', 'correction');
+
+    (await row(app, name)).querySelector<HTMLButtonElement>('button[data-action="edit"]')!.click();
+    form = await editor(app);
+    get<HTMLInputElement>(form, '#sequential').click();
+    fill(get<HTMLInputElement>(form, '#alpha'), '0.1');
+    await form.updateComplete;
+    expect(get<HTMLInputElement>(form, '#sequential-tuning').disabled, 'tuning off without sequential').to.equal(true);
+    expect(text(get(form, '#alpha-hint'))).to.contain('90% confidence intervals');
+    expect(text(get(form, '#sequential-hint'))).to.contain('read the results once, at the planned end');
+    [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="correction"]')].find((r) => r.value === 'benjamini-hochberg')!.click();
+    await form.updateComplete;
+    get<HTMLButtonElement>(form, 'button[type="submit"]').click();
+    await until(() => text(find(app, '.notices')).includes(`Saved '${name}' (version 2)`), 'the save');
+    const saved = await (await adminFetch(`experiences/${name}`)).json() as Record<string, unknown>;
+    expect(saved).to.include({ alpha: 0.1, correction: 'benjamini-hochberg', version: 2 });
+    expect(saved).not.to.have.any.keys('sequential', 'sequentialTuning');
+
+    // Content has no results: the panel goes with the variations.
+    (await row(app, name)).querySelector<HTMLButtonElement>('button[data-action="edit"]')!.click();
+    form = await editor(app);
+    expect(find(form, '#analysis-title')).not.to.equal(null);
+    [...form.shadowRoot!.querySelectorAll<HTMLInputElement>('input[name="kind"]')].find((r) => r.value === 'content')!.click();
+    await form.updateComplete;
+    expect(find(form, '#analysis-title')).to.equal(null);
+  });
+
   it('never replaces an existing experience when creating one of the same name (create-only)', async function () {
     this.timeout(30_000);
     const name = unique('admin-taken');

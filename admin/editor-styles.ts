@@ -31,10 +31,29 @@ export const editorStyles = css`
   }
   .kinds legend,
   .variations legend,
-  .devices legend {
+  .devices legend,
+  .sequential legend,
+  .corrections legend {
     margin-block-end: 0.5rem;
   }
-  .devices .buttons {
+  /* One correction a line: a name and its hint wrap together beside the radio on a phone. */
+  .corrections {
+    display: grid;
+    gap: 0.375rem;
+  }
+  .corrections .choice {
+    display: flex;
+    align-items: baseline;
+  }
+  /* The sequential tuning while sequential is off: kept, but not editable. */
+  input:disabled {
+    border-color: #d1d9e0;
+    background: #f6f8fa;
+    color: #59636e;
+    cursor: not-allowed;
+  }
+  .devices .buttons,
+  .sequential .buttons {
     gap: 1.25rem;
     min-height: 2.25rem;
     align-items: center;

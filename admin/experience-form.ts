@@ -1,8 +1,9 @@
 // The editor's form as data: what the inputs hold (text, as typed), the checks made before anything is sent (JSON that
 // does not parse, weights that do not sum to 100) and the item a valid form saves. Every other rule is the service's:
 // its `invalid_config` message names the field.
+import type { PValueCorrection } from '../src/results-answer.js';
 import type { Device, Experience, ExperienceItem, ExperienceKind, Variation } from './experience.js';
-import { DEVICES, itemOf, kindOf } from './experience.js';
+import { ANALYSIS_DEFAULTS, DEVICES, itemOf, kindOf } from './experience.js';
 
 export interface VariationDraft {
   /** Stable identity of the row while names are edited (the key of Lit's `repeat`). */
@@ -26,6 +27,11 @@ export interface ExperienceDraft {
   /** Feed id (kind `feed`), as the select holds it. */
   feed: string;
   limit: string;
+  /** Kind `experiment`: how its results are computed (see `ExperienceItem`); numbers as typed. */
+  alpha: string;
+  sequential: boolean;
+  sequentialTuning: string;
+  correction: PValueCorrection;
 }
 
 /** Field → what is wrong with it: `condition`, `body`, `weights`, `variations.0.body`… */
@@ -39,12 +45,18 @@ export function variationDraft(name = '', weight = '', body: Record<string, unkn
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
-/** The form of `e`, or of a new experiment (two variations at 50/50) when there is none. */
+/**
+ * The form of `e`, or of a new experiment (two variations at 50/50) when there is none. A new experiment has
+ * sequential intervals checked: the results page is live and people look at it every day, which fixed-horizon
+ * intervals do not allow (the service's default stays off; an existing experiment keeps what it has).
+ */
 export function draftOf(e?: Experience): ExperienceDraft {
   if (!e) {
     return {
       name: '', kind: 'experiment', variations: [variationDraft('control', '50'), variationDraft('treatment', '50')],
       traffic: '100', devices: [...DEVICES], group: '', condition: '', body: '{}', feed: '', limit: '',
+      alpha: String(ANALYSIS_DEFAULTS.alpha), sequential: true, sequentialTuning: String(ANALYSIS_DEFAULTS.sequentialTuning),
+      correction: ANALYSIS_DEFAULTS.correction,
     };
   }
   return {
@@ -58,6 +70,10 @@ export function draftOf(e?: Experience): ExperienceDraft {
     body: json(e.body ?? {}),
     feed: e.feed === undefined ? '' : String(e.feed),
     limit: e.limit === undefined ? '' : String(e.limit),
+    alpha: String(e.alpha ?? ANALYSIS_DEFAULTS.alpha),
+    sequential: e.sequential === true,
+    sequentialTuning: String(e.sequentialTuning ?? ANALYSIS_DEFAULTS.sequentialTuning),
+    correction: e.correction ?? ANALYSIS_DEFAULTS.correction,
   };
 }
 
@@ -94,11 +110,14 @@ export function formatSum(n: number): string {
 
 /**
  * The item a form saves: `base` (the experience as loaded, when editing) with the form's fields written over it, so
- * what the form does not show (stickiness, namespace, seed, status…) is kept. Call only when `draftErrors` is empty.
+ * what the form does not show (stickiness, namespace, seed, status…) is kept. A setting at the service's default is
+ * left out, as the service's file format does. Call only when `draftErrors` is empty.
  */
 export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem {
   const item: ExperienceItem = base ? itemOf(base) : { name: d.name.trim(), status: 'draft' };
-  for (const field of ['variations', 'body', 'feed', 'limit', 'winner', 'group', 'devices', 'traffic', 'condition']) delete item[field];
+  for (const field of [
+    'variations', 'body', 'feed', 'limit', 'winner', 'group', 'devices', 'traffic', 'condition', 'alpha', 'sequential', 'sequentialTuning', 'correction',
+  ]) delete item[field];
   if (d.kind === 'experiment') {
     item.variations = d.variations.map((v): Variation => ({
       name: v.name.trim(), weight: Number(v.weight), body: parseObject(v.body, false) as Record<string, unknown>,
@@ -106,6 +125,12 @@ export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem
     // A shipped winner stays only while it still names a variation and the experiment stays stopped.
     const winner = base?.winner;
     if (winner && item.status === 'stopped' && item.variations.some((v) => v.name === winner)) item.winner = winner;
+    // The analysis settings belong to experiments only (the service refuses them elsewhere). The tuning is kept
+    // while sequential is off, so turning it on again finds it.
+    if (d.alpha.trim() && Number(d.alpha) !== ANALYSIS_DEFAULTS.alpha) item.alpha = Number(d.alpha);
+    if (d.sequential) item.sequential = true;
+    if (d.sequentialTuning.trim() && Number(d.sequentialTuning) !== ANALYSIS_DEFAULTS.sequentialTuning) item.sequentialTuning = Number(d.sequentialTuning);
+    if (d.correction !== ANALYSIS_DEFAULTS.correction) item.correction = d.correction;
   } else if (d.kind === 'content') item.body = parseObject(d.body, false) as Record<string, unknown>;
   else {
     item.feed = Number(d.feed);

@@ -1,5 +1,6 @@
 // An experience as the management API stores and answers it (server/config/config-types.ts is the service's side of
 // this contract; the console keeps its own copy rather than importing service code into a browser bundle).
+import type { PValueCorrection } from '../src/results-answer.js';
 
 export type Device = 'mobile' | 'desktop';
 export type ExperienceStatus = 'draft' | 'running' | 'stopped';
@@ -30,8 +31,19 @@ export interface ExperienceItem {
   condition?: Record<string, unknown>;
   status?: ExperienceStatus;
   winner?: string;
+  /** Experiments only, how results are computed: the significance level, 0 < alpha < 0.5 (default 0.05). */
+  alpha?: number;
+  /** Sequential (always-valid) intervals and p-values, safe to read every day (default false: fixed-horizon). */
+  sequential?: boolean;
+  /** The sequential tests' tuning: the number of units the intervals are tightest around, ≥ 1 (default 5000). */
+  sequentialTuning?: number;
+  /** The correction of p-values across the results' metrics × challengers (default `none`). */
+  correction?: PValueCorrection;
   [field: string]: unknown;
 }
+
+/** The service's defaults for an experiment's analysis settings: a setting at its default is not written. */
+export const ANALYSIS_DEFAULTS = { alpha: 0.05, sequential: false, sequentialTuning: 5000, correction: 'none' } as const;
 
 /** An experience as the API answers it: the item plus its version (the ETag), where it comes from, its status. */
 export interface Experience extends ExperienceItem {
