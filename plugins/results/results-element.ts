@@ -329,8 +329,8 @@ export class SvcResults extends LitElement {
               <th scope="col">Units</th>
               <th scope="col">${meanLabel(m.type)}</th>
               <th scope="col">${scale.name} (${reading.level} CI)</th>
-              <th scope="col">p-value</th>
-              ${reading.corrected ? html`<th scope="col">Adjusted p-value <span class="sub">${reading.correction}</span></th>` : nothing}
+              <th scope="col"><span class="nowrap">p-value</span></th>
+              ${reading.corrected ? html`<th scope="col">Adjusted <span class="nowrap">p-value</span> <span class="sub">${reading.correction}</span></th>` : nothing}
               <th scope="col">Significance</th>
               <th scope="col">Chance to win</th>
               <th scope="col">Risk</th>

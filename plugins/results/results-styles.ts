@@ -57,8 +57,10 @@ export const resultsStyles = css`
     border: 0;
   }
   .switch legend {
+    /* Floated, a legend lays out beside the options; its line is their height, so their texts share a baseline. */
     float: left;
     padding: 0;
+    line-height: calc(2rem + 2px);
     font-size: 0.8125rem;
     color: var(--svc-results-muted, #59636e);
   }
@@ -163,6 +165,9 @@ export const resultsStyles = css`
   thead th {
     background: var(--svc-results-header-background, #f6f8fa);
     font-weight: 600;
+    /* Numbers keep to one line; a header may wrap, so that nine columns fit a laptop's width without scrolling. */
+    white-space: normal;
+    vertical-align: bottom;
   }
   tbody th {
     font-weight: 600;
@@ -180,6 +185,9 @@ export const resultsStyles = css`
     display: block;
     font-size: 0.8125rem;
     font-weight: 400;
+  }
+  .nowrap {
+    white-space: nowrap;
   }
   [part~='cuped'] {
     margin-block-start: 0.5rem;
