@@ -1,7 +1,8 @@
 // <svc-results> against our running service: web-test-runner starts dist/server.mjs with
 // test/fixtures/recommendations.config.json and proxies /v1 to it (test/helpers/service-under-test.mjs). Project
-// acme/shop has the experiments `results-hero` (control/bold) and `results-empty` (never exposed here) and the
-// metrics purchase (binomial), orders (count) and revenue (sum of price), all on "Product ordered". The data is made
+// acme/shop has the experiments `results-hero` (control/bold), `results-empty` (never exposed here) and
+// `results-sequential` (control/bold, sequential with a Holm–Bonferroni correction) and the metrics purchase
+// (binomial), orders (count) and revenue (sum of price), all on "Product ordered". The data is made
 // through the service's own API: a Choose request exposes a profile, a tracked event makes it purchase.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -206,6 +207,57 @@ describe('<svc-results> against the service', () => {
       <svc-results organization="acme" project="shop" experience="results-hero" metrics="revenue, orders"></svc-results>`);
     expect(el.results!.metrics.map((m) => m.name)).to.have.members(['revenue', 'orders']);
     expect(tables(el)).to.have.length(2);
+  });
+
+  it('shows the service\'s absolute differences, p-values and significance in absolute mode', async () => {
+    const el = await results(html`<svc-results organization="acme" project="shop" experience="results-hero" difference="absolute" lang="en"></svc-results>`);
+    el.results!.metrics.forEach((metric, i) => {
+      const table = tables(el)[i]!;
+      const bold = metric.variations.find((v) => v.name === 'bold')!;
+      const cell = cellOf(table, 'bold', 'Difference (95% CI)');
+      const written = Number(textOf(cell).split(' ')[0]!.replace('+', ''));
+      const factor = metric.type === 'binomial' ? 100 : 1;
+      expect(written, metric.name).to.be.closeTo(bold.absolute!.effect! * factor, 0.05);
+      expect(textOf(cell).includes(' pp '), metric.name).to.equal(metric.type === 'binomial');
+      const p = bold.absolute!.pValue!;
+      expect(textOf(cellOf(table, 'bold', 'p-value')), metric.name).to.equal(p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+      const words = bold.significant ? (bold.uplift! > 0 ? 'Significantly better' : 'Significantly worse') : 'Not significant';
+      expect(textOf(cellOf(table, 'bold', 'Significance')), metric.name).to.equal(words);
+    });
+  });
+
+  it('says which intervals the service computed: fixed-horizon by default, sequential with a correction where the experiment asks', async () => {
+    const hero = await results(html`<svc-results organization="acme" project="shop" experience="results-hero"></svc-results>`);
+    expect(hero.results!.analysis).to.include({ interval: 'fixed-horizon', correction: 'none', alpha: 0.05 });
+    expect(textOf(root(hero).querySelector('[part="analysis"]'))).to.include('95% fixed-horizon confidence intervals — read them once');
+    expect(headers(tables(hero)[0]!).some((h) => h.startsWith('Adjusted'))).to.equal(false);
+
+    // Its own units, made here: profiles exposed to results-sequential, a third of them purchasing.
+    const orders: Record<string, unknown>[] = [];
+    await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+      const profileId = `results-sequential-${i}`;
+      const sessionId = crypto.randomUUID();
+      const response = await fetch(`${shop}/optimization/choose-api?apiKey=${API_KEY}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ identification: { sourceId: 'web', profileId }, names: ['results-sequential'], sessionId }),
+      });
+      expect(response.status, 'choose').to.equal(200);
+      if (i % 3) return;
+      orders.push({
+        eventId: crypto.randomUUID(), type: 'product', name: 'Product ordered', profileId, sessionId, pageId: crypto.randomUUID(),
+        timestamp: new Date().toISOString(), data: { productId: 'p1', quantity: 1, price: 12.5 },
+      });
+    }));
+    await track(orders);
+    const sequential = await results(html`<svc-results organization="acme" project="shop" experience="results-sequential"></svc-results>`);
+    expect(sequential.status).to.equal('ready');
+    expect(sequential.results!.analysis).to.include({ interval: 'sequential', correction: 'holm-bonferroni' });
+    const note = textOf(root(sequential).querySelector('[part="analysis"]'));
+    expect(note).to.include('95% sequential confidence intervals — safe to check daily').and.to.include('(Holm–Bonferroni)');
+    expect(headers(tables(sequential)[0]!)).to.include('Adjusted p-value Holm–Bonferroni');
+    expect(textOf(root(sequential).querySelector('[part="chart"] figcaption'))).to.include('95% sequential confidence intervals');
+    await expect(sequential).to.be.accessible();
   });
 
   it('is empty, saying so, for an experiment nobody was exposed to', async () => {

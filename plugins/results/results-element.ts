@@ -259,7 +259,8 @@ export class SvcResults extends LitElement {
     const difference: ResultsDifference = this.difference === 'absolute' ? 'absolute' : 'relative';
     const reading = readingOf(r.analysis, f);
     return html`
-      <header part="header">
+      <!-- A div, not a <header>: a header outside any section is the page's banner landmark, and a page keeps one. -->
+      <div part="header">
         <h2 part="title">${r.experience}</h2>
         <p part="summary">${f.units(r.units)} ${r.units === 1 ? 'unit' : 'units'} exposed${split ? `: ${split}` : ''}</p>
         ${r.multipleExposures > 0
@@ -267,7 +268,7 @@ export class SvcResults extends LitElement {
               ${r.multipleExposures === 1 ? 'is' : 'are'} left out of these results.</p>`
           : nothing}
         <p part="analysis" class="note analysis">${reading.note}</p>
-      </header>
+      </div>
       ${r.srm?.mismatch ? this.#srmBanner(r, f) : nothing}
       ${this.#switch(difference)}
       <section part="section" aria-labelledby=${dimensions.length ? 'section-all' : nothing}>
