@@ -386,7 +386,7 @@ interface Reading {
   /** A correction was asked for: the tables carry the adjusted p-value, named `correction`. */
   corrected: boolean;
   correction: string;
-  note: string;
+  note: TemplateResult;
 }
 
 /**
@@ -405,10 +405,10 @@ function readingOf(a: ResultsAnalysis | undefined, f: ResultsFormat): Reading {
     : a?.interval === 'fixed-horizon'
       ? ' — read them once, at the planned end: checking early and stopping at the first significant result inflates false positives.'
       : '.';
-  const significant = corrected
-    ? ` Significant: the p-value adjusted for the metrics and variations compared (${correction}) is below ${f.figure(alpha)}.`
-    : ` Significant: the p-value is below ${f.figure(alpha)}.`;
-  return { level, intervals, corrected, correction, note: `${level} ${intervals}${when}${significant}` };
+  const adjusted = corrected ? ` adjusted for the metrics and variations compared (${correction})` : '';
+  // "p-value" never splits at its hyphen.
+  const note = html`${level} ${intervals}${when} Significant: the <span class="nowrap">p-value</span>${adjusted} is below ${f.figure(alpha)}.`;
+  return { level, intervals, corrected, correction, note };
 }
 
 /** CUPED's figures in a sentence: θ and the adjusted means the comparison used (the table's means are raw). */
