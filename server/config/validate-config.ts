@@ -187,7 +187,7 @@ export function validateFeedItem(raw: unknown): FeedConfig {
 const METRIC_TYPES = ['binomial', 'count', 'sum', 'ratio'];
 const MAX_CUPED_DAYS = 365;
 /** The fields of a metric that counts events; a ratio has none of them. */
-const EVENT_FIELDS = ['event', 'value', 'where', 'windowHours', 'cuped', 'cupedDays', 'cap'] as const;
+const EVENT_FIELDS = ['event', 'value', 'where', 'windowHours', 'cap'] as const;
 
 function validateMetric(raw: unknown, path: string): void {
   const metric = requireObject(raw, path);
@@ -205,6 +205,7 @@ function validateMetric(raw: unknown, path: string): void {
     }
     const extra = EVENT_FIELDS.find((field) => metric[field] !== undefined);
     if (extra !== undefined) fail(`${path}.${extra}`, 'is not allowed on a ratio: set it on the numerator or denominator metric');
+    validateCuped(metric, path);
     return;
   }
   for (const field of ['numerator', 'denominator'] as const) {
@@ -217,13 +218,17 @@ function validateMetric(raw: unknown, path: string): void {
   if (metric.windowHours !== undefined && !(finiteNumber(metric.windowHours, `${path}.windowHours`) > 0)) {
     fail(`${path}.windowHours`, 'must be a number > 0');
   }
+  validateCuped(metric, path);
+  if (metric.cap !== undefined) validateCap(metric.cap, metric.type as string, `${path}.cap`);
+}
+
+function validateCuped(metric: Json, path: string): void {
   if (metric.cuped !== undefined && typeof metric.cuped !== 'boolean') fail(`${path}.cuped`, 'must be true or false');
   if (metric.cupedDays !== undefined) {
     const days = finiteNumber(metric.cupedDays, `${path}.cupedDays`);
     if (!(days > 0 && days <= MAX_CUPED_DAYS)) fail(`${path}.cupedDays`, `must be a number of days > 0 and <= ${MAX_CUPED_DAYS}`);
     if (metric.cuped !== true) fail(`${path}.cupedDays`, 'is only allowed with "cuped": true');
   }
-  if (metric.cap !== undefined) validateCap(metric.cap, metric.type as string, `${path}.cap`);
 }
 
 function validateCap(raw: unknown, type: string, path: string): void {

@@ -14,6 +14,11 @@ export interface ResultsQuery {
   dimension?: 'device';
 }
 
+/** Where the values of a CUPED ratio's part are kept (a metric name has no comma, so no metric can take it). */
+export function ratioPartKey(ratio: string, role: 'numerator' | 'denominator'): string {
+  return `${ratio},${role}`;
+}
+
 function invalid(field: string, problem: string): never {
   throw new ServiceError('invalid_request', `${field}: ${problem}`);
 }
@@ -47,10 +52,22 @@ export function parseResultsQuery(query: Record<string, unknown>, projectMetrics
   }
   const counted = new Map<string, MetricConfig>();
   for (const metric of metrics) {
-    const parts = metric.type === 'ratio' ? [metric.numerator, metric.denominator] : [metric.name];
-    for (const name of parts) {
-      const part = projectMetrics.find((m) => m.name === name);
-      if (part !== undefined) counted.set(part.name, part);
+    if (metric.type !== 'ratio') {
+      counted.set(metric.name, metric);
+      continue;
+    }
+    for (const role of ['numerator', 'denominator'] as const) {
+      const part = projectMetrics.find((m) => m.name === metric[role]);
+      if (part === undefined) continue;
+      // A CUPED ratio reads its parts with their values before exposure, in the ratio's own window, under a key no
+      // metric name can take (names have no comma): the part asked for by itself keeps its own settings.
+      if (metric.cuped === true) {
+        const key = ratioPartKey(metric.name, role);
+        const read: MetricConfig = { ...part, name: key, cuped: true };
+        if (metric.cupedDays !== undefined) read.cupedDays = metric.cupedDays;
+        else delete read.cupedDays;
+        counted.set(key, read);
+      } else counted.set(part.name, part);
     }
   }
   const parsed: ResultsQuery = { metrics, counted: [...counted.values()] };

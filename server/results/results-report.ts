@@ -10,10 +10,11 @@ import { DEFAULT_SEQUENTIAL_TUNING } from './inference.js';
 import type { MetricValues } from './metric-values.js';
 import {
   compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions,
-  type Comparison,
 } from './statistics.js';
+import { ratioPartKey } from './results-query.js';
 import {
-  cupedComparison, cupedRelativeVariance, ratioStatistic, summarizePairs, type UnitKind,
+  cupedComparison, cupedRelativeVariance, ratioCupedComparison, ratioCupedRelativeVariance, ratioStatistic,
+  summarizePairs, summarizeQuad, type QuadSummary, type UnitKind,
 } from './unit-statistics.js';
 
 // The answer of the results endpoint, built from units and their metric values. Numbers are exact (never rounded);
@@ -192,39 +193,66 @@ function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int
 
 /**
  * A ratio metric: per variation Σ numerator / Σ denominator over its units (each part capped as its own metric says),
- * the stddev gbstats reports for it (the delta-method unit variance), and the comparison of the ratios.
+ * the stddev gbstats reports for it (the delta-method unit variance), and the comparison of the ratios; with CUPED,
+ * gbstats' regression adjustment of ratios (θ per comparison) by the parts' values before exposure.
  */
 function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int32Array[]): MetricResult {
-  const numerator = valuesOf(ctx, metric.numerator as string);
-  const denominator = valuesOf(ctx, metric.denominator as string);
+  const cupedAsked = metric.cuped === true;
+  const numerator = valuesOf(ctx, cupedAsked ? ratioPartKey(metric.name, 'numerator') : metric.numerator as string);
+  const denominator = valuesOf(ctx, cupedAsked ? ratioPartKey(metric.name, 'denominator') : metric.denominator as string);
   const kinds: [UnitKind, UnitKind] = [kindOf(numerator.metric), kindOf(denominator.metric)];
   const sides = byVariation.map((members) => {
-    const pair = summarizePairs(pick(numerator.post, members), pick(denominator.post, members));
+    const m = pick(numerator.post, members);
+    const d = pick(denominator.post, members);
+    const pair = summarizePairs(m, d);
     const n = pair.x.n;
     const defined = n > 0 && pair.y.mean !== 0;
     const statistic = ratioStatistic(kinds, pair);
+    const quad = numerator.pre !== null && denominator.pre !== null
+      ? summarizeQuad([m, d, pick(numerator.pre, members), pick(denominator.pre, members)])
+      : null;
     return {
-      n, statistic, comparable: defined && n >= 2,
+      n, statistic, quad, comparable: defined && n >= 2,
       moments: {
-        units: n, total: sum(pick(numerator.post, members)), denominator: sum(pick(denominator.post, members)),
+        units: n, total: sum(m), denominator: sum(d),
         mean: defined ? statistic.mean : null, stddev: defined && n >= 2 ? Math.sqrt(Math.max(0, statistic.variance)) : null,
       },
     };
   });
   const options = optionsOf(ctx, metric);
   const control = sides[0] as (typeof sides)[number];
+  let cupedApplied = false;
   const variations = ctx.variations.map((v, i): VariationStats => {
     const side = sides[i] as (typeof sides)[number];
     const entry: VariationStats = { name: v.name, ...side.moments };
     if (i === 0) return entry;
-    const comparison: Comparison = control.comparable && side.comparable
-      ? compareStatistics(control.statistic, side.statistic, options)
-      : noComparison();
-    return { ...entry, ...comparison };
+    if (!(control.comparable && side.comparable)) return { ...entry, ...noComparison() };
+    if (control.quad !== null && side.quad !== null) {
+      const c = ratioCupedComparison(kinds, control.quad, side.quad);
+      if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0) {
+        cupedApplied = true;
+        const [a, b] = [control.quad, side.quad];
+        // The pooled pre-period ratio of the two variations, around which the adjusted ratios are centred.
+        const pooledPre = (a.means[2] * a.n + b.means[2] * b.n) / (a.means[3] * a.n + b.means[3] * b.n);
+        const preRatio = (q: QuadSummary): number => q.means[2] / q.means[3];
+        return {
+          ...entry,
+          ...compareStatistics(c.control, c.treatment, options, ratioCupedRelativeVariance(c)),
+          cuped: {
+            theta: c.theta,
+            mean: c.treatment.unadjustedMean - c.theta * (preRatio(b) - pooledPre),
+            stddev: Math.sqrt(c.treatment.variance),
+            controlMean: c.control.unadjustedMean - c.theta * (preRatio(a) - pooledPre),
+            controlStddev: Math.sqrt(c.control.variance),
+          },
+        };
+      }
+    }
+    return { ...entry, ...compareStatistics(control.statistic, side.statistic, options) };
   });
   return {
     ...header(metric, undefined), numerator: metric.numerator as string, denominator: metric.denominator as string,
-    cupedApplied: false, variations,
+    cupedApplied, variations,
   };
 }
 

@@ -199,3 +199,135 @@ export function cupedRelativeVariance(c: CupedComparison): number {
   const vControl = ((a.postVariance * k * k) / (u * u) + (2 * theta * a.covariance * k) / u + theta * theta * a.preVariance) / (a.n * u * u);
   return vTreatment + vControl;
 }
+
+/**
+ * Four values per unit summarized: a ratio's numerator and denominator after exposure and before it (in that
+ * order), with their means and the 4 × 4 matrix of crossed deviations Σ(xᵢ − x̄ᵢ)(xⱼ − x̄ⱼ).
+ */
+export interface QuadSummary {
+  n: number;
+  means: [number, number, number, number];
+  c: number[][];
+}
+
+/** Summarizes unit j's four values (mPost[j], dPost[j], mPre[j], dPre[j]). */
+export function summarizeQuad(values: readonly [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>]): QuadSummary {
+  const n = values[0].length;
+  if (values.some((v) => v.length !== n)) throw new RangeError('summarizeQuad: the four values must be given for every unit');
+  const summaries = values.map((v) => summarize(v));
+  const means = summaries.map((s) => s.mean) as QuadSummary['means'];
+  const c = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => {
+    if (i === j) return (summaries[i] as Summary).m2;
+    let cross = 0;
+    const x = values[i] as ArrayLike<number>;
+    const y = values[j] as ArrayLike<number>;
+    for (let u = 0; u < n; u++) cross += ((x[u] as number) - (means[i] as number)) * ((y[u] as number) - (means[j] as number));
+    return cross;
+  }));
+  return { n, means, c };
+}
+
+/**
+ * A four-value summary from sums, as gbstats' RegressionAdjustedRatioStatistic states them: Σ and Σ² of each value
+ * (numerator post, denominator post, numerator pre, denominator pre) and the Σ of products of each pair, keyed `ij`.
+ */
+export function quadFromSums(n: number, sums: readonly number[], sumSquares: readonly number[], products: Readonly<Record<string, number>>): QuadSummary {
+  const means = sums.map((s) => (n === 0 ? 0 : s / n)) as QuadSummary['means'];
+  const c = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => {
+    const sumOfProducts = i === j ? (sumSquares[i] as number) : (products[`${Math.min(i, j)}${Math.max(i, j)}`] as number);
+    return n === 0 ? 0 : sumOfProducts - ((sums[i] as number) * (sums[j] as number)) / n;
+  }));
+  return { n, means, c };
+}
+
+/** The 4 × 4 covariance matrix Λ of a quad: variances and covariances by each value's kind. */
+function lambdaOf(kinds: readonly [UnitKind, UnitKind], q: QuadSummary): number[][] {
+  const kindOf = (i: number): UnitKind => (kinds[i % 2] as UnitKind);
+  return [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => {
+    if (i === j) return unitVariance(kindOf(i), { n: q.n, mean: q.means[i] as number, m2: (q.c[i] as number[])[i] as number });
+    if (q.n <= 1) return 0;
+    const cross = (q.c[i] as number[])[j] as number;
+    return kindOf(i) === 'proportion' && kindOf(j) === 'proportion' ? cross / q.n : cross / (q.n - 1);
+  }));
+}
+
+/** The gradient of (mPost/dPost − θ mPre/dPre) at the means (gbstats' nabla); zeros when a denominator mean is 0. */
+function ratioNabla(means: QuadSummary['means'], theta: number): number[] {
+  const [m, d, mPre, dPre] = means;
+  if (d === 0 || dPre === 0) return [0, 0, 0, 0];
+  return [1 / d, -m / (d * d), -theta / dPre, (theta * mPre) / (dPre * dPre)];
+}
+
+/** x' Λ[rows × cols] y over the index ranges given. */
+function quadraticForm(lambda: number[][], x: number[], y: number[], rows: readonly number[], cols: readonly number[]): number {
+  let total = 0;
+  rows.forEach((i, a) => cols.forEach((j, b) => { total += (x[a] as number) * ((lambda[i] as number[])[j] as number) * (y[b] as number); }));
+  return total;
+}
+
+/** One side of a ratio CUPED comparison. */
+export interface RatioCupedStatistic extends UnitStatistic {
+  means: QuadSummary['means'];
+  nabla: number[];
+  lambda: number[][];
+}
+
+/** CUPED on a ratio metric for one comparison: θ, both sides adjusted by it, and the pre-period ratios. */
+export interface RatioCupedComparison {
+  theta: number;
+  control: RatioCupedStatistic;
+  treatment: RatioCupedStatistic;
+}
+
+/**
+ * gbstats' regression adjustment of a ratio metric (RegressionAdjustedRatioStatistic): each side's adjusted ratio
+ * mPost/dPost − θ mPre/dPre with the delta-method variance ∇'Λ∇, and θ = −(covA + covB) / (varPreA + varPreB), the
+ * pre-period ratio's covariance with the post-period one and its variance, from each side's own Λ (θ = 1 in ∇).
+ */
+export function ratioCupedComparison(kinds: readonly [UnitKind, UnitKind], control: QuadSummary, treatment: QuadSummary): RatioCupedComparison {
+  const lambdas = [lambdaOf(kinds, control), lambdaOf(kinds, treatment)];
+  const parts = [control, treatment].map((q, k) => {
+    const nabla = ratioNabla(q.means, 1);
+    const lambda = lambdas[k] as number[][];
+    return {
+      covariance: quadraticForm(lambda, nabla.slice(2), nabla.slice(0, 2), [2, 3], [0, 1]),
+      preVariance: quadraticForm(lambda, nabla.slice(2), nabla.slice(2), [2, 3], [2, 3]),
+    };
+  });
+  const preVariance = (parts[0]?.preVariance ?? 0) + (parts[1]?.preVariance ?? 0);
+  const theta = preVariance === 0 ? 0 : -((parts[0]?.covariance ?? 0) + (parts[1]?.covariance ?? 0)) / preVariance;
+  const side = (q: QuadSummary, lambda: number[][]): RatioCupedStatistic => {
+    const [m, d, mPre, dPre] = q.means;
+    const nabla = ratioNabla(q.means, theta);
+    const unadjustedMean = d === 0 ? 0 : m / d;
+    return {
+      n: q.n, unadjustedMean, means: q.means, nabla, lambda,
+      mean: d === 0 || dPre === 0 ? 0 : unadjustedMean - (theta * mPre) / dPre,
+      variance: quadraticForm(lambda, nabla, nabla, [0, 1, 2, 3], [0, 1, 2, 3]),
+    };
+  };
+  return { theta, control: side(control, lambdas[0] as number[][]), treatment: side(treatment, lambdas[1] as number[][]) };
+}
+
+/**
+ * The variance of the relative ratio CUPED effect (adjB − adjA) / |uA| (gbstats' frequentist_variance_relative_cuped_ratio):
+ * the control's gradient carries the sign of its raw ratio uA, so a negative baseline keeps the variance right.
+ */
+export function ratioCupedRelativeVariance(c: RatioCupedComparison): number {
+  const { control: a, treatment: b } = c;
+  const u = a.unadjustedMean;
+  const dPost = a.means[1];
+  if (u === 0 || dPost === 0) return 0;
+  const gAbs = (b.mean - a.mean) * Math.sign(u);
+  const g = Math.abs(u);
+  const mPost = a.means[0];
+  const nablaA = [
+    -(g + gAbs) / dPost / (g * g),
+    ((mPost * g) / (dPost * dPost) + (mPost * gAbs) / (dPost * dPost)) / (g * g),
+    -(a.nabla[2] as number) / g,
+    -(a.nabla[3] as number) / g,
+  ];
+  const nablaB = b.nabla.map((x) => x / g);
+  const all = [0, 1, 2, 3];
+  return quadraticForm(a.lambda, nablaA, nablaA, all, all) / a.n + quadraticForm(b.lambda, nablaB, nablaB, all, all) / b.n;
+}

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { ExperienceConfig, MetricConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import type { ServiceEvent } from '../../src/event.js';
-import type { MetricResult, ResultsAnswer, VariationUnits } from '../../src/results-answer.js';
+import type { MetricResult, ResultsAnswer, VariationStats, VariationUnits } from '../../src/results-answer.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
@@ -31,6 +31,7 @@ const METRICS: MetricConfig[] = [
   { name: 'orders', event: 'Product ordered', type: 'count' },
   { name: 'revenue', event: 'Product ordered', type: 'sum', value: 'price' },
   { name: 'order-value', type: 'ratio', numerator: 'revenue', denominator: 'orders' },
+  { name: 'order-value-cuped', type: 'ratio', numerator: 'revenue', denominator: 'orders', cuped: true },
   { name: 'revenue-capped', event: 'Product ordered', type: 'sum', value: 'price', cap: { type: 'absolute', value: 50 } },
   { name: 'revenue-p90', event: 'Product ordered', type: 'sum', value: 'price', cap: { type: 'percentile', value: 0.9 } },
   { name: 'refunds', event: 'Refund issued', type: 'count', inverse: true },
@@ -48,6 +49,7 @@ function config(): ServiceConfigFile {
     experiment('sequential', { sequential: true, sequentialTuning: 200, alpha: 0.1, correction: 'holm-bonferroni' }),
     experiment('fdr', { correction: 'benjamini-hochberg' }),
     experiment('ramped', {}, [50, 25, 25]),
+    experiment('ratio-cuped'),
   ];
   shop.metrics = METRICS;
   shop.limits = { writeKeyPerSecond: 1_000_000 };
@@ -293,6 +295,49 @@ for (const driver of DRIVERS) {
       close(margin.variations[1]!.uplift, (b.mean - a.mean) / Math.abs(a.mean), 'margin uplift');
       assert.ok(margin.variations[1]!.uplift! > 0 && margin.variations[1]!.chanceToWin! > 0.5, 'a less negative margin wins');
       close(margin.variations[1]!.absolute!.effect, b.mean - a.mean, 'margin absolute effect');
+    });
+
+    it('a CUPED ratio adjusts by the parts before exposure, keeps raw ratios, and leaves the parts asked alone unadjusted', async () => {
+      const app = h.app;
+      const events: ServiceEvent[] = [];
+      const at = (t: number) => new Date(t).toISOString();
+      const byVariation = new Map<string, { pre: number[]; post: number[] }[]>();
+      for (let i = 0; i < 80; i++) {
+        const profile = `ratio-cuped-${i}`;
+        // Each person's habit: a typical order value that varies a lot between people and holds before and after.
+        const habit = 10 + ((i * 37) % 90);
+        const orders = 1 + (i % 3);
+        const pre = Array.from({ length: orders }, (_, k) => habit + ((i + k) % 5) - 2);
+        for (const price of pre) {
+          events.push(makeEvent({ type: 'product', name: 'Product ordered', profileId: profile, timestamp: at(clock - 3 * 86_400_000), data: { productId: 'p1', quantity: 1, price } }));
+        }
+        const variation = await expose(app, 'ratio-cuped', profile);
+        const post = Array.from({ length: orders }, (_, k) => habit + (variation === 'bold' ? 3 : 0) + ((i * 7 + k) % 5) - 2);
+        for (const price of post) events.push(order(profile, price));
+        const list = byVariation.get(variation) ?? [];
+        list.push({ pre, post });
+        byVariation.set(variation, list);
+      }
+      await track(app, events);
+      const answer = await results(app, 'ratio-cuped', '&metrics=order-value,order-value-cuped,revenue');
+      const plain = metric(answer, 'order-value');
+      const adjusted = metric(answer, 'order-value-cuped');
+      assert.equal(plain.cupedApplied, false);
+      assert.equal(adjusted.cupedApplied, true);
+      assert.equal(metric(answer, 'revenue').cupedApplied, false, 'the numerator asked for by itself has no CUPED');
+      for (const [i, v] of ['control', 'bold'].entries()) {
+        const units = byVariation.get(v)!;
+        const revenue = units.reduce((s, u) => s + u.post.reduce((a, b) => a + b, 0), 0);
+        const orders = units.reduce((s, u) => s + u.post.length, 0);
+        close(adjusted.variations[i]!.mean, revenue / orders, `${v} raw ratio`, 1e-12);
+        assert.equal(adjusted.variations[i]!.mean, plain.variations[i]!.mean);
+      }
+      const b = adjusted.variations[1]!;
+      const width = (v: VariationStats) => v.ci![1] - v.ci![0];
+      assert.ok(width(b) < width(plain.variations[1]!) / 2, `CUPED ${width(b)} against plain ${width(plain.variations[1]!)}`);
+      assert.ok(b.cuped!.theta > 0.5, `theta ${b.cuped!.theta}`);
+      close(b.uplift, (b.cuped!.mean - b.cuped!.controlMean) / adjusted.variations[0]!.mean!, 'uplift over the raw control ratio', 1e-9);
+      assert.ok(Math.abs(b.cuped!.mean - b.cuped!.controlMean - 3) < 1.5, `adjusted lift ${b.cuped!.mean - b.cuped!.controlMean}`);
     });
 
     it('a variation ramped down to weight 0 keeps its units out of the SRM check', async () => {

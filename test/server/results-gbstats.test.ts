@@ -11,7 +11,8 @@ import {
 } from '../../server/results/inference.js';
 import { compare, compareStatistics, moments, sampleRatioMismatch, type Comparison } from '../../server/results/statistics.js';
 import {
-  cupedComparison, cupedRelativeVariance, fromSums, pairFromSums, plainStatistic, ratioStatistic, type UnitStatistic,
+  cupedComparison, cupedRelativeVariance, fromSums, pairFromSums, plainStatistic, quadFromSums, ratioCupedComparison,
+  ratioCupedRelativeVariance, ratioStatistic, type UnitStatistic,
 } from '../../server/results/unit-statistics.js';
 
 function close(actual: number | null | undefined, expected: number, tolerance: number, what: string): void {
@@ -278,6 +279,39 @@ describe('gbstats analyze_metric_df cases', () => {
       assert.equal(twoArmed.theta, c02.theta);
       assert.equal(twoArmed.control.variance, c02.control.variance);
     });
+  });
+});
+
+describe('gbstats RegressionAdjustedRatioStatistic (a ratio metric with CUPED)', () => {
+  // Values in order: numerator post, denominator post, numerator pre, denominator pre; products keyed by the pair.
+  const control = quadFromSums(100, [485.112236689623, 679.9093275844917, 192.59138069991536, 290.1398399750233],
+    [2715.484666118136, 4939.424001640236, 460.076026390857, 920.9461385038898],
+    { '01': 3602.146836776702, '02': 1113.6215759318352, '03': 1559.2878434944676, '12': 1460.3181079276983, '13': 2130.9404074446747, '23': 634.239482353647 });
+  const treatment = quadFromSums(100, [514.7757826608777, 705.4090874383759, 206.94157227402536, 302.54389139107326],
+    [2994.897482705013, 5291.36604146392, 514.2903702246757, 994.4506208125663],
+    { '01': 3918.1561431600717, '02': 1237.0953021125997, '03': 1701.0287270040265, '12': 1604.0759503266522, '13': 2292.081739775257, '23': 698.4173425817908 });
+  const c = ratioCupedComparison(['mean', 'mean'], control, treatment);
+  const variance = ratioCupedRelativeVariance(c);
+
+  it('test_analyze_metric_df_ratio_ra: raw ratios 0.713495487 / 0.729754963, expected -0.000701483, p 0.857710405', () => {
+    close(c.control.unadjustedMean, 0.713495487, 1e-9, 'control ratio');
+    close(c.treatment.unadjustedMean, 0.729754963, 1e-9, 'treatment ratio');
+    const r = compareStatistics(c.control, c.treatment, {}, variance);
+    close(r.uplift, -0.000701483, 1e-9, 'uplift');
+    close(r.pValue, 0.857710405, D9, 'pValue');
+  });
+
+  it('test_two_sided_ttest_test_runs_ratio_ra: ci (-0.00841, 0.00700), se 0.00391, p 0.85771', () => {
+    const r = compareStatistics(c.control, c.treatment, {}, variance);
+    expectInterval(r.ci, -0.00841, 0.007, D5, 'ci');
+    close(Math.sqrt(variance), 0.00391, D5, 'se');
+    close(r.pValue, 0.85771, D5, 'pValue');
+  });
+
+  it('test_sequential_test_runs_ratio_ra: ci (-0.02063, 0.01923), p 1', () => {
+    const r = compareStatistics(c.control, c.treatment, { sequential: true }, variance);
+    expectInterval(r.ci, -0.02063, 0.01923, D5, 'ci');
+    close(r.pValue, 1, 1e-12, 'pValue');
   });
 });
 
