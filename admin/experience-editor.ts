@@ -6,8 +6,8 @@ import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { editorStyles } from './editor-styles.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
-import type { PValueCorrection } from '../src/results-answer.js';
-import { ANALYSIS_DEFAULTS, DEVICES, type Experience, type ExperienceKind, type Feed } from './experience.js';
+import { DEVICES, type Experience, type ExperienceKind, type Feed } from './experience.js';
+import { analysisFields } from './experience-analysis.js';
 import {
   draftErrors, draftItem, draftOf, formatSum, variationDraft, weightsValid, weightSum, type ExperienceDraft, type VariationDraft,
 } from './experience-form.js';
@@ -19,12 +19,6 @@ declare global {
 }
 
 export type EditorState = 'loading' | 'ready' | 'error';
-
-const CORRECTIONS: { correction: PValueCorrection; label: string; hint: string }[] = [
-  { correction: 'none', label: 'None', hint: 'each metric judged on its own' },
-  { correction: 'holm-bonferroni', label: 'Holm–Bonferroni', hint: 'bounds the chance of any false positive' },
-  { correction: 'benjamini-hochberg', label: 'Benjamini–Hochberg', hint: 'bounds the share of false positives' },
-];
 
 const KINDS: { kind: ExperienceKind; label: string; hint: string }[] = [
   { kind: 'experiment', label: 'Experiment', hint: 'variations with weights' },
@@ -171,7 +165,7 @@ export class SvcAdminEditor extends ApiView {
           'Optional. MongoDB-style, over request and profile attributes, e.g. {"country": "DE"}. Empty: everyone.',
           (condition) => this.#set({ condition }))}
       </section>
-      ${d.kind === 'experiment' ? this.#analysis(d) : nothing}
+      ${d.kind === 'experiment' ? analysisFields(d, (change) => this.#set(change)) : nothing}
       <div class="form-actions">
         ${this.#saveError()}
         <div class="buttons">
@@ -217,50 +211,6 @@ export class SvcAdminEditor extends ApiView {
           Weights sum to ${formatSum(sum)}%${ok ? '.' : ' — they must sum to 100%.'}</p>
       </div>
     </fieldset>`;
-  }
-
-  /** How the experiment's results are computed: the service's defaults are shown filled in, and not written. */
-  #analysis(d: ExperienceDraft): TemplateResult {
-    const alpha = Number(d.alpha);
-    const alphaHint = d.alpha.trim() && alpha > 0 && alpha < 0.5
-      ? `${levelOf(alpha)} confidence intervals; a difference is significant when its p-value is below ${alpha}. Between 0 and 0.5; default ${ANALYSIS_DEFAULTS.alpha}.`
-      : `Between 0 and 0.5; default ${ANALYSIS_DEFAULTS.alpha} (95% intervals).`;
-    return html`<section class="panel" aria-labelledby="analysis-title">
-      <h2 id="analysis-title">How results are read</h2>
-      <div class="grid">
-        <div class="field">
-          <label for="alpha">Significance level (alpha)</label>
-          <input id="alpha" type="number" min="0" max="0.5" step="any" inputmode="decimal" aria-describedby="alpha-hint"
-            .value=${d.alpha} @input=${(e: Event) => this.#set({ alpha: (e.target as HTMLInputElement).value })}>
-          <p id="alpha-hint" class="hint">${alphaHint}</p>
-        </div>
-        <fieldset class="field sequential" aria-describedby="sequential-hint">
-          <legend>Intervals</legend>
-          <div class="buttons">
-            <label class="choice"><input type="checkbox" id="sequential" .checked=${d.sequential}
-              @change=${(e: Event) => this.#set({ sequential: (e.target as HTMLInputElement).checked })}> Sequential</label>
-          </div>
-          <p id="sequential-hint" class="hint">${d.sequential
-            ? 'Valid whenever they are read: check the results daily and stop as soon as they are clear.'
-            : 'Fixed-horizon: read the results once, at the planned end; checking early inflates false positives.'}</p>
-        </fieldset>
-        <div class="field">
-          <label for="sequential-tuning">Sequential tuning (units)</label>
-          <input id="sequential-tuning" type="number" min="1" step="any" inputmode="numeric" aria-describedby="sequential-tuning-hint"
-            ?disabled=${!d.sequential} .value=${d.sequentialTuning}
-            @input=${(e: Event) => this.#set({ sequentialTuning: (e.target as HTMLInputElement).value })}>
-          <p id="sequential-tuning-hint" class="hint">The number of units the sequential intervals are narrowest around;
-            default ${ANALYSIS_DEFAULTS.sequentialTuning}.${d.sequential ? '' : ' Used with sequential intervals only.'}</p>
-        </div>
-      </div>
-      <fieldset class="corrections">
-        <legend>Multiple-comparison correction <span class="muted">(across metrics and variations)</span></legend>
-        ${CORRECTIONS.map(({ correction, label, hint }) => html`<label class="choice">
-          <input type="radio" name="correction" .value=${correction} .checked=${d.correction === correction}
-            @change=${() => this.#set({ correction })}>
-          <span>${label} <span class="muted">(${hint})</span></span></label>`)}
-      </fieldset>
-    </section>`;
   }
 
   #body(d: ExperienceDraft, errors: Record<string, string | undefined>): TemplateResult {
@@ -423,11 +373,6 @@ export class SvcAdminEditor extends ApiView {
     }
     await this.#focus('.form-actions [role="alert"]');
   }
-}
-
-/** The confidence level of a significance level, 1 − alpha, as people write it: 95%, 97.5%. */
-function levelOf(alpha: number): string {
-  return `${Math.round((1 - alpha) * 1e4) / 100}%`;
 }
 
 function devicesHint(devices: readonly string[]): string {

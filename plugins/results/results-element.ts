@@ -1,17 +1,10 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import {
-  fetchResults, isError, type MetricResult, type ResultsAnalysis, type ResultsAnswer, type ResultsError, type ResultsQuery,
-  type VariationStats,
-} from './results-answer.js';
-import { intervalChart } from './results-chart.js';
-import {
-  effectOf, effectScale, VERDICT_WORDS, verdictOf, type EffectScale, type ResultsDifference,
-} from './results-effect.js';
-import {
-  BASELINE_REASON, capLabel, correctionName, localeOf, meanDigits, meanLabel, missingReason, resultsFormat, typeLabel,
-  type ResultsFormat,
-} from './results-format.js';
+import { fetchResults, isError, type ResultsAnswer, type ResultsError, type ResultsQuery } from './results-answer.js';
+import type { ResultsDifference } from './results-effect.js';
+import { localeOf, resultsFormat, type ResultsFormat } from './results-format.js';
+import { readingOf } from './results-reading.js';
 import { resultsStyles } from './results-styles.js';
+import { metricView } from './results-table.js';
 
 export type ResultsState = 'loading' | 'ready' | 'empty' | 'error';
 export type { ResultsDifference };
@@ -273,12 +266,12 @@ export class SvcResults extends LitElement {
       ${this.#switch(difference)}
       <section part="section" aria-labelledby=${dimensions.length ? 'section-all' : nothing}>
         ${dimensions.length ? html`<h3 id="section-all">All units</h3>` : nothing}
-        ${r.metrics.map((m, i) => this.#metric(m, r.control, f, reading, difference, `all-${i}`, ''))}
+        ${r.metrics.map((m, i) => metricView(m, r.control, f, reading, difference, `all-${i}`, ''))}
       </section>
       ${dimensions.map((d, di) => html`
         <section part="section" aria-labelledby=${`section-${di}`}>
           <h3 id=${`section-${di}`}>${d.name}: ${d.value} <span class="muted">(${f.units(d.units)} units)</span></h3>
-          ${d.metrics.map((m, i) => this.#metric(m, r.control, f, reading, difference, `d${di}-${i}`, `${d.name}: ${d.value}`))}
+          ${d.metrics.map((m, i) => metricView(m, r.control, f, reading, difference, `d${di}-${i}`, `${d.name}: ${d.value}`))}
         </section>`)}
     `;
   }
@@ -304,133 +297,4 @@ export class SvcResults extends LitElement {
       recorded before acting on these numbers.
     </div>`;
   }
-
-  #metric(
-    m: MetricResult, control: string, f: ResultsFormat, reading: Reading, difference: ResultsDifference, id: string, scope: string,
-  ): TemplateResult {
-    const base = m.variations.find((v) => v.name === control);
-    const caption = `caption-${id}`;
-    const digits = meanDigits(m.variations.flatMap((v) => (typeof v.mean === 'number' ? [v.mean] : [])));
-    const scale = effectScale(m, control, difference, f);
-    const about = [
-      typeLabel(m),
-      m.inverse ? 'lower is better' : '',
-      m.cap ? capLabel(m.cap, f) : '',
-      m.cupedApplied ? 'CUPED variance reduction' : '',
-      scope,
-    ].filter(Boolean).join(' · ');
-    const cuped = m.variations.filter((v) => v.name !== control && v.cuped);
-    return html`<div part="metric" class="metric">
-      <div part="table-scroll" tabindex="0" role="region" aria-labelledby=${caption}>
-        <table part="table">
-          <caption id=${caption}>${m.name} <span class="muted">· ${about}</span></caption>
-          <thead>
-            <tr>
-              <th scope="col">Variation</th>
-              <th scope="col">Units</th>
-              <th scope="col">${meanLabel(m.type)}</th>
-              <th scope="col">${scale.name} (${reading.level} CI)</th>
-              <th scope="col"><span class="nowrap">p-value</span></th>
-              ${reading.corrected ? html`<th scope="col">Adjusted <span class="nowrap">p-value</span> <span class="sub">${reading.correction}</span></th>` : nothing}
-              <th scope="col">Significance</th>
-              <th scope="col">Chance to win</th>
-              <th scope="col">Risk</th>
-            </tr>
-          </thead>
-          <tbody>${m.variations.map((v) => this.#row(m, v, v.name === control, base, f, digits, scale, reading))}</tbody>
-        </table>
-      </div>
-      ${cuped.length ? html`<p part="cuped" class="note cuped">${cupedNote(m, cuped, control, f, digits)}</p>` : nothing}
-      ${intervalChart(m, control, scale, reading.level, reading.intervals)}
-    </div>`;
-  }
-
-  /** One variation's row; `base` is the control's stats. */
-  #row(
-    m: MetricResult, v: VariationStats, isControl: boolean, base: VariationStats | undefined, f: ResultsFormat, digits: number,
-    scale: EffectScale, reading: Reading,
-  ): TemplateResult {
-    const why = isControl ? BASELINE_REASON : missingReason(v, base, scale.difference === 'relative');
-    // Chance to win, risk and the corrected p-value come from the relative comparison whichever difference is shown.
-    const relativeWhy = isControl ? BASELINE_REASON : missingReason(v, base);
-    const value = <T>(n: T | null | undefined, show: (n: T) => string, reason = relativeWhy): TemplateResult | string =>
-      n === null || n === undefined ? missing(reason) : show(n);
-    const effect = effectOf(v, scale.difference);
-    const verdict = verdictOf(v, m.inverse);
-    const known = typeof v.significant === 'boolean' || effect.ci !== null;
-    return html`<tr>
-      <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}</th>
-      <td>${f.units(v.units)}</td>
-      <td>${typeof v.mean === 'number' ? f.mean(m.type, v.mean, digits) : missing(missingMean(v))}${m.type === 'ratio' && typeof v.denominator === 'number'
-        ? html`<span class="sub">${f.amount(v.total)} / ${f.amount(v.denominator)}</span>` : nothing}</td>
-      <td class=${isControl ? '' : verdict}>${isControl
-        ? html`<span class="muted">baseline</span>`
-        : effect.value === null
-          ? missing(why)
-          : html`${withUnit(scale.value(effect.value), scale)}${effect.ci ? html`<span class="sub">${withUnit(scale.interval(effect.ci), scale)}</span>` : nothing}`}</td>
-      <td>${isControl ? missing(why) : value(effect.pValue, f.pValue, why)}</td>
-      ${reading.corrected ? html`<td>${value(v.pValueAdjusted, f.pValue)}</td>` : nothing}
-      <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : known ? VERDICT_WORDS[verdict] : missing(relativeWhy)}</td>
-      <td>${value(v.chanceToWin, f.chance)}</td>
-      <td>${value(v.risk, f.risk)}</td>
-    </tr>`;
-  }
-}
-
-/** What the answer's intervals and p-values are, in the words the header, the tables and the charts use. */
-interface Reading {
-  /** The confidence level: `95%`. */
-  level: string;
-  /** `sequential confidence intervals`, `fixed-horizon confidence intervals`, or `confidence intervals`. */
-  intervals: string;
-  /** A correction was asked for: the tables carry the adjusted p-value, named `correction`. */
-  corrected: boolean;
-  correction: string;
-  note: TemplateResult;
-}
-
-/**
- * How to read the answer. An answer from before `analysis` existed was fixed-horizon at 95% with no correction, but
- * it did not say so: its note claims only the level.
- */
-function readingOf(a: ResultsAnalysis | undefined, f: ResultsFormat): Reading {
-  const alpha = typeof a?.alpha === 'number' ? a.alpha : 0.05;
-  const level = f.level(alpha);
-  const kind = a?.interval === 'sequential' ? 'sequential ' : a?.interval === 'fixed-horizon' ? 'fixed-horizon ' : '';
-  const intervals = `${kind}confidence intervals`;
-  const corrected = a?.correction === 'holm-bonferroni' || a?.correction === 'benjamini-hochberg';
-  const correction = corrected ? correctionName(a.correction) : '';
-  const when = a?.interval === 'sequential'
-    ? ' — safe to check daily, and to stop as soon as a result is significant.'
-    : a?.interval === 'fixed-horizon'
-      ? ' — read them once, at the planned end: checking early and stopping at the first significant result inflates false positives.'
-      : '.';
-  const adjusted = corrected ? ` adjusted for the metrics and variations compared (${correction})` : '';
-  // "p-value" never splits at its hyphen.
-  const note = html`${level} ${intervals}${when} Significant: the <span class="nowrap">p-value</span>${adjusted} is below ${f.figure(alpha)}.`;
-  return { level, intervals, corrected, correction, note };
-}
-
-/** CUPED's figures in a sentence: θ and the adjusted means the comparison used (the table's means are raw). */
-function cupedNote(m: MetricResult, rows: VariationStats[], control: string, f: ResultsFormat, digits: number): string {
-  const parts = rows.map((v) => {
-    const c = v.cuped!;
-    return `${v.name}: θ = ${f.figure(c.theta)}, adjusted mean ${f.mean(m.type, c.mean, digits)} against ${f.mean(m.type, c.controlMean, digits)} for ${control}`;
-  });
-  return `CUPED adjusted these comparisons by behaviour before exposure (the means above are raw). ${parts.join('; ')}.`;
-}
-
-/** An absolute difference in percentage points: `pp` to the eye, the words to a screen reader. */
-function withUnit(text: string, scale: EffectScale): TemplateResult | string {
-  if (!scale.unit) return text;
-  return html`${text.split(` ${scale.unit}`).map((part, i) => (i === 0 ? part : html`<span aria-hidden="true"> pp</span><span class="sr-only"> percentage points</span>${part}`))}`;
-}
-
-function missingMean(v: VariationStats): string {
-  return v.units ? 'Not available: too few units to estimate.' : 'Not available: no units in this variation yet.';
-}
-
-/** A statistic the service could not compute: a dash to the eye, the reason to a screen reader and a pointer. */
-function missing(reason: string): TemplateResult {
-  return html`<span class="missing" title=${reason}><span aria-hidden="true">—</span><span class="sr-only">${reason}</span></span>`;
 }
