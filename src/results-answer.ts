@@ -28,11 +28,18 @@ export interface VariationUnits {
   units: number;
 }
 
-/** The absolute difference of the means, mean − control mean, with its interval and p-value. */
+/**
+ * The absolute difference of the means, mean − control mean, with its interval and p-value, adjusted and judged as
+ * the relative comparisons are (a family of their own).
+ */
 export interface AbsoluteDifference {
   effect: number | null;
   ci: [number, number] | null;
   pValue: number | null;
+  /** With a correction: `pValue` adjusted across the answer's metrics × challengers. */
+  pValueAdjusted?: number | null;
+  /** (pValueAdjusted ?? pValue) < alpha. */
+  significant?: boolean;
 }
 
 /** CUPED's figures for one comparison: θ is estimated from the two variations compared. */

@@ -69,7 +69,7 @@ export function intervalChart(
 }
 
 function row(v: VariationStats, inverse: boolean, top: number, x: (v: number) => string, scale: EffectScale): TemplateResult {
-  const verdict = verdictOf(v, inverse);
+  const verdict = verdictOf(v, inverse, scale.difference);
   const { value, ci } = effectOf(v, scale.difference);
   const label = value === null ? `${v.name}: not enough data` : ci ? `${v.name}: ${scale.value(value)} (${scale.interval(ci)})` : `${v.name}: ${scale.value(value)}`;
   return svg`<g class=${`row ${verdict}`} data-variation=${v.name}>
@@ -86,7 +86,7 @@ function summary(metric: MetricResult, control: string, rows: VariationStats[], 
     const { value, ci } = effectOf(v, scale.difference);
     if (value === null) return `${v.name}: not enough data`;
     if (!ci) return `${v.name}: ${word} ${scale.value(value)}, no interval yet`;
-    return `${v.name}: ${word} ${scale.value(value)}, ${level} interval ${scale.interval(ci)}; ${VERDICT_WORDS[verdictOf(v, metric.inverse)].toLowerCase()}`;
+    return `${v.name}: ${word} ${scale.value(value)}, ${level} interval ${scale.interval(ci)}; ${VERDICT_WORDS[verdictOf(v, metric.inverse, scale.difference)].toLowerCase()}`;
   });
   const unit = scale.unit ? ' in percentage points (pp)' : '';
   return `${scale.name} of ${metric.name} against ${control}${unit}${metric.inverse ? ', lower is better' : ''}. ${parts.join('. ')}.`;

@@ -68,16 +68,19 @@ export function effectScale(metric: MetricResult, control: string, difference: R
 export type Verdict = 'positive' | 'negative' | 'neutral';
 
 /**
- * The service's `significant` (p, or the corrected p, below alpha) in the direction that is better for the metric
- * (lower for an `inverse` one). An older answer without `significant` is read from its interval: one that excludes
- * zero is significant at the same level.
+ * The service's `significant` for the difference shown (p, or the corrected p, below alpha: the relative and the
+ * absolute comparisons are judged apart) in the direction that is better for the metric (lower for an `inverse` one).
+ * An older answer without `significant` is read from its interval: one that excludes zero is significant at the same
+ * level.
  */
-export function verdictOf(v: VariationStats, inverse: boolean): Verdict {
-  const ci = v.ci ?? v.absolute?.ci ?? null;
-  const significant = typeof v.significant === 'boolean' ? v.significant : ci !== null && (ci[0] > 0 || ci[1] < 0);
+export function verdictOf(v: VariationStats, inverse: boolean, difference: ResultsDifference = 'relative'): Verdict {
+  const absolute = difference === 'absolute';
+  const ci = absolute ? v.absolute?.ci ?? null : v.ci ?? v.absolute?.ci ?? null;
+  const given = absolute ? v.absolute?.significant : v.significant;
+  const significant = typeof given === 'boolean' ? given : ci !== null && (ci[0] > 0 || ci[1] < 0);
   if (!significant) return 'neutral';
   // The relative and the absolute effect share their sign; the absolute one exists when the control mean is 0.
-  const effect = numberOr(v.uplift) ?? numberOr(v.absolute?.effect) ?? (ci ? ci[0] + ci[1] : null);
+  const effect = (absolute ? null : numberOr(v.uplift)) ?? numberOr(v.absolute?.effect) ?? (ci ? ci[0] + ci[1] : null);
   if (!effect) return 'neutral';
   return effect > 0 !== inverse ? 'positive' : 'negative';
 }

@@ -221,7 +221,8 @@ describe('<svc-results> against the service', () => {
       expect(textOf(cell).includes(' pp '), metric.name).to.equal(metric.type === 'binomial');
       const p = bold.absolute!.pValue!;
       expect(textOf(cellOf(table, 'bold', 'p-value')), metric.name).to.equal(p < 0.0001 ? '< 0.0001' : p.toFixed(4));
-      const words = bold.significant ? (bold.uplift! > 0 ? 'Significantly better' : 'Significantly worse') : 'Not significant';
+      // Absolute mode is judged by the absolute test (its own significance).
+      const words = bold.absolute!.significant ? (bold.absolute!.effect! > 0 ? 'Significantly better' : 'Significantly worse') : 'Not significant';
       expect(textOf(cellOf(table, 'bold', 'Significance')), metric.name).to.equal(words);
     });
   });
@@ -395,6 +396,33 @@ describe('<svc-results> against the service', () => {
       sinon.restore();
       const plain = await showing(answer({ ...twoVariations, metrics: [purchase] }));
       expect(headers(tables(plain)[0]!).some((h) => h.startsWith('Adjusted'))).to.equal(false);
+    });
+
+    it('judges absolute mode by the absolute test: its own adjusted p-value and significance', async () => {
+      // Relative not significant after the correction, absolute significant: each view says its own.
+      const split = metric({}, {}, {
+        pValue: 0.03, pValueAdjusted: 0.06, significant: false,
+        absolute: { effect: 0.03, ci: [0.005, 0.055], pValue: 0.01, pValueAdjusted: 0.02, significant: true },
+      });
+      const el = await showing(answer({
+        ...twoVariations, analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'holm-bonferroni' }, metrics: [split],
+      }), 'absolute');
+      const table = tables(el)[0]!;
+      expect(textOf(cellOf(table, 'bold', 'Adjusted p-value'))).to.equal('0.0200');
+      expect(textOf(cellOf(table, 'bold', 'Significance'))).to.equal('Significantly better');
+      sinon.restore();
+      const relative = tables(await showing(answer({
+        ...twoVariations, analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'holm-bonferroni' }, metrics: [split],
+      })))[0]!;
+      expect(textOf(cellOf(relative, 'bold', 'Adjusted p-value'))).to.equal('0.0600');
+      expect(textOf(cellOf(relative, 'bold', 'Significance'))).to.equal('Not significant');
+    });
+
+    it('never writes a chance to win of 100.0% or 0.0% the statistics do not claim', async () => {
+      const sure = metric({}, {}, { chanceToWin: 0.99996 });
+      const el = await showing(answer({ ...twoVariations, metrics: [sure, metric({ name: 'orders', type: 'count' }, {}, { chanceToWin: 0.00003 })] }));
+      expect(textOf(cellOf(tables(el)[0]!, 'bold', 'Chance to win'))).to.equal('> 99.9%');
+      expect(textOf(cellOf(tables(el)[1]!, 'bold', 'Chance to win'))).to.equal('< 0.1%');
     });
 
     it('counts a significant drop of a lower-is-better metric as better, in words, colour and chart', async () => {

@@ -21,7 +21,7 @@ export interface ResultsFormat {
   signed(n: number, digits: number): string;
   /** An amount as given, up to 2 decimals, with grouping: 1,234.5 (a cap, a ratio's sums). */
   amount(n: number): string;
-  /** Chance to win as a percent: 97.0%. */
+  /** Chance to win as a percent: 97.0%; within 0.05% of certainty, `> 99.9%` or `< 0.1%`. */
   chance(n: number): string;
   /** Risk, the expected relative loss, as a percent with 2 decimals; below 0.01% it reads `< 0.01%`. */
   risk(n: number): string;
@@ -81,7 +81,8 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
       return f.format(n);
     },
     amount: (n) => amount.format(n),
-    chance: (n) => chance.format(n),
+    // Never a certainty the statistics do not claim: 0.9996 reads "> 99.9%", not "100.0%".
+    chance: (n) => (n >= 0.9995 && n < 1 ? `> ${chance.format(0.999)}` : n > 0 && n < 0.0005 ? `< ${chance.format(0.001)}` : chance.format(n)),
     risk: (n) => (n > 0 && n < 0.0001 ? `< ${risk.format(0.0001)}` : risk.format(n)),
     // 1 − 0.05 in floating point is 0.95 exactly, but 1 − 0.1 is 0.9 and 1 − 0.025 is 0.975: rounding to 4 decimals
     // keeps 97.5% from reading 97.49999%.

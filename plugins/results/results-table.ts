@@ -56,13 +56,15 @@ function row(
   scale: EffectScale, reading: Reading,
 ): TemplateResult {
   const why = isControl ? BASELINE_REASON : missingReason(v, base, scale.difference === 'relative');
-  // Chance to win, risk and the corrected p-value come from the relative comparison whichever difference is shown.
+  // Chance to win and risk come from the relative comparison whichever difference is shown; the p-values and the
+  // verdict from the difference shown.
   const relativeWhy = isControl ? BASELINE_REASON : missingReason(v, base);
   const value = <T>(n: T | null | undefined, show: (n: T) => string, reason = relativeWhy): TemplateResult | string =>
     n === null || n === undefined ? missing(reason) : show(n);
   const effect = effectOf(v, scale.difference);
-  const verdict = verdictOf(v, m.inverse);
-  const known = typeof v.significant === 'boolean' || effect.ci !== null;
+  const verdict = verdictOf(v, m.inverse, scale.difference);
+  const test = scale.difference === 'absolute' ? v.absolute : v;
+  const known = typeof test?.significant === 'boolean' || effect.ci !== null;
   return html`<tr>
     <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}</th>
     <td>${f.units(v.units)}</td>
@@ -74,7 +76,7 @@ function row(
         ? missing(why)
         : html`${withUnit(scale.value(effect.value), scale)}${effect.ci ? html`<span class="sub">${withUnit(scale.interval(effect.ci), scale)}</span>` : nothing}`}</td>
     <td>${isControl ? missing(why) : value(effect.pValue, f.pValue, why)}</td>
-    ${reading.corrected ? html`<td>${value(v.pValueAdjusted, f.pValue)}</td>` : nothing}
+    ${reading.corrected ? html`<td>${value(test?.pValueAdjusted, f.pValue, why)}</td>` : nothing}
     <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : known ? VERDICT_WORDS[verdict] : missing(relativeWhy)}</td>
     <td>${value(v.chanceToWin, f.chance)}</td>
     <td>${value(v.risk, f.risk)}</td>

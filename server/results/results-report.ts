@@ -1,6 +1,6 @@
 import type { MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
-  MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats, VariationUnits,
+  AbsoluteDifference, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats, VariationUnits,
 } from '../../src/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
@@ -258,21 +258,27 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
 
 /**
  * Adjusts the p-values of one family (the metrics × challengers of the given sections) by the analysis' correction,
- * and marks each comparison significant when its (adjusted) p-value is below alpha.
+ * and marks each comparison significant when its (adjusted) p-value is below alpha: the relative comparisons as one
+ * family, the absolute ones as another (the absolute view stands on its own tests).
  */
 function judge(analysis: ResultsAnalysis, family: readonly MetricResult[][]): void {
   const tested: VariationStats[] = [];
   for (const metrics of family) {
     for (const metric of metrics) for (const v of metric.variations.slice(1)) tested.push(v);
   }
-  const withP = tested.filter((v) => typeof v.pValue === 'number');
-  const p = withP.map((v) => v.pValue as number);
+  mark(analysis, tested);
+  mark(analysis, tested.map((v) => v.absolute).filter((a): a is AbsoluteDifference => a !== undefined));
+}
+
+function mark(analysis: ResultsAnalysis, tests: Array<{ pValue?: number | null; pValueAdjusted?: number | null; significant?: boolean }>): void {
+  const withP = tests.filter((t) => typeof t.pValue === 'number');
+  const p = withP.map((t) => t.pValue as number);
   const adjusted = analysis.correction === 'holm-bonferroni' ? holmBonferroni(p)
     : analysis.correction === 'benjamini-hochberg' ? benjaminiHochberg(p) : null;
-  const adjustedOf = new Map(withP.map((v, i) => [v, adjusted?.[i] ?? null]));
-  for (const v of tested) {
-    if (adjusted !== null) v.pValueAdjusted = adjustedOf.get(v) ?? null;
-    const decisive = v.pValueAdjusted ?? v.pValue;
-    v.significant = typeof decisive === 'number' && decisive < analysis.alpha;
+  const adjustedOf = new Map(withP.map((t, i) => [t, adjusted?.[i] ?? null]));
+  for (const t of tests) {
+    if (adjusted !== null) t.pValueAdjusted = adjustedOf.get(t) ?? null;
+    const decisive = t.pValueAdjusted ?? t.pValue;
+    t.significant = typeof decisive === 'number' && decisive < analysis.alpha;
   }
 }

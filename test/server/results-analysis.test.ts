@@ -199,6 +199,19 @@ for (const driver of DRIVERS) {
         close(v.pValueAdjusted, want[i]!, `adjusted ${i}`);
         assert.equal(v.significant, want[i]! < 0.05);
       });
+      // The absolute comparisons are a family of their own, adjusted by the same rule.
+      const absoluteP = tested.map((v) => v.absolute!.pValue as number);
+      const absoluteOrder = absoluteP.map((x, i) => ({ x, i })).sort((a, b) => b.x - a.x);
+      const absoluteWant = new Array<number>(m);
+      running = 1;
+      absoluteOrder.forEach(({ x, i }, fromTop) => {
+        running = Math.min(running, (x * m) / (m - fromTop));
+        absoluteWant[i] = running;
+      });
+      tested.forEach((v, i) => {
+        close(v.absolute!.pValueAdjusted, absoluteWant[i]!, `absolute adjusted ${i}`);
+        assert.equal(v.absolute!.significant, absoluteWant[i]! < 0.05);
+      });
       assert.deepEqual(answer.analysis, { alpha: 0.05, interval: 'fixed-horizon', correction: 'benjamini-hochberg' });
     });
 

@@ -387,7 +387,7 @@ for (const driver of DRIVERS) {
         assert.deepEqual(m.variations[0], { name: 'control', units: 0, total: 0, mean: null, stddev: null });
         assert.deepEqual(m.variations[1], {
           name: 'bold', units: 0, total: 0, mean: null, stddev: null, uplift: null, ci: null, pValue: null, chanceToWin: null, risk: null,
-          credibleInterval: null, absolute: { effect: null, ci: null, pValue: null }, significant: false,
+          credibleInterval: null, absolute: { effect: null, ci: null, pValue: null, significant: false }, significant: false,
         });
       }
     });
