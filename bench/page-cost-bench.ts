@@ -80,8 +80,13 @@ async function audit(url: string, port: number): Promise<PageCost> {
   };
 }
 
-/** The service (`npm start`'s config, a fresh database) and a CMS on another origin serving the two pages. */
-export async function startPages(): Promise<{ url: (side: 'with' | 'without') => string; close: () => Promise<void> }> {
+/**
+ * The service (`npm start`'s config, a fresh database) and a CMS on another origin serving the two pages (`with` and
+ * `without`), or the pages `build` makes from the README's snippet for that service (`path` → HTML).
+ */
+export async function startPages<Side extends string = 'with' | 'without'>(
+  build?: (snippet: string) => Record<Side, string>,
+): Promise<{ url: (side: Side) => string; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-page-cost-'));
   const storage = await openSqliteStorage(join(dir, 'svc.db'));
   const app = await buildApp({ config: await loadConfigFile(join(ROOT, 'svc.config.json')), storage, staticRoot: ROOT });
@@ -89,7 +94,8 @@ export async function startPages(): Promise<{ url: (side: 'with' | 'without') =>
   const address = app.server.address();
   const service = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   // The CMS: another origin (another port) than the service, as a site owner's page is.
-  const pages: Record<string, string> = { '/without.html': page(''), '/with.html': page(svcHead(service)) };
+  const built: Record<string, string> = build ? build(svcHead(service)) : { without: page(''), with: page(svcHead(service)) };
+  const pages = Object.fromEntries(Object.entries(built).map(([side, html]) => [`/${side}.html`, html]));
   const cms = createServer((req, res) => {
     const body = pages[req.url ?? ''];
     res.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });

@@ -68,6 +68,11 @@ const track = await runTrackBench({
 console.log(formatTrackBench(track));
 console.log('');
 
+// What visitors see of an experiment: the flash of the fallback and when the final content is painted.
+const { formatFlashBench, runFlashBench } = await import('./flash-bench.js');
+console.log(formatFlashBench(await runFlashBench(Number(process.env.BENCH_FLASH_VISITORS ?? 16))));
+console.log('');
+
 // What svc costs a page: Lighthouse on a CMS page without and with the README's snippet.
 const { formatPageCostBench, runPageCostBench } = await import('./page-cost-bench.js');
 console.log(formatPageCostBench(await runPageCostBench(Number(process.env.BENCH_PAGE_COST_ROUNDS ?? 3))));
