@@ -43,7 +43,8 @@ export function parseResultsQuery(query: Record<string, unknown>, projectMetrics
   let metrics = [...projectMetrics];
   // `metrics=` with nothing in it is the default: every metric.
   if (query.metrics !== undefined && String(query.metrics).trim() !== '') {
-    const names = String(query.metrics).split(',').map((n) => n.trim()).filter((n) => n !== '');
+    // A name given twice is answered once (twice would also count it twice in a correction's family).
+    const names = [...new Set(String(query.metrics).split(',').map((n) => n.trim()).filter((n) => n !== ''))];
     metrics = names.map((name) => {
       const metric = projectMetrics.find((m) => m.name === name);
       if (!metric) invalid('metrics', `the project has no metric ${quoted(name)}`);

@@ -170,7 +170,8 @@ function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int
     const control = raw[0] as (typeof raw)[number];
     if (pre !== null && control.stddev !== null && own.stddev !== null && control.units > 0 && own.units > 0) {
       const c = cupedComparison(kindOf(metric), summarizePairs(post[0] as Float64Array, pre[0] as Float64Array), summarizePairs(post[i] as Float64Array, pre[i] as Float64Array));
-      if (c.theta !== 0) {
+      // gbstats gives no result when an adjusted variance is 0: the comparison is then the raw one.
+      if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0) {
         cupedApplied = true;
         const stddev = (variance: number, n: number): number | null => (n < 2 ? null : Math.sqrt(Math.max(0, variance)));
         return {
@@ -208,7 +209,8 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
     const n = pair.x.n;
     const defined = n > 0 && pair.y.mean !== 0;
     const statistic = ratioStatistic(kinds, pair);
-    const quad = numerator.pre !== null && denominator.pre !== null
+    // Only a ratio that asks for CUPED is adjusted, even when both of its parts (read by their own names) do.
+    const quad = cupedAsked && numerator.pre !== null && denominator.pre !== null
       ? summarizeQuad([m, d, pick(numerator.pre, members), pick(denominator.pre, members)])
       : null;
     return {
@@ -229,11 +231,12 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
     if (!(control.comparable && side.comparable)) return { ...entry, ...noComparison() };
     if (control.quad !== null && side.quad !== null) {
       const c = ratioCupedComparison(kinds, control.quad, side.quad);
-      if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0) {
+      const [a, b] = [control.quad, side.quad];
+      // The pooled pre-period ratio of the two variations, around which the adjusted ratios are centred (denominators
+      // of a sum may cancel to 0 across the two: then no centre, and no CUPED for this comparison).
+      const pooledPre = (a.means[2] * a.n + b.means[2] * b.n) / (a.means[3] * a.n + b.means[3] * b.n);
+      if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0 && Number.isFinite(pooledPre)) {
         cupedApplied = true;
-        const [a, b] = [control.quad, side.quad];
-        // The pooled pre-period ratio of the two variations, around which the adjusted ratios are centred.
-        const pooledPre = (a.means[2] * a.n + b.means[2] * b.n) / (a.means[3] * a.n + b.means[3] * b.n);
         const preRatio = (q: QuadSummary): number => q.means[2] / q.means[3];
         return {
           ...entry,

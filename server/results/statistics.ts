@@ -118,23 +118,29 @@ function statisticOf(m: Moments): UnitStatistic | null {
 /**
  * Treatment B against control A from their unit statistics (plain, ratio or CUPED-adjusted). The relative effect is
  * (mB − mA) / |A's unadjusted mean| with the delta-method variance vB/(nB mA²) + mB² vA/(nA mA⁴), or
- * `relativeVariance` when the statistic has its own (CUPED's). When the effect has no variance (both sides constant:
- * everyone converted, or nobody in one of them), the formulas' limits: intervals [effect, effect], and for a non-zero
- * effect a certain answer (p 0, chance to win 1 or 0, risk 0 or the whole loss); for a zero effect 0/0 leaves those null.
+ * `relativeVariance` when the statistic has its own (CUPED's). When neither side varies (each with 2 units or more:
+ * everyone converted in one, nobody in the other), the formulas' limits: intervals [effect, effect], and for a
+ * non-zero effect a certain answer (p 0, chance to win 1 or 0, risk 0 or the whole loss); for a zero effect 0/0
+ * leaves those null. An effect without variance otherwise (one side varies but the delta method's terms vanish, or
+ * one unit on a side) has its point and no test.
  */
 export function compareStatistics(
   a: UnitStatistic, b: UnitStatistic, options: CompareOptions = {}, relativeVariance?: number,
 ): Comparison {
   const dof = welchDegreesOfFreedom(a, b);
   const units = a.n + b.n;
+  // Only two sides that both have units and both do not vary make a certain answer; one side without variance
+  // beside one that varies (a treatment nobody converted in yet) is not certain of anything, and neither is one
+  // unit against one unit.
+  const certain = a.variance === 0 && b.variance === 0 && a.n >= 2 && b.n >= 2;
   const absolutePoint = b.mean - a.mean;
-  const absolute = frequentistOf({ point: absolutePoint, variance: b.variance / b.n + a.variance / a.n, dof, units }, options);
+  const absolute = frequentistOf({ point: absolutePoint, variance: b.variance / b.n + a.variance / a.n, dof, units }, options, certain);
   const base = a.unadjustedMean;
   if (base === 0) return { ...noComparison(), absolute };
   const uplift = absolutePoint / Math.abs(base);
   const variance = relativeVariance ?? deltaMethodVariance(a, b);
   if (!Number.isFinite(uplift)) return { ...noComparison(), absolute };
-  if (variance === 0) return { ...certainComparison(uplift, options.inverse === true), absolute };
+  if (variance === 0 && certain) return { ...certainComparison(uplift, options.inverse === true), absolute };
   if (!(variance > 0) || !Number.isFinite(variance)) return { ...noComparison(), uplift, absolute };
   const estimate: Estimate = { point: uplift, variance, dof, units };
   const { ci, pValue } = test(estimate, options);
@@ -149,10 +155,10 @@ function test(e: Estimate, options: CompareOptions): Frequentist {
   return twoSidedFixed(e, alpha);
 }
 
-/** An absolute difference with its test, or its limits without variance. */
-function frequentistOf(e: Estimate, options: CompareOptions): AbsoluteDifference {
+/** An absolute difference with its test, or its limits when neither side varies (`certain`). */
+function frequentistOf(e: Estimate, options: CompareOptions, certain: boolean): AbsoluteDifference {
   if (!Number.isFinite(e.point)) return { effect: null, ci: null, pValue: null };
-  if (e.variance === 0) return { effect: e.point, ci: [e.point, e.point], pValue: e.point === 0 ? null : 0 };
+  if (e.variance === 0 && certain) return { effect: e.point, ci: [e.point, e.point], pValue: e.point === 0 ? null : 0 };
   if (!(e.variance > 0) || !Number.isFinite(e.variance)) return { effect: e.point, ci: null, pValue: null };
   return { effect: e.point, ...test(e, options) };
 }

@@ -32,6 +32,9 @@ const METRICS: MetricConfig[] = [
   { name: 'revenue', event: 'Product ordered', type: 'sum', value: 'price' },
   { name: 'order-value', type: 'ratio', numerator: 'revenue', denominator: 'orders' },
   { name: 'order-value-cuped', type: 'ratio', numerator: 'revenue', denominator: 'orders', cuped: true },
+  { name: 'revenue-cuped', event: 'Product ordered', type: 'sum', value: 'price', cuped: true },
+  { name: 'orders-cuped', event: 'Product ordered', type: 'count', cuped: true },
+  { name: 'order-value-of-cuped-parts', type: 'ratio', numerator: 'revenue-cuped', denominator: 'orders-cuped' },
   { name: 'revenue-capped', event: 'Product ordered', type: 'sum', value: 'price', cap: { type: 'absolute', value: 50 } },
   { name: 'revenue-p90', event: 'Product ordered', type: 'sum', value: 'price', cap: { type: 'percentile', value: 0.9 } },
   { name: 'refunds', event: 'Refund issued', type: 'count', inverse: true },
@@ -183,7 +186,9 @@ for (const driver of DRIVERS) {
     it('Benjamini–Hochberg adjusts across metrics × challengers, and marks significance by the adjusted p-value', async () => {
       const app = h.app;
       await seed(app, 'fdr', 60, (i, v) => (v === 'bold' ? (i % 4 === 0 ? [] : [30, 30]) : i % 4 === 0 ? [10] : []));
-      const answer = await results(app, 'fdr', '&metrics=purchase,orders,revenue');
+      // A name given twice is answered once, and counted once in the family.
+      const answer = await results(app, 'fdr', '&metrics=purchase,orders,revenue,orders');
+      assert.deepEqual(answer.metrics.map((m) => m.name), ['purchase', 'orders', 'revenue']);
       const tested = answer.metrics.map((m) => m.variations[1]!);
       const p = tested.map((v) => v.pValue as number);
       const m = p.length;
@@ -332,7 +337,12 @@ for (const driver of DRIVERS) {
         byVariation.set(variation, list);
       }
       await track(app, events);
-      const answer = await results(app, 'ratio-cuped', '&metrics=order-value,order-value-cuped,revenue');
+      const answer = await results(app, 'ratio-cuped', '&metrics=order-value,order-value-cuped,revenue,order-value-of-cuped-parts');
+      // A ratio that does not ask for CUPED is not adjusted, even when both its parts are CUPED metrics.
+      const ofParts = metric(answer, 'order-value-of-cuped-parts');
+      assert.equal(ofParts.cupedApplied, false);
+      assert.equal(ofParts.variations[1]!.uplift, metric(answer, 'order-value').variations[1]!.uplift);
+      assert.equal(ofParts.variations[1]!.cuped, undefined);
       const plain = metric(answer, 'order-value');
       const adjusted = metric(answer, 'order-value-cuped');
       assert.equal(plain.cupedApplied, false);

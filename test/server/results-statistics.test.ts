@@ -266,6 +266,23 @@ describe('compare: undefined statistics are null', () => {
     });
   }
 
+  it('a treatment nobody converted in yet, beside a control that varies, is not a certain loss: no relative test', () => {
+    const control = new Float64Array(1000);
+    control[0] = 1;
+    const r = compare(moments('binomial', control), moments('binomial', new Float64Array(1000)));
+    assert.equal(r.uplift, -1);
+    assert.deepEqual([r.ci, r.pValue, r.chanceToWin, r.risk, r.credibleInterval], [null, null, null, null, null]);
+    // The absolute difference has a variance (the control's) and its test: p well above any alpha.
+    assert.ok(r.absolute.pValue !== null && r.absolute.pValue > 0.3, `absolute p ${r.absolute.pValue}`);
+  });
+
+  it('one unit against one unit is certain of nothing', () => {
+    const r = compare(moments('binomial', [1]), moments('binomial', [0]));
+    assert.equal(r.uplift, -1);
+    assert.deepEqual([r.ci, r.pValue, r.chanceToWin, r.risk], [null, null, null, null]);
+    assert.deepEqual(r.absolute, { effect: -1, ci: null, pValue: null });
+  });
+
   it('a one-unit binomial control (stddev 0, n - 1 = 0) still has finite degrees of freedom from the treatment', () => {
     const r = compare(moments('binomial', [1]), moments('binomial', [1, 0, 1, 1]));
     // Only the treatment's variance counts: df = nB - 1 = 3, t(0.975, 3) = 3.182446.
