@@ -31,3 +31,10 @@ export interface ServiceEvent {
   accountAttributes?: Attributes;
   data?: Attributes;
 }
+
+/**
+ * The name of the event (`type: "track"`) that reports an exposure when the visitor was shown it, with
+ * `data: {experience, variation, device?}`: what `<svc-experience>` sends and the service's results count (the name
+ * Segment's and GrowthBook's integrations use).
+ */
+export const EXPOSURE_EVENT = 'Experiment Viewed';

@@ -169,9 +169,11 @@ export class ChooseService {
       // Nothing to assign: the answer's exposures alone go the way of any answer's (the ExposureWriter keeps them while
       // the database refuses writes, and the answer still goes out).
       if (proposed.length === 0) return this.read(pending, targeting, generation);
-      const exposures: ExposureSet | null = result.exposed.length === 0 ? null : {
+      // A caller that reports its exposures when it shows them records none now.
+      const exposed = body.deferExposure ? [] : result.exposed;
+      const exposures: ExposureSet | null = exposed.length === 0 ? null : {
         project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(),
-        choices: result.exposed,
+        choices: exposed,
       };
       const visit = { project: project.key, profileId, targeting, assignments: proposed, exposures };
       return this.sink.storeFirstVisit(visit).then((outcome) => {
@@ -180,7 +182,7 @@ export class ChooseService {
           if (targeting) this.targetingCache.set(project.key, profileId, profileId, nothingStored);
           for (const p of proposed) this.assignmentCache.set(project.key, p.experience, p.unit, p.variation);
           // Stored with the assignments: the session's repeats are dropped from now on.
-          this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, STORED);
+          this.dedupe.record(project.key, profileId, body.sessionId, exposed, STORED);
           return choicesJson(result.choices);
         }
         if (outcome.kind === 'differs') {
@@ -293,6 +295,8 @@ export class ChooseService {
     const { auth: { project }, body, profileId } = pending;
     // Already JSON text (choicesJson: config bodies are stringified once).
     const json = choicesJson(result.choices);
+    // The caller reports its exposures when it shows them (an `Experiment Viewed` event): nothing to record now.
+    if (body.deferExposure) return json;
     // Repeats within the session are dropped before any row is built (ExposureDedupe); a repeat still waits for the
     // write of what it repeats, if that is under way.
     const written = this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, (fresh) => this.exposures.add({

@@ -32,6 +32,11 @@ export interface ValidChooseRequest {
   /** The page the experience runs on; targeting conditions see it as `url`. */
   url?: string;
   force?: Record<string, string>;
+  /**
+   * The caller reports each exposure itself, when it shows the choice (an `Experiment Viewed` event): the answer
+   * records none. `<svc-experience>` asks so, and counts a visitor only once it showed them the variation.
+   */
+  deferExposure?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -123,5 +128,9 @@ export function validateChooseRequest(body: unknown): ValidChooseRequest {
     request.url = body.url;
   }
   if (present(body.force)) request.force = forceOf(body.force);
+  if (present(body.deferExposure)) {
+    if (typeof body.deferExposure !== 'boolean') invalid('deferExposure', 'must be true or false');
+    if (body.deferExposure) request.deferExposure = true;
+  }
   return request;
 }

@@ -1,6 +1,11 @@
+import { EXPOSURE_EVENT } from '../../src/event.js';
 import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
+import { DATA, EVENT_TIME, parseData } from './event-columns.js';
 import type { PersonOf } from './person-graph.js';
+
+/** Past every exposure row's id: a reported exposure comes after the rows among equal times. */
+const REPORTED_IDS = 2 ** 52;
 
 /** The units of one experiment's analysis: people, each with the variation it saw and its first exposure. */
 export interface ExposedUnits {
@@ -8,7 +13,10 @@ export interface ExposedUnits {
   index: Map<unknown, number>;
   /** Per unit: the index of its variation in the experience's variations. */
   variation: Int32Array;
-  /** Per unit: its first exposure (epoch ms), when the service answered the Choose request that served it. */
+  /**
+   * Per unit: its first exposure (epoch ms), when the service answered the Choose request that served it, or, for an
+   * exposure reported when shown, when it was shown.
+   */
   first: Float64Array;
   /** Per unit: the device of its first exposure, when the request said. */
   device: (string | null)[];
@@ -50,21 +58,34 @@ export function* exposedUnitsProgram(
     : 'FROM exposures NOT INDEXED WHERE project = ? AND instr(choices, ?) > 0';
   const { values: rows = [] } = yield valuesOp(`SELECT id, profile_id, device, ts, choices ${where}`, project, needle);
   const people = new Map<unknown, Exposure>();
-  for (const [id, profileId, device, ts, choices] of rows) {
-    const variation = variationIn(str(choices), needle, experience);
-    if (variation === null) continue;
-    const person = personOf(str(profileId));
-    const exposure: Exposure = { variation, first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false };
+  const add = (person: unknown, exposure: Exposure): void => {
     const seen = people.get(person);
     if (seen === undefined) {
       people.set(person, exposure);
-      continue;
+      return;
     }
-    const multiple = seen.multiple || seen.variation !== variation;
+    const multiple = seen.multiple || seen.variation !== exposure.variation;
     // The earliest exposure (the first written, among equal times) gives the unit its time and device.
     if (exposure.first < seen.first || (exposure.first === seen.first && exposure.id < seen.id)) people.set(person, exposure);
     people.get(person)!.multiple = multiple;
+  };
+  for (const [id, profileId, device, ts, choices] of rows) {
+    const variation = variationIn(str(choices), needle, experience);
+    if (variation === null) continue;
+    add(personOf(str(profileId)), { variation, first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false });
   }
+  // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
+  // at the time they were shown. Ordered after the Choose answers' rows among equal times.
+  const { values: reported = [] } = yield valuesOp(
+    `SELECT profile_id, ${EVENT_TIME[dialect]}, ${DATA[dialect]} FROM events WHERE project = ? AND name = ?`,
+    project, EXPOSURE_EVENT,
+  );
+  reported.forEach(([profileId, time, rawData], i) => {
+    const data = parseData(rawData);
+    if (data?.experience !== experience || typeof data.variation !== 'string') return;
+    const device = data.device === 'mobile' || data.device === 'desktop' ? data.device : null;
+    add(personOf(str(profileId)), { variation: data.variation, first: num(time), id: REPORTED_IDS + i, device, multiple: false });
+  });
   const known = new Map(variations.map((name, i) => [name, i]));
   const index = new Map<unknown, number>();
   const variation: number[] = [];

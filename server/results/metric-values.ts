@@ -2,6 +2,7 @@ import { evalCondition, type Condition } from '../choose/engine/condition.js';
 import type { MetricConfig } from '../config/config-types.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
+import { DATA, EVENT_TIME, parseData } from './event-columns.js';
 import type { ExposedUnits } from './exposed-units.js';
 import type { PersonOf } from './person-graph.js';
 
@@ -16,16 +17,6 @@ export interface MetricValues {
   /** Present when the metric asks for CUPED. */
   pre: Float64Array | null;
 }
-
-/**
- * When an event happened on the service's clock, computed by the database (one number per row instead of three): its
- * `timestamp` corrected by the batch's clock skew (`receivedAt - (sentAt - timestamp)`, as Segment does) when the
- * batch carried `sentAt`, and never later than when the service received it.
- */
-const EVENT_TIME = {
-  sqlite: 'min(received_at, CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END)',
-  postgres: 'LEAST(received_at, CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END)',
-} as const;
 
 /**
  * The largest magnitude a `sum` metric's field counts with: beyond it a value is no price or quantity but a bad
@@ -85,12 +76,6 @@ export function* metricValuesProgram(
   return values;
 }
 
-/**
- * An event's `data`, taken out of its payload by the database (a small part of the payload, parsed in C): JSON text
- * from SQLite, an object from PostgreSQL (pg parses `json` values).
- */
-const DATA = { sqlite: "json_extract(payload, '$.data')", postgres: "payload::json -> 'data'" } as const;
-
 /** A row of the read above: profile_id, name, the event's time and, when a metric needs it, data. */
 type EventRow = [unknown, unknown, unknown, unknown?];
 
@@ -108,8 +93,7 @@ function countEvent(row: EventRow, byEvent: Map<string, MetricValues[]>, units: 
     const before = v.pre !== null && at < first && at >= first - (metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
     if (!after && !before) continue;
     if (!parsed && (metric.where !== undefined || metric.type === 'sum')) {
-      const parsedData = typeof rawData === 'string' ? JSON.parse(rawData) as unknown : rawData;
-      data = typeof parsedData === 'object' && parsedData !== null ? (parsedData as Record<string, unknown>) : undefined;
+      data = parseData(rawData);
       parsed = true;
     }
     if (metric.where !== undefined && !evalCondition(data ?? {}, metric.where as Condition)) continue;

@@ -53,6 +53,7 @@ function config(): ServiceConfigFile {
     experiment('fdr', { correction: 'benjamini-hochberg' }),
     experiment('ramped', {}, [50, 25, 25]),
     experiment('ratio-cuped'),
+    experiment('seen'),
   ];
   shop.metrics = METRICS;
   shop.limits = { writeKeyPerSecond: 1_000_000 };
@@ -361,6 +362,61 @@ for (const driver of DRIVERS) {
       assert.ok(b.cuped!.theta > 0.5, `theta ${b.cuped!.theta}`);
       close(b.uplift, (b.cuped!.mean - b.cuped!.controlMean) / adjusted.variations[0]!.mean!, 'uplift over the raw control ratio', 1e-9);
       assert.ok(Math.abs(b.cuped!.mean - b.cuped!.controlMean - 3) < 1.5, `adjusted lift ${b.cuped!.mean - b.cuped!.controlMean}`);
+    });
+
+    it('exposure when seen: a deferred Choose answer records no one; an Experiment Viewed report makes the unit, once, at the time shown', async () => {
+      const app = h.app;
+      const served = new Map<string, string>();
+      for (let i = 0; i < 12; i++) {
+        const profileId = `seen-${i}`;
+        const res = await app.inject({
+          method: 'POST', url: `${SHOP}/optimization/choose-api`, headers: BROWSER,
+          payload: { identification: { sourceId: 'web', profileId }, names: ['seen'], sessionId: `s-${profileId}`, deferExposure: true },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        served.set(profileId, (res.json() as { choices: { variation: string }[] }).choices[0]!.variation);
+      }
+      assert.equal((await results(app, 'seen')).units, 0, 'answered, not yet shown: nobody is exposed');
+      // The first eight were shown their variation (the page reported it); the last four kept the fallback. (The app's
+      // clock stands still and an event is never dated after its receipt: the times here are before it.)
+      const shownAt = clock - 1000;
+      const report = (profileId: string, variation: string, at = shownAt, device = 'mobile'): ServiceEvent => makeEvent({
+        type: 'track', name: 'Experiment Viewed', profileId, timestamp: new Date(at).toISOString(),
+        data: { experience: 'seen', variation, device },
+      });
+      const shown = [...served].slice(0, 8);
+      await track(app, shown.map(([p, v]) => report(p, v)));
+      // A reload shows it again: the same unit, from the first time it was shown.
+      await track(app, shown.slice(0, 3).map(([p, v]) => report(p, v, shownAt + 500)));
+      // Another experience's report counts nothing here.
+      await track(app, [makeEvent({ type: 'track', name: 'Experiment Viewed', profileId: 'seen-11', timestamp: new Date(shownAt).toISOString(), data: { experience: 'plain', variation: 'bold' } })]);
+      const answer = await results(app, 'seen', '&dimension=device');
+      assert.equal(answer.units, 8);
+      assert.deepEqual(answer.variations.map((v) => v.units), ['control', 'bold'].map((v) => shown.filter(([, x]) => x === v).length));
+      assert.deepEqual(answer.dimensions!.map((d) => [d.value, d.units]), [['mobile', 8]], 'the device the report named');
+      // Events count from the time shown: an order between the answer and the showing does not count.
+      const [firstShown] = shown[0]!;
+      await track(app, [makeEvent({ type: 'product', name: 'Product ordered', profileId: firstShown, timestamp: new Date(shownAt - 1000).toISOString(), data: { productId: 'p1', quantity: 1, price: 5 } })]);
+      const purchase = metric(await results(app, 'seen', '&metrics=purchase'), 'purchase');
+      assert.equal(purchase.variations.reduce((sum, v) => sum + v.total, 0), 0, 'ordered before it was shown');
+      // A report naming the other variation leaves the person out, as two exposures do.
+      const [p0, v0] = shown[1]!;
+      await track(app, [report(p0, v0 === 'bold' ? 'control' : 'bold')]);
+      const mixed = await results(app, 'seen');
+      assert.equal(mixed.units, 7);
+      assert.equal(mixed.multipleExposures, 1);
+    });
+
+    it('refuses a deferExposure that is not a boolean, and records an exposure for an answer that does not defer', async () => {
+      const bad = await h.app.inject({
+        method: 'POST', url: `${SHOP}/optimization/choose-api`, headers: BROWSER,
+        payload: { identification: { sourceId: 'web', profileId: 'defer-bad' }, names: ['plain'], deferExposure: 'yes' },
+      });
+      assert.equal(bad.statusCode, 400);
+      assert.match((bad.json() as { error: { message: string } }).error.message, /deferExposure/);
+      const before = (await results(h.app, 'plain')).units;
+      await expose(h.app, 'plain', 'defer-not-asked');
+      assert.equal((await results(h.app, 'plain')).units, before + 1);
     });
 
     it('a variation ramped down to weight 0 keeps its units out of the SRM check', async () => {
