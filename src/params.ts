@@ -64,6 +64,12 @@ export interface RecommendationParams {
 export interface ChooseParams {
   names?: string[];
   groups?: string[];
+  /**
+   * The caller shows the choices itself and reports each one when the visitor sees it (a `track` of
+   * `Experiment Viewed` with `data: {experience, variation}`): the service records no exposure with the answer, so a
+   * visitor who never sees a variation is counted in none. `<svc-experience>` does this.
+   */
+  deferExposure?: boolean;
 }
 
 /** One resolved experience. */

@@ -8,6 +8,8 @@ export { bindFields, safeUrl, textOf } from './bind-fields.js';
 export { LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
 export { InstanceSlot } from './instance-slot.js';
+export { detectDevice } from './device.js';
+export { EXPOSURE_EVENT } from './event.js';
 export type {
   AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
   ResultsAnswer, VariationStats, VariationUnits,

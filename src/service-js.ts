@@ -265,7 +265,7 @@ export class ServiceJs {
     // Opted out, nobody is assigned or exposed: the service would store both for a throwaway profile id.
     // Pages show their fallback content.
     if (!this.#optIn.optedIn) return Promise.resolve([]);
-    const key = JSON.stringify([params.names ?? [], params.groups ?? []]);
+    const key = JSON.stringify([params.names ?? [], params.groups ?? [], params.deferExposure === true]);
     let answer = this.#chooseCache.get(key);
     if (!answer) {
       answer = this.#requestChoices(params);
@@ -355,6 +355,7 @@ export class ServiceJs {
         identification: { sourceId: c.sourceId, profileId: this.#identity.profileId },
         names: params.names,
         groups: params.groups,
+        deferExposure: params.deferExposure === true || undefined,
         device: detectDevice(),
         sessionId: this.#identity.sessionId,
       }),

@@ -1,8 +1,9 @@
-import type { Choice, ChooseParams } from '../../src/index.js';
+import type { Choice, ChooseParams, TrackParams } from '../../src/index.js';
 
-/** Anything with `choose()`: a ServiceJs instance. */
+/** Anything with `choose()` (and `track()`, to report what it showed): a ServiceJs instance. */
 export interface Chooser {
   choose(params: ChooseParams): Promise<Choice[]>;
+  track?(params: TrackParams): void;
 }
 
 /**
@@ -33,7 +34,8 @@ export class ChoiceBatcher {
     if (!byName) return;
     let choices: Choice[] = [];
     try {
-      choices = await choose.choose({ names: [...byName.keys()] });
+      // The elements report each exposure when they show it: the answer records none.
+      choices = await choose.choose({ names: [...byName.keys()], deferExposure: true });
     } catch {
       // choose() already answers [] on failure; this guards a replaced implementation
     }

@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyValues } from 'lit';
-import { bindFields, InstanceSlot } from '../../src/plugin-api.js';
+import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot } from '../../src/plugin-api.js';
 import type { Choice } from '../../src/index.js';
 import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
@@ -46,6 +46,8 @@ export function setDefaultChooser(chooser: Chooser | undefined): () => void {
  * `<template>` child with `data-field` bindings filled from the choice's body — as text, never as HTML.
  * If no answer comes within `timeout` ms the fallback stays for this page view (no late flicker). An element
  * that got no choice because the visitor had not consented yet asks again once they accept (`svc:consent-change`).
+ * The visitor counts as exposed only once shown the choice: the element asks the service to record no exposure and
+ * reports one (an `Experiment Viewed` event, through the SDK's outbox) when it shows it; a kept fallback is none.
  *
  * @tagname svc-experience
  * @summary Shows its fallback until the Choose API answers, then the assigned variation's template.
@@ -88,6 +90,8 @@ export class SvcExperience extends LitElement {
   /** The SDK instance to ask; default: the one the plugin registered, else `window.svc`. */
   svc: Chooser | undefined;
   #run = 0;
+  /** The instance the last answer came from: the one the exposure is reported to. */
+  #asked: Chooser | undefined;
   #content: HTMLElement | undefined;
   #noChoice = false;
   // Waiting for consent, the SDK answers no choice; once the visitor accepts, the experience is asked for again.
@@ -144,10 +148,22 @@ export class SvcExperience extends LitElement {
     this.#content = content;
     this.append(content);
     this.#settle(detail);
+    this.#reportShown(name, outcome);
+  }
+
+  /**
+   * Reports the exposure now that the visitor is shown the choice, through the SDK's outbox (lossless, sent once):
+   * the Choose answer recorded none, so a visitor who keeps the fallback is counted in no variation.
+   */
+  #reportShown(name: string, choice: Choice): void {
+    const data: Record<string, unknown> = { experience: name, device: detectDevice() };
+    if (choice.variation !== undefined) data.variation = choice.variation;
+    this.#asked?.track?.({ eventTitle: EXPOSURE_EVENT, data });
   }
 
   async #ask(name: string): Promise<Choice | undefined | 'no-sdk'> {
     const chooser = await this.#chooser();
+    this.#asked = chooser;
     return chooser ? batcher.request(chooser, name) : 'no-sdk';
   }
 

@@ -1,5 +1,5 @@
 // The `experiences` plugin: `<svc-experience>` and the instance it resolves through.
-import { defineElement, type ServicePlugin } from '../../src/index.js';
+import { defineElement, type ServicePlugin, type TrackParams } from '../../src/index.js';
 import { setDefaultChooser, SvcExperience } from './experience-element.js';
 
 export { SvcExperience, setDefaultChooser };
@@ -15,7 +15,8 @@ export function experiences(): ServicePlugin {
   return {
     name: 'experiences',
     setup(ctx) {
-      const chooser = { choose: ctx.choose };
+      // `track` reports the exposures the elements show, as this instance's events (through its outbox).
+      const chooser = { choose: ctx.choose, track: (p: TrackParams) => void ctx.emit({ type: 'track', name: p.eventTitle, data: p.data }) };
       return setDefaultChooser(chooser);
     },
   };

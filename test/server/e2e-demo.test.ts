@@ -84,14 +84,18 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
     const context = await browser.createBrowserContext();
     const shop = await context.newPage();
     await shop.goto(`${address}/`, { waitUntil: 'load' });
-    // The Choose answer that exposes the visitor (the element may have shown its fallback if it came late).
     await shop.waitForFunction(() => document.querySelector('svc-experience.hero')?.getAttribute('status') !== 'loading', { timeout: 10_000 });
-    // The demo asks for consent before it tracks.
+    // The demo asks for consent before it tracks; once the visitor accepts, the element asks for its variation and,
+    // showing it, reports the exposure (an Experiment Viewed event: the Choose answer records none).
     await shop.waitForFunction(() => document.querySelector('svc-consent')?.shadowRoot?.querySelector('[part~="accept"]'), { timeout: 10_000 });
     await shop.evaluate(() => document.querySelector('svc-consent')!.shadowRoot!.querySelector<HTMLButtonElement>('[part~="accept"]')!.click());
-    const exposed = await eventually(async () =>
-      ((await readExposures(storage, 'acme/shop')).some((e) => e.experience === 'hero-banner') ? true : undefined));
-    assert.ok(exposed, 'the visitor was never exposed to hero-banner');
+    await shop.waitForFunction(() => document.querySelector('svc-experience.hero')?.getAttribute('status') === 'ready', { timeout: 10_000 });
+    const exposed = await eventually(async () => {
+      const events = await listEvents(storage, 'acme/shop', { limit: 10_000 });
+      return events.some((e) => e.event.name === 'Experiment Viewed' && e.event.data?.experience === 'hero-banner') ? true : undefined;
+    });
+    assert.ok(exposed, 'the visitor was never reported as shown hero-banner');
+    assert.equal((await readExposures(storage, 'acme/shop')).some((e) => e.experience === 'hero-banner'), false, 'the answer recorded no exposure');
     await shop.click('[data-add="p2"]');
     await shop.click('#order');
     const ordered = await eventually(async () => {
