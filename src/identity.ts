@@ -90,6 +90,8 @@ export class Identity {
   reset(): void {
     this.#store.remove(KEYS.session);
     this.#store.remove(KEYS.profileId);
+    // A new person: the variations the last one was shown are not theirs.
+    this.#store.remove(KEYS.choices);
     this.#profileId = null;
     this.#session = null;
     this.#pageId = uuid();

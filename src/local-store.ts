@@ -45,4 +45,9 @@ export const KEYS = {
   consent: 'svc.consent',
   /** Consent records the service has not acknowledged yet. */
   consentPending: 'svc.consentPending',
+  /**
+   * The variations `<svc-experience>` last showed this visitor, `{experienceName: variation}`: the snippet's loader
+   * shows a known one in the first paint (the service still confirms it). Read by bundles/snippet.js: keep the name.
+   */
+  choices: 'svc.choices',
 } as const;

@@ -45,6 +45,8 @@ export class OptIn {
   #set(optedIn: boolean, persist: boolean): void {
     // The flag itself is the one thing written even when opting out (issue 2, item 5).
     if (persist) this.#store.set(KEYS.optIn, String(optedIn));
+    // Opted out, nobody is assigned: no known variation may be shown in a first paint either.
+    if (!optedIn) this.#store.remove(KEYS.choices);
     if (optedIn === this.#optedIn) return;
     this.#optedIn = optedIn;
     this.#onChange(optedIn);

@@ -5,7 +5,7 @@ export { addedToCart, productsOrdered, productViewed, toQuantity, whenReady } fr
 export type { ProductLine } from './commerce-events.js';
 export { guard, listen } from './guarded-listener.js';
 export { bindFields, safeUrl, textOf } from './bind-fields.js';
-export { LocalStore } from './local-store.js';
+export { KEYS, LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
 export { InstanceSlot } from './instance-slot.js';
 export { detectDevice } from './device.js';

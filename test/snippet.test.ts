@@ -224,6 +224,58 @@ describe('the box the loader reserves', () => {
     expect(consent.before).to.be.closeTo(consent.after, 0.5);
   });
 
+  describe('a returning visitor: the known variation in the first paint', () => {
+    /** A CMS page in a frame whose loader's SDK never arrives: what it shows is the loader's alone. */
+    async function page(body: string): Promise<Document> {
+      const { loaderFn } = await snippet();
+      const frame = document.createElement('iframe');
+      frame.srcdoc = `<!doctype html><html lang="en"><head><script>${loader(loaderFn, '/never-loads.js', {})}</script></head><body>${body}</body></html>`;
+      frames.push(frame);
+      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      document.body.append(frame);
+      await loaded;
+      return frame.contentDocument!;
+    }
+    const hero = (templates: string): string => `<svc-experience name="hero-banner"><h1 id="fallback">Welcome</h1>${templates}</svc-experience>`;
+    const shown = (doc: Document, id: string): boolean => {
+      const el = doc.getElementById(id);
+      return el !== null && el.getClientRects().length > 0;
+    };
+    afterEach(() => localStorage.removeItem('svc.choices'));
+
+    it('shows the variation this browser was last shown, from its own template, and hides the fallback', async () => {
+      localStorage.setItem('svc.choices', JSON.stringify({ 'hero-banner': 'bold' }));
+      const doc = await page(hero('<template variation="bold"><h1 id="bold">Big sale</h1></template><template variation="control"><h1 id="control">Welcome</h1></template>'));
+      expect(doc.defaultView!.customElements.get('svc-experience'), 'the SDK never loaded').to.equal(undefined);
+      expect(shown(doc, 'bold'), 'the known variation').to.equal(true);
+      expect(shown(doc, 'fallback'), 'the fallback').to.equal(false);
+      expect(doc.querySelector<HTMLElement>('[slot="content"]')!.dataset.svcVariation).to.equal('bold');
+    });
+
+    it('leaves the fallback for a new visitor, a variation without its own template, and one whose template binds fields', async () => {
+      const cases: { known: Record<string, string> | null; templates: string }[] = [
+        { known: null, templates: '<template variation="bold"><h1 id="bold">Big sale</h1></template>' },
+        { known: { 'hero-banner': 'calm' }, templates: '<template variation="bold"><h1 id="bold">Big sale</h1></template>' },
+        { known: { 'hero-banner': 'bold' }, templates: '<template variation="bold"><h1 id="bold" data-field="title"></h1></template>' },
+        { known: { 'other': 'bold' }, templates: '<template variation="bold"><h1 id="bold">Big sale</h1></template>' },
+      ];
+      for (const { known, templates } of cases) {
+        if (known) localStorage.setItem('svc.choices', JSON.stringify(known));
+        else localStorage.removeItem('svc.choices');
+        const doc = await page(hero(templates));
+        expect(shown(doc, 'fallback'), JSON.stringify(known)).to.equal(true);
+        expect(doc.querySelector('[slot="content"]'), JSON.stringify(known)).to.equal(null);
+      }
+    });
+
+    it('never reads a stored name as markup', async () => {
+      localStorage.setItem('svc.choices', JSON.stringify({ 'hero-banner': '"]<img src=x onerror=alert(1)>' }));
+      const doc = await page(hero('<template variation="bold"><h1 id="bold">Big sale</h1></template>'));
+      expect(shown(doc, 'fallback')).to.equal(true);
+      expect(doc.querySelector('img')).to.equal(null);
+    });
+  });
+
   it('a page that never paints content still gets the SDK (after its load event)', async () => {
     const { loaderFn } = await snippet();
     const frame = document.createElement('iframe');

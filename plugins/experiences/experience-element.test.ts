@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
-import { cleanup, makeSvc, stubFetch } from '../../test/helpers/svc.js';
+import { captureEvents, cleanup, makeSvc, stubFetch } from '../../test/helpers/svc.js';
 import { experiences, type ExperienceEventDetail, type SvcExperience } from './index.js';
 import { consentBanner, type SvcConsent } from '../consent-banner/index.js';
 
@@ -53,6 +53,76 @@ describe('<svc-experience>', () => {
     expect(el.hasAttribute('aria-busy')).to.equal(false);
     expect(visibleText(el)).to.equal('Big sale');
     expect(detail).to.deep.equal({ name: 'hero-banner', status: 'ready', group: 'homepage', variation: 'bold', body: { title: 'Big sale' } });
+  });
+
+  describe('a returning visitor whose variation the loader showed in the first paint', () => {
+    /** The element as the snippet's loader leaves it before the SDK arrives: the known variation stamped in. */
+    const stamped = (variation: string) => html`
+      <svc-experience name="hero-banner" data-svc-known>
+        <h1>Welcome</h1>
+        <template variation="bold"><h1>Big sale</h1></template>
+        <template variation="control"><h1>Hello</h1></template>
+        <div slot="content" style="display:contents" data-svc-variation=${variation}><h1>${variation === 'bold' ? 'Big sale' : 'Hello'}</h1></div>
+      </svc-experience>`;
+
+    it('keeps showing it while asking, keeps the same node when the service confirms it, and reports the exposure', async () => {
+      const fetchStub = stubFetch(200, { choices: [choice('hero-banner', 'bold', { title: 'Big sale' })] });
+      const events = captureEvents();
+      remove = makeSvc().use(experiences());
+      const el = await fixture<SvcExperience>(stamped('bold'));
+      const node = el.querySelector('[slot="content"]');
+      expect(visibleText(el), 'never the fallback, also while loading').to.equal('Big sale');
+      const { detail } = await oneEvent(el, 'svc:experience');
+      await el.updateComplete;
+      expect(detail).to.include({ status: 'ready', variation: 'bold' });
+      expect(el.querySelector('[slot="content"]'), 'the same node: nothing repainted').to.equal(node);
+      expect(visibleText(el)).to.equal('Big sale');
+      expect(events.events.filter((e) => e.name === 'Experiment Viewed').map((e) => e.data)).to.deep.equal([
+        { experience: 'hero-banner', device: 'desktop', variation: 'bold' },
+      ]);
+      const body = JSON.parse(String((fetchStub.getCalls().find((c) => String(c.args[0]).includes('choose-api'))!.args[1] as RequestInit).body));
+      expect(body.deferExposure, 'the answer records no exposure').to.equal(true);
+      events.stop();
+    });
+
+    it('corrects a stale one to the variation the service answers', async () => {
+      stubFetch(200, { choices: [choice('hero-banner', 'control', { title: 'Hello' })] });
+      remove = makeSvc().use(experiences());
+      const el = await fixture<SvcExperience>(stamped('bold'));
+      const { detail } = await oneEvent(el, 'svc:experience');
+      await el.updateComplete;
+      expect(detail.variation).to.equal('control');
+      expect(visibleText(el)).to.equal('Hello');
+      expect(el.querySelectorAll('[slot="content"]')).to.have.length(1);
+      expect(JSON.parse(localStorage.getItem('svc.choices')!)['hero-banner']).to.equal('control');
+    });
+
+    it('goes back to the fallback, and forgets it, when the visitor is no longer enrolled', async () => {
+      localStorage.setItem('svc.choices', JSON.stringify({ 'hero-banner': 'bold', other: 'x' }));
+      stubFetch(200, { choices: [] });
+      remove = makeSvc().use(experiences());
+      const el = await fixture<SvcExperience>(stamped('bold'));
+      const { detail } = await oneEvent(el, 'svc:experience');
+      await el.updateComplete;
+      expect(detail).to.include({ status: 'empty', reason: 'no-choice' });
+      expect(visibleText(el)).to.equal('Welcome');
+      const known = JSON.parse(localStorage.getItem('svc.choices')!) as Record<string, string>;
+      expect(known).to.not.have.property('hero-banner');
+      expect(known.other, 'the others stay').to.equal('x');
+    });
+  });
+
+  it('remembers the variation it showed, for the next first paint; logging out or opting out forgets', async () => {
+    stubFetch(200, { choices: [choice('hero-banner', 'bold', { title: 'Big sale' })] });
+    const svc = makeSvc();
+    remove = svc.use(experiences());
+    await mount(html`<svc-experience name="hero-banner"><h1>Welcome</h1><template variation="bold"><h1>Big sale</h1></template></svc-experience>`);
+    expect(JSON.parse(localStorage.getItem('svc.choices')!)['hero-banner']).to.equal('bold');
+    svc.logOut();
+    expect(localStorage.getItem('svc.choices'), 'a new person').to.equal(null);
+    localStorage.setItem('svc.choices', JSON.stringify({ 'hero-banner': 'bold' }));
+    svc.optOut();
+    expect(localStorage.getItem('svc.choices'), 'opted out').to.equal(null);
   });
 
   it('fills a plain template from the body as text, never as HTML', async () => {

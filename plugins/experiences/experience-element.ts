@@ -1,5 +1,5 @@
 import { html, LitElement, type PropertyValues } from 'lit';
-import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot } from '../../src/plugin-api.js';
+import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot, KEYS, LocalStore } from '../../src/plugin-api.js';
 import type { Choice } from '../../src/index.js';
 import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
@@ -31,6 +31,29 @@ declare global {
 
 const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
+const store = new LocalStore();
+/** Experiences remembered per browser (the oldest dropped past it): a page rarely runs more. */
+const MAX_KNOWN = 50;
+
+/** The variations this browser was last shown, by experience (KEYS.choices). */
+function knownChoices(): Record<string, string> {
+  try {
+    const parsed = JSON.parse(store.get(KEYS.choices) ?? '{}') as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remembers (or, without a variation, forgets) what `name` showed, for the loader to show in the next first paint. */
+function remember(name: string, variation: string | undefined): void {
+  const known = knownChoices();
+  delete known[name];
+  if (variation !== undefined) known[name] = variation;
+  const names = Object.keys(known);
+  for (const old of names.slice(0, Math.max(0, names.length - MAX_KNOWN))) delete known[old];
+  store.set(KEYS.choices, JSON.stringify(known));
+}
 
 /**
  * Set by the `experiences()` plugin: the instance elements use when none is given to them (the last set). Returns its
@@ -92,6 +115,8 @@ export class SvcExperience extends LitElement {
   #run = 0;
   /** The instance the last answer came from: the one the exposure is reported to. */
   #asked: Chooser | undefined;
+  /** The variation the loader showed in the first paint, until the first answer confirms or corrects it. */
+  #known: string | undefined;
   #content: HTMLElement | undefined;
   #noChoice = false;
   // Waiting for consent, the SDK answers no choice; once the visitor accepts, the experience is asked for again.
@@ -109,6 +134,13 @@ export class SvcExperience extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('svc:consent-change', this.#onConsent);
+    // The snippet's loader showed the variation this browser was last shown, in the first paint: it stays shown
+    // while the service is asked, and goes only if the answer differs.
+    const known = this.#content ? null : this.querySelector<HTMLElement>(':scope > [slot="content"][data-svc-variation]');
+    if (known) {
+      this.#content = known;
+      this.#known = known.dataset.svcVariation;
+    }
   }
 
   override disconnectedCallback(): void {
@@ -117,7 +149,8 @@ export class SvcExperience extends LitElement {
   }
 
   override render() {
-    return this.status === 'ready' ? html`<slot name="content"></slot>` : html`<slot></slot>`;
+    // A variation shows once rendered, and while loading when the loader showed the known one.
+    return this.#content ? html`<slot name="content"></slot>` : html`<slot></slot>`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -126,17 +159,29 @@ export class SvcExperience extends LitElement {
 
   async #resolve(): Promise<void> {
     const run = ++this.#run;
-    this.#content?.remove();
-    this.#content = undefined;
+    const known = this.#known;
+    this.#known = undefined;
+    if (known === undefined) this.#dropContent();
     this.status = 'loading';
     this.setAttribute('aria-busy', 'true');
     const name = this.name;
-    const outcome = await Promise.race([
+    // With the known variation on screen there is no fallback to keep: the answer confirms or corrects it, whenever.
+    const outcome = await (known !== undefined ? this.#ask(name) : Promise.race([
       this.#ask(name),
       new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.timeout)),
-    ]);
+    ]));
     if (run !== this.#run) return; // the name changed meanwhile
     this.removeAttribute('aria-busy');
+    if (known !== undefined && typeof outcome === 'object' && outcome.variation === known && this.#content) {
+      bindFields(this.#content, outcome.body);
+      const detail: ExperienceEventDetail = { name, status: 'ready', variation: known, body: outcome.body };
+      if (outcome.group !== undefined) detail.group = outcome.group;
+      this.#settle(detail);
+      this.#reportShown(name, outcome);
+      return;
+    }
+    this.#dropContent();
+    if (outcome === undefined) remember(name, undefined); // enrolled no more: nothing to show next time
     if (outcome === 'timeout') return this.#settle({ name, status: 'empty', reason: 'timeout' });
     if (outcome === 'no-sdk') return this.#settle({ name, status: 'error', reason: 'no-sdk' });
     if (!outcome) return this.#settle({ name, status: 'empty', reason: 'no-choice' });
@@ -159,6 +204,7 @@ export class SvcExperience extends LitElement {
     const data: Record<string, unknown> = { experience: name, device: detectDevice() };
     if (choice.variation !== undefined) data.variation = choice.variation;
     this.#asked?.track?.({ eventTitle: EXPOSURE_EVENT, data });
+    remember(name, choice.variation);
   }
 
   async #ask(name: string): Promise<Choice | undefined | 'no-sdk'> {
@@ -178,6 +224,11 @@ export class SvcExperience extends LitElement {
       window.addEventListener('svc:ready', () => resolve((window as { svc?: Chooser }).svc), { once: true });
     });
     return Promise.race([choosers.when(this.timeout), ready]);
+  }
+
+  #dropContent(): void {
+    this.#content?.remove();
+    this.#content = undefined;
   }
 
   #renderChoice(choice: Choice): HTMLElement | undefined {
