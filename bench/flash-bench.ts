@@ -11,7 +11,7 @@
 // the entries. A visitor "in a variation" is one served bold: for them a painted fallback is a flash.
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { median } from './choose-bench.js';
-import { startPages } from './page-cost-bench.js';
+import { cmsPage, startPages, TEXT } from './page-cost-bench.js';
 
 export interface PageView {
   /** The variation the element showed, or undefined when it kept the fallback. */
@@ -31,22 +31,15 @@ export interface FlashResult {
   visitors: Visitor[];
 }
 
-const TEXT = 'Our roasts are small-batch and shipped within a day. '.repeat(12);
-
 /** The CMS page: the experience is the first thing below the site's name. */
 function page(snippet: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Coffee</title>
-<style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;line-height:1.5}</style>
-${snippet}</head><body>
-<p elementtiming="site">Acme Coffee</p>
+  return cmsPage(snippet, `<p elementtiming="site">Acme Coffee</p>
 <svc-experience name="hero-banner">
   <h1 elementtiming="fallback">Welcome</h1>
   <template variation="control"><h1 elementtiming="control">Welcome</h1></template>
   <template variation="bold"><h1 elementtiming="bold">Big sale</h1></template>
 </svc-experience>
-<p>${TEXT}</p>
-</body></html>`;
+<p>${TEXT}</p>`);
 }
 
 /** Registered before the page's scripts: paint and element entries, and what the element settled on. */

@@ -30,15 +30,22 @@ export interface PageCostResult {
   with: PageCost[];
 }
 
-const TEXT = 'Our roasts are small-batch and shipped within a day. '.repeat(12);
+/** A paragraph of the CMS pages' text. */
+export const TEXT = 'Our roasts are small-batch and shipped within a day. '.repeat(12);
 
-/** The page a CMS editor builds; `head` is what svc adds (nothing for the page without it). */
-function page(head: string): string {
+/** A CMS page of the benches: `head` is what svc adds (nothing for the page without it), then `body`. */
+export function cmsPage(head: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme Coffee</title>
 <style>body{font-family:system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;line-height:1.5}</style>
 ${head}</head><body>
-<h1>Acme Coffee</h1>
+${body}
+</body></html>`;
+}
+
+/** The page a CMS editor builds; `head` is what svc adds (nothing for the page without it). */
+function page(head: string): string {
+  return cmsPage(head, `<h1>Acme Coffee</h1>
 <svc-experience name="hero-banner">
   <p class="hero">Fresh coffee, roasted this week.</p>
   <template variation="control"><p class="hero">Fresh coffee, roasted this week.</p></template>
@@ -47,8 +54,7 @@ ${head}</head><body>
 <p>${TEXT}</p>
 <svc-recommendations feed="1" limit="4" fields="title,price,url,image"></svc-recommendations>
 <p>${TEXT}</p>
-<svc-consent></svc-consent>
-</body></html>`;
+<svc-consent></svc-consent>`);
 }
 
 /** The README's snippet (bundles/snippet.js: the stub, then the loader), pointing at the service. */

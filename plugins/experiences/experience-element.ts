@@ -71,12 +71,15 @@ export function setDefaultChooser(chooser: Chooser | undefined): () => void {
  * that got no choice because the visitor had not consented yet asks again once they accept (`svc:consent-change`).
  * The visitor counts as exposed only once shown the choice: the element asks the service to record no exposure and
  * reports one (an `Experiment Viewed` event, through the SDK's outbox) when it shows it; a kept fallback is none.
+ * For a returning visitor the snippet's loader already shows, in the first paint, the variation this browser was
+ * last shown: the element keeps it while it asks (however long the answer takes) and swaps only if the answer differs.
  *
  * @tagname svc-experience
  * @summary Shows its fallback until the Choose API answers, then the assigned variation's template.
  *
  * @attr name - The experience to ask the Choose API for; setting or changing it asks again.
- * @attr timeout - Anti-flicker budget in milliseconds (default 800): without an answer by then the fallback stays.
+ * @attr timeout - Anti-flicker budget in milliseconds (default 800): without an answer by then the fallback stays
+ *   (a known variation the loader showed stays instead, until the answer).
  * @attr status - Reflected, read-only: `loading` while asking (with `aria-busy="true"`), `ready` (a variation
  *   shows), `empty` (the fallback stays: timeout, no choice, or no matching template) or `error` (no SDK instance).
  *
