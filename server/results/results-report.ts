@@ -1,6 +1,7 @@
 import type { MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
-  AbsoluteDifference, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats, VariationUnits,
+  AbsoluteDifference, CupedFigures, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats,
+  VariationUnits,
 } from '../../src/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
@@ -14,7 +15,8 @@ import {
 import { ratioPartKey } from './results-query.js';
 import {
   cupedComparison, cupedRelativeVariance, ratioCupedComparison, ratioCupedRelativeVariance, ratioStatistic,
-  summarizePairs, summarizeQuad, type QuadSummary, type UnitKind,
+  summarizePairs, summarizeQuad, type CupedStatistic, type PairSummary, type QuadSummary, type RatioCupedStatistic,
+  type UnitKind,
 } from './unit-statistics.js';
 
 // The answer of the results endpoint, built from units and their metric values. Numbers are exact (never rounded);
@@ -161,6 +163,8 @@ function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int
   const post = byVariation.map((members) => pick(values.post, members));
   const pre = values.pre === null ? null : byVariation.map((members) => pick(values.pre as Float64Array, members));
   const raw = post.map((v) => moments(type, v));
+  // Each variation's (post, pre) pairs, summarized once: the control's serve every comparison.
+  const pairs = pre === null ? null : post.map((v, i) => summarizePairs(v, pre[i] as Float64Array));
   const options = optionsOf(ctx, metric);
   let cupedApplied = false;
   const variations = ctx.variations.map((v, i): VariationStats => {
@@ -168,22 +172,16 @@ function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int
     const entry: VariationStats = { name: v.name, ...own };
     if (i === 0) return entry;
     const control = raw[0] as (typeof raw)[number];
-    if (pre !== null && control.stddev !== null && own.stddev !== null && control.units > 0 && own.units > 0) {
-      const c = cupedComparison(kindOf(metric), summarizePairs(post[0] as Float64Array, pre[0] as Float64Array), summarizePairs(post[i] as Float64Array, pre[i] as Float64Array));
+    if (pairs !== null && control.stddev !== null && own.stddev !== null && control.units > 0 && own.units > 0) {
+      const c = cupedComparison(kindOf(metric), pairs[0] as PairSummary, pairs[i] as PairSummary);
       // gbstats gives no result when an adjusted variance is 0: the comparison is then the raw one.
       if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0) {
         cupedApplied = true;
-        const stddev = (variance: number, n: number): number | null => (n < 2 ? null : Math.sqrt(Math.max(0, variance)));
+        const side = (a: CupedStatistic): Adjusted => ({ raw: a.unadjustedMean, pre: a.pre, variance: a.variance, n: a.n });
         return {
           ...entry,
           ...compareStatistics(c.control, c.treatment, options, cupedRelativeVariance(c)),
-          cuped: {
-            theta: c.theta,
-            mean: c.treatment.unadjustedMean - c.theta * (c.treatment.pre - c.pooledPre),
-            stddev: stddev(c.treatment.variance, c.treatment.n),
-            controlMean: c.control.unadjustedMean - c.theta * (c.control.pre - c.pooledPre),
-            controlStddev: stddev(c.control.variance, c.control.n),
-          },
+          cuped: cupedFigures(c.theta, c.pooledPre, side(c.control), side(c.treatment)),
         };
       }
     }
@@ -237,17 +235,11 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
       const pooledPre = (a.means[2] * a.n + b.means[2] * b.n) / (a.means[3] * a.n + b.means[3] * b.n);
       if (c.theta !== 0 && c.control.variance > 0 && c.treatment.variance > 0 && Number.isFinite(pooledPre)) {
         cupedApplied = true;
-        const preRatio = (q: QuadSummary): number => q.means[2] / q.means[3];
+        const side = (q: QuadSummary, r: RatioCupedStatistic): Adjusted => ({ raw: r.unadjustedMean, pre: q.means[2] / q.means[3], variance: r.variance, n: r.n });
         return {
           ...entry,
           ...compareStatistics(c.control, c.treatment, options, ratioCupedRelativeVariance(c)),
-          cuped: {
-            theta: c.theta,
-            mean: c.treatment.unadjustedMean - c.theta * (preRatio(b) - pooledPre),
-            stddev: Math.sqrt(c.treatment.variance),
-            controlMean: c.control.unadjustedMean - c.theta * (preRatio(a) - pooledPre),
-            controlStddev: Math.sqrt(c.control.variance),
-          },
+          cuped: cupedFigures(c.theta, pooledPre, side(a, c.control), side(b, c.treatment)),
         };
       }
     }
@@ -257,6 +249,24 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
     ...header(metric, undefined), numerator: metric.numerator as string, denominator: metric.denominator as string,
     cupedApplied, variations,
   };
+}
+
+/** One side of a CUPED comparison as the answer shows it: its raw mean and pre mean, its adjusted variance. */
+interface Adjusted {
+  raw: number;
+  pre: number;
+  variance: number;
+  n: number;
+}
+
+/**
+ * CUPED's figures of one comparison: each side's raw mean moved by θ × (its pre mean − the two sides' pooled pre
+ * mean `centre`), so that they read as means of the metric, and its adjusted stddev (null below 2 units).
+ */
+function cupedFigures(theta: number, centre: number, control: Adjusted, treatment: Adjusted): CupedFigures {
+  const mean = (s: Adjusted): number => s.raw - theta * (s.pre - centre);
+  const stddev = (s: Adjusted): number | null => (s.n < 2 ? null : Math.sqrt(Math.max(0, s.variance)));
+  return { theta, mean: mean(treatment), stddev: stddev(treatment), controlMean: mean(control), controlStddev: stddev(control) };
 }
 
 /**
