@@ -175,15 +175,9 @@ export class SvcExperience extends LitElement {
     ]));
     if (run !== this.#run) return; // the name changed meanwhile
     this.removeAttribute('aria-busy');
-    if (known !== undefined && typeof outcome === 'object' && outcome.variation === known && this.#content) {
-      bindFields(this.#content, outcome.body);
-      const detail: ExperienceEventDetail = { name, status: 'ready', variation: known, body: outcome.body };
-      if (outcome.group !== undefined) detail.group = outcome.group;
-      this.#settle(detail);
-      this.#reportShown(name, outcome);
-      return;
-    }
-    this.#dropContent();
+    // The known variation the answer confirms stays as it is (the same node: nothing is painted again).
+    const confirmed = known !== undefined && typeof outcome === 'object' && outcome.variation === known && this.#content !== undefined;
+    if (!confirmed) this.#dropContent();
     if (outcome === undefined) remember(name, undefined); // enrolled no more: nothing to show next time
     if (outcome === 'timeout') return this.#settle({ name, status: 'empty', reason: 'timeout' });
     if (outcome === 'no-sdk') return this.#settle({ name, status: 'error', reason: 'no-sdk' });
@@ -191,10 +185,13 @@ export class SvcExperience extends LitElement {
     const detail: ExperienceEventDetail = { name, status: 'ready', body: outcome.body };
     if (outcome.group !== undefined) detail.group = outcome.group;
     if (outcome.variation !== undefined) detail.variation = outcome.variation;
-    const content = this.#renderChoice(outcome);
-    if (!content) return this.#settle({ ...detail, status: 'empty', reason: 'no-template' });
-    this.#content = content;
-    this.append(content);
+    if (confirmed) bindFields(this.#content as HTMLElement, outcome.body);
+    else {
+      const content = this.#renderChoice(outcome);
+      if (!content) return this.#settle({ ...detail, status: 'empty', reason: 'no-template' });
+      this.#content = content;
+      this.append(content);
+    }
     this.#settle(detail);
     this.#reportShown(name, outcome);
   }
