@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * What a request presents, as `<id>.<secret>`: a Basic writeKey (a browser), or a server key — an `apiKey` query
- * parameter or `Authorization: Bearer <key>` (both `via: 'apiKey'`).
+ * What a request presents, as `<id>.<secret>`: a writeKey (a browser) — HTTP Basic, or a `writeKey` query parameter
+ * (both `via: 'basic'`) — or a server key — an `apiKey` query parameter or `Authorization: Bearer <key>` (both
+ * `via: 'apiKey'`).
  */
 export interface Credentials {
   via: 'basic' | 'apiKey';
@@ -19,10 +20,21 @@ function serverKey(key: string): CredentialsResult {
   return { via: 'apiKey', id: key.slice(0, dot), key };
 }
 
+/** A writeKey sent as `?writeKey=`: `<username>.<password>`, read as its Basic form would be. */
+function queryWriteKey(key: unknown): CredentialsResult {
+  if (typeof key !== 'string') return 'malformed';
+  const dot = key.indexOf('.');
+  if (dot <= 0 || dot === key.length - 1) return 'malformed';
+  return { via: 'basic', id: key.slice(0, dot), key };
+}
+
 /**
  * Reads credentials without checking them. A writeKey `<username>.<password>` travels as Basic
- * `username:password` (split at the FIRST dot on the client), so the key is `username + "." + password`. Server keys
- * (`allowApiKey`) travel as `?apiKey=` or as a Bearer token.
+ * `username:password` (split at the FIRST dot on the client), so the key is `username + "." + password`; or as
+ * `?writeKey=<username>.<password>`, which lets a browser send a CORS "simple" request (a text/plain body, no
+ * Authorization header): no preflight, one round trip less — the snippet's loader asks the Choose API that way before
+ * the page's first paint. A writeKey is public (every page carries it), so the URL is no worse a place for it. Server
+ * keys (`allowApiKey`) travel as `?apiKey=` or as a Bearer token.
  */
 export function readCredentials(request: FastifyRequest, allowApiKey: boolean): CredentialsResult {
   const header = request.headers.authorization;
@@ -40,8 +52,10 @@ export function readCredentials(request: FastifyRequest, allowApiKey: boolean): 
     if (id.includes('.') || password.length === 0) return 'malformed';
     return { via: 'basic', id, key: `${id}.${password}` };
   }
+  const query = request.query as Record<string, unknown> | undefined;
+  const writeKey = query?.writeKey;
+  if (writeKey !== undefined) return queryWriteKey(writeKey);
   if (allowApiKey) {
-    const query = request.query as Record<string, unknown> | undefined;
     const apiKey = query?.apiKey;
     if (apiKey !== undefined) {
       if (typeof apiKey !== 'string') return 'malformed';

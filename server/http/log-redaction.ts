@@ -1,11 +1,14 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-// Secrets never reach the logs: server keys travel in the query string (`?apiKey=`), which Fastify's request log line
+// Secrets never reach the logs: server keys travel in the query string (`?apiKey=`, and a browser's writeKey as
+// `?writeKey=`, public but a key all the same), which Fastify's request log line
 // prints as part of the URL. Headers (Basic and Bearer credentials) are not in the request line; should a log call
 // pass a request's headers, pino's `redact` censors their Authorization.
 
 // `?name=value` or `&name=value`; the name is compared decoded, as the query parser reads it (`%61piKey` is apiKey).
 const PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+
+const REDACTED_PARAMS = new Set(['apikey', 'writekey']);
 
 function decodedName(name: string): string {
   try {
@@ -16,12 +19,12 @@ function decodedName(name: string): string {
 }
 
 /**
- * `url` with every `apiKey` query value replaced, however its name is written or percent-encoded.
+ * `url` with every `apiKey` and `writeKey` query value replaced, however its name is written or percent-encoded.
  * @example redactUrl('/v1/acme/projects/shop/choose-api?apiKey=srv1.s3cret&x=1') // → '…?apiKey=[redacted]&x=1'
  */
 export function redactUrl(url: string): string {
   return url.replace(PARAM, (param, separator: string, name: string) =>
-    (decodedName(name) === 'apikey' ? `${separator}${name}=[redacted]` : param));
+    (REDACTED_PARAMS.has(decodedName(name)) ? `${separator}${name}=[redacted]` : param));
 }
 
 /** Where a log object may carry credentials. */

@@ -124,6 +124,10 @@ const AUTH_FAILURES: { name: string; url: string; headers?: Record<string, strin
   { name: 'malformed apiKey', url: `${URL_BROWSER}?apiKey=srv1`, status: 401, code: 'invalid_credentials' },
   { name: 'a writeKey sent as apiKey', url: `${URL_BROWSER}?apiKey=web1.p4ss`, status: 401, code: 'invalid_credentials' },
   { name: 'an apiKey sent as Basic', url: URL_BROWSER, headers: { authorization: basic('srv1.s3cret') }, status: 401, code: 'invalid_credentials' },
+  { name: 'an apiKey sent as ?writeKey', url: `${URL_BROWSER}?writeKey=srv1.s3cret`, status: 401, code: 'invalid_credentials' },
+  { name: 'a malformed ?writeKey', url: `${URL_BROWSER}?writeKey=web1`, status: 401, code: 'invalid_credentials' },
+  { name: 'a wrong ?writeKey secret', url: `${URL_BROWSER}?writeKey=web1.wrong`, status: 401, code: 'invalid_credentials' },
+  { name: 'writeKey of another project as ?writeKey', url: `${URL_BROWSER}?writeKey=webblog.y`, status: 403, code: 'key_not_for_project' },
   { name: 'unknown project (valid key)', url: '/v1/acme/projects/nope/optimization/choose-api?apiKey=srv1.s3cret', status: 404, code: 'project_not_found' },
   { name: 'unknown org (valid key)', url: '/v1/nobody/projects/shop/optimization/choose-api?apiKey=srv1.s3cret', status: 404, code: 'project_not_found' },
   { name: 'apiKey of another project', url: '/v1/acme/projects/shop/optimization/choose-api?apiKey=srvblog.x', status: 403, code: 'key_not_for_project' },
@@ -208,6 +212,16 @@ for (const driver of DRIVERS) {
       const server = await choose({ identification: profile('fa-2'), names: ['hero-banner', 'welcome-note'] });
       const browser = await choose({ identification: profile('fa-2'), names: ['hero-banner', 'welcome-note'] }, URL_BROWSER, BROWSER);
       assert.deepEqual(browser, server);
+    });
+
+    it('a browser may send its writeKey as ?writeKey= with a text/plain body (no preflight): the same answer', async () => {
+      const body = { identification: profile('fa-4'), names: ['hero-banner', 'welcome-note'] };
+      const basic = await choose(body, URL_BROWSER, BROWSER);
+      const res = await app.inject({
+        method: 'POST', url: `${URL_BROWSER}?writeKey=web1.p4ss`, headers: { 'content-type': 'text/plain;charset=UTF-8' }, payload: JSON.stringify(body),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual((res.json() as { choices: Choice[] }).choices, basic);
     });
 
     it('accepts identification as a JSON string (the API description declares a JSON-formatted value)', async () => {

@@ -22,6 +22,7 @@ describe('log redaction', () => {
     assert.equal(redactUrl('/x?metrics=a&APIKEY=k.s&dimension=device'), '/x?metrics=a&APIKEY=[redacted]&dimension=device');
     assert.equal(redactUrl('/x?apiKey=a.b&apiKey=c.d'), '/x?apiKey=[redacted]&apiKey=[redacted]');
     assert.equal(redactUrl('/x?notapiKey=1'), '/x?notapiKey=1');
+    assert.equal(redactUrl('/x?writeKey=web1.p4ss&y=2'), '/x?writeKey=[redacted]&y=2');
     // Percent-encoded names are the same parameter to the query parser.
     assert.equal(redactUrl('/x?%61piKey=srv1.s3cret'), '/x?%61piKey=[redacted]');
     assert.equal(redactUrl('/x?a=1&api%4Bey=srv1.s3cret#f'), '/x?a=1&api%4Bey=[redacted]#f');
