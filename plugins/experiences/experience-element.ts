@@ -29,6 +29,14 @@ declare global {
   }
 }
 
+/** What the snippet's loader leaves on an element it asked for (`svcAnswer`): the answer, and when it came. */
+interface LoaderAnswer {
+  /** The choice for the element's name; null when the service chose nothing for it. */
+  choice: Choice | null;
+  /** `performance.now()` when the answer came. */
+  at: number;
+}
+
 const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
 const store = new LocalStore();
@@ -73,17 +81,21 @@ export function setDefaultChooser(chooser: Chooser | undefined): () => void {
  * reports one (an `Experiment Viewed` event, through the SDK's outbox) when it shows it; a kept fallback is none.
  * For a returning visitor the snippet's loader already shows, in the first paint, the variation this browser was
  * last shown: the element keeps it while it asks (however long the answer takes) and swaps only if the answer differs.
+ * The loader also asks the Choose API for the element before it is defined, holding its box empty meanwhile: the
+ * element takes that answer (`svcAnswer`) instead of asking again, and keeps the box held until the same deadline.
  *
  * @tagname svc-experience
  * @summary Shows its fallback until the Choose API answers, then the assigned variation's template.
  *
  * @attr name - The experience to ask the Choose API for; setting or changing it asks again.
- * @attr timeout - Anti-flicker budget in milliseconds (default 800): without an answer by then the fallback stays
- *   (a known variation the loader showed stays instead, until the answer).
+ * @attr timeout - Anti-flicker budget in milliseconds (default 800), from when the loader asked (else from the first
+ *   request): without an answer by then the fallback shows and stays (a known variation the loader showed stays
+ *   instead, until the answer).
  * @attr status - Reflected, read-only: `loading` while asking (with `aria-busy="true"`), `ready` (a variation
  *   shows), `empty` (the fallback stays: timeout, no choice, or no matching template) or `error` (no SDK instance).
  *
- * @slot - The fallback content, shown in every state but `ready`. `<template variation="…">` children hold the
+ * @slot - The fallback content, shown in every state but `ready` (held hidden, its box kept, while the loader's
+ *   answer is awaited). `<template variation="…">` children hold the
  *   variations and a plain `<template>` child the one filled from the choice's body; templates never render.
  * @slot content - Filled by the element itself with the chosen template's copy (a light-DOM
  *   `<div slot="content">`); shown in state `ready`. Not for the page's own content.
@@ -121,6 +133,10 @@ export class SvcExperience extends LitElement {
   /** The variation the loader showed in the first paint, until the first answer confirms or corrects it. */
   #known: string | undefined;
   #content: HTMLElement | undefined;
+  /** The snippet's loader asked for this element before it was defined: its answer, and when it began to wait. */
+  #handoff: { name: string; answer: Promise<LoaderAnswer | null>; since: number } | undefined;
+  /** The fallback is held hidden (its box kept) while the first answer is awaited, as the loader's style did. */
+  #hold = false;
   #noChoice = false;
   // Waiting for consent, the SDK answers no choice; once the visitor accepts, the experience is asked for again.
   readonly #onConsent = (e: WindowEventMap['svc:consent-change']): void => {
@@ -144,6 +160,14 @@ export class SvcExperience extends LitElement {
       this.#content = known;
       this.#known = known.dataset.svcVariation;
     }
+    // The loader asked the Choose API for this element before it was defined (before the first paint): its answer
+    // is used instead of asking again, and the box it held hidden stays hidden until the same deadline.
+    const asked = (this as { svcAnswer?: unknown }).svcAnswer;
+    if (asked instanceof Promise && !this.#handoff) {
+      const wait = this.dataset.svcWait;
+      this.#handoff = { name: this.getAttribute('name') ?? '', answer: asked, since: Number(wait) || performance.now() };
+      this.#hold = wait !== undefined && !known;
+    }
   }
 
   override disconnectedCallback(): void {
@@ -153,7 +177,8 @@ export class SvcExperience extends LitElement {
 
   override render() {
     // A variation shows once rendered, and while loading when the loader showed the known one.
-    return this.#content ? html`<slot name="content"></slot>` : html`<slot></slot>`;
+    if (this.#content) return html`<slot name="content"></slot>`;
+    return this.#hold ? html`<slot class="hold"></slot>` : html`<slot></slot>`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -168,10 +193,14 @@ export class SvcExperience extends LitElement {
     this.status = 'loading';
     this.setAttribute('aria-busy', 'true');
     const name = this.name;
+    // The wait began when the loader asked, when it did (the deadline is the one its style keeps).
+    const handoff = this.#handoff?.name === name ? this.#handoff : undefined;
+    this.#handoff = undefined;
+    const deadline = (handoff?.since ?? performance.now()) + this.timeout;
     // With the known variation on screen there is no fallback to keep: the answer confirms or corrects it, whenever.
-    const outcome = await (known !== undefined ? this.#ask(name) : Promise.race([
-      this.#ask(name),
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.timeout)),
+    const outcome = await (known !== undefined ? this.#ask(name, handoff) : Promise.race([
+      this.#ask(name, handoff, deadline),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline - performance.now())),
     ]));
     if (run !== this.#run) return; // the name changed meanwhile
     this.removeAttribute('aria-busy');
@@ -207,9 +236,15 @@ export class SvcExperience extends LitElement {
     remember(name, choice.variation);
   }
 
-  async #ask(name: string): Promise<Choice | undefined | 'no-sdk'> {
+  /**
+   * The choice for `name`: the loader's answer when it has one (an answer that came after `deadline` is a timeout,
+   * as it was for the page), else the SDK's.
+   */
+  async #ask(name: string, handoff?: { answer: Promise<LoaderAnswer | null> }, deadline = Infinity): Promise<Choice | undefined | 'no-sdk' | 'timeout'> {
+    const answered = handoff ? await handoff.answer : null;
     const chooser = await this.#chooser();
     this.#asked = chooser;
+    if (answered) return answered.at >= deadline ? 'timeout' : answered.choice ?? undefined;
     return chooser ? batcher.request(chooser, name) : 'no-sdk';
   }
 
@@ -246,6 +281,8 @@ export class SvcExperience extends LitElement {
   }
 
   #settle(detail: ExperienceEventDetail): void {
+    this.#hold = false;
+    this.removeAttribute('data-svc-wait');
     this.status = detail.status;
     this.#noChoice = detail.reason === 'no-choice';
     this.dispatchEvent(new CustomEvent('svc:experience', { detail, bubbles: true, composed: true }));

@@ -8,4 +8,8 @@ export const experienceStyles = css`
   :host([hidden]) {
     display: none;
   }
+  /* The fallback while the loader's first answer is awaited: not painted, its box kept (nothing shifts). */
+  .hold {
+    visibility: hidden;
+  }
 `;

@@ -7,8 +7,10 @@ import { describe, it } from 'node:test';
 const budgets: [string, number][] = [
   ['dist/service-core.js', 8 * 1024],
   // 22 KiB until 2026-11-25; half a KiB more for privacy and delivery fixes (redacted paths and actions, no clicks in
-  // editable regions, bounded hrefs, shadow-DOM clicks, a reused XHR, a Request's body, Magento pages read while loading).
-  ['dist/service.js', 22.5 * 1024],
+  // editable regions, bounded hrefs, shadow-DOM clicks, a reused XHR, a Request's body, Magento pages read while loading);
+  // a quarter more on 2026-11-26 for experiments without flicker (<svc-experience> takes the decision the snippet's
+  // loader asked for before the first paint, and holds its box until the same deadline: no second request).
+  ['dist/service.js', 22.75 * 1024],
 ];
 
 describe('bundle budgets', () => {

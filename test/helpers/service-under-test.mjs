@@ -97,6 +97,12 @@ export function serviceUnderTest() {
       }
       return;
     }
+    // Test-only slow service: `/slow/<ms>/v1/…` is `/v1/…` answered that much later (a slow network or service).
+    const slow = /^\/slow\/(\d+)(\/v1\/.*)$/.exec(ctx.url);
+    if (slow) {
+      await new Promise((resolve) => setTimeout(resolve, Number(slow[1])));
+      ctx.url = slow[2];
+    }
     if (!ctx.path.startsWith('/v1/')) return next();
     if (!(await ready)) {
       ctx.status = 503;
