@@ -70,7 +70,12 @@ console.log('');
 
 // What visitors see of an experiment: the flash of the fallback and when the final content is painted.
 const { formatFlashBench, runFlashBench } = await import('./flash-bench.js');
-console.log(formatFlashBench(await runFlashBench(Number(process.env.BENCH_FLASH_VISITORS ?? 16))));
+console.log(formatFlashBench(await runFlashBench(Number(process.env.BENCH_FLASH_PER_ARM ?? 8))));
+console.log('');
+
+// A new visitor's decision: the loader's Choose request without a preflight against one with it.
+const { formatLoaderRequestBench, runLoaderRequestBench } = await import('./loader-request-bench.js');
+console.log(formatLoaderRequestBench(await runLoaderRequestBench(Number(process.env.BENCH_LOADER_VISITORS ?? 10))));
 console.log('');
 
 // What svc costs a page: Lighthouse on a CMS page without and with the README's snippet.
