@@ -35,7 +35,11 @@ export class LocalStore {
   }
 }
 
-/** Storage keys, in one place so that clearing "session data" cannot forget one. */
+/**
+ * Storage keys, in one place so that clearing "session data" cannot forget one. The snippet's loader
+ * (bundles/snippet.js) reads `profileId` (and writes it for a new visitor), `session`, `optIn` and `choices`
+ * before the SDK loads: keep those names and formats.
+ */
 export const KEYS = {
   profileId: 'svc.profileId',
   session: 'svc.session',
