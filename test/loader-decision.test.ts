@@ -42,7 +42,11 @@ async function units(): Promise<{ units: number; variations: { name: string; uni
 
 interface Page {
   doc: Document;
-  win: Window & typeof globalThis & { painted: Record<string, number>; svc?: { flush(): Promise<void> } };
+  win: Window & typeof globalThis & {
+    painted: Record<string, number>;
+    events: { name: string; profileId: string; data?: Record<string, unknown> }[];
+    svc?: { flush(): Promise<void> };
+  };
   el: HTMLElement & { status?: string };
   /** Whether the element with this id takes space on screen and is visible. */
   shown(id: string): boolean;
@@ -59,7 +63,7 @@ async function page(options: { src?: string; config?: Record<string, string>; ti
   const frame = document.createElement('iframe');
   frame.style.cssText = 'width:600px;height:400px';
   frame.srcdoc = `<!doctype html><html lang="en"><head>
-<script>window.painted={};new PerformanceObserver(function(l){l.getEntries().forEach(function(e){painted[e.identifier]=e.renderTime||e.loadTime})}).observe({type:'element',buffered:true})</script>
+<script>window.events=[];addEventListener('svc:event',function(e){events.push(e.detail)});window.painted={};new PerformanceObserver(function(l){l.getEntries().forEach(function(e){painted[e.identifier]=e.renderTime||e.loadTime})}).observe({type:'element',buffered:true})</script>
 <script>${await loaderLine(options.src ?? '/never-loads.js', config)}</script></head><body>
 <p elementtiming="site">Acme Coffee</p>
 <svc-experience name="early-hero"${options.timeout === undefined ? '' : ` timeout="${options.timeout}"`}><h1 elementtiming="fallback" id="fallback">Welcome</h1>${templates}</svc-experience>
@@ -97,7 +101,7 @@ describe('the loader decides before the first paint (a new visitor)', () => {
     const p = await page();
     await waitUntil(() => p.el.dataset.svcWait === undefined, 'the answer', { timeout: 5000 });
     const profileId = localStorage.getItem('svc.profileId');
-    expect(profileId, 'a profile id the SDK will adopt').to.be.a('string');
+    expect(profileId, 'a profile id for the SDK').to.be.a('string');
     const response = await fetch(CHOOSE, {
       method: 'POST',
       headers: { Authorization: 'Bearer srv1.s3cret', 'Content-Type': 'application/json' },
@@ -166,7 +170,8 @@ describe('the element takes the loader\'s answer (the SDK loaded)', () => {
 
   it('one request for the page; the visitor counted once, in the variation shown; the fallback never painted', async () => {
     const before = await units();
-    localStorage.setItem('svc.profileId', await visitorIn('bold'));
+    const visitor = await visitorIn('bold');
+    localStorage.setItem('svc.profileId', visitor);
     const p = await page({ src: '/dist/service.js' });
     await settled(p);
     expect(p.el.status).to.equal('ready');
@@ -174,11 +179,26 @@ describe('the element takes the loader\'s answer (the SDK loaded)', () => {
     await painted(p);
     expect(p.win.painted).not.to.have.property('fallback');
     expect(p.chooseRequests(), 'the loader\'s request only').to.equal(1);
+    const viewed = p.win.events.filter((e) => e.name === 'Experiment Viewed');
+    expect(viewed, 'one exposure reported').to.have.length(1);
+    expect(viewed[0], 'by the profile the loader asked for').to.include({ profileId: visitor });
+    expect(viewed[0]!.data).to.include({ experience: 'early-hero', variation: 'bold' });
     await p.win.svc!.flush();
     const after = await units();
     expect(after.units - before.units, 'one unit').to.equal(1);
     const bold = (a: typeof after): number => a.variations.find((v) => v.name === 'bold')!.units;
     expect(bold(after) - bold(before), 'in bold').to.equal(1);
+  });
+
+  it('a visitor never seen before: the SDK reports the exposure as the profile the loader minted', async () => {
+    const p = await page({ src: '/dist/service.js' });
+    await settled(p);
+    expect(p.el.status).to.equal('ready');
+    const minted = localStorage.getItem('svc.profileId');
+    const viewed = p.win.events.filter((e) => e.name === 'Experiment Viewed');
+    expect(viewed).to.have.length(1);
+    expect(viewed[0]).to.include({ profileId: minted });
+    expect(p.chooseRequests()).to.equal(1);
   });
 
   it('defined before the answer comes: the box stays held, then shows the answer (still one request)', async () => {
