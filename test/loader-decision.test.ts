@@ -214,6 +214,18 @@ describe('the element takes the loader\'s answer (the SDK loaded)', () => {
     expect(p.chooseRequests()).to.equal(1);
   });
 
+  it('an answer in time for a template the element fills, the SDK after `timeout`: the fallback stays, no late swap', async () => {
+    localStorage.setItem('svc.profileId', await visitorIn('bold'));
+    const p = await page({
+      src: '/slow/1500/dist/service.js', timeout: 300,
+      templates: '<template variation="bold"><h1 id="bold" data-field="title"></h1></template>',
+    });
+    await settled(p);
+    expect(p.el.status).to.equal('empty');
+    expect(p.shown('fallback')).to.equal(true);
+    expect(p.doc.getElementById('bold'), 'never rendered').to.equal(null);
+  });
+
   it('an answer after `timeout`: the fallback stays and the visitor is counted in no variation', async () => {
     const before = await units();
     localStorage.setItem('svc.profileId', await visitorIn('bold'));

@@ -237,14 +237,15 @@ export class SvcExperience extends LitElement {
   }
 
   /**
-   * The choice for `name`: the loader's answer when it has one (an answer that came after `deadline` is a timeout,
-   * as it was for the page), else the SDK's.
+   * The choice for `name`: the loader's answer when it has one (a timeout once `deadline` has passed, as it has for
+   * the page), else the SDK's.
    */
   async #ask(name: string, handoff?: { answer: Promise<LoaderAnswer | null> }, deadline = Infinity): Promise<Choice | undefined | 'no-sdk' | 'timeout'> {
     const answered = handoff ? await handoff.answer : null;
     const chooser = await this.#chooser();
     this.#asked = chooser;
-    if (answered) return answered.at >= deadline ? 'timeout' : answered.choice ?? undefined;
+    // Past the deadline the loader's style has shown the fallback: it stays, whenever the answer came.
+    if (answered) return Math.max(answered.at, performance.now()) >= deadline ? 'timeout' : answered.choice ?? undefined;
     return chooser ? batcher.request(chooser, name) : 'no-sdk';
   }
 

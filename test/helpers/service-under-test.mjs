@@ -97,8 +97,8 @@ export function serviceUnderTest() {
       }
       return;
     }
-    // Test-only slow service: `/slow/<ms>/v1/…` is `/v1/…` answered that much later (a slow network or service).
-    const slow = /^\/slow\/(\d+)(\/v1\/.*)$/.exec(ctx.url);
+    // Test-only slow network: `/slow/<ms>/…` is `/…` (the service, or a file such as the SDK) answered that much later.
+    const slow = /^\/slow\/(\d+)(\/.*)$/.exec(ctx.url);
     if (slow) {
       await new Promise((resolve) => setTimeout(resolve, Number(slow[1])));
       ctx.url = slow[2];
