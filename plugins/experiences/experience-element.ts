@@ -196,11 +196,11 @@ export class SvcExperience extends LitElement {
     // The wait began when the loader asked, when it did (the deadline is the one its style keeps).
     const handoff = this.#handoff?.name === name ? this.#handoff : undefined;
     this.#handoff = undefined;
-    const deadline = (handoff?.since ?? performance.now()) + this.timeout;
+    const deadline = handoff ? handoff.since + this.timeout : Infinity;
     // With the known variation on screen there is no fallback to keep: the answer confirms or corrects it, whenever.
     const outcome = await (known !== undefined ? this.#ask(name, handoff) : Promise.race([
       this.#ask(name, handoff, deadline),
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), deadline - performance.now())),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), handoff ? deadline - performance.now() : this.timeout)),
     ]));
     if (run !== this.#run) return; // the name changed meanwhile
     this.removeAttribute('aria-busy');
