@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { RouteModule } from '../../server/app.js';
-import { capKey, parseConnectionCap, type ConnectionLimits } from '../../server/http/connection-limits.js';
+import { capKey, DEFAULT_CONNECTION_LIMITS, parseConnectionCap, type ConnectionLimits } from '../../server/http/connection-limits.js';
 import { quoted } from '../../server/errors/echo-input.js';
 import { ERROR_CODES, type ErrorCode } from '../../server/errors/error-codes.js';
 import { makeEvent } from './helpers/events.js';
@@ -298,3 +298,56 @@ for (const driver of DRIVERS) {
     });
   });
 }
+
+// On the shipped deadlines (15 s for headers). Node's own header deadline stops closing a socket that never sent a
+// byte while other clients come and go mid-headers (seen on Node 20: such sockets stayed open for good), so an
+// attacker could hold descriptors with silence. Storage plays no part: SQLite only.
+describe('HTTP edges: silent sockets are closed on the header deadline whatever other clients do (shipped limits)', () => {
+  const clients: RawClient[] = [];
+  after(() => {
+    for (const c of clients) c.destroy();
+  });
+  const server = useListeningApp(DRIVERS[0]!, { maxConnectionsPerIp: 0 });
+
+  it('closes sockets that never sent a byte within the header deadline, beside churning slow-header and slow-body clients', { timeout: 60_000 }, async () => {
+    const open = async (): Promise<RawClient> => {
+      const client = new RawClient(server.port());
+      clients.push(client);
+      await client.connected();
+      return client;
+    };
+    let stopped = false;
+    // Slow-header clients that each give up after a second and come back: a byte every 200 ms meanwhile.
+    const churn = async (): Promise<void> => {
+      while (!stopped) {
+        const c = await open();
+        await c.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+        for (let i = 0; i < 5 && !stopped && !c.socket.destroyed; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          if (!c.socket.destroyed) c.socket.write('X');
+        }
+        c.destroy();
+      }
+    };
+    const churning = Array.from({ length: 5 }, churn);
+    const slowBody = await Promise.all(Array.from({ length: 5 }, open));
+    for (const c of slowBody) {
+      await c.write(`POST ${TRACK} HTTP/1.1\r\nHost: x\r\nAuthorization: ${WRITE_AUTH}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    }
+    const trickle = setInterval(() => {
+      for (const c of slowBody) if (!c.socket.destroyed) c.socket.write(' ');
+    }, 2000);
+    try {
+      const silent = await Promise.all(Array.from({ length: 10 }, open));
+      const { headersTimeoutMs } = DEFAULT_CONNECTION_LIMITS;
+      // The deadline, and two seconds of slack for a busy machine.
+      await Promise.all(silent.map((c) => closesWithin(c, headersTimeoutMs + 2000)));
+      for (const c of silent) assertOurError(await c.answer(), 'request_timeout');
+      assert.ok(slowBody.every((c) => !c.socket.destroyed), 'a slow body within the request deadline stays');
+    } finally {
+      stopped = true;
+      clearInterval(trickle);
+      await Promise.all(churning);
+    }
+  });
+});
