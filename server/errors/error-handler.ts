@@ -43,6 +43,15 @@ function toServiceError(error: FastifyError | ServiceError | Error, request: Fas
 }
 
 /**
+ * Whether the client went away before its request arrived whole (a tab closed mid-upload, a reset, a client's own
+ * timeout): Node then fails the body's stream with `aborted` (ECONNRESET), which is no fault of ours — and not the
+ * database's either, whose socket errors carry the same code.
+ */
+function clientGone(request: FastifyRequest): boolean {
+  return !request.raw.complete && (request.raw.destroyed || request.raw.socket.destroyed);
+}
+
+/**
  * Installs the error and not-found handlers: every failure answers `{error:{code, message}}` as JSON.
  * `onNotFoundAnswered` is called once a not-found answer is sent (request metrics count them).
  */
@@ -51,6 +60,11 @@ export function installErrorHandlers(
 ): void {
   app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
     discardRestOfBody(request, reply);
+    if (clientGone(request)) {
+      // Logged for the record at info, with the request id: an error-level line would page someone for a closed tab.
+      request.log.info({ code: (error as { code?: unknown }).code, reason: error.message }, 'client closed the connection before the request arrived');
+      return reply.code(400).type('application/json; charset=utf-8').send(errorBody('bad_request', 'The request did not arrive whole.'));
+    }
     const serviceError = toServiceError(error, request);
     if (serviceError) {
       if (serviceError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
