@@ -21,6 +21,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
+import { svcExperiments } from './choose-experiments.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 const maxPending = process.argv.find((a) => a.startsWith('--max-pending='))?.slice('--max-pending='.length);
@@ -51,6 +52,8 @@ async function startSvc(storage: Storage): Promise<number> {
     config: {
       organizations: { acme: { projects: { shop: {
         apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
+        // --choose: the choose bench's 20 experiments too, for the mixed load (mixed-load-bench.ts).
+        ...(process.argv.includes('--choose') ? { experiences: svcExperiments() } : {}),
         // One key from one IP: the bench measures ingestion, not the 50/s browser budget.
         limits: { writeKeyPerSecond: 1_000_000 },
       } } } },

@@ -1,0 +1,193 @@
+// A traffic spike as a shop's busiest morning brings it: the Choose API asked by 100 connections (a fifth of the
+// requests from new visitors, whose 20 first assignments are stored before the answer; returning visitors start a new
+// session a quarter of the time) while browsers flush their outboxes at full speed (batches of 50 events, 10
+// connections, as the ingestion bench saturates the service). One service, the real one (bench/ingest-server.ts with
+// the choose bench's 20 experiments), on SQLite and on PostgreSQL; ingestion measured alone first, then both loads at
+// once. A Choose answer is on a page's critical path (past 800 ms the visitor sees the fallback); a batch of events is
+// not (the outbox sends it again), so what matters is Choose's tail while ingestion keeps most of its throughput.
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+import { uuid } from '../src/uuid.js';
+import { NAMES } from './choose-experiments.js';
+import { askServer } from './server-ipc.js';
+
+export interface MixedLoadOptions {
+  seconds?: number;
+  chooseConnections?: number;
+  ingestConnections?: number;
+  newVisitorShare?: number;
+}
+
+export interface MixedLoadRow {
+  driver: 'SQLite' | 'PostgreSQL';
+  ingestAloneEventsPerSecond: number;
+  ingestMixedEventsPerSecond: number;
+  /** Batches refused with 503 during the mixed load (the outbox sends them again). */
+  ingestRefused: number;
+  chooseRps: number;
+  chooseP50: number;
+  chooseP99: number;
+  chooseMax: number;
+  /** Choose requests answered with anything but 2xx, or not at all. */
+  chooseFailed: number;
+}
+
+export interface MixedLoadResult {
+  rows: MixedLoadRow[];
+  skipped?: string;
+}
+
+const PROFILES = 1000;
+const BATCH = 50;
+const CHOOSE_PATH = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
+const TRACK_PATH = '/v1/acme/projects/shop/sources/web/track';
+const AUTH = `Basic ${Buffer.from('web1:p4ss').toString('base64')}`;
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+}
+
+function startServer(mode: 'svc' | 'svc-pg'): Promise<Server> {
+  const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`, '--choose'], {
+    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'port' in m) resolve({ child, port: Number((m as { port: number }).port) });
+    });
+  });
+}
+
+let newVisitors = 0;
+const sessions = new Map<number, number>();
+function chooseBody(share: number): string {
+  if (Math.random() < share) {
+    const profileId = `mixed-new-${process.pid}-${newVisitors++}`;
+    return JSON.stringify({ identification: { sourceId: 'web', profileId }, names: NAMES, device: 'desktop', sessionId: `${profileId}-s` });
+  }
+  const visitor = Math.floor(Math.random() * PROFILES);
+  let session = sessions.get(visitor) ?? 0;
+  if (Math.random() < 0.25) sessions.set(visitor, ++session);
+  return JSON.stringify({
+    identification: { sourceId: 'web', profileId: `mixed-profile-${visitor}` }, names: NAMES, device: 'desktop', sessionId: `mixed-s-${visitor}-${session}`,
+  });
+}
+
+let browsers = 0;
+function trackBody(): string {
+  const now = new Date().toISOString();
+  const browser = ++browsers;
+  return JSON.stringify({
+    batch: Array.from({ length: BATCH }, (_, i) => ({
+      eventId: uuid(), type: i % 5 === 0 ? 'product' : 'track', name: i % 5 === 0 ? 'Product viewed' : 'Clicked banner',
+      profileId: `mixed-browser-${browser}`, sessionId: `mixed-session-${browser}`, pageId: `mixed-page-${browser}`, timestamp: now,
+      data: i % 5 === 0 ? { productId: `p${Math.floor(5000 * Math.random() ** 3)}`, quantity: 1 } : { position: i },
+    })),
+  });
+}
+
+function ingest(server: Server, seconds: number, connections: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${server.port}${TRACK_PATH}`, method: 'POST', connections, duration: seconds,
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: trackBody() }) }],
+  });
+}
+
+function choose(server: Server, seconds: number, connections: number, share: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${server.port}${CHOOSE_PATH}`, method: 'POST', connections, duration: seconds,
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: chooseBody(share) }) }],
+  });
+}
+
+/** Each returning profile's first visit, before measuring: their assignments are stored. */
+async function firstVisits(server: Server): Promise<void> {
+  let next = 0;
+  await autocannon({
+    url: `http://127.0.0.1:${server.port}${CHOOSE_PATH}`, method: 'POST', connections: 20, amount: PROFILES,
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ identification: { sourceId: 'web', profileId: `mixed-profile-${next++}` }, names: NAMES, device: 'desktop' }) }) }],
+  });
+}
+
+const refused = (r: autocannon.Result): number => Number((r.statusCodeStats as Record<string, { count: number }> | undefined)?.['503']?.count ?? 0);
+
+async function measure(driver: MixedLoadRow['driver'], options: Required<MixedLoadOptions>): Promise<MixedLoadRow> {
+  const server = await startServer(driver === 'SQLite' ? 'svc' : 'svc-pg');
+  try {
+    await firstVisits(server);
+    const alone = await ingest(server, options.seconds, options.ingestConnections);
+    await askServer(server.child, 'settled');
+    const [mixedIngest, mixedChoose] = await Promise.all([
+      ingest(server, options.seconds, options.ingestConnections),
+      choose(server, options.seconds, options.chooseConnections, options.newVisitorShare),
+    ]);
+    await askServer(server.child, 'settled');
+    // A bench that measured a failing service would look fast: Choose must have answered.
+    if (mixedChoose['2xx'] === 0) throw new Error(`mixed load bench: Choose never answered 2xx on ${driver}`);
+    return {
+      driver,
+      ingestAloneEventsPerSecond: (alone['2xx'] * BATCH) / options.seconds,
+      ingestMixedEventsPerSecond: (mixedIngest['2xx'] * BATCH) / options.seconds,
+      ingestRefused: refused(mixedIngest),
+      chooseRps: mixedChoose['2xx'] / options.seconds,
+      chooseP50: mixedChoose.latency.p50,
+      chooseP99: mixedChoose.latency.p99,
+      chooseMax: mixedChoose.latency.max,
+      chooseFailed: mixedChoose.non2xx + mixedChoose.errors + mixedChoose.timeouts,
+    };
+  } finally {
+    server.child.kill();
+  }
+}
+
+async function postgresAvailable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL skipped: ${(error as Error).message}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function runMixedLoadBench(options: MixedLoadOptions = {}): Promise<MixedLoadResult> {
+  const o: Required<MixedLoadOptions> = {
+    seconds: options.seconds ?? 15, chooseConnections: options.chooseConnections ?? 100,
+    ingestConnections: options.ingestConnections ?? 10, newVisitorShare: options.newVisitorShare ?? 0.2,
+  };
+  const skipped = await postgresAvailable();
+  const rows = [await measure('SQLite', o)];
+  if (!skipped) rows.push(await measure('PostgreSQL', o));
+  return skipped ? { rows, skipped } : { rows };
+}
+
+export function formatMixedLoadBench(r: MixedLoadResult): string {
+  const ms = (n: number): string => `${Math.round(n)} ms`;
+  const k = (n: number): string => `${(n / 1000).toFixed(1)}k`;
+  return [
+    '## A traffic spike: Choose (100 connections, 20 % new visitors) beside ingestion at saturation (10 connections × 50 events)',
+    '',
+    '| | Choose answered | Choose p50 | Choose p99 | Choose max | Choose failed | events/s stored, alone | events/s stored, mixed | mixed / alone | batches refused (503) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...r.rows.map((row) => `| ${row.driver} | ${Math.round(row.chooseRps)} req/s | ${ms(row.chooseP50)} | ${ms(row.chooseP99)} | ${ms(row.chooseMax)} | ${row.chooseFailed} | ` +
+      `${k(row.ingestAloneEventsPerSecond)} | ${k(row.ingestMixedEventsPerSecond)} | ${(row.ingestMixedEventsPerSecond / row.ingestAloneEventsPerSecond).toFixed(2)} | ${row.ingestRefused} |`),
+    ...(r.skipped ? ['', r.skipped] : []),
+    '',
+    'Goals (SQLite): Choose p99 < 500 ms and no Choose request over 1 s, ingestion ≥ 0.5 of what it stores alone; PostgreSQL no worse than before.',
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(formatMixedLoadBench(await runMixedLoadBench({ seconds: Number(process.env.BENCH_MIXED_SECONDS ?? 15) })));
+}
