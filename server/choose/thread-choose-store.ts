@@ -21,7 +21,8 @@ export class ThreadChooseStore implements ChooseStore {
 
   /** `entry` is the thread's module (the Choose writer's; tests name one that cannot start). */
   constructor(file: string, private readonly fallback: ChooseStore, entry: URL = ENTRY) {
-    this.thread = new SqliteWriterThread(file, entry);
+    // A visitor's answer waits for these commits: they go ahead of ingestion's (write-gate.ts).
+    this.thread = new SqliteWriterThread(file, entry, 'NORMAL', 'interactive');
   }
 
   async recordExposures(sets: readonly ExposureSet[]): Promise<void> {

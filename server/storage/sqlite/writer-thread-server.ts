@@ -7,6 +7,7 @@ import type { SqlProgram } from '../sql-program.js';
 import { commitGroup } from './group-commit.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from './wal-checkpointer.js';
+import { inTurn, type WriteRole } from './write-gate.js';
 
 /** What the thread may run: a program made from the arguments the main thread posted (structured-cloneable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each program declares its own arguments
@@ -25,6 +26,10 @@ export interface WriterThreadData {
   file: string;
   /** How its commits reach the disk: NORMAL (default) without waiting for it, FULL synced before they are answered. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** Whose commits a request waits for (`interactive`) and whose nobody does (`bulk`): the former go first. */
+  role?: WriteRole;
+  /** The gate the writer threads of this file share (write-gate.ts). */
+  gate?: SharedArrayBuffer;
 }
 
 type Run = Extract<WriterRequest, { program: string }>;
@@ -40,7 +45,7 @@ type Run = Extract<WriterRequest, { program: string }>;
 export function serveWriterThread(programs: WriterPrograms): void {
   const port = parentPort;
   if (!port) throw new Error('serveWriterThread runs in a worker thread');
-  const { file, synchronous = 'NORMAL' } = workerData as WriterThreadData;
+  const { file, synchronous = 'NORMAL', role = 'bulk', gate } = workerData as WriterThreadData;
   const db = new Database(file);
   // WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers still
   // take turns: the connections wait up to busy_timeout for each other's (short) transactions.
@@ -66,7 +71,7 @@ export function serveWriterThread(programs: WriterPrograms): void {
     const requests = waiting;
     waiting = [];
     if (requests.length === 0) return;
-    commitGroup(db, runner, requests, execute).forEach((outcome, i) => {
+    inTurn(gate, role, () => commitGroup(db, runner, requests, execute)).forEach((outcome, i) => {
       const id = requests[i]!.id;
       port.postMessage((outcome instanceof Error ? { id, error: outcome.message } : { id, value: outcome }) satisfies WriterReply);
     });

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Storage } from '../storage.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread-server.js';
+import { gateFor, type WriteRole } from './write-gate.js';
 
 /**
  * A domain's thread entry module `name`, next to the module at `moduleUrl`: `<name>.mjs` beside the bundled
@@ -64,6 +65,8 @@ export class SqliteWriterThread {
     private readonly file: string,
     private readonly entry: URL,
     private readonly synchronous: WriterThreadData['synchronous'] = 'NORMAL',
+    /** `interactive` when a request waits for its commits: they go ahead of the file's bulk writers' (write-gate.ts). */
+    private readonly role: WriteRole = 'bulk',
   ) {}
 
   /** Runs the program `program` with `args` in the thread's next transaction; its value once committed. */
@@ -108,7 +111,7 @@ export class SqliteWriterThread {
 
   private start(): Worker {
     if (this.worker !== null) return this.worker;
-    const worker = startWorker(this.entry, { file: this.file, synchronous: this.synchronous });
+    const worker = startWorker(this.entry, { file: this.file, synchronous: this.synchronous, role: this.role, gate: gateFor(this.file) });
     // An idle worker keeps nothing alive (see send() for a busy one).
     worker.unref();
     worker.on('message', (reply: WriterReply) => {
