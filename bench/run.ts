@@ -29,6 +29,13 @@ const choose = await runChooseBench({
 console.log(formatChooseBench(choose));
 console.log('');
 
+// A traffic spike: Choose beside ingestion at saturation, on SQLite and PostgreSQL (about 2 minutes).
+const { formatMixedLoadBench, runMixedLoadBench } = await import('./mixed-load-bench.js');
+console.log(formatMixedLoadBench(await runMixedLoadBench({
+  seconds: Number(process.env.BENCH_MIXED_SECONDS ?? 15), chooseRate: Number(process.env.BENCH_MIXED_CHOOSE_RATE ?? 2000),
+})));
+console.log('');
+
 // The same Choose API while an experiment's weights change once a second through the management API.
 console.log(formatManagementBench(await runManagementBench({
   rounds: Number(process.env.BENCH_CHOOSE_ROUNDS ?? process.env.BENCH_ROUNDS ?? 5),
