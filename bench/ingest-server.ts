@@ -21,6 +21,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../src/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
+import { op } from '../server/storage/sql-program.js';
 import { svcExperiments } from './choose-experiments.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
@@ -46,9 +47,13 @@ async function freshDatabase(name: string): Promise<string> {
 /** The service's applier, once it runs: the bench waits for the models to catch up after each round. */
 let models: { settle(): Promise<void> } | undefined;
 
-async function startSvc(storage: Storage): Promise<number> {
+/** The service's storage, once it runs: the mixed bench counts the events stored. */
+let storage: Storage | undefined;
+
+async function startSvc(opened: Storage): Promise<number> {
+  storage = opened;
   const app = await buildApp({
-    storage,
+    storage: opened,
     config: {
       organizations: { acme: { projects: { shop: {
         apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
@@ -156,5 +161,11 @@ async function start(): Promise<number> {
 }
 
 const port = await start();
-answerBenchQuestions(() => models?.settle() ?? Promise.resolve());
+answerBenchQuestions(() => models?.settle() ?? Promise.resolve(), async () => {
+  if (!storage) return NaN;
+  return storage.run(function* () {
+    const { rows } = yield op('SELECT COUNT(*) AS n FROM events WHERE project = ?', PROJECT);
+    return Number(rows[0]?.n);
+  });
+});
 process.send?.({ port });
