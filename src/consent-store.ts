@@ -19,6 +19,12 @@ export interface ConsentRecord {
   categories?: Record<string, boolean>;
   email?: string;
   message?: string;
+  /** How the visitor decided: `banner`, `api`, `tcf`… (proof of consent). */
+  source?: string;
+  /** The version of what the visitor was shown (the banner's `version` attribute). */
+  version?: string;
+  /** The page decided on: origin and path. */
+  page?: string;
 }
 
 /** The remembered choice, or null when there is none or it has expired. */

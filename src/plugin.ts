@@ -46,9 +46,10 @@ export interface ConsentControl {
    * Applies a choice: remembers it until `validUntil`, opts tracking in or out (the `analytics` category
    * governs it, or any category when there is none), sends one consent record for the decision (kept and
    * resent when sending fails), and dispatches `svc:consent` and `svc:consent-change`. A choice equal to the
-   * remembered one is not a new decision and does nothing.
+   * remembered one is not a new decision and does nothing. The record keeps `source` (how the visitor decided:
+   * `banner`, `tcf`…), `version` (of what they were shown, when the site names one) and the page, as proof of consent.
    */
-  decide(categories: Record<string, boolean>, validUntil: number, source: string): void;
+  decide(categories: Record<string, boolean>, validUntil: number, source: string, version?: string): void;
 }
 
 /**

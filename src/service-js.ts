@@ -27,6 +27,11 @@ import {
 const RECOMMENDATION_TIMEOUT_MS = 5000;
 const CHOOSE_TIMEOUT_MS = 5000;
 
+/** The page a consent decision is made on, for its proof: origin and path, no query string or fragment. */
+function pageOf(): string {
+  return location.origin + location.pathname;
+}
+
 /**
  * The browser client: identity, tracking, consent, DOM events, Choose and recommendations.
  * Everything it holds is private (`#` fields): the write key is not reachable from `window.svc`.
@@ -94,7 +99,7 @@ export class ServiceJs {
         required: c.consent.required,
         categories: c.consent.categories,
         current: () => readChoice(this.#store),
-        decide: (categories, validUntil, source) => this.#decideConsent(categories, validUntil, source),
+        decide: (categories, validUntil, source, version) => this.#decideConsent(categories, validUntil, source, version),
       },
     };
     // Consent records an earlier page could not deliver.
@@ -187,7 +192,9 @@ export class ServiceJs {
     const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
     const { eventId, profileId, timestamp } = event;
-    this.#sendConsents([clean({ eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category })]);
+    this.#sendConsents([clean({
+      eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf(),
+    })]);
   }
 
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
@@ -309,7 +316,7 @@ export class ServiceJs {
     this.#outbox.dispose();
   }
 
-  #decideConsent(categories: Record<string, boolean>, validUntil: number, source: string): void {
+  #decideConsent(categories: Record<string, boolean>, validUntil: number, source: string, version?: string): void {
     const c = this.#config;
     // Saving the remembered choice again is not a new decision: nothing is sent or tracked.
     if (JSON.stringify(readChoice(this.#store)?.categories) === JSON.stringify(categories)) return;
@@ -325,7 +332,9 @@ export class ServiceJs {
     const ids = this.#identity.ids();
     const timestamp = new Date().toISOString();
     // One record for the whole decision: the service stores a row per category.
-    this.#sendConsents([{ eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories }]);
+    this.#sendConsents([clean({
+      eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories, source, version, page: pageOf(),
+    })]);
     const data = { action, validUntil, categories, source };
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
     if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {

@@ -133,6 +133,8 @@ describe('tracked events and DOM events', () => {
     expect(JSON.parse(String(init.body))).to.deep.equal({
       eventId: events[0]!.eventId, profileId: events[0]!.profileId, sourceId: 'web', timestamp: events[0]!.timestamp,
       action: 'reject', validUntil: 1893456000000, email: 'a@b.c', message: 'no', category: 'marketing',
+      // Proof of consent: how the visitor decided, and the page (no query string).
+      source: 'api', page: location.origin + location.pathname,
     });
   });
 });

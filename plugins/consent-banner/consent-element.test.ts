@@ -366,7 +366,7 @@ describe('<svc-consent> with the running service', () => {
     it(`${name}: the service stores the right records, and the opt-in state holds after a reload`, async () => {
       const svc = makeSvc({ api, writeKey: 'web1.p4ss', consent: { required: true } });
       removers.push(svc.use(consentBanner()));
-      const el = await fixture<SvcConsent>(html`<svc-consent></svc-consent>`);
+      const el = await fixture<SvcConsent>(html`<svc-consent version="2026-11"></svc-consent>`);
       await el.updateComplete;
       let profileId = '';
       const onConsent = (e: WindowEventMap['svc:consent']): void => void (profileId = e.detail.event.profileId);
@@ -378,7 +378,9 @@ describe('<svc-consent> with the running service', () => {
       const byCategory = (pairs: [unknown, unknown][]) => Object.fromEntries(pairs);
       expect(byCategory(rows.map((r) => [r.category, r.action]))).to.deep.equal(byCategory(records));
       expect(rows).to.have.length(4);
-      for (const row of rows) expect(row).to.include({ project: 'acme/shop', sourceId: 'web' });
+      // With the proof: decided on the banner, the version of its text, the page (no query string).
+      const page = location.origin + location.pathname;
+      for (const row of rows) expect(row).to.include({ project: 'acme/shop', sourceId: 'web', source: 'banner', version: '2026-11', page });
       expect(makeSvc({ api, writeKey: 'web1.p4ss', consent: { required: true } }).isUserOptIn()).to.equal(optedIn);
     });
   }

@@ -34,6 +34,8 @@ declare global {
  * @attr customize-label - Label of the customize button, and the legend of the category switches.
  * @attr save-label - Label of the button that saves the switches as set.
  * @attr valid-days - How many days a choice holds before the visitor is asked again (default 180).
+ * @attr version - The version of the banner's text, as you name it (`version="2026-11"`): kept with each decision as proof of what
+ *   the visitor was shown.
  * @attr lang - Language of the built-in texts (`en`, `de`, `fr`, `es`); default: the document's.
  *
  * @slot title - The heading, instead of the `title` attribute or built-in text.
@@ -92,11 +94,14 @@ export class SvcConsent extends LitElement {
     customizeLabel: { type: String, attribute: 'customize-label' },
     saveLabel: { type: String, attribute: 'save-label' },
     validDays: { type: Number, attribute: 'valid-days' },
+    version: { type: String },
     customizing: { state: true },
     choices: { state: true },
   };
 
   declare open: boolean;
+  /** The version of the banner's text, as the site names it (`version="2026-11"`): kept with each decision. */
+  declare version: string | undefined;
   declare status: 'loading' | 'ready';
   declare heading: string | undefined;
   declare message: string | undefined;
@@ -185,7 +190,7 @@ export class SvcConsent extends LitElement {
     const categories = Object.fromEntries(
       control.categories.map((c) => [c, c === 'necessary' || (all ?? this.choices[c] === true)]),
     );
-    control.decide(categories, Date.now() + this.validDays * DAY_MS, 'banner');
+    control.decide(categories, Date.now() + this.validDays * DAY_MS, 'banner', this.version || undefined);
     this.open = false;
     this.#returnFocus?.focus();
     this.#returnFocus = null;

@@ -18,6 +18,12 @@ export interface ConsentRecord {
   eventId?: string;
   /** Epoch milliseconds of the decision (client clock); defaults to the time received. */
   timestamp?: number;
+  /** How the visitor decided: `banner`, `api`, `gpc` (the browser's Global Privacy Control), `tcf` (a CMP). */
+  source?: string;
+  /** The version of what the visitor was shown (the banner's text), as the site names it. */
+  version?: string;
+  /** The page the decision was made on (no query string). */
+  page?: string;
 }
 
 const DEFAULT_CATEGORY = 'default';
@@ -39,11 +45,13 @@ export function recordConsent(storage: Storage, project: string, record: Consent
     let stored = false;
     for (const [category, action, eventId] of rows) {
       const { rows: inserted } = yield op(
-        `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO consents (project, profile_id, source_id, category, action, valid_until, email, message, event_id, ts, received_at,
+           source, banner_version, page)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (project, event_id) DO NOTHING RETURNING id`,
         project, record.profileId, record.sourceId ?? null, category, action,
         record.validUntil, record.email ?? null, record.message ?? null, eventId, record.timestamp ?? now, now,
+        record.source ?? null, record.version ?? null, record.page ?? null,
       );
       if (inserted.length === 1) stored = true;
     }

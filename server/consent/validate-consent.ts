@@ -7,6 +7,10 @@ const MAX_ID = 256;
 const MAX_EMAIL = 320;
 const MAX_MESSAGE = 1024;
 const MAX_CATEGORIES = 64;
+const MAX_VERSION = 64;
+const MAX_PAGE = 2048;
+/** `banner`, `api`, `gpc`, `tcf`, or another short name a platform uses for how the visitor decided. */
+const SOURCE = /^[a-z][a-z0-9_-]{0,31}$/;
 /** The latest time a JavaScript Date can hold (epoch milliseconds): stored in a BIGINT column, so whole numbers only. */
 const MAX_EPOCH_MS = 8.64e15;
 
@@ -43,7 +47,8 @@ function optionalCategories(value: unknown): Record<string, boolean> | undefined
 
 /**
  * Checks a consent record `{profileId, action, validUntil, sourceId?, category? | categories?, email?, message?,
- * eventId?, timestamp?}`; `timestamp` may be epoch milliseconds or ISO 8601. `categories` (`{name: boolean}`)
+ * eventId?, timestamp?, source?, version?, page?}` (the last three: how the visitor decided, the version of what they
+ * were shown, the page); `timestamp` may be epoch milliseconds or ISO 8601. `categories` (`{name: boolean}`)
  * is a whole decision, e.g. a banner's, stored as a record per category.
  * @throws ServiceError `invalid_consent` naming the field.
  */
@@ -81,5 +86,14 @@ export function validateConsent(body: unknown): ConsentRecord {
   if (message !== undefined) record.message = message;
   if (eventId !== undefined) record.eventId = eventId;
   if (timestamp !== undefined) record.timestamp = timestamp;
+  const source = optionalText(b, 'source', 32);
+  if (source !== undefined) {
+    if (!SOURCE.test(source)) invalid('source', 'must be how the visitor decided: "banner", "api", "gpc", "tcf" (lower-case letters, digits, - and _)');
+    record.source = source;
+  }
+  const version = optionalText(b, 'version', MAX_VERSION);
+  if (version !== undefined) record.version = version;
+  const page = optionalText(b, 'page', MAX_PAGE);
+  if (page !== undefined) record.page = page;
   return record;
 }

@@ -242,6 +242,14 @@ CREATE TABLE managed_revision (
 INSERT INTO managed_revision (id, revision) VALUES (1, 0);
 `;
 
+// Proof of consent: how the visitor decided (banner, api, gpc, tcf), the version of the banner they were shown, and the
+// page. Null for records stored before.
+const consentProof = `
+ALTER TABLE consents ADD COLUMN source TEXT;
+ALTER TABLE consents ADD COLUMN banner_version TEXT;
+ALTER TABLE consents ADD COLUMN page TEXT;
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -322,5 +330,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'recommendations: product ids in byte order on PostgreSQL, as on SQLite, whatever the database collation',
     sqlite: '-- SQLite compares text byte-wise already',
     postgres: productIdsByteOrderPostgres,
+  },
+  {
+    version: 14,
+    name: 'proof of consent: how each decision was made, the version of what was shown, and the page',
+    sqlite: consentProof,
+    postgres: consentProof,
   },
 ];

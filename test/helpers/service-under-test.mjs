@@ -90,7 +90,7 @@ export function serviceUnderTest() {
       const db = new Database(join(dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
       try {
         ctx.body = db
-          .prepare('SELECT project, profile_id AS profileId, source_id AS sourceId, category, action, valid_until AS validUntil FROM consents WHERE profile_id = ? ORDER BY id')
+          .prepare('SELECT project, profile_id AS profileId, source_id AS sourceId, category, action, valid_until AS validUntil, source, banner_version AS version, page FROM consents WHERE profile_id = ? ORDER BY id')
           .all(String(ctx.query.profileId ?? ''));
       } finally {
         db.close();

@@ -24,6 +24,10 @@ const INVALID: { name: string; body: unknown; message: string }[] = [
   { name: 'categories empty', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: {} }, message: 'categories: must name at least one category' },
   { name: 'a category not a boolean', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: { analytics: 'yes' } }, message: 'categories.analytics: must be true or false' },
   { name: 'category and categories', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, category: 'analytics', categories: { analytics: true } }, message: 'categories: cannot be sent together with category' },
+  { name: 'source upper-case', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, source: 'Banner' }, message: 'source: must be how the visitor decided: "banner", "api", "gpc", "tcf" (lower-case letters, digits, - and _)' },
+  { name: 'source a number', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, source: 1 }, message: 'source: must be a non-empty string' },
+  { name: 'version too long', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, version: 'v'.repeat(65) }, message: 'version: must be at most 64 characters' },
+  { name: 'page too long', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, page: `https://x/${'p'.repeat(2048)}` }, message: 'page: must be at most 2048 characters' },
   { name: 'too many categories', body: { profileId: 'p', action: 'accept', validUntil: FUTURE, categories: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`c${i}`, true])) }, message: 'categories: must name at most 64 categories' },
 ];
 
@@ -68,6 +72,24 @@ for (const driver of DRIVERS) {
         return (yield op(`SELECT COUNT(*) AS n FROM consents WHERE project = ? AND profile_id = ?`, 'acme/shop', 'cc')).rows[0];
       });
       assert.equal(Number((counted as { n: number }).n), 3, 'the resend stored nothing');
+    });
+
+    it('keeps the proof of each decision: how it was made, the version of what was shown, the page', async () => {
+      const body = {
+        profileId: 'cproof', sourceId: 'web', action: 'accept', validUntil: FUTURE, eventId: '0193b2a4-6c1e-7a55-9a77-aaaaaaaaaaaa',
+        categories: { necessary: true, analytics: false }, source: 'banner', version: '2026-11', page: 'https://shop.example/checkout',
+      };
+      assert.equal((await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: body })).statusCode, 200);
+      const api = { profileId: 'cproof', action: 'reject', validUntil: FUTURE, source: 'api' };
+      assert.equal((await h.app.inject({ method: 'POST', url: URL_, headers: AUTH, payload: api })).statusCode, 200);
+      const rows = await h.storage.run(function* () {
+        return (yield op(`SELECT category, action, source, banner_version, page FROM consents WHERE project = ? AND profile_id = ? ORDER BY id`, 'acme/shop', 'cproof')).rows;
+      });
+      assert.deepEqual(rows, [
+        { category: 'necessary', action: 'accept', source: 'banner', banner_version: '2026-11', page: 'https://shop.example/checkout' },
+        { category: 'analytics', action: 'reject', source: 'banner', banner_version: '2026-11', page: 'https://shop.example/checkout' },
+        { category: 'default', action: 'reject', source: 'api', banner_version: null, page: null },
+      ]);
     });
 
     it('takes text/plain JSON bodies', async () => {
