@@ -27,6 +27,11 @@ export interface ConsentRecord {
   page?: string;
 }
 
+/** The page a consent decision is made on, for its proof: origin and path, no query string or fragment. */
+export function pageOf(): string {
+  return location.origin + location.pathname;
+}
+
 /** The remembered choice, or null when there is none or it has expired. */
 export function readChoice(store: LocalStore, now = Date.now()): ConsentChoice | null {
   try {

@@ -4,7 +4,7 @@ import { detectDevice } from './device.js';
 import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
 import { chooseUrl, consentUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
-import { expireChoice, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
+import { expireChoice, pageOf, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
 import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
@@ -26,11 +26,6 @@ import {
 
 const RECOMMENDATION_TIMEOUT_MS = 5000;
 const CHOOSE_TIMEOUT_MS = 5000;
-
-/** The page a consent decision is made on, for its proof: origin and path, no query string or fragment. */
-function pageOf(): string {
-  return location.origin + location.pathname;
-}
 
 /**
  * The browser client: identity, tracking, consent, DOM events, Choose and recommendations.
@@ -192,9 +187,8 @@ export class ServiceJs {
     const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
     const { eventId, profileId, timestamp } = event;
-    this.#sendConsents([clean({
-      eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf(),
-    })]);
+    const record = { eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category };
+    this.#sendConsents([clean({ ...record, source: 'api', page: pageOf() })]);
   }
 
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
@@ -332,9 +326,8 @@ export class ServiceJs {
     const ids = this.#identity.ids();
     const timestamp = new Date().toISOString();
     // One record for the whole decision: the service stores a row per category.
-    this.#sendConsents([clean({
-      eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories, source, version, page: pageOf(),
-    })]);
+    const record: ConsentRecord = { eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories };
+    this.#sendConsents([clean({ ...record, source, version, page: pageOf() })]);
     const data = { action, validUntil, categories, source };
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
     if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {
