@@ -29,13 +29,11 @@ declare global {
   }
 }
 
-/** What the snippet's loader leaves on an element it asked for (`svcAnswer`): the answer, and when it came. */
-interface LoaderAnswer {
-  /** The choice for the element's name; null when the service chose nothing for it. */
-  choice: Choice | null;
-  /** `performance.now()` when the answer came. */
-  at: number;
-}
+/**
+ * What the snippet's loader leaves on an element it asked for (`svcAnswer`, a promise): the choice for the element's
+ * name, null when the service chose nothing for it, undefined when no answer came.
+ */
+type LoaderAnswer = Choice | null | undefined;
 
 const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
@@ -134,9 +132,7 @@ export class SvcExperience extends LitElement {
   #known: string | undefined;
   #content: HTMLElement | undefined;
   /** The snippet's loader asked for this element before it was defined: its answer, and when it began to wait. */
-  #handoff: { name: string; answer: Promise<LoaderAnswer | null>; since: number } | undefined;
-  /** The fallback is held hidden (its box kept) while the first answer is awaited, as the loader's style did. */
-  #hold = false;
+  #handoff: { name: string | null; answer: Promise<LoaderAnswer>; since: number } | undefined;
   #noChoice = false;
   // Waiting for consent, the SDK answers no choice; once the visitor accepts, the experience is asked for again.
   readonly #onConsent = (e: WindowEventMap['svc:consent-change']): void => {
@@ -161,12 +157,10 @@ export class SvcExperience extends LitElement {
       this.#known = known.dataset.svcVariation;
     }
     // The loader asked the Choose API for this element before it was defined (before the first paint): its answer
-    // is used instead of asking again, and the box it held hidden stays hidden until the same deadline.
+    // is used instead of asking again, and the box it held (`data-svc-wait`) stays held until the same deadline.
     const asked = (this as { svcAnswer?: unknown }).svcAnswer;
     if (asked instanceof Promise && !this.#handoff) {
-      const wait = this.dataset.svcWait;
-      this.#handoff = { name: this.getAttribute('name') ?? '', answer: asked, since: Number(wait) || performance.now() };
-      this.#hold = wait !== undefined && !known;
+      this.#handoff = { name: this.getAttribute('name'), answer: asked, since: Number(this.dataset.svcWait) || performance.now() };
     }
   }
 
@@ -177,8 +171,7 @@ export class SvcExperience extends LitElement {
 
   override render() {
     // A variation shows once rendered, and while loading when the loader showed the known one.
-    if (this.#content) return html`<slot name="content"></slot>`;
-    return this.#hold ? html`<slot class="hold"></slot>` : html`<slot></slot>`;
+    return this.#content ? html`<slot name="content"></slot>` : html`<slot></slot>`;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -240,12 +233,12 @@ export class SvcExperience extends LitElement {
    * The choice for `name`: the loader's answer when it has one (a timeout once `deadline` has passed, as it has for
    * the page), else the SDK's.
    */
-  async #ask(name: string, handoff?: { answer: Promise<LoaderAnswer | null> }, deadline = Infinity): Promise<Choice | undefined | 'no-sdk' | 'timeout'> {
-    const answered = handoff ? await handoff.answer : null;
+  async #ask(name: string, handoff?: { answer: Promise<LoaderAnswer> }, deadline = Infinity): Promise<Choice | undefined | 'no-sdk' | 'timeout'> {
+    const answered = handoff ? await handoff.answer : undefined;
     const chooser = await this.#chooser();
     this.#asked = chooser;
     // Past the deadline the loader's style has shown the fallback: it stays, whenever the answer came.
-    if (answered) return Math.max(answered.at, performance.now()) >= deadline ? 'timeout' : answered.choice ?? undefined;
+    if (answered !== undefined) return performance.now() >= deadline ? 'timeout' : answered || undefined;
     return chooser ? batcher.request(chooser, name) : 'no-sdk';
   }
 
@@ -282,8 +275,7 @@ export class SvcExperience extends LitElement {
   }
 
   #settle(detail: ExperienceEventDetail): void {
-    this.#hold = false;
-    this.removeAttribute('data-svc-wait');
+    delete this.dataset.svcWait;
     this.status = detail.status;
     this.#noChoice = detail.reason === 'no-choice';
     this.dispatchEvent(new CustomEvent('svc:experience', { detail, bubbles: true, composed: true }));

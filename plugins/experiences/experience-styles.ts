@@ -8,8 +8,8 @@ export const experienceStyles = css`
   :host([hidden]) {
     display: none;
   }
-  /* The fallback while the loader's first answer is awaited: not painted, its box kept (nothing shifts). */
-  .hold {
+  /* The fallback while the loader's answer is awaited (it set data-svc-wait): not painted, its box kept. */
+  :host([data-svc-wait]) slot {
     visibility: hidden;
   }
 `;
