@@ -187,8 +187,8 @@ export class ServiceJs {
     const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
     const { eventId, profileId, timestamp } = event;
-    const record = { eventId, profileId, sourceId: this.#config.sourceId, timestamp, action, validUntil, email, message, category };
-    this.#sendConsents([clean({ ...record, source: 'api', page: pageOf() })]);
+    const sourceId = this.#config.sourceId;
+    this.#sendConsents([clean({ eventId, profileId, sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf() })]);
   }
 
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
@@ -326,8 +326,7 @@ export class ServiceJs {
     const ids = this.#identity.ids();
     const timestamp = new Date().toISOString();
     // One record for the whole decision: the service stores a row per category.
-    const record: ConsentRecord = { eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories };
-    this.#sendConsents([clean({ ...record, source, version, page: pageOf() })]);
+    this.#sendConsents([{ eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories, source, version, page: pageOf() }]);
     const data = { action, validUntil, categories, source };
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
     if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {

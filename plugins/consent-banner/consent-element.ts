@@ -94,14 +94,11 @@ export class SvcConsent extends LitElement {
     customizeLabel: { type: String, attribute: 'customize-label' },
     saveLabel: { type: String, attribute: 'save-label' },
     validDays: { type: Number, attribute: 'valid-days' },
-    version: { type: String },
     customizing: { state: true },
     choices: { state: true },
   };
 
   declare open: boolean;
-  /** The version of the banner's text, as the site names it (`version="2026-11"`): kept with each decision. */
-  declare version: string | undefined;
   declare status: 'loading' | 'ready';
   declare heading: string | undefined;
   declare message: string | undefined;
@@ -190,7 +187,8 @@ export class SvcConsent extends LitElement {
     const categories = Object.fromEntries(
       control.categories.map((c) => [c, c === 'necessary' || (all ?? this.choices[c] === true)]),
     );
-    control.decide(categories, Date.now() + this.validDays * DAY_MS, 'banner', this.version || undefined);
+    // The `version` attribute names the banner's text: kept with each decision (read when deciding, nothing renders it).
+    control.decide(categories, Date.now() + this.validDays * DAY_MS, 'banner', this.getAttribute('version') || undefined);
     this.open = false;
     this.#returnFocus?.focus();
     this.#returnFocus = null;
