@@ -11,9 +11,8 @@
 //     evaluating the same 20 experiments (same seeds, weights, hash version and conditions; cost goal ≤ 1.0).
 import { GrowthBookClient, type FeatureApiResponse } from '@growthbook/growthbook';
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { askServer } from './server-ipc.js';
+import type { ChildProcess } from 'node:child_process';
+import { askServer, forkBenchServer } from './server-ipc.js';
 import { chooseExperiences } from '../server/choose/engine/choose-engine.js';
 import { compileExperiences } from '../server/choose/engine/compile-experiences.js';
 import type { AssignmentPort } from '../server/choose/engine/choose-types.js';
@@ -96,16 +95,7 @@ export interface Server {
 }
 
 export function startServer(mode: Mode, profiles: number): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'choose-server.ts'), [`--mode=${mode}`, `--profiles=${profiles}`], {
-    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
-    child.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m !== null && 'port' in m) resolve({ child, port: Number((m as { port: number }).port) });
-    });
-  });
+  return forkBenchServer('choose-server.ts', [`--mode=${mode}`, `--profiles=${profiles}`]);
 }
 
 /**

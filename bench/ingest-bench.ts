@@ -8,11 +8,10 @@
 // RSS at rest and under load. The service folds product events into its recommendation models after the answer: after
 // each of its rounds the bench waits until they caught up, and counts that time ("sustained") and that CPU too.
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { uuid } from '../src/uuid.js';
-import { askServer } from './server-ipc.js';
+import { askServer, forkBenchServer } from './server-ipc.js';
 
 export interface IngestBenchOptions {
   rounds?: number;
@@ -107,22 +106,9 @@ interface Server {
   settled(): Promise<number>;
 }
 
-function startServer(mode: Mode, args: string[] = []): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`, ...args], {
-    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
-    child.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m !== null && 'port' in m) {
-        resolve({
-          child, port: Number((m as { port: number }).port),
-          rss: () => askServer(child, 'rss'), cpu: () => askServer(child, 'cpu'), settled: () => askServer(child, 'settled'),
-        });
-      }
-    });
-  });
+async function startServer(mode: Mode, args: string[] = []): Promise<Server> {
+  const { child, port } = await forkBenchServer('ingest-server.ts', [`--mode=${mode}`, ...args]);
+  return { child, port, rss: () => askServer(child, 'rss'), cpu: () => askServer(child, 'cpu'), settled: () => askServer(child, 'settled') };
 }
 
 interface LoadResult {
@@ -165,7 +151,7 @@ async function load(server: Server, seconds: number, connections: number, batchS
 }
 
 /** Whether PostgreSQL answers at BENCH_PG_URL (the PostgreSQL rows are skipped, with a message, when it does not). */
-async function postgresAvailable(): Promise<string | undefined> {
+export async function postgresAvailable(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
   try {
     await client.connect();

@@ -6,12 +6,11 @@
 // once. A Choose answer is on a page's critical path (past 800 ms the visitor sees the fallback); a batch of events is
 // not (the outbox sends it again), so what matters is Choose's tail while ingestion keeps most of its throughput.
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import pg from 'pg';
+import type { ChildProcess } from 'node:child_process';
 import { uuid } from '../src/uuid.js';
 import { NAMES } from './choose-experiments.js';
-import { askServer } from './server-ipc.js';
+import { askServer, forkBenchServer } from './server-ipc.js';
+import { postgresAvailable } from './ingest-bench.js';
 
 export interface MixedLoadOptions {
   seconds?: number;
@@ -57,16 +56,7 @@ interface Server {
 }
 
 function startServer(mode: 'svc' | 'svc-pg'): Promise<Server> {
-  const child = fork(join(import.meta.dirname, 'ingest-server.ts'), [`--mode=${mode}`, '--choose'], {
-    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${String(code)}`)));
-    child.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m !== null && 'port' in m) resolve({ child, port: Number((m as { port: number }).port) });
-    });
-  });
+  return forkBenchServer('ingest-server.ts', [`--mode=${mode}`, '--choose']);
 }
 
 let newVisitors = 0;
@@ -170,19 +160,6 @@ function row(
     chooseMax: mixedChoose.latency.max,
     chooseFailed: mixedChoose.non2xx + mixedChoose.errors + mixedChoose.timeouts,
   };
-}
-
-async function postgresAvailable(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return `PostgreSQL skipped: ${(error as Error).message}`;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 export async function runMixedLoadBench(options: MixedLoadOptions = {}): Promise<MixedLoadResult> {

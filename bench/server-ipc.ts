@@ -1,5 +1,6 @@
 // The questions a bench asks its forked server children over IPC, both sides in one place.
-import type { ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -42,5 +43,20 @@ export function answerBenchQuestions(
       const { user, system } = process.cpuUsage();
       process.send?.({ cpu: user + system });
     }
+  });
+}
+
+/**
+ * Forks the bench server `script` (beside this file, run with tsx) with `args`, and resolves once it sends its port.
+ * @example const { child, port } = await forkBenchServer('choose-server.ts', ['--mode=svc']);
+ */
+export function forkBenchServer(script: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(join(import.meta.dirname, script), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} ${args.join(' ')} exited with ${String(code)}`)));
+    child.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && 'port' in m) resolve({ child, port: Number((m as { port: number }).port) });
+    });
   });
 }
