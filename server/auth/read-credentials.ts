@@ -13,19 +13,15 @@ export interface Credentials {
 
 export type CredentialsResult = Credentials | 'missing' | 'malformed';
 
-/** A server key as sent (query or Bearer): `<id>.<secret>` with both parts present. */
-function serverKey(key: string): CredentialsResult {
-  const dot = key.indexOf('.');
-  if (dot <= 0 || dot === key.length - 1) return 'malformed';
-  return { via: 'apiKey', id: key.slice(0, dot), key };
-}
-
-/** A writeKey sent as `?writeKey=`: `<username>.<password>`, read as its Basic form would be. */
-function queryWriteKey(key: unknown): CredentialsResult {
+/**
+ * A key sent whole, `<id>.<secret>` with both parts present: a server key (query or Bearer, `via: 'apiKey'`) or a
+ * writeKey as `?writeKey=` (`via: 'basic'`, read as its Basic form would be). A repeated query parameter is malformed.
+ */
+function wholeKey(key: unknown, via: Credentials['via']): CredentialsResult {
   if (typeof key !== 'string') return 'malformed';
   const dot = key.indexOf('.');
   if (dot <= 0 || dot === key.length - 1) return 'malformed';
-  return { via: 'basic', id: key.slice(0, dot), key };
+  return { via, id: key.slice(0, dot), key };
 }
 
 /**
@@ -40,7 +36,7 @@ export function readCredentials(request: FastifyRequest, allowApiKey: boolean): 
   const header = request.headers.authorization;
   if (typeof header === 'string' && header.length > 0) {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (bearer?.[1] && allowApiKey) return serverKey(bearer[1]);
+    if (bearer?.[1] && allowApiKey) return wholeKey(bearer[1], 'apiKey');
     const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
     if (!match?.[1]) return 'malformed';
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -54,13 +50,8 @@ export function readCredentials(request: FastifyRequest, allowApiKey: boolean): 
   }
   const query = request.query as Record<string, unknown> | undefined;
   const writeKey = query?.writeKey;
-  if (writeKey !== undefined) return queryWriteKey(writeKey);
-  if (allowApiKey) {
-    const apiKey = query?.apiKey;
-    if (apiKey !== undefined) {
-      if (typeof apiKey !== 'string') return 'malformed';
-      return serverKey(apiKey);
-    }
-  }
+  if (writeKey !== undefined) return wholeKey(writeKey, 'basic');
+  const apiKey = query?.apiKey;
+  if (allowApiKey && apiKey !== undefined) return wholeKey(apiKey, 'apiKey');
   return 'missing';
 }
