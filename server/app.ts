@@ -25,6 +25,9 @@ import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { resultsRoute } from './results/results-route.js';
 import { ResultsService } from './results/results-service.js';
+import { PrivacyRunner, type PrivacyRunnerOptions } from './privacy/privacy-runner.js';
+import { privacyRoutes } from './privacy/privacy-routes.js';
+import { SuppressionList } from './privacy/suppressions.js';
 import { EventStore } from './ingest/event-store.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
@@ -72,6 +75,8 @@ export interface BuildAppOptions {
    * or the models' lag without bound.
    */
   maxPendingEvents?: number;
+  /** Privacy requests' lease, polling, and (tests) a hook after each committed chunk: PrivacyRunnerOptions. */
+  privacy?: Pick<PrivacyRunnerOptions, 'leaseMs' | 'pollMs' | 'afterChunk'>;
 }
 
 /**
@@ -170,7 +175,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerCors(app, config);
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
-  const choose = new ChooseService({ ...ctx, logger: app.log });
+  // Erased people: refused by ingestion (read in its transaction) and by Choose (this copy), forgotten by its caches.
+  const suppressions = new SuppressionList(options.storage, (project, ids) => choose.forget(project, ids), { logger: app.log });
+  await suppressions.start();
+  const choose = new ChooseService({ ...ctx, logger: app.log, suppressions });
+  const privacy = new PrivacyRunner({
+    storage: options.storage, now, logger: app.log, onSuppressed: () => suppressions.refresh(), ...options.privacy,
+  });
+  app.addHook('onClose', () => Promise.all([privacy.close(), suppressions.close()]).then(() => undefined));
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes storage:
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
@@ -183,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => results.close());
   resultsRoute(app, ctx, results);
   managementRoutes(app, ctx);
+  privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
   healthRoute(app, ctx);
   metricsRoute(app, ctx);
@@ -191,6 +204,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).
   await ctx.feeds.seedAll(config.config);
   if (options.warm) await choose.warm(config.projects());
+  // Requests left running by a node that stopped are taken over once their lease lapses.
+  privacy.start();
 
   return app;
 }

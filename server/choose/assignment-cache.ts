@@ -40,6 +40,16 @@ export class AssignmentCache {
     return entry.variations;
   }
 
+  /** Forgets a unit's assignments (an erased person's: the database no longer holds them). */
+  forget(project: string, unit: string): void {
+    const units = this.projects.get(project);
+    const entry = units?.units.get(unit);
+    if (entry === undefined) return;
+    units!.units.delete(unit);
+    units!.entries -= entry.variations.size;
+    this.entries -= entry.variations.size;
+  }
+
   set(project: string, experience: string, unit: string, variation: string): void {
     let units = this.projects.get(project);
     if (units === undefined) {

@@ -39,6 +39,8 @@ export interface ChooseServiceOptions {
   /** Counts the first assignments and exposures written. */
   metrics: Pick<ServiceMetrics, 'assignmentsWritten' | 'exposuresWritten'>;
   logger: ChooseLogger & ExposureWriterLogger & { error(details: Record<string, unknown>, message: string): void };
+  /** Erased profiles (this node's copy of the suppression list): answered without any experience, nothing stored. */
+  suppressions?: { hasProfile(project: string, profileId: string): boolean };
 }
 
 /** A project's compiled experiences and the engine's ports for it. */
@@ -113,6 +115,8 @@ export class ChooseService {
     if (!project.config.sources.includes(identification.sourceId)) {
       throw new ServiceError('source_not_allowed', `The source ${quoted(identification.sourceId)} is not a source of this project.`);
     }
+    // An erased person's browser, still holding the old profile id: the site's defaults, and nothing of it stored.
+    if (this.options.suppressions?.hasProfile(project.key, identification.profileId)) return NO_CHOICES;
     const pending: Pending = { auth, body, profileId: identification.profileId };
     const canonicalProfiles = this.options.canonicalProfiles;
     // Remembered for 2 s and cleared when this node stores a link (canonical-profile-cache.ts).
@@ -216,6 +220,16 @@ export class ChooseService {
     await thread;
   }
 
+  /** Forgets what this node remembers of an erased person: their units' assignments, sessions and targeting. */
+  forget(project: string, ids: { profiles: readonly string[]; users: readonly string[] }): void {
+    for (const unit of [...ids.profiles, ...ids.users]) this.assignmentCache.forget(project, unit);
+    for (const profileId of ids.profiles) {
+      this.dedupe.forget(project, profileId);
+      this.targetingCache.forget(project, profileId);
+    }
+    this.options.canonicalProfiles.invalidateAll();
+  }
+
   /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
   async close(): Promise<void> {
     await this.exposures.close();
@@ -307,6 +321,8 @@ export class ChooseService {
     return written === null ? json : written.then(() => json);
   }
 }
+
+const NO_CHOICES = choicesJson([]);
 
 /** What ExposureDedupe.record writes for exposures already stored (a first visit's). */
 const STORED = (): Promise<void> => Promise.resolve();

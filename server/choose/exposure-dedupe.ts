@@ -66,6 +66,19 @@ export class ExposureDedupe {
     return all;
   }
 
+  /** Forgets a profile's sessions (an erased person's). */
+  forget(project: string, profileId: string): void {
+    for (const [generation, isCurrent] of [[this.current, true], [this.previous, false]] as const) {
+      const sessions = generation.get(project)?.get(profileId);
+      if (sessions === undefined) continue;
+      let entries = 0;
+      for (const session of sessions.values()) entries += session.seen.size;
+      generation.get(project)!.delete(profileId);
+      if (isCurrent) this.currentEntries -= entries;
+      else this.previousEntries -= entries;
+    }
+  }
+
   /** Whether the session's exposures are remembered (a session without an id never is). Changes nothing. */
   holdsSession(project: string, profileId: string, sessionId: string | null | undefined): boolean {
     if (sessionId === undefined || sessionId === null) return false;

@@ -57,6 +57,11 @@ export class TargetingAttributeCache {
     return entry.value;
   }
 
+  /** Forgets a profile (an erased person's). */
+  forget(project: string, profileId: string): void {
+    this.entries.delete(project, profileId);
+  }
+
   set(project: string, profileId: string, canonicalProfileId: string, value: CachedTargeting): void {
     // Set as the newest: insertion order is expiry order, so a project's first entry is its oldest.
     this.entries.set(project, profileId, { canonicalProfileId, value, expiresAt: this.now() + this.ttlMs });

@@ -1,3 +1,4 @@
+import { suppressedIds } from '../privacy/suppressions.js';
 import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -29,7 +30,8 @@ export interface ConsentRecord {
 const DEFAULT_CATEGORY = 'default';
 
 /**
- * Stores a consent record, once per `eventId` when it has one; false when that eventId was stored before.
+ * Stores a consent record, once per `eventId` when it has one; false when that eventId was stored before, or when the
+ * record names an erased person (the suppression list).
  * A record with `categories` is stored as a row per category, in one transaction, each row deduplicated by
  * `<eventId>:<category>`.
  * @example await recordConsent(storage, 'acme/shop', { profileId: 'p1', action: 'accept', validUntil })
@@ -42,6 +44,12 @@ export function recordConsent(storage: Storage, project: string, record: Consent
       ])
     : [[record.category ?? DEFAULT_CATEGORY, record.action, record.eventId ?? null]];
   return storage.run(function* () {
+    // An erased person's record (an old outbox replaying) is stored nowhere.
+    if ((yield* suppressedIds(project, [record.profileId], [])).size > 0) return false;
+    if (record.email !== undefined) {
+      const { rows } = yield op("SELECT 1 FROM suppressions WHERE project = ? AND kind = 'email' AND value = ?", project, record.email);
+      if (rows.length > 0) return false;
+    }
     let stored = false;
     for (const [category, action, eventId] of rows) {
       const { rows: inserted } = yield op(

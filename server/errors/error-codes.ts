@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   experience_not_found: { status: 404, description: 'The experience in the path does not exist in the project (or was deleted); for results, also one that is not an experiment (it has no variations).' },
   feed_not_found: { status: 404, description: 'The feed id in the path does not exist in the project (or was deleted).' },
   metric_not_found: { status: 404, description: 'The metric in the path does not exist in the project (or was deleted).' },
+  privacy_request_not_found: { status: 404, description: 'The erasure or export id in the path does not exist in the project (or an export\'s data was cleared by a later erasure of the same person).' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
   item_in_use: { status: 409, description: 'A feed cannot be deleted while an experience uses it, nor a metric while a ratio metric divides it; change or delete the user first.' },
   request_timeout: { status: 408, description: 'The request\'s headers (15 s) or the whole request (120 s) did not arrive within the deadline; the connection is closed.' },

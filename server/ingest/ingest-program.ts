@@ -2,6 +2,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { applyIdentityEffects } from '../identity/identity-programs.js';
 import { appendToModelInbox, type InboxEntry } from '../recommendations/model-inbox.js';
 import { modelEventsOf } from '../recommendations/model-updater.js';
+import { suppressedIds } from '../privacy/suppressions.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
@@ -9,6 +10,8 @@ import { str } from '../storage/sql-values.js';
 export interface IngestResult {
   accepted: number;
   duplicates: number;
+  /** Events naming an erased person (the suppression list): answered as accepted, stored nowhere. */
+  suppressed: number;
   /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
   identityChanged: boolean;
   /** Stored events the recommendation models will count, now in their inbox (model-inbox.ts). */
@@ -63,7 +66,35 @@ const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.e
  * one for their inbox rows. An eventId stored by this program counts for the first batch that carries it; a later
  * batch (or a resend) finds it a duplicate.
  */
-export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestResult[]> {
+/**
+ * The batches without the events that name a suppressed profile or user (an erased person's old outbox), read in the
+ * storing transaction: nothing of theirs is stored once their erasure has begun. One indexed read per distinct id.
+ */
+function* withoutSuppressed(batches: readonly IngestInput[]): SqlProgram<IngestInput[]> {
+  const byProject = new Map<string, { profiles: Set<string>; users: Set<string> }>();
+  for (const b of batches) {
+    let ids = byProject.get(b.project);
+    if (ids === undefined) byProject.set(b.project, (ids = { profiles: new Set(), users: new Set() }));
+    for (const e of b.events) {
+      ids.profiles.add(e.profileId);
+      if (e.userId !== undefined) ids.users.add(e.userId);
+    }
+  }
+  const suppressed = new Map<string, Set<string>>();
+  for (const [project, ids] of byProject) {
+    const found = yield* suppressedIds(project, [...ids.profiles], [...ids.users]);
+    if (found.size > 0) suppressed.set(project, found);
+  }
+  if (suppressed.size === 0) return batches as IngestInput[];
+  return batches.map((b) => {
+    const found = suppressed.get(b.project);
+    if (found === undefined) return b;
+    return { ...b, events: b.events.filter((e) => !found.has(`profile\n${e.profileId}`) && (e.userId == null || !found.has(`user\n${e.userId}`))) };
+  });
+}
+
+export function* ingestProgram(sent: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestResult[]> {
+  const batches = yield* withoutSuppressed(sent);
   const rowWise = dialect === 'sqlite';
   // Inserted in (project, eventId) order so that two concurrent transactions take unique-index locks in the same
   // order (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).
@@ -93,7 +124,8 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
   // Effects in batch order, once per stored event (a batch may repeat an eventId, and so may two batches).
   const results: IngestResult[] = [];
   const inbox: InboxEntry[] = [];
-  for (const b of batches) {
+  for (const [i, b] of batches.entries()) {
+    const suppressed = sent[i]!.events.length - b.events.length;
     const stored: ServiceEvent[] = [];
     let identityChanged = false;
     for (const event of b.events) {
@@ -105,7 +137,7 @@ export function* ingestProgram(batches: readonly IngestInput[], dialect: 'sqlite
     const modelEvents = modelEventsOf(stored, b.now);
     inbox.push({ project: b.project, events: modelEvents });
     results.push({
-      accepted: stored.length, duplicates: b.events.length - stored.length, identityChanged, modelEvents: modelEvents.length,
+      accepted: stored.length, duplicates: b.events.length - stored.length, suppressed, identityChanged, modelEvents: modelEvents.length,
     });
   }
   yield* appendToModelInbox(inbox, dialect);

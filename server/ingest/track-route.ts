@@ -43,12 +43,13 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       } finally {
         pending -= events.length;
       }
-      const { accepted, duplicates, identityChanged } = result;
+      const { accepted, duplicates, suppressed, identityChanged } = result;
       // Stored links are answered by Choose at once: a client that logged in, then asks, gets the person's variations.
       if (identityChanged) ctx.canonicalProfiles.invalidateAll();
       ctx.metrics.eventsIngested.inc({ project }, accepted);
       ctx.metrics.eventDuplicates.inc({ project }, duplicates);
-      return { accepted, duplicates };
+      // An erased person's events are answered as accepted (their outbox lets them go) and stored nowhere.
+      return { accepted: accepted + suppressed, duplicates };
     },
   );
 }

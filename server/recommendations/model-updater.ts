@@ -60,6 +60,12 @@ export function modelEventsOf(events: readonly ServiceEvent[], now: number): Mod
   return out;
 }
 
+/** The basket a model event adds its product to (its session's, or its order's), or null. */
+export function basketOf(e: ModelEvent): [BasketKind, string] | null {
+  if (SESSION_EVENTS.has(e.name)) return ['session', e.sessionId];
+  return e.orderId === null ? null : ['order', e.orderId];
+}
+
 /** An inbox row's `events`: one JSON array of tuples (a third of the bytes of objects). */
 export function encodeModelEvents(events: readonly ModelEvent[]): string {
   return JSON.stringify(events.map((e) => [e.name, e.productId, e.at, e.profileId, e.sessionId, e.orderId]));
@@ -171,16 +177,9 @@ export function* updateModels(project: string, events: readonly ModelEvent[], di
       const seen = viewed.get(e.productId);
       if (seen === undefined || seen < e.at) viewed.set(e.productId, e.at);
     }
-    let kind: BasketKind | null = null;
-    let basket: string | null = null;
-    if (SESSION_EVENTS.has(e.name)) {
-      kind = 'session';
-      basket = e.sessionId;
-    } else if (e.orderId !== null) {
-      kind = 'order';
-      basket = e.orderId;
-    }
-    if (kind === null || basket === null) continue;
+    const into = basketOf(e);
+    if (into === null) continue;
+    const [kind, basket] = into;
     const list = added[kind].get(basket);
     if (list) list.push(e.productId);
     else added[kind].set(basket, [e.productId]);

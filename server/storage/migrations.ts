@@ -250,6 +250,40 @@ ALTER TABLE consents ADD COLUMN banner_version TEXT;
 ALTER TABLE consents ADD COLUMN page TEXT;
 `;
 
+// Privacy requests (erasure, export) with the state that lets a crashed run resume (step, cursor, lease), and the
+// suppression list: ids erased once, whose later events are refused (server/privacy/).
+const privacy = (t: { int: string }): string => `
+CREATE TABLE privacy_requests (
+  id TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  subject_kind TEXT NOT NULL,
+  subject TEXT,
+  source_id TEXT,
+  status TEXT NOT NULL,
+  step TEXT NOT NULL,
+  cursor TEXT,
+  person TEXT,
+  counts TEXT NOT NULL,
+  result TEXT,
+  key_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  updated_at ${t.int} NOT NULL,
+  finished_at ${t.int},
+  lease_until ${t.int} NOT NULL
+);
+CREATE INDEX privacy_requests_project ON privacy_requests (project, created_at);
+CREATE INDEX privacy_requests_open ON privacy_requests (status, lease_until);
+CREATE TABLE suppressions (
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  value TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, kind, value)
+);
+`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -336,5 +370,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'proof of consent: how each decision was made, the version of what was shown, and the page',
     sqlite: consentProof,
     postgres: consentProof,
+  },
+  {
+    version: 15,
+    name: 'privacy: erasure and export requests, the suppression list',
+    sqlite: privacy({ int: 'INTEGER' }),
+    postgres: privacy({ int: 'BIGINT' }),
   },
 ];

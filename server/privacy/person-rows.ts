@@ -1,0 +1,183 @@
+import type { ServiceEvent } from '../../src/event.js';
+import { EVENT_WEIGHTS, scoreContribution } from '../recommendations/decay-score.js';
+import { basketOf, modelEventsOf, type BasketKind } from '../recommendations/model-updater.js';
+import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import { inList, type Person } from './person.js';
+
+// Where a person's rows are, table by table: one description serves both the export (which reads them) and the
+// erasure (which removes them), so that an export returns exactly the rows an erasure removes. The small tables are
+// read by the person's ids at once; events and exposures, which have no index by person, are walked in chunks of their
+// key (a chunk per transaction: resumable, and never holding the writer for long). docs/privacy.md lists every table.
+
+/** Rows of one kind, as an export holds them: columns in camelCase, without the project, JSON columns parsed. */
+export type ExportRow = Record<string, unknown>;
+
+/** A table read by the person's ids: what the export key is, and what erasure does to its rows. */
+interface PersonTable {
+  key: string;
+  table: string;
+  where: (p: Person) => [string, SqlValue[]];
+  order: string;
+  /** Consent records stay as proof without the person's ids; every other row goes. */
+  erase: 'delete' | 'anonymize';
+}
+
+const any = (column: string, ids: string[]): [string, SqlValue[]] => [`${column} IN ${inList(ids.length)}`, ids];
+function or(...parts: [string, SqlValue[]][]): [string, SqlValue[]] {
+  return [`(${parts.map(([sql]) => sql).join(' OR ')})`, parts.flatMap(([, params]) => params)];
+}
+
+export const PERSON_TABLES: readonly PersonTable[] = [
+  { key: 'identities', table: 'identities', where: (p) => or(any('profile_id', p.profiles), any('user_id', p.users)), order: 'user_id', erase: 'delete' },
+  { key: 'profileUsers', table: 'profile_users', where: (p) => or(any('profile_id', p.profiles), any('user_id', p.users)), order: 'profile_id', erase: 'delete' },
+  {
+    key: 'personLinks', table: 'person_links', order: 'profile_id, user_id, other_user_id', erase: 'delete',
+    where: (p) => or(any('profile_id', p.profiles), any('user_id', p.users), any('other_user_id', p.users)),
+  },
+  { key: 'aliases', table: 'aliases', where: (p) => or(any('user_id', p.users), any('target_user_id', p.users)), order: 'user_id', erase: 'delete' },
+  { key: 'accounts', table: 'profile_accounts', where: (p) => any('profile_id', p.profiles), order: 'profile_id, account_id', erase: 'delete' },
+  {
+    key: 'attributes', table: 'attributes', order: 'owner_id, key', erase: 'delete',
+    where: (p) => { const [sql, params] = any('owner_id', p.profiles); return [`scope = 'profile' AND ${sql}`, params]; },
+  },
+  { key: 'assignments', table: 'assignments', where: (p) => any('unit', [...p.profiles, ...p.users]), order: 'unit, experience', erase: 'delete' },
+  { key: 'recentlyViewed', table: 'profile_recent', where: (p) => any('profile_id', p.profiles), order: 'profile_id, product_id', erase: 'delete' },
+  { key: 'consents', table: 'consents', where: (p) => or(any('profile_id', p.profiles), any('email', p.emails)), order: 'id', erase: 'anonymize' },
+];
+
+const JSON_COLUMNS = new Set(['payload', 'choices', 'value', 'data']);
+
+/** A stored row as an export holds it. */
+export function exportRow(row: SqlRow): ExportRow {
+  const out: ExportRow = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column === 'project') continue;
+    const key = column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+    out[key] = JSON_COLUMNS.has(column) && typeof value === 'string' ? JSON.parse(value) : typeof value === 'bigint' ? Number(value) : value;
+  }
+  return out;
+}
+
+/** The person's rows of the small tables, by export key. */
+export function* readPersonTables(project: string, person: Person): SqlProgram<Record<string, ExportRow[]>> {
+  const out: Record<string, ExportRow[]> = {};
+  for (const t of PERSON_TABLES) {
+    const [where, params] = t.where(person);
+    const { rows } = yield op(`SELECT * FROM ${t.table} WHERE project = ? AND ${where} ORDER BY ${t.order}`, project, ...params);
+    out[t.key] = rows.map(exportRow);
+  }
+  return out;
+}
+
+/**
+ * Removes the person's rows of the small tables (consent records: kept as proof, their ids replaced by `erased:<request
+ * id>`, email, message and event id cleared), and answers how many of each.
+ */
+export function* erasePersonTables(project: string, person: Person, requestId: string): SqlProgram<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const t of PERSON_TABLES) {
+    const [where, params] = t.where(person);
+    const { changes } = t.erase === 'delete'
+      ? yield op(`DELETE FROM ${t.table} WHERE project = ? AND ${where}`, project, ...params)
+      : yield op(
+        `UPDATE ${t.table} SET profile_id = ?, email = NULL, message = NULL, event_id = NULL WHERE project = ? AND ${where}`,
+        `erased:${requestId}`, project, ...params,
+      );
+    counts[t.key] = changes;
+  }
+  return counts;
+}
+
+/** Keys per chunk of events or exposures. */
+export const SCAN_CHUNK = 5000;
+
+/** One chunk of a walk: the person's rows in it, and where the next chunk starts (null: the walk is over). */
+export interface Chunk {
+  rows: SqlRow[];
+  next: string | null;
+}
+
+/** The person's events among the `SCAN_CHUNK` events after `after` (event ids in key order). */
+export function* eventChunk(project: string, person: Person, after: string): SqlProgram<Chunk> {
+  const { rows: keys } = yield op('SELECT event_id FROM events WHERE project = ? AND event_id > ? ORDER BY event_id LIMIT ?', project, after, SCAN_CHUNK);
+  if (keys.length === 0) return { rows: [], next: null };
+  const last = str(keys[keys.length - 1]!.event_id);
+  const [where, params] = or(any('profile_id', person.profiles), any('user_id', person.users));
+  const { rows } = yield op(
+    `SELECT * FROM events WHERE project = ? AND event_id > ? AND event_id <= ? AND ${where} ORDER BY event_id`, project, after, last, ...params,
+  );
+  return { rows, next: keys.length < SCAN_CHUNK ? null : last };
+}
+
+/** The person's exposures among the `SCAN_CHUNK` exposure rows after id `after`. */
+export function* exposureChunk(project: string, person: Person, after: number): SqlProgram<Chunk> {
+  const { rows: keys } = yield op('SELECT id FROM exposures WHERE project = ? AND id > ? ORDER BY id LIMIT ?', project, after, SCAN_CHUNK);
+  if (keys.length === 0) return { rows: [], next: null };
+  const last = num(keys[keys.length - 1]!.id);
+  const [where, params] = any('profile_id', person.profiles);
+  const { rows } = yield op(`SELECT * FROM exposures WHERE project = ? AND id > ? AND id <= ? AND ${where} ORDER BY id`, project, after, last, ...params);
+  return { rows, next: keys.length < SCAN_CHUNK ? null : String(last) };
+}
+
+/** The baskets (recommendation models) the person's stored events added products to, as `kind\nid`, in key order. */
+export function basketsOf(events: readonly SqlRow[]): [BasketKind, string][] {
+  const seen = new Map<string, [BasketKind, string]>();
+  for (const e of modelEventsOfRows(events)) {
+    const basket = basketOf(e);
+    if (basket !== null) seen.set(`${basket[0]}\n${basket[1]}`, basket);
+  }
+  return [...seen.keys()].sort().map((k) => seen.get(k)!);
+}
+
+/** The model events stored event rows made (as ingestion made them, with their time clamped to receipt). */
+function modelEventsOfRows(events: readonly SqlRow[]) {
+  return events.flatMap((r) => modelEventsOf([JSON.parse(str(r.payload)) as ServiceEvent], num(r.received_at)));
+}
+
+/** The basket rows of `baskets`. */
+export function* readBaskets(project: string, baskets: readonly [BasketKind, string][]): SqlProgram<SqlRow[]> {
+  const out: SqlRow[] = [];
+  for (const [kind, id] of baskets) {
+    const { rows } = yield op('SELECT * FROM baskets WHERE project = ? AND kind = ? AND basket_id = ? ORDER BY product_id', project, kind, id);
+    out.push(...rows);
+  }
+  return out;
+}
+
+/**
+ * Takes the person's events out of the recommendation models, exactly: each basket they filled loses its rows and
+ * the pair counts it gave co-occurrence (every ordered pair of its products counted one, as the updater counted them),
+ * and each product's popularity loses the score the events added (a row left with nothing but rounding goes, as a
+ * rebuild would not have it). Writes in the updater's order (co-occurrence, then scores, each by key), so concurrent
+ * PostgreSQL transactions lock rows in one order. Answers how many basket rows went.
+ */
+export function* removeModelContributions(project: string, events: readonly SqlRow[]): SqlProgram<number> {
+  let basketRows = 0;
+  for (const [kind, id] of basketsOf(events)) {
+    const { rows } = yield op('SELECT product_id FROM baskets WHERE project = ? AND kind = ? AND basket_id = ? ORDER BY product_id', project, kind, id);
+    const products = rows.map((r) => str(r.product_id));
+    for (const a of products) {
+      for (const b of products) {
+        if (a !== b) yield op('UPDATE co_occurrence SET count = count - 1 WHERE project = ? AND kind = ? AND a = ? AND b = ?', project, kind, a, b);
+      }
+    }
+    if (products.length > 1) {
+      yield op(
+        `DELETE FROM co_occurrence WHERE project = ? AND kind = ? AND a IN ${inList(products.length)} AND b IN ${inList(products.length)} AND count <= 0`,
+        project, kind, ...products, ...products,
+      );
+    }
+    basketRows += (yield op('DELETE FROM baskets WHERE project = ? AND kind = ? AND basket_id = ?', project, kind, id)).changes;
+  }
+  const scores = new Map<string, number>();
+  for (const e of modelEventsOfRows(events)) {
+    scores.set(e.productId, (scores.get(e.productId) ?? 0) + scoreContribution(EVENT_WEIGHTS.get(e.name)!, e.at, e.at));
+  }
+  for (const productId of [...scores.keys()].sort()) {
+    const score = scores.get(productId)!;
+    yield op('UPDATE product_scores SET score = score - ? WHERE project = ? AND product_id = ?', score, project, productId);
+    yield op('DELETE FROM product_scores WHERE project = ? AND product_id = ? AND score <= ?', project, productId, score * 1e-9);
+  }
+  return basketRows;
+}

@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ProjectRef } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
+import { refuseJsonHazards } from '../http/json-hazards.js';
+import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import type { ServiceContext } from '../service-context.js';
+import { op } from '../storage/sql-program.js';
+import { num } from '../storage/sql-values.js';
+import { exportRow } from './person-rows.js';
+import type { Subject } from './person.js';
+import {
+  createRequest, listRequests, readExportResult, readRequest, viewOf, type PrivacyRequest, type RequestKind,
+} from './privacy-requests.js';
+import type { PrivacyRunner } from './privacy-runner.js';
+import { listSuppressions } from './suppressions.js';
+import { toCsv } from './csv.js';
+
+const MAX_ID = 256;
+const MAX_EMAIL = 320;
+const LIST_LIMIT = { default: 100, max: 1000 };
+const PATHS: Record<RequestKind, string> = { erasure: 'erasures', export: 'exports' };
+
+type IdParams = ProjectParams & { id: string };
+
+/** `{profileId, sourceId}`, `{userId}` or `{email}`: exactly one way of naming the person. */
+function subjectOf(project: ProjectRef, body: unknown): Subject {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('invalid_request', 'body: must be an object naming the person: {profileId, sourceId}, {userId} or {email}');
+  }
+  refuseJsonHazards(body, 'invalid_request', 'body');
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((k) => !['profileId', 'sourceId', 'userId', 'email'].includes(k));
+  if (unknown !== undefined) throw new ServiceError('invalid_request', `${unknown}: is not a field of a privacy request`);
+  const named = ['profileId', 'userId', 'email'].filter((k) => fields[k] !== undefined);
+  if (named.length !== 1) {
+    throw new ServiceError('invalid_request', `body: name the person one way: {profileId, sourceId}, {userId} or {email} (got ${named.length === 0 ? 'none' : named.join(' and ')})`);
+  }
+  const text = (field: string, max: number): string => {
+    const value = fields[field];
+    if (typeof value !== 'string' || value.length === 0 || value.length > max) invalid(field, `must be a non-empty string of at most ${max} characters`);
+    return value;
+  };
+  if (named[0] === 'profileId') {
+    const value = text('profileId', MAX_ID);
+    if (fields.sourceId === undefined) invalid('sourceId', 'is required with profileId (the source that profile id came from)');
+    const sourceId = text('sourceId', MAX_ID);
+    if (!project.config.sources.includes(sourceId)) {
+      throw new ServiceError('source_not_allowed', `The source ${quoted(sourceId)} is not a source of this project.`);
+    }
+    return { kind: 'profileId', value, sourceId };
+  }
+  if (fields.sourceId !== undefined) invalid('sourceId', 'goes with profileId only');
+  if (named[0] === 'userId') return { kind: 'userId', value: text('userId', MAX_ID) };
+  const email = text('email', MAX_EMAIL);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) invalid('email', 'must be an email address');
+  return { kind: 'email', value: email };
+}
+
+function invalid(field: string, problem: string): never {
+  throw new ServiceError('invalid_request', `${field}: ${problem}`);
+}
+
+function limitOf(raw: string | undefined): number {
+  const limit = raw === undefined ? LIST_LIMIT.default : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) invalid('limit', `must be a whole number from 1 to ${LIST_LIMIT.max}`);
+  return limit;
+}
+
+/** A time query parameter (ISO 8601 or epoch ms). */
+function timeOf(field: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const at = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(at)) invalid(field, 'must be an ISO 8601 time or epoch milliseconds');
+  return at;
+}
+
+function notFound(kind: RequestKind, id: string): never {
+  throw new ServiceError('privacy_request_not_found', `There is no ${kind} request ${quoted(id)} in this project.`);
+}
+
+/**
+ * Privacy requests under `/v1/{org}/projects/{project}/privacy` (admin keys only): erasures and exports of one person
+ * (`POST` → 202 `{id, status}`, run in the background by the PrivacyRunner of any node; `GET` one or the list), an
+ * export's data as JSON (with its status) or one kind of row as CSV, the suppression list, and the proof of consent
+ * of a period.
+ */
+export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner: PrivacyRunner): void {
+  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
+  const base = '/v1/:org/projects/:project/privacy';
+  const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
+
+  for (const kind of ['erasure', 'export'] as const) {
+    const path = `${base}/${PATHS[kind]}`;
+    const view = (r: PrivacyRequest) => viewOf(r, r.subject?.kind ?? 'profileId');
+
+    app.post<{ Params: ProjectParams }>(path, { onRequest }, async (request, reply) => {
+      const p = project(request);
+      const subject = subjectOf(p, request.body);
+      const created = await ctx.storage.transaction(() => createRequest(p.key, kind, subject, request.auth!.key.id, ctx.now()));
+      void runner.kick();
+      reply.code(202);
+      reply.header('location', `/v1/${p.org}/projects/${p.name}/privacy/${PATHS[kind]}/${created.id}`);
+      return view(created);
+    });
+
+    app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>(path, { onRequest }, async (request) => {
+      const rows = await ctx.storage.run(() => listRequests(project(request).key, kind, limitOf(request.query.limit)));
+      return { [PATHS[kind]]: rows.map(view) };
+    });
+
+    app.get<{ Params: IdParams }>(`${path}/:id`, { onRequest }, async (request) => {
+      const p = project(request);
+      const found = await ctx.storage.run(() => readRequest(p.key, request.params.id));
+      if (found === null) notFound(kind, request.params.id);
+      if (kind === 'erasure' || found.status !== 'done') return view(found);
+      const data = await ctx.storage.run(() => readExportResult(p.key, found.id));
+      return { ...view(found), ...(data ?? {}) };
+    });
+  }
+
+  app.get<{ Params: IdParams & { table: string } }>(`${base}/exports/:id/:table`, { onRequest }, async (request, reply: FastifyReply) => {
+    const p = project(request);
+    const match = /^([a-zA-Z]+)\.csv$/.exec(request.params.table);
+    if (match === null) throw new ServiceError('route_not_found', 'Ask for one kind of row as CSV: exports/{id}/events.csv.');
+    const found = await ctx.storage.run(() => readRequest(p.key, request.params.id));
+    if (found === null || found.kind !== 'export') notFound('export', request.params.id);
+    const data = found.status === 'done' ? await ctx.storage.run(() => readExportResult(p.key, found.id)) : null;
+    if (data === null) throw new ServiceError('privacy_request_not_found', `The export ${quoted(found.id)} has no data (status ${found.status}).`);
+    const rows = data[match[1]!];
+    if (!Array.isArray(rows)) throw new ServiceError('invalid_request', `table: the export has no rows of kind ${quoted(match[1]!)}; kinds: ${Object.keys(data).join(', ')}`);
+    reply.type('text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${found.id}-${match[1]}.csv"`);
+    return toCsv(rows as Record<string, unknown>[]);
+  });
+
+  app.get<{ Params: ProjectParams }>(`${base}/suppressions`, { onRequest }, async (request) => {
+    const rows = await ctx.storage.run(() => listSuppressions(project(request).key));
+    return { suppressions: rows.map((s) => ({ ...s, createdAt: new Date(s.createdAt).toISOString() })) };
+  });
+
+  // Proof of consent for a period (default: everything), oldest first, as JSON or CSV (`format=csv`).
+  app.get<{ Params: ProjectParams; Querystring: { from?: string; to?: string; format?: string; limit?: string } }>(
+    `${base}/consents`, { onRequest }, async (request, reply) => {
+      const { from, to, format } = request.query;
+      if (format !== undefined && format !== 'json' && format !== 'csv') invalid('format', 'must be json or csv');
+      const since = timeOf('from', from, 0);
+      const until = timeOf('to', to, 8.64e15);
+      const limit = request.query.limit === undefined ? 100_000 : limitOf(request.query.limit);
+      const rows = await ctx.storage.run(function* () {
+        const { rows: found } = yield op(
+          `SELECT id, profile_id, source_id, category, action, valid_until, email, source, banner_version, page, ts, received_at
+           FROM consents WHERE project = ? AND ts >= ? AND ts < ? ORDER BY ts, id LIMIT ?`,
+          project(request).key, since, until, limit,
+        );
+        const iso = (v: unknown): string => new Date(num(v)).toISOString();
+        return found.map((r) => ({ ...exportRow(r), id: num(r.id), ts: iso(r.ts), validUntil: iso(r.valid_until), receivedAt: iso(r.received_at) }));
+      });
+      if (format === 'csv') {
+        reply.type('text/csv; charset=utf-8');
+        return toCsv(rows);
+      }
+      return { consents: rows };
+    },
+  );
+}
