@@ -58,6 +58,11 @@ export interface ConsentPolicy {
   required?: boolean;
   /** Default: necessary, analytics, marketing, personalization. `analytics` governs tracking. */
   categories?: string[];
+  /**
+   * The categories that sell or share personal data: refused without asking when the browser sends Global Privacy
+   * Control (`navigator.globalPrivacyControl`). Default: marketing, advertising, personalization.
+   */
+  gpcCategories?: string[];
 }
 
 export const DEFAULT_CONSENT_CATEGORIES: readonly string[] = ['necessary', 'analytics', 'marketing', 'personalization'];
@@ -104,6 +109,7 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
     consent: {
       required: config.consent?.required === true,
       categories: config.consent?.categories?.length ? [...config.consent.categories] : [...DEFAULT_CONSENT_CATEGORIES],
+      gpcCategories: config.consent?.gpcCategories ?? ['marketing', 'advertising', 'personalization'],
     },
   };
 }

@@ -4,6 +4,8 @@ import { KEYS, type LocalStore } from './local-store.js';
 export interface ConsentChoice {
   categories: Record<string, boolean>;
   validUntil: number;
+  /** How it was decided: `banner`, `api`, `tcf`, or `gpc` (the browser's signal, the visitor not asked yet). */
+  source?: string;
 }
 
 /** One consent record as the consent endpoint stores it. */
@@ -30,6 +32,11 @@ export interface ConsentRecord {
 /** The page a consent decision is made on, for its proof: origin and path, no query string or fragment. */
 export function pageOf(): string {
   return location.origin + location.pathname;
+}
+
+/** Of `categories`, those `refused` when the browser sends Global Privacy Control; none without the signal. */
+export function gpcRefuses(categories: readonly string[], refused: readonly string[]): string[] {
+  return (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl ? categories.filter((c) => refused.includes(c)) : [];
 }
 
 /** The remembered choice, or null when there is none or it has expired. */

@@ -51,6 +51,8 @@ declare global {
     'svc:logOut': CustomEvent<KindEventDetail>;
     'svc:error': CustomEvent<ErrorEventDetail>;
     'svc:consent-change': CustomEvent<ConsentChangeDetail>;
+    /** `svc.forget()` cleared the visitor from this browser: the banner asks again. */
+    'svc:forget': CustomEvent<null>;
     /** `window.svc` was created from the SDK's script tag. */
     'svc:ready': CustomEvent<unknown>;
   }

@@ -33,6 +33,12 @@ export class OptIn {
     this.#set(false, true);
   }
 
+  /** Back to the policy's default, as on a first visit (the stored flag removed). */
+  reset(): void {
+    this.#store.remove(KEYS.optIn);
+    this.#set(this.#defaultOptIn, false);
+  }
+
   dispose(): void {
     window.removeEventListener('storage', this.#onStorage);
   }

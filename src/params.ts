@@ -79,3 +79,9 @@ export interface Choice {
   variation?: string;
   body: Record<string, unknown>;
 }
+
+/** Whether a Choose answer's entry is a choice the SDK can use (a name and a body object). */
+export function isChoice(value: unknown): value is Choice {
+  const c = value as Choice | null;
+  return typeof c === 'object' && c !== null && typeof c.name === 'string' && typeof c.body === 'object' && c.body !== null;
+}

@@ -40,8 +40,10 @@ export interface PluginContext {
 export interface ConsentControl {
   readonly required: boolean;
   readonly categories: readonly string[];
-  /** The remembered, unexpired choice, or null (then the visitor should be asked). */
+  /** The remembered, unexpired choice, or null (then the visitor should be asked; also when its source is `gpc`). */
   current(): ConsentChoice | null;
+  /** The categories the browser's Global Privacy Control signal refuses: every decision keeps them off. */
+  readonly gpc: readonly string[];
   /**
    * Applies a choice: remembers it until `validUntil`, opts tracking in or out (the `analytics` category
    * governs it, or any category when there is none), sends one consent record for the decision (kept and

@@ -2,19 +2,21 @@ import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config
 import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
 import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
-import { chooseUrl, consentUrl, feedUrl, trackUrl } from './endpoint-urls.js';
+import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
-import { expireChoice, pageOf, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
+import { ConsentDecisions } from './consent-decisions.js';
+import { expireChoice, pageOf, readChoice } from './consent-store.js';
 import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
 import { OptIn } from './opt-in.js';
 import type { Outbox } from './outbox.js';
 import { createOutbox } from './idb-outbox.js';
-import type {
-  AliasParams, Choice, ChooseParams, ConsentParams, GroupParams, IdentifyParams, ProductParams,
-  RecommendationParams, RecordParams, TrackParams,
+import {
+  isChoice, type AliasParams, type Choice, type ChooseParams, type ConsentParams, type GroupParams, type IdentifyParams,
+  type ProductParams, type RecommendationParams, type RecordParams, type TrackParams,
 } from './params.js';
+import { clean } from './clean.js';
 import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
 import { PluginHost } from './plugin-host.js';
 import { createSender } from './transport.js';
@@ -46,6 +48,7 @@ export class ServiceJs {
   readonly #ctx: PluginContext;
   #context: PageContext = {};
   #chooseCache = new Map<string, Promise<Choice[]>>();
+  readonly #consent: ConsentDecisions;
   readonly #onPageExit = (e: Event): void => {
     if (e.type === 'visibilitychange' && document.visibilityState !== 'hidden') return;
     // Plugins first: what they emit on leaving (Leave Page) must be in this last send.
@@ -65,6 +68,7 @@ export class ServiceJs {
       !this.#config.consent.required,
     );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
+    this.#consent = new ConsentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (kind, draft) => this.#emit(kind, draft));
     this.#outbox = createOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
     window.addEventListener('visibilitychange', this.#onPageExit);
@@ -94,15 +98,12 @@ export class ServiceJs {
         required: c.consent.required,
         categories: c.consent.categories,
         current: () => readChoice(this.#store),
-        decide: (categories, validUntil, source, version) => this.#decideConsent(categories, validUntil, source, version),
+        gpc: this.#consent.gpc,
+        decide: (categories, validUntil, source, version) => this.#consent.decide(categories, validUntil, source, version),
       },
     };
-    // Consent records an earlier page could not deliver.
-    const pending = pendingRecords(this.#store);
-    if (pending.length > 0) {
-      setPendingRecords(this.#store, []);
-      this.#sendConsents(pending);
-    }
+    this.#consent.resendPending();
+    this.#consent.honourGpc();
   }
 
   /** Turns tracking on for this browser. */
@@ -188,7 +189,7 @@ export class ServiceJs {
     if (!event) return;
     const { eventId, profileId, timestamp } = event;
     const sourceId = this.#config.sourceId;
-    this.#sendConsents([clean({ eventId, profileId, sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf() })]);
+    this.#consent.send([clean({ eventId, profileId, sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf() })]);
   }
 
   /** Tracks `Added to cart`; `quantity` defaults to 1. */
@@ -301,6 +302,23 @@ export class ServiceJs {
     return this.#optIn.optedIn ? this.#outbox.flush() : Promise.resolve();
   }
 
+  /**
+   * Forgets this visitor in this browser (their privacy request, a shared computer): what is queued is dropped, and
+   * ids, consent and everything remembered are cleared; the next event starts a new profile, as a first visit does.
+   * The service keeps what it already holds: erasing that is the site's privacy request (its management API).
+   */
+  forget(): void {
+    this.#outbox.purge();
+    for (const key of Object.values(KEYS)) this.#store.remove(key);
+    this.#identity.reset();
+    this.#optIn.reset();
+    this.#context = {};
+    this.#chooseCache.clear();
+    this.#plugins.call('reset');
+    window.dispatchEvent(new CustomEvent('svc:forget'));
+    this.#consent.honourGpc();
+  }
+
   /** Removes every listener and plugin of this instance (tests, single-page apps replacing the SDK). */
   destroy(): void {
     window.removeEventListener('visibilitychange', this.#onPageExit);
@@ -308,43 +326,6 @@ export class ServiceJs {
     this.#plugins.removeAll();
     this.#optIn.dispose();
     this.#outbox.dispose();
-  }
-
-  #decideConsent(categories: Record<string, boolean>, validUntil: number, source: string, version?: string): void {
-    const c = this.#config;
-    // Saving the remembered choice again is not a new decision: nothing is sent or tracked.
-    if (JSON.stringify(readChoice(this.#store)?.categories) === JSON.stringify(categories)) return;
-    // `necessary` is granted whatever the visitor chooses, so it never counts as accepting tracking.
-    const governs = c.consent.categories.includes('analytics')
-      ? categories.analytics === true
-      : Object.values({ ...categories, necessary: false }).some(Boolean);
-    const action = governs ? 'accept' : 'reject';
-    // The choice itself is the one thing stored whatever it is (issue 7).
-    this.#store.set(KEYS.consent, JSON.stringify({ categories, validUntil } satisfies ConsentChoice));
-    if (governs) this.#optIn.optIn();
-    else this.#optIn.optOut();
-    const ids = this.#identity.ids();
-    const timestamp = new Date().toISOString();
-    // One record for the whole decision: the service stores a row per category.
-    this.#sendConsents([{ eventId: uuid(), profileId: ids.profileId, sourceId: c.sourceId, timestamp, action, validUntil, categories, source, version, page: pageOf() }]);
-    const data = { action, validUntil, categories, source };
-    // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
-    if (!this.#emit('consent', { type: 'consent', name: 'Consent', data })) {
-      const event: ServiceEvent = { eventId: uuid(), type: 'consent', name: 'Consent', ...ids, timestamp, data };
-      window.dispatchEvent(new CustomEvent('svc:consent', { detail: { eventName: 'Consent', event } }));
-    }
-    window.dispatchEvent(new CustomEvent('svc:consent-change', { detail: { categories, validUntil, action, source } }));
-  }
-
-  /** Sends consent records at once (keep-alive); what fails is kept in storage and resent by a later page. */
-  #sendConsents(records: ConsentRecord[]): void {
-    const c = this.#config;
-    const url = consentUrl(c);
-    for (const record of records) {
-      void postJson(url, c.authorization, record, RECOMMENDATION_TIMEOUT_MS).then((answer) => {
-        if (answer === null) setPendingRecords(this.#store, [...pendingRecords(this.#store), record]);
-      });
-    }
   }
 
   async #requestChoices(params: ChooseParams): Promise<Choice[]> {
@@ -382,16 +363,4 @@ export class ServiceJs {
     this.#outbox.push(event);
     return event;
   }
-}
-
-function isChoice(value: unknown): value is Choice {
-  const c = value as Choice | null;
-  return typeof c === 'object' && c !== null && typeof c.name === 'string' && typeof c.body === 'object' && c.body !== null;
-}
-
-/** Drops `undefined` members so the JSON sent and the DOM event detail carry only what was given. */
-function clean<T extends object>(value: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out as T;
 }

@@ -15,7 +15,9 @@ declare global {
 
 /**
  * `<svc-consent>`: the consent banner. Accept all / Reject all / Customize with a switch per category;
- * hides itself once a valid choice exists and asks again when it expires; `show()` reopens it.
+ * hides itself once a valid choice exists and asks again when it expires, or after `svc.forget()`; `show()` reopens it.
+ * While the browser sends Global Privacy Control, the categories that sell or share data are refused without asking
+ * (the decision is recorded with source `gpc`), the banner says so, and their switches stay off.
  * Texts come from attributes (`title`, `message`, `accept-label`, `reject-label`, `customize-label`,
  * `save-label`) or slots (`title`, `message`, and `privacy` for the policy link), else from `lang`
  * (en, de, fr, es). Not shown when the page has an IAB TCF CMP: its decision applies instead.
@@ -50,6 +52,8 @@ declare global {
  *
  * @csspart banner - The banner (a `role="region"` landmark).
  * @csspart title - The heading.
+ * @csspart gpc - What the banner says while the browser sends Global Privacy Control (the categories that sell or
+ *   share data are refused without asking; their switches are off and locked).
  * @csspart message - The paragraph of the message and the privacy link.
  * @csspart categories - The category switches, shown while customizing.
  * @csspart category - One category's switch and its label.
@@ -130,15 +134,23 @@ export class SvcConsent extends LitElement {
       if (!control) return;
       this.status = 'ready';
       this.choices = this.#initialChoices();
-      // A TCF CMP asks the visitor itself; a valid choice needs no asking.
-      this.open = !tcfApi() && control.current() === null;
+      // A TCF CMP asks the visitor itself; a valid choice needs no asking (one Global Privacy Control made still does).
+      this.open = !tcfApi() && (control.current()?.source ?? 'gpc') === 'gpc';
     });
+    window.addEventListener('svc:forget', this.#forgotten);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#unwatch?.();
+    window.removeEventListener('svc:forget', this.#forgotten);
   }
+
+  /** `svc.forget()`: the visitor is asked again, as on a first visit. */
+  readonly #forgotten = (): void => {
+    this.choices = this.#initialChoices();
+    this.open = !tcfApi();
+  };
 
   /** Reopens the banner (from a "Cookie settings" link); focus moves into it and returns afterwards. */
   async show(): Promise<void> {
@@ -153,13 +165,15 @@ export class SvcConsent extends LitElement {
   override render() {
     const t = textsFor(this.lang || document.documentElement.lang);
     const categories = this.#control?.categories ?? [];
+    const gpc = this.#control?.gpc ?? [];
     return html`<section part="banner" role="region" aria-labelledby="title" aria-describedby="message">
       <h2 id="title" part="title"><slot name="title">${this.heading ?? t.title}</slot></h2>
       <p id="message" part="message"><slot name="message">${this.message ?? t.message}</slot> <slot name="privacy"></slot></p>
+      ${gpc.length > 0 ? html`<p part="gpc">${t.gpc}</p>` : nothing}
       ${this.customizing
         ? html`<fieldset part="categories"><legend>${this.customizeLabel ?? t.customize}</legend>
             ${categories.map((c) => html`<label part="category"><input type="checkbox" role="switch" name=${c}
-              .checked=${c === 'necessary' || this.choices[c] === true} ?disabled=${c === 'necessary'}
+              .checked=${c === 'necessary' || (this.choices[c] === true && !gpc.includes(c))} ?disabled=${c === 'necessary' || gpc.includes(c)}
               @change=${(e: Event) => (this.choices = { ...this.choices, [c]: (e.target as HTMLInputElement).checked })}>
               ${t.categories[c] ?? c}</label>`)}
           </fieldset>`

@@ -6,6 +6,8 @@ export interface ConsentTexts {
   reject: string;
   customize: string;
   save: string;
+  /** Said while the browser sends Global Privacy Control (its categories' switches are off and locked). */
+  gpc: string;
   categories: Record<string, string>;
 }
 
@@ -17,6 +19,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Reject all',
     customize: 'Customize',
     save: 'Save choices',
+    gpc: 'Your browser sends Global Privacy Control, so what would sell or share your data stays off.',
     categories: { necessary: 'Necessary', analytics: 'Analytics', marketing: 'Marketing', personalization: 'Personalization' },
   },
   de: {
@@ -26,6 +29,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Alle ablehnen',
     customize: 'Anpassen',
     save: 'Auswahl speichern',
+    gpc: 'Ihr Browser sendet Global Privacy Control: Was Ihre Daten verkaufen oder weitergeben würde, bleibt aus.',
     categories: { necessary: 'Notwendig', analytics: 'Statistik', marketing: 'Marketing', personalization: 'Personalisierung' },
   },
   fr: {
@@ -35,6 +39,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Tout refuser',
     customize: 'Personnaliser',
     save: 'Enregistrer mes choix',
+    gpc: 'Votre navigateur envoie Global Privacy Control : ce qui vendrait ou partagerait vos données reste désactivé.',
     categories: { necessary: 'Nécessaires', analytics: 'Mesure d’audience', marketing: 'Marketing', personalization: 'Personnalisation' },
   },
   es: {
@@ -44,6 +49,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Rechazar todo',
     customize: 'Personalizar',
     save: 'Guardar selección',
+    gpc: 'Su navegador envía Global Privacy Control: lo que vendería o compartiría sus datos queda desactivado.',
     categories: { necessary: 'Necesarias', analytics: 'Analíticas', marketing: 'Marketing', personalization: 'Personalización' },
   },
 };
