@@ -28,6 +28,7 @@ import { ResultsService } from './results/results-service.js';
 import { PrivacyRunner, type PrivacyRunnerOptions } from './privacy/privacy-runner.js';
 import { privacyRoutes } from './privacy/privacy-routes.js';
 import { SuppressionList } from './privacy/suppressions.js';
+import { RetentionSweeper } from './privacy/retention.js';
 import { EventStore } from './ingest/event-store.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
@@ -77,6 +78,8 @@ export interface BuildAppOptions {
   maxPendingEvents?: number;
   /** Privacy requests' lease, polling, and (tests) a hook after each committed chunk: PrivacyRunnerOptions. */
   privacy?: Pick<PrivacyRunnerOptions, 'leaseMs' | 'pollMs' | 'afterChunk'>;
+  /** How often this node deletes what the projects' `retention` no longer keeps (default 1 h). */
+  retentionIntervalMs?: number;
 }
 
 /**
@@ -182,7 +185,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const privacy = new PrivacyRunner({
     storage: options.storage, now, logger: app.log, onSuppressed: () => suppressions.refresh(), ...options.privacy,
   });
-  app.addHook('onClose', () => Promise.all([privacy.close(), suppressions.close()]).then(() => undefined));
+  const retention = new RetentionSweeper(options.storage, () => config.projects(), {
+    now, logger: app.log, ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
+  });
+  app.addHook('onClose', () => Promise.all([privacy.close(), suppressions.close(), retention.close()]).then(() => undefined));
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes storage:
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
@@ -206,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.warm) await choose.warm(config.projects());
   // Requests left running by a node that stopped are taken over once their lease lapses.
   privacy.start();
+  retention.start();
 
   return app;
 }

@@ -129,6 +129,15 @@ export interface ProjectConfig {
   limits?: LimitsConfig;
   /** CORS allow-list for browser endpoints; absent means any origin (write keys are public). */
   allowedOrigins?: string[];
+  /** How long data is kept; absent: for ever (server/privacy/retention.ts). */
+  retention?: RetentionConfig;
+}
+
+export interface RetentionConfig {
+  /** Events received more than this many days ago are deleted. */
+  eventsDays?: number;
+  /** The exposures of experiments that ended (stopped, given a winner, or removed) more than this many days ago are deleted. */
+  exposuresDays?: number;
 }
 
 export interface OrganizationConfig {

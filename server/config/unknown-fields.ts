@@ -5,8 +5,9 @@ import type { ServiceConfigFile } from './config-types.js';
 // `limit` leaves the rate limits at their defaults. These names are what the service warns about.
 const FIELDS = {
   organization: ['projects', 'adminKeys'],
-  project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins'],
+  project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins', 'retention'],
   limits: ['writeKeyPerSecond', 'apiKeyPerSecond'],
+  retention: ['eventsDays', 'exposuresDays'],
   experience: ['name', 'group', 'devices', 'traffic', 'stickiness', 'variations', 'body', 'feed', 'limit', 'condition',
     'namespace', 'seed', 'hashVersion', 'status', 'winner', 'alpha', 'sequential', 'sequentialTuning', 'correction'],
   variation: ['name', 'weight', 'body'],
@@ -38,7 +39,8 @@ export function unknownFields(config: ServiceConfigFile): string[] {
     found.push(...unknownOf(org, FIELDS.organization, orgPath));
     for (const [projectName, project] of Object.entries(org.projects)) {
       const path = `${orgPath}.projects.${projectName}`;
-      found.push(...unknownOf(project, FIELDS.project, path), ...unknownOf(project.limits, FIELDS.limits, `${path}.limits`));
+      found.push(...unknownOf(project, FIELDS.project, path), ...unknownOf(project.limits, FIELDS.limits, `${path}.limits`),
+        ...unknownOf(project.retention, FIELDS.retention, `${path}.retention`));
       found.push(...listed(project.experiences, FIELDS.experience, `${path}.experiences`));
       (project.experiences ?? []).forEach((experience, i) => {
         found.push(...listed(experience.variations, FIELDS.variation, `${path}.experiences[${i}].variations`));

@@ -346,6 +346,15 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
       }
     }
   }
+  if (project.retention !== undefined) {
+    const retention = requireObject(project.retention, `${path}.retention`);
+    for (const field of ['eventsDays', 'exposuresDays'] as const) {
+      const days = retention[field];
+      if (days !== undefined && (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 36_500)) {
+        fail(`${path}.retention.${field}`, 'must be a whole number of days from 1 to 36500');
+      }
+    }
+  }
   if (project.allowedOrigins !== undefined) {
     requireArray(project.allowedOrigins, `${path}.allowedOrigins`).forEach((o, i) => {
       const origin = requireString(o, `${path}.allowedOrigins[${i}]`);

@@ -104,7 +104,7 @@ function ingestInput(project: string, sourceId: string, events: ServiceEvent[], 
 export function ingestBatch(
   storage: Storage, project: string, sourceId: string, events: ServiceEvent[], options: IngestOptions = {},
 ): Promise<IngestResult> {
-  if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, suppressed: 0, identityChanged: false, modelEvents: 0 });
+  if (events.length === 0) return Promise.resolve({ accepted: 0, duplicates: 0, identityChanged: false, modelEvents: 0 });
   const input = ingestInput(project, sourceId, events, options);
   if (storage.dialect === 'sqlite') {
     return storage.transaction(() => ingestProgram([input], 'sqlite'), { rows: events.length }).then(([result]) => result!);

@@ -10,8 +10,8 @@ import { str } from '../storage/sql-values.js';
 export interface IngestResult {
   accepted: number;
   duplicates: number;
-  /** Events naming an erased person (the suppression list): answered as accepted, stored nowhere. */
-  suppressed: number;
+  /** Events naming an erased person (the suppression list): answered as accepted, stored nowhere. Absent when none. */
+  suppressed?: number;
   /** A stored event (not a duplicate) was an identify or alias: who is whom may have changed (canonical profiles). */
   identityChanged: boolean;
   /** Stored events the recommendation models will count, now in their inbox (model-inbox.ts). */
@@ -137,7 +137,8 @@ export function* ingestProgram(sent: readonly IngestInput[], dialect: 'sqlite' |
     const modelEvents = modelEventsOf(stored, b.now);
     inbox.push({ project: b.project, events: modelEvents });
     results.push({
-      accepted: stored.length, duplicates: b.events.length - stored.length, suppressed, identityChanged, modelEvents: modelEvents.length,
+      accepted: stored.length, duplicates: b.events.length - stored.length, identityChanged, modelEvents: modelEvents.length,
+      ...(suppressed > 0 ? { suppressed } : {}),
     });
   }
   yield* appendToModelInbox(inbox, dialect);

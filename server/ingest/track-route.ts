@@ -49,7 +49,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       ctx.metrics.eventsIngested.inc({ project }, accepted);
       ctx.metrics.eventDuplicates.inc({ project }, duplicates);
       // An erased person's events are answered as accepted (their outbox lets them go) and stored nowhere.
-      return { accepted: accepted + suppressed, duplicates };
+      return { accepted: accepted + (suppressed ?? 0), duplicates };
     },
   );
 }

@@ -250,8 +250,9 @@ ALTER TABLE consents ADD COLUMN banner_version TEXT;
 ALTER TABLE consents ADD COLUMN page TEXT;
 `;
 
-// Privacy requests (erasure, export) with the state that lets a crashed run resume (step, cursor, lease), and the
-// suppression list: ids erased once, whose later events are refused (server/privacy/).
+// Privacy requests (erasure, export) with the state that lets a crashed run resume (step, cursor, lease), the
+// suppression list (ids erased once, whose later events are refused), and when each experiment ended, for the
+// retention of exposures (server/privacy/).
 const privacy = (t: { int: string }): string => `
 CREATE TABLE privacy_requests (
   id TEXT PRIMARY KEY,
@@ -281,6 +282,13 @@ CREATE TABLE suppressions (
   request_id TEXT NOT NULL,
   created_at ${t.int} NOT NULL,
   PRIMARY KEY (project, kind, value)
+);
+CREATE TABLE experiment_lifetimes (
+  project TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  ended_at ${t.int},
+  swept_at ${t.int},
+  PRIMARY KEY (project, experience)
 );
 `;
 
@@ -373,7 +381,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 15,
-    name: 'privacy: erasure and export requests, the suppression list',
+    name: 'privacy: erasure and export requests, the suppression list, when experiments ended (retention)',
     sqlite: privacy({ int: 'INTEGER' }),
     postgres: privacy({ int: 'BIGINT' }),
   },

@@ -1,0 +1,192 @@
+import type { ProjectRef } from '../config/config-store.js';
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { Storage } from '../storage/storage.js';
+import { num, str } from '../storage/sql-values.js';
+import { inList } from './person.js';
+
+// Retention: per project, events received more than `eventsDays` ago, and the exposures of experiments that ended more
+// than `exposuresDays` ago, are deleted in small batches. Each batch is found by a read (no write lock held while
+// looking) and deleted by key in a short transaction of its own, with a pause between batches: ingestion's writes go
+// on between them. Every node sweeps; two sweeping one project at once delete the same rows twice, harmlessly.
+
+const DAY_MS = 86_400_000;
+/** Rows per delete: a transaction of a few milliseconds. */
+export const RETENTION_BATCH = 1000;
+/** The pause between two batches: the writer is free for ingestion most of the time a sweep runs. */
+const PAUSE_MS = 20;
+
+/** What a sweep deleted. */
+export interface SweepResult {
+  events: number;
+  exposures: number;
+  /** Exposure rows that kept their choices of experiments still within retention (the ended ones were taken out). */
+  exposuresRewritten: number;
+}
+
+/** The ids of up to a batch of the project's events received before `before`. */
+function* oldEvents(project: string, before: number): SqlProgram<string[]> {
+  const { rows } = yield op('SELECT event_id FROM events WHERE project = ? AND received_at < ? LIMIT ?', project, before, RETENTION_BATCH);
+  return rows.map((r) => str(r.event_id));
+}
+
+function* deleteEvents(project: string, ids: string[]): SqlProgram<number> {
+  return (yield op(`DELETE FROM events WHERE project = ? AND event_id IN ${inList(ids.length)}`, project, ...ids)).changes;
+}
+
+/**
+ * Keeps each experiment's lifetime as the sweeps see it: running (no end), or ended since the first sweep that found it
+ * stopped, given a winner, or gone from the config (an experiment running again loses its end). Answers the ended
+ * experiments whose exposures are due (ended before `before`) and not yet swept.
+ */
+function* endedExperiments(project: ProjectRef, now: number, before: number): SqlProgram<string[]> {
+  const experiments = (project.config.experiences ?? []).filter((e) => e.variations !== undefined);
+  const running = new Set(experiments.filter((e) => (e.status ?? 'running') === 'running').map((e) => e.name));
+  for (const { name } of experiments) {
+    yield op(
+      `INSERT INTO experiment_lifetimes (project, experience, ended_at, swept_at) VALUES (?, ?, NULL, NULL)
+       ON CONFLICT (project, experience) DO NOTHING`, project.key, name,
+    );
+  }
+  const { rows } = yield op('SELECT experience, ended_at, swept_at FROM experiment_lifetimes WHERE project = ?', project.key);
+  const due: string[] = [];
+  for (const r of rows) {
+    const name = str(r.experience);
+    if (running.has(name)) {
+      if (r.ended_at !== null) yield op('UPDATE experiment_lifetimes SET ended_at = NULL, swept_at = NULL WHERE project = ? AND experience = ?', project.key, name);
+    } else if (r.ended_at === null) {
+      yield op('UPDATE experiment_lifetimes SET ended_at = ? WHERE project = ? AND experience = ?', now, project.key, name);
+    } else if (r.swept_at === null && num(r.ended_at) < before) {
+      due.push(name);
+    }
+  }
+  return due;
+}
+
+/**
+ * Takes the `ended` experiments out of a batch of the project's exposure rows after id `after`: a row holding nothing
+ * else is deleted, one holding others too keeps those. Answers the next id (null: done) and what it did.
+ */
+function* sweepExposures(project: string, ended: ReadonlySet<string>, after: number): SqlProgram<{ next: number | null; deleted: number; rewritten: number }> {
+  const { rows } = yield op('SELECT id, choices FROM exposures WHERE project = ? AND id > ? ORDER BY id LIMIT ?', project, after, RETENTION_BATCH);
+  let deleted = 0;
+  let rewritten = 0;
+  const gone: number[] = [];
+  for (const r of rows) {
+    const choices = JSON.parse(str(r.choices)) as [string, string | null][];
+    const kept = choices.filter(([experience]) => !ended.has(experience));
+    if (kept.length === choices.length) continue;
+    if (kept.length === 0) gone.push(num(r.id));
+    else {
+      yield op('UPDATE exposures SET choices = ?, choice_count = ? WHERE id = ?', JSON.stringify(kept), kept.length, num(r.id));
+      rewritten++;
+    }
+  }
+  if (gone.length > 0) deleted = (yield op(`DELETE FROM exposures WHERE id IN ${inList(gone.length)}`, ...gone)).changes;
+  return { next: rows.length < RETENTION_BATCH ? null : num(rows[rows.length - 1]!.id), deleted, rewritten };
+}
+
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+
+/**
+ * One sweep of one project: its old events, batch by batch, then the exposures of its experiments ended long enough
+ * ago. `stop` is checked between batches (closing).
+ * @example await sweepProject(storage, project, Date.now());
+ */
+export async function sweepProject(storage: Storage, project: ProjectRef, now: number, stop: () => boolean = () => false): Promise<SweepResult> {
+  const retention = project.config.retention ?? {};
+  const result: SweepResult = { events: 0, exposures: 0, exposuresRewritten: 0 };
+  if (retention.eventsDays !== undefined) {
+    const before = now - retention.eventsDays * DAY_MS;
+    for (;;) {
+      const ids = await storage.run(() => oldEvents(project.key, before));
+      if (ids.length > 0) result.events += await storage.transaction(() => deleteEvents(project.key, ids), { rows: ids.length });
+      if (ids.length < RETENTION_BATCH || stop()) break;
+      await pause();
+    }
+  }
+  if (retention.exposuresDays !== undefined && !stop()) {
+    const due = await storage.transaction(() => endedExperiments(project, now, now - retention.exposuresDays! * DAY_MS));
+    if (due.length > 0) {
+      const ended = new Set(due);
+      for (let after: number | null = 0; after !== null && !stop();) {
+        const from: number = after;
+        const batch = await storage.transaction(() => sweepExposures(project.key, ended, from));
+        result.exposures += batch.deleted;
+        result.exposuresRewritten += batch.rewritten;
+        after = batch.next;
+        if (after !== null) await pause();
+      }
+      if (!stop()) {
+        await storage.transaction(function* () {
+          yield op(`UPDATE experiment_lifetimes SET swept_at = ? WHERE project = ? AND experience IN ${inList(due.length)}`, now, project.key, ...due);
+        });
+      }
+    }
+  }
+  return result;
+}
+
+export interface RetentionSweeperOptions {
+  /** How often a node sweeps every project with a retention (default 1 h; the first sweep a minute after start). */
+  intervalMs?: number;
+  now?: () => number;
+  logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/**
+ * Sweeps, on every node, each project whose config sets a `retention`, one sweep at a time.
+ * @example const sweeper = new RetentionSweeper(storage, () => config.projects()); sweeper.start();
+ */
+export class RetentionSweeper {
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<Map<string, SweepResult>> | null = null;
+  #closed = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly projects: () => readonly ProjectRef[],
+    private readonly options: RetentionSweeperOptions = {},
+  ) {}
+
+  start(): void {
+    const every = this.options.intervalMs ?? 3_600_000;
+    const next = (delay: number): void => {
+      this.#timer = setTimeout(() => {
+        void this.sweep().finally(() => {
+          if (!this.#closed) next(every);
+        });
+      }, delay);
+      this.#timer.unref();
+    };
+    next(Math.min(every, 60_000));
+  }
+
+  /** Sweeps every project with a retention now (joins a sweep under way); answers what it deleted per project. */
+  sweep(): Promise<Map<string, SweepResult>> {
+    this.#sweeping ??= this.#sweepAll().finally(() => {
+      this.#sweeping = null;
+    });
+    return this.#sweeping;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.#sweeping;
+  }
+
+  async #sweepAll(): Promise<Map<string, SweepResult>> {
+    const results = new Map<string, SweepResult>();
+    for (const project of this.projects()) {
+      if (project.config.retention === undefined || this.#closed) continue;
+      try {
+        const result = await sweepProject(this.storage, project, (this.options.now ?? Date.now)(), () => this.#closed);
+        results.set(project.key, result);
+        if (result.events + result.exposures + result.exposuresRewritten > 0) this.options.logger?.info({ project: project.key, ...result }, 'retention sweep');
+      } catch (error) {
+        this.options.logger?.warn({ project: project.key, error: String(error) }, 'retention sweep failed; the next one retries');
+      }
+    }
+    return results;
+  }
+}
