@@ -22,7 +22,7 @@ export interface IngestBenchOptions {
   skipOverload?: boolean;
 }
 
-type Mode = 'svc' | 'floor' | 'svc-pg' | 'floor-pg' | 'bare';
+export type Mode = 'svc' | 'floor' | 'svc-pg' | 'floor-pg' | 'bare';
 
 /** One server's figures over the rounds. */
 export interface IngestSide {
@@ -68,7 +68,7 @@ export interface OverloadResult {
 
 const AUTH = `Basic ${Buffer.from('web1:p4ss').toString('base64')}`;
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
@@ -96,7 +96,7 @@ function body(size: number): string {
   return JSON.stringify({ batch });
 }
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   port: number;
   rss(): Promise<number>;
@@ -106,7 +106,7 @@ interface Server {
   settled(): Promise<number>;
 }
 
-async function startServer(mode: Mode, args: string[] = []): Promise<Server> {
+export async function startServer(mode: Mode, args: string[] = []): Promise<Server> {
   const { child, port } = await forkBenchServer('ingest-server.ts', [`--mode=${mode}`, ...args]);
   return { child, port, rss: () => askServer(child, 'rss'), cpu: () => askServer(child, 'cpu'), settled: () => askServer(child, 'settled') };
 }
@@ -122,7 +122,7 @@ interface LoadResult {
   cpuUsPerRequest: number;
 }
 
-async function load(server: Server, seconds: number, connections: number, batchSize: number): Promise<LoadResult> {
+export async function load(server: Server, seconds: number, connections: number, batchSize: number): Promise<LoadResult> {
   let peakRss = await server.rss();
   const cpuBefore = await server.cpu();
   const sampler = setInterval(() => {

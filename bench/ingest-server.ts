@@ -8,6 +8,8 @@
 //                    transaction), through a pool as large as the service's
 //   --mode=bare      node:http that reads and JSON.parses the same bodies, then discards them (the transport alone)
 //   --max-pending=N  (svc modes) the service's bound on events held but not committed (backpressure)
+//   --old-events=N   (svc modes) N events received 400 days ago stored before the start (retention-bench.ts)
+//   --retention      (svc modes) the project keeps events 30 days, swept every second from the start
 // It sends {port} once listening and answers the bench's questions (RSS, CPU time) over IPC (server-ipc.ts).
 import Database from 'better-sqlite3';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -28,6 +30,22 @@ const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.
 const maxPending = process.argv.find((a) => a.startsWith('--max-pending='))?.slice('--max-pending='.length);
 const PG_ROOT = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PROJECT = 'acme/shop';
+const oldEvents = Number(process.argv.find((a) => a.startsWith('--old-events='))?.slice('--old-events='.length) ?? 0);
+const OLD_AT = Date.now() - 400 * 86_400_000;
+
+/** `count` events received 400 days ago, written in one statement (what a year of traffic left). */
+function* prefillOld(dialect: 'sqlite' | 'postgres', count: number) {
+  const numbers = dialect === 'sqlite'
+    ? 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) '
+    : 'WITH n(i) AS (SELECT generate_series(1, ?::int)) ';
+  const pad = dialect === 'sqlite' ? "printf('%010d', i)" : "lpad(i::text, 10, '0')";
+  yield op(
+    `${numbers}INSERT INTO events (${COLUMNS})
+     SELECT ?, '00000000-0000-7000-8000-' || ${pad}, 'web', 'track', 'Clicked banner', 'old-' || (i % 5000), 'old-s-' || (i % 5000),
+       'old-p', NULL, NULL, NULL, ?, ?, NULL, '{"type":"track","name":"Clicked banner","data":{"position":1}}' FROM n`,
+    count, PROJECT, OLD_AT, OLD_AT,
+  );
+}
 
 /** A fresh, empty PostgreSQL database for this mode (dropped and created again on every start). */
 async function freshDatabase(name: string): Promise<string> {
@@ -52,6 +70,7 @@ let storage: Storage | undefined;
 
 async function startSvc(opened: Storage): Promise<number> {
   storage = opened;
+  if (oldEvents > 0) await opened.transaction(() => prefillOld(opened.dialect, oldEvents));
   const app = await buildApp({
     storage: opened,
     config: {
@@ -61,8 +80,10 @@ async function startSvc(opened: Storage): Promise<number> {
         ...(process.argv.includes('--choose') ? { experiences: svcExperiments() } : {}),
         // One key from one IP: the bench measures ingestion, not the 50/s browser budget.
         limits: { writeKeyPerSecond: 1_000_000 },
+        ...(process.argv.includes('--retention') ? { retention: { eventsDays: 30 } } : {}),
       } } } },
     },
+    ...(process.argv.includes('--retention') ? { retentionIntervalMs: 1000 } : {}),
     ...(maxPending ? { maxPendingEvents: Number(maxPending) } : {}),
   });
   models = app.svc.models;
@@ -161,11 +182,13 @@ async function start(): Promise<number> {
 }
 
 const port = await start();
-answerBenchQuestions(() => models?.settle() ?? Promise.resolve(), async () => {
-  if (!storage) return NaN;
+/** Events of the project received before `before` (all of them by default). */
+function count(before = Number.MAX_SAFE_INTEGER): Promise<number> {
+  if (!storage) return Promise.resolve(NaN);
   return storage.run(function* () {
-    const { rows } = yield op('SELECT COUNT(*) AS n FROM events WHERE project = ?', PROJECT);
+    const { rows } = yield op('SELECT COUNT(*) AS n FROM events WHERE project = ? AND received_at < ?', PROJECT, before);
     return Number(rows[0]?.n);
   });
-});
+}
+answerBenchQuestions(() => models?.settle() ?? Promise.resolve(), () => count(), () => count(OLD_AT + 1));
 process.send?.({ port });

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
  * main thread's event loop was busy so far (µs, wall clock: what bounds a server whose main thread is saturated), or — once the
  * work it accepted has all been done (the service's recommendation models caught up) — 1.
  */
-export type ServerQuestion = 'rss' | 'cpu' | 'busy' | 'settled' | 'stored';
+export type ServerQuestion = 'rss' | 'cpu' | 'busy' | 'settled' | 'stored' | 'old';
 
 /**
  * Bench side: sends `question` to the child and resolves with the number it answers under that key.
@@ -29,12 +29,15 @@ export function askServer(child: ChildProcess, question: ServerQuestion): Promis
 
 /**
  * Server side: answers the bench's questions (askServer) for as long as the process runs. `settle` resolves once what
- * the server accepted has all been done (none: at once); `stored` counts the events the server has stored.
+ * the server accepted has all been done (none: at once); `stored` counts the events the server has stored, `old` those
+ * a retention should delete.
  */
 export function answerBenchQuestions(
   settle: () => Promise<void> = () => Promise.resolve(), stored: () => Promise<number> = () => Promise.resolve(NaN),
+  old: () => Promise<number> = () => Promise.resolve(NaN),
 ): void {
   process.on('message', (message) => {
+    if (message === 'old') void old().then((count) => process.send?.({ old: count }));
     if (message === 'stored') void stored().then((count) => process.send?.({ stored: count }));
     if (message === 'settled') void settle().then(() => process.send?.({ settled: 1 }));
     if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
