@@ -3,6 +3,8 @@
 // as CSV; the proof of consent of a period.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
 import { SCAN_CHUNK } from '../../server/privacy/person-rows.js';
@@ -10,7 +12,7 @@ import type { PrivacyRequest } from '../../server/privacy/privacy-requests.js';
 import { op } from '../../server/storage/sql-program.js';
 import type { ServiceEvent } from '../../src/event.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
 
@@ -180,3 +182,43 @@ for (const driver of DRIVERS) {
     });
   });
 }
+
+describe('privacy requests across two nodes on one PostgreSQL', () => {
+  const h = useApp(POSTGRES_DRIVER, () => ({ config: config() }));
+
+  it("an erasure asked of one node is refused by the other's ingestion at once and by its Choose API within a second", async () => {
+    const other = await buildApp({ config: config(), storage: h.storage });
+    try {
+      const profileId = 'prof-two-nodes-8b2c';
+      const choose = (app: FastifyInstance) => app.inject({
+        method: 'POST', url: '/v1/acme/projects/shop/optimization/choose-api', headers: { authorization: basic('web1.p4ss') },
+        payload: { identification: { sourceId: 'web', profileId }, names: ['welcome-note'], sessionId: 's-two' },
+      });
+      assert.equal((await choose(other)).json().choices.length, 1);
+      const created = await h.app.inject({ method: 'POST', url: `${PRIVACY}/erasures`, headers: ADMIN, payload: { profileId, sourceId: 'web' } });
+      const { id } = created.json() as { id: string };
+      // Read through the other node: the request is shared.
+      for (;;) {
+        const res = await other.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN });
+        if (res.json().status === 'done') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const track = await other.inject({
+        method: 'POST', url: '/v1/acme/projects/shop/sources/web/track', headers: { authorization: basic('web1.p4ss') },
+        payload: { batch: [makeEvent({ profileId })] },
+      });
+      assert.deepEqual(track.json(), { accepted: 1, duplicates: 0 });
+      assert.deepEqual(await h.storage.run(function* () {
+        return (yield op('SELECT event_id FROM events WHERE profile_id = ?', profileId)).rows;
+      }), []);
+      let answer: { choices: unknown[] } = { choices: [1] };
+      for (let i = 0; i < 100 && answer.choices.length > 0; i++) {
+        answer = (await choose(other)).json();
+        if (answer.choices.length > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(answer, { choices: [] });
+    } finally {
+      await other.close();
+    }
+  });
+});

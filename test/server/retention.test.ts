@@ -8,7 +8,7 @@ import type { ProjectConfig } from '../../server/config/config-types.js';
 import { validateConfig } from '../../server/config/validate-config.js';
 import { ConfigError } from '../../server/config/config-error.js';
 import { ingestBatch } from '../../server/ingest/event-store.js';
-import { RETENTION_BATCH, sweepProject } from '../../server/privacy/retention.js';
+import { RETENTION_BATCH, RETENTION_CHUNK, sweepProject } from '../../server/privacy/retention.js';
 import { op, type SqlValue } from '../../server/storage/sql-program.js';
 import { num } from '../../server/storage/sql-values.js';
 import { makeEvent } from './helpers/events.js';
@@ -36,7 +36,7 @@ for (const driver of DRIVERS) {
     });
 
     it('deletes events received before the project keeps them, in batches, and nothing else', async () => {
-      const old = Array.from({ length: RETENTION_BATCH * 2 + 7 }, (_, i) => makeEvent({ profileId: `old-${i % 50}` }));
+      const old = Array.from({ length: RETENTION_CHUNK + RETENTION_BATCH + 7 }, (_, i) => makeEvent({ profileId: `old-${i % 50}` }));
       const recent = Array.from({ length: 30 }, () => makeEvent({ profileId: 'recent' }));
       for (let i = 0; i < old.length; i += 500) await ingestBatch(h.storage, 'ret/shop', 'web', old.slice(i, i + 500), { receivedAt: NOW - 31 * DAY });
       await ingestBatch(h.storage, 'ret/shop', 'web', recent, { receivedAt: NOW - 29 * DAY });
