@@ -18,8 +18,34 @@ export class ApiError extends Error {
   }
 }
 
+/** Whom a privacy request names. */
+export type PrivacySubject =
+  | { kind: 'userId'; userId: string }
+  | { kind: 'email'; email: string }
+  | { kind: 'profileId'; profileId: string; sourceId: string };
+
+/** An erasure or export as the service answers it. */
+export interface PrivacyRequest {
+  id: string;
+  kind: 'erasure' | 'export';
+  status: 'received' | 'running' | 'done';
+  /** After an erasure is done, only the kind of id it named. */
+  subject: { kind: PrivacySubject['kind']; value?: string; sourceId?: string };
+  counts: Record<string, number>;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** An erased id, refused from then on. */
+export interface Suppression {
+  kind: 'profile' | 'user' | 'email';
+  value: string;
+  requestId: string;
+  createdAt: string;
+}
+
 interface RequestOptions {
-  method?: 'GET' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'PUT' | 'DELETE' | 'POST';
   body?: unknown;
   /** The version the caller read: sent as `If-Match`, so a write over someone else's change is refused (412). */
   version?: number;
@@ -74,6 +100,25 @@ export class AdminApi {
 
   async audit(limit: number, signal?: AbortSignal): Promise<AuditEntry[]> {
     return (await this.#request<{ entries: AuditEntry[] }>(`audit?limit=${limit}`, { signal })).entries;
+  }
+
+  async privacyRequests(kind: 'erasures' | 'exports', signal?: AbortSignal): Promise<PrivacyRequest[]> {
+    return (await this.#request<Record<string, PrivacyRequest[]>>(`privacy/${kind}`, { signal }))[kind] ?? [];
+  }
+
+  /** Asks for an export of the person's data or their erasure (202: it runs in the background). */
+  createPrivacyRequest(kind: 'erasures' | 'exports', subject: PrivacySubject): Promise<PrivacyRequest> {
+    const { kind: _named, ...body } = subject;
+    return this.#request<PrivacyRequest>(`privacy/${kind}`, { method: 'POST', body });
+  }
+
+  /** A done export: its status and the person's rows by kind. */
+  exportData(id: string): Promise<Record<string, unknown>> {
+    return this.#request<Record<string, unknown>>(`privacy/exports/${encodeURIComponent(id)}`, {});
+  }
+
+  async suppressions(signal?: AbortSignal): Promise<Suppression[]> {
+    return (await this.#request<{ suppressions: Suppression[] }>('privacy/suppressions', { signal })).suppressions;
   }
 
   results(name: string, signal?: AbortSignal): Promise<ResultsAnswer> {

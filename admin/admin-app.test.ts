@@ -10,75 +10,13 @@ import type { SvcAdminConfirm } from './confirm-dialog.js';
 import type { SvcAdminEditor } from './experience-editor.js';
 import type { SvcAdminSignIn } from './sign-in-form.js';
 import { SESSION_KEY } from './admin-session.js';
+import { ADMIN_KEY, adminFetch, attributeValues, fill, find, get, shop, signIn, text, unique, until } from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 
 defineResults();
 defineAdmin();
 
-const ADMIN_KEY = 'admtest.s3cret';
 const API_KEY = 'srv1.s3cret';
-const shop = `${location.origin}/v1/acme/projects/shop`;
-
-const unique = (prefix: string): string => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
-
-/** The element at the end of `path`, each selector applied inside the shadow root of the element before it. */
-function find<T extends Element = HTMLElement>(root: Element, ...path: string[]): T | null {
-  let node: Element | null = root;
-  for (const selector of path) {
-    node = (node.shadowRoot ?? node).querySelector(selector);
-    if (!node) return null;
-  }
-  return node as T;
-}
-
-function get<T extends Element = HTMLElement>(root: Element, ...path: string[]): T {
-  const node = find<T>(root, ...path);
-  if (!node) throw new Error(`not found: ${path.join(' → ')}`);
-  return node;
-}
-
-/** Polls `condition` until it holds, a bounded number of times (the service answers in milliseconds). */
-async function until<T>(condition: () => T | null | undefined | false, what: string, tries = 400): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = condition();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-/** Sets a field as typing would (Lit's @input handlers read `target.value`). */
-function fill(field: HTMLInputElement | HTMLTextAreaElement, value: string): void {
-  field.value = value;
-  field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-}
-
-const text = (el: Element | null): string => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
-
-/** Every attribute value in `root`'s tree and the shadow trees below it. */
-function attributeValues(root: Element): string[] {
-  const values: string[] = [];
-  const walk = (node: Element): void => {
-    for (const a of node.attributes) values.push(a.value);
-    for (const child of node.shadowRoot ? [...node.shadowRoot.children, ...node.children] : node.children) walk(child);
-  };
-  walk(root);
-  return values;
-}
-
-async function adminFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${shop}/${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json', ...init.headers } });
-}
-
-async function signIn(app: SvcAdmin, key = ADMIN_KEY): Promise<void> {
-  const form = await until(() => find<SvcAdminSignIn>(app, 'svc-admin-sign-in'), 'the sign-in form');
-  await form.updateComplete;
-  fill(get<HTMLInputElement>(form, '#organization'), 'acme');
-  fill(get<HTMLInputElement>(form, '#project'), 'shop');
-  get<HTMLInputElement>(form, '#key').focus();
-  await sendKeys({ type: key });
-  get<HTMLButtonElement>(form, 'button[type="submit"]').click();
-}
 
 const list = (app: SvcAdmin) => until(() => find(app, 'svc-admin-experiences[status="ready"]'), 'the experience list');
 const row = (app: SvcAdmin, name: string) => until(() => find(app, 'svc-admin-experiences', `tr[data-name="${CSS.escape(name)}"]`), `the row of ${name}`);

@@ -18,7 +18,7 @@ interface ViewElement extends HTMLElement {
 
 /**
  * `<svc-admin>`: the admin console. Signs in with an organization's admin key (kept in sessionStorage only), then
- * lists the project's experiences, edits them, runs their lifecycle, shows their results and the audit log. The
+ * lists the project's experiences, edits them, runs their lifecycle, shows their results, privacy requests and the audit log. The
  * organization and project are prefilled from the page's `?organization=&project=`.
  *
  * @tagname svc-admin
@@ -177,10 +177,12 @@ export class SvcAdmin extends LitElement {
         ${s
           ? html`<span class="context">${s.organization} / ${s.project}</span>
               <nav aria-label="Console">
-                <button type="button" aria-current=${this.view.name !== 'audit' ? 'page' : nothing}
+                <button type="button" aria-current=${this.view.name !== 'audit' && this.view.name !== 'privacy' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'experiences' })}>Experiences</button>
                 <button type="button" aria-current=${this.view.name === 'audit' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'audit' })}>Audit log</button>
+                <button type="button" aria-current=${this.view.name === 'privacy' ? 'page' : nothing}
+                  @click=${() => this.#go({ name: 'privacy' })}>Privacy</button>
               </nav>
               <button type="button" class="sign-out" @click=${this.#signOut}>Sign out</button>`
           : nothing}
@@ -206,6 +208,7 @@ export class SvcAdmin extends LitElement {
     const v = this.view;
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
     if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
+    if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
     if (v.name === 'results') {
       return html`<div class="toolbar">
           <h1 tabindex="-1" data-heading>Results of <code>${v.experience}</code></h1>

@@ -7,7 +7,8 @@ export type AdminView =
   | { name: 'experiences' }
   | { name: 'editor'; experience: string | null }
   | { name: 'results'; experience: string }
-  | { name: 'audit' };
+  | { name: 'audit' }
+  | { name: 'privacy' };
 
 declare global {
   interface GlobalEventHandlersEventMap {

@@ -5,6 +5,7 @@ import { SvcAdminAudit } from './audit-log.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
+import { SvcAdminPrivacy } from './privacy-page.js';
 import { SvcAdminSignIn } from './sign-in-form.js';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -13,6 +14,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-experiences', SvcAdminExperiences],
   ['svc-admin-editor', SvcAdminEditor],
   ['svc-admin-audit', SvcAdminAudit],
+  ['svc-admin-privacy', SvcAdminPrivacy],
   ['svc-admin-confirm', SvcAdminConfirm],
 ];
 

@@ -16,7 +16,9 @@ export interface PrivacyRequest {
   id: string;
   project: string;
   kind: RequestKind;
+  /** Whom it names; null once an erasure is done (it forgets them), when only `subjectKind` stays. */
   subject: Subject | null;
+  subjectKind: Subject['kind'];
   status: RequestStatus;
   step: Step;
   cursor: string | null;
@@ -52,6 +54,7 @@ function requestOf(r: SqlRow): PrivacyRequest {
     project: str(r.project),
     kind: str(r.kind) as RequestKind,
     subject,
+    subjectKind: kind,
     status: str(r.status) as RequestStatus,
     step: str(r.step) as Step,
     cursor: r.cursor === null ? null : str(r.cursor),
@@ -64,8 +67,8 @@ function requestOf(r: SqlRow): PrivacyRequest {
   };
 }
 
-export function viewOf(request: PrivacyRequest, subjectKind: Subject['kind']): RequestView {
-  const subject: RequestView['subject'] = request.subject ?? { kind: subjectKind };
+export function viewOf(request: PrivacyRequest): RequestView {
+  const subject: RequestView['subject'] = request.subject ?? { kind: request.subjectKind };
   return {
     id: request.id,
     kind: request.kind,

@@ -10,7 +10,7 @@ import { num } from '../storage/sql-values.js';
 import { exportRow } from './person-rows.js';
 import type { Subject } from './person.js';
 import {
-  createRequest, listRequests, readExportResult, readRequest, viewOf, type PrivacyRequest, type RequestKind,
+  createRequest, listRequests, readExportResult, readRequest, viewOf, type RequestKind,
 } from './privacy-requests.js';
 import type { PrivacyRunner } from './privacy-runner.js';
 import { listSuppressions } from './suppressions.js';
@@ -92,7 +92,6 @@ export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner:
 
   for (const kind of ['erasure', 'export'] as const) {
     const path = `${base}/${PATHS[kind]}`;
-    const view = (r: PrivacyRequest) => viewOf(r, r.subject?.kind ?? 'profileId');
 
     app.post<{ Params: ProjectParams }>(path, { onRequest }, async (request, reply) => {
       const p = project(request);
@@ -101,21 +100,21 @@ export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner:
       void runner.kick();
       reply.code(202);
       reply.header('location', `/v1/${p.org}/projects/${p.name}/privacy/${PATHS[kind]}/${created.id}`);
-      return view(created);
+      return viewOf(created);
     });
 
     app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>(path, { onRequest }, async (request) => {
       const rows = await ctx.storage.run(() => listRequests(project(request).key, kind, limitOf(request.query.limit)));
-      return { [PATHS[kind]]: rows.map(view) };
+      return { [PATHS[kind]]: rows.map(viewOf) };
     });
 
     app.get<{ Params: IdParams }>(`${path}/:id`, { onRequest }, async (request) => {
       const p = project(request);
       const found = await ctx.storage.run(() => readRequest(p.key, request.params.id));
       if (found === null) notFound(kind, request.params.id);
-      if (kind === 'erasure' || found.status !== 'done') return view(found);
+      if (kind === 'erasure' || found.status !== 'done') return viewOf(found);
       const data = await ctx.storage.run(() => readExportResult(p.key, found.id));
-      return { ...view(found), ...(data ?? {}) };
+      return { ...viewOf(found), ...(data ?? {}) };
     });
   }
 

@@ -181,6 +181,8 @@ for (const driver of DRIVERS) {
 
       // The request itself forgot whom it was about.
       assert.deepEqual(erased.subject, { kind: 'profileId' });
+      const listed = (await app.inject({ method: 'GET', url: `${PRIVACY}/erasures`, headers: ADMIN })).json() as { erasures: { id: string; subject: unknown }[] };
+      assert.deepEqual(listed.erasures.find((e) => e.id === erased.id)?.subject, { kind: 'profileId' });
       const ids = Object.values(PAT);
       assert.deepEqual(mentions(after, ids, ['suppressions']), []);
       const suppressed = await app.inject({ method: 'GET', url: `${PRIVACY}/suppressions`, headers: ADMIN });
@@ -241,6 +243,7 @@ for (const driver of DRIVERS) {
       assert.equal(gone.json().events, undefined);
       const again = await requestDone(app, 'erasures', { userId: PAT.user });
       assert.equal((again.counts as Record<string, number>).events, 0);
+      assert.deepEqual(again.subject, { kind: 'userId' });
     });
   });
 }
