@@ -20,6 +20,13 @@ const ingest = await runIngestBench({
 console.log(formatIngestBench(ingest));
 console.log('');
 
+// The same ingestion while retention deletes a year-old backlog, against the same node without retention (about 6 minutes).
+const { formatRetentionBench, runRetentionBench } = await import('./retention-bench.js');
+console.log(formatRetentionBench(await runRetentionBench({
+  rounds: Number(process.env.BENCH_RETENTION_ROUNDS ?? 5), secondsPerRound: Number(process.env.BENCH_SECONDS ?? 8),
+})));
+console.log('');
+
 // Shorter rounds than ingestion, three request mixes (returning only, a fifth new visitors, all new) of about 90 s each.
 // Five rounds: the goal is a median of per-round ratios, and two cores shared with neighbours drift between rounds.
 const choose = await runChooseBench({
