@@ -26,6 +26,9 @@ console.log(formatRetentionBench(await runRetentionBench({
   rounds: Number(process.env.BENCH_RETENTION_ROUNDS ?? 5), secondsPerRound: Number(process.env.BENCH_SECONDS ?? 8),
 })));
 console.log('');
+const { formatPartitionBench, runPartitionBench } = await import('./partition-bench.js');
+console.log(formatPartitionBench(await runPartitionBench()));
+console.log('');
 
 // Shorter rounds than ingestion, three request mixes (returning only, a fifth new visitors, all new) of about 90 s each.
 // Five rounds: the goal is a median of per-round ratios, and two cores shared with neighbours drift between rounds.
