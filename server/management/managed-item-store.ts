@@ -120,7 +120,8 @@ export interface AuditEntry {
   at: string;
   keyId: string;
   action: 'create' | 'update' | 'delete';
-  kind: ItemKind;
+  /** An item's kind, or a privacy request's (`erasure`, `export`: named by the request's id, never the person). */
+  kind: ItemKind | 'erasure' | 'export';
   name: string;
   before: Item | null;
   after: Item | null;
@@ -137,7 +138,7 @@ export function readAudit(storage: Storage, project: string, limit: number): Pro
       at: new Date(Number(r.at)).toISOString(),
       keyId: String(r.key_id),
       action: String(r.action) as AuditEntry['action'],
-      kind: String(r.kind) as ItemKind,
+      kind: String(r.kind) as AuditEntry['kind'],
       name: String(r.name),
       before: r.before_item === null ? null : (JSON.parse(String(r.before_item)) as Item),
       after: r.after_item === null ? null : (JSON.parse(String(r.after_item)) as Item),

@@ -149,6 +149,13 @@ for (const driver of DRIVERS) {
 
       const list = (await h.app.inject({ method: 'GET', url: `${PRIVACY}/exports`, headers: ADMIN })).json() as { exports: { id: string }[] };
       assert.ok(list.exports.some((e) => e.id === id));
+      // Audited: asked (by the admin key) and done, named by the request's id, never by the person.
+      const audit = (await h.app.inject({ method: 'GET', url: '/v1/acme/projects/shop/audit', headers: ADMIN })).json() as {
+        entries: { keyId: string; action: string; kind: string; name: string; after: Record<string, unknown> }[];
+      };
+      const mine = audit.entries.filter((e) => e.name === id);
+      assert.deepEqual(mine.map((e) => [e.action, e.kind, e.keyId, e.after.status]), [['update', 'export', 'adm1', 'done'], ['create', 'export', 'adm1', 'received']]);
+      assert.ok(!JSON.stringify(audit.entries).includes('user-export-3a'));
 
       const period = await h.app.inject({ method: 'GET', url: `${PRIVACY}/consents?from=2026-03-15T00:00:00Z&to=2026-05-01T00:00:00Z`, headers: ADMIN });
       assert.equal(period.statusCode, 200, period.body);
