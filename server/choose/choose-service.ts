@@ -227,6 +227,7 @@ export class ChooseService {
       this.dedupe.forget(project, profileId);
       this.targetingCache.forget(project, profileId);
     }
+    this.exposures.forget(project, new Set(ids.profiles));
     this.options.canonicalProfiles.invalidateAll();
   }
 

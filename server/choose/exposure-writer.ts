@@ -72,6 +72,11 @@ export class ExposureWriter {
     return this.turn.written;
   }
 
+  /** Drops the parked sets of erased profiles: they must not reach the database once the database is back. */
+  forget(project: string, profiles: ReadonlySet<string>): void {
+    this.parked = this.parked.filter((set) => set.project !== project || !profiles.has(set.profileId));
+  }
+
   /** Waits for every write under way, then tries the parked sets once more; logs what is still lost. */
   async close(): Promise<void> {
     this.closing = true;

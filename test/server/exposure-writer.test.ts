@@ -68,6 +68,21 @@ describe('ExposureWriter', () => {
     assert.equal(writer.pending, 0);
   });
 
+  it("drops an erased profile's parked sets: the database back, only the others' are written", async () => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    let failures = 1;
+    const flaky: ExposureSink = { recordExposures: (batch) => (failures-- > 0 ? Promise.reject(new Error('down')) : sink.recordExposures(batch)) };
+    const writer = new ExposureWriter(flaky, { retryIntervalMs: 1000, logger: { warn: () => undefined, error: () => undefined } });
+    await addSets(writer, 3);
+    assert.equal(writer.pending, 3);
+    writer.forget(P, new Set(['p-1']));
+    writer.forget('acme/other', new Set(['p-0']));
+    assert.equal(writer.pending, 2);
+    mock.timers.tick(1000);
+    await writer.close();
+    assert.equal(await newExposures(), 2);
+  });
+
   it('close() waits for the writes under way and tries parked sets once more', async () => {
     let failures = 1;
     const flaky: ExposureSink = { recordExposures: (batch) => (failures-- > 0 ? Promise.reject(new Error('down')) : sink.recordExposures(batch)) };
