@@ -2,7 +2,7 @@ import type { ServiceEvent } from '../../src/event.js';
 import { applyIdentityEffects } from '../identity/identity-programs.js';
 import { appendToModelInbox, type InboxEntry } from '../recommendations/model-inbox.js';
 import { modelEventsOf } from '../recommendations/model-updater.js';
-import { suppressedIds } from '../privacy/suppressions.js';
+import { erasureLock, suppressedIds } from '../privacy/suppressions.js';
 import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
@@ -70,7 +70,7 @@ const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.e
  * The batches without the events that name a suppressed profile or user (an erased person's old outbox), read in the
  * storing transaction: nothing of theirs is stored once their erasure has begun. One indexed read per distinct id.
  */
-function* withoutSuppressed(batches: readonly IngestInput[]): SqlProgram<IngestInput[]> {
+function* withoutSuppressed(batches: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestInput[]> {
   const byProject = new Map<string, { profiles: Set<string>; users: Set<string> }>();
   for (const b of batches) {
     let ids = byProject.get(b.project);
@@ -81,6 +81,8 @@ function* withoutSuppressed(batches: readonly IngestInput[]): SqlProgram<IngestI
     }
   }
   const suppressed = new Map<string, Set<string>>();
+  // In project order, like every lock of this program.
+  for (const project of [...byProject.keys()].sort()) yield* erasureLock(dialect, project, 'shared');
   for (const [project, ids] of byProject) {
     const found = yield* suppressedIds(project, [...ids.profiles], [...ids.users]);
     if (found.size > 0) suppressed.set(project, found);
@@ -94,7 +96,7 @@ function* withoutSuppressed(batches: readonly IngestInput[]): SqlProgram<IngestI
 }
 
 export function* ingestProgram(sent: readonly IngestInput[], dialect: 'sqlite' | 'postgres'): SqlProgram<IngestResult[]> {
-  const batches = yield* withoutSuppressed(sent);
+  const batches = yield* withoutSuppressed(sent, dialect);
   const rowWise = dialect === 'sqlite';
   // Inserted in (project, eventId) order so that two concurrent transactions take unique-index locks in the same
   // order (PostgreSQL would otherwise be able to deadlock on two resends of overlapping batches).

@@ -9,7 +9,7 @@ import {
   type Chunk, type ExportRow,
 } from './person-rows.js';
 import { claimRequest, clearExportsOf, finishRequest, saveProgress, type PrivacyRequest } from './privacy-requests.js';
-import { suppress } from './suppressions.js';
+import { erasureLock, suppress } from './suppressions.js';
 
 export interface PrivacyRunnerOptions {
   storage: Storage;
@@ -125,6 +125,8 @@ export class PrivacyRunner {
     if (request.step === 'resolve') {
       const [now, until] = this.#lease();
       await this.#commit(request, function* () {
+        // Alone: the batches being stored commit first, and those that begin meanwhile read the list with these ids.
+        yield* erasureLock(dialect, project, 'alone');
         const person = yield* resolvePerson(project, request.subject!);
         yield* suppress(project, request.id, 'profile', person.profiles, now);
         yield* suppress(project, request.id, 'user', person.users, now);

@@ -16,6 +16,17 @@ export interface Suppression {
   createdAt: number;
 }
 
+/**
+ * PostgreSQL: a transaction that stores what the list may refuse (ingestion) holds this project's erasure lock shared,
+ * and an erasure adds to the list holding it alone. So the erasure waits for the batches being stored to commit, and
+ * a batch that begins meanwhile waits for the erasure, then reads the list with its ids on it: no batch read the list
+ * before an erasure and stored after it. SQLite runs one write transaction at a time already.
+ */
+export function* erasureLock(dialect: 'sqlite' | 'postgres', project: string, mode: 'shared' | 'alone'): SqlProgram<void> {
+  if (dialect !== 'postgres') return;
+  yield op(`SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtext(?))`, `svc_erasure:${project}`);
+}
+
 /** Rows per statement: well under both databases' bound-parameter limits. */
 const CHUNK = 400;
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { SCAN_CHUNK } from '../../server/privacy/person-rows.js';
@@ -43,7 +44,8 @@ for (const driver of DRIVERS) {
       const app = await buildApp({ config: config(), storage, now: () => Date.now() + 60_000 });
       try {
         let status: Record<string, unknown>;
-        for (;;) {
+        for (let polls = 0; ; polls++) {
+          assert.ok(polls < 2000, 'the request did not finish: gave up polling');
           status = (await app.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN })).json();
           if (status.status === 'done') break;
           await new Promise((resolve) => setTimeout(resolve, 20));
@@ -125,7 +127,8 @@ for (const driver of DRIVERS) {
       const { id } = byUser.json() as { id: string };
       assert.equal(byUser.headers.location, `${PRIVACY}/exports/${id}`);
       let answer: Record<string, unknown>;
-      for (;;) {
+      for (let polls = 0; ; polls++) {
+        assert.ok(polls < 2000, 'the request did not finish: gave up polling');
         answer = (await h.app.inject({ method: 'GET', url: `${PRIVACY}/exports/${id}`, headers: ADMIN })).json();
         if (answer.status === 'done') break;
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -172,6 +175,36 @@ for (const driver of DRIVERS) {
 describe('privacy requests across two nodes on one PostgreSQL', () => {
   const h = useApp(POSTGRES_DRIVER, () => ({ config: config() }));
 
+  it('an erasure waits for the batches being stored, which then cannot slip past the suppression list', async () => {
+    // A batch being stored by another node: its transaction holds the project's erasure lock shared (ingest-program.ts).
+    const other = new pg.Client({ connectionString: h.db.location });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query("SELECT pg_advisory_xact_lock_shared(hashtext('svc_erasure:acme/shop'))");
+      const created = await h.app.inject({ method: 'POST', url: `${PRIVACY}/erasures`, headers: ADMIN, payload: { userId: 'user-lock-3f7a' } });
+      const { id } = created.json() as { id: string };
+      // The erasure waits for that lock before it reads anyone's ids or adds them to the list.
+      let waiting = 0;
+      for (let i = 0; i < 500 && waiting === 0; i++) {
+        waiting = Number((await other.query("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rows[0].n);
+        if (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(waiting, 1, 'the erasure waits for the lock');
+      const during = (await h.app.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN })).json();
+      assert.equal(during.step, 'resolve');
+      await other.query('COMMIT');
+      let status = '';
+      for (let i = 0; i < 500 && status !== 'done'; i++) {
+        status = (await h.app.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN })).json().status;
+        if (status !== 'done') await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(status, 'done');
+    } finally {
+      await other.end();
+    }
+  });
+
   it("an erasure asked of one node is refused by the other's ingestion at once and by its Choose API within a second", async () => {
     const other = await buildApp({ config: config(), storage: h.storage });
     try {
@@ -184,7 +217,8 @@ describe('privacy requests across two nodes on one PostgreSQL', () => {
       const created = await h.app.inject({ method: 'POST', url: `${PRIVACY}/erasures`, headers: ADMIN, payload: { profileId, sourceId: 'web' } });
       const { id } = created.json() as { id: string };
       // Read through the other node: the request is shared.
-      for (;;) {
+      for (let polls = 0; ; polls++) {
+        assert.ok(polls < 2000, 'the request did not finish: gave up polling');
         const res = await other.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN });
         if (res.json().status === 'done') break;
         await new Promise((resolve) => setTimeout(resolve, 20));

@@ -86,7 +86,8 @@ async function requestDone(app: FastifyInstance, kind: 'erasures' | 'exports', b
   assert.equal(created.statusCode, 202, created.body);
   const { id, status } = created.json() as { id: string; status: string };
   assert.equal(status, 'received');
-  for (;;) {
+  for (let polls = 0; ; polls++) {
+    assert.ok(polls < 2000, 'the request did not finish: gave up polling');
     const res = await app.inject({ method: 'GET', url: `${PRIVACY}/${kind}/${id}`, headers: ADMIN });
     assert.equal(res.statusCode, 200, res.body);
     const answer = res.json() as Record<string, unknown>;
