@@ -72,7 +72,7 @@ await Promise.all([
 ]);
 
 // A second minification pass over the two IIFE bundles: terser's compressor finds ≈3% more than esbuild's
-// in this code, which is what keeps everything a CMS page needs inside its 22.5 KiB budget.
+// in this code, which is what keeps everything a CMS page needs inside its 23.25 KiB budget.
 for (const file of ['dist/service-core.js', 'dist/service.js']) {
   const name = file.slice('dist/'.length);
   const result = await minify(readFileSync(file, 'utf8'), {

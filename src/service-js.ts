@@ -4,7 +4,7 @@ import { detectDevice } from './device.js';
 import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
 import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from './event.js';
-import { ConsentDecisions } from './consent-decisions.js';
+import { consentDecisions, type ConsentDecisions } from './consent-decisions.js';
 import { expireChoice, pageOf, readChoice } from './consent-store.js';
 import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
@@ -68,7 +68,7 @@ export class ServiceJs {
       !this.#config.consent.required,
     );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
-    this.#consent = new ConsentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (kind, draft) => this.#emit(kind, draft));
+    this.#consent = consentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (kind, draft) => this.#emit(kind, draft));
     this.#outbox = createOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
     window.addEventListener('visibilitychange', this.#onPageExit);
@@ -102,7 +102,6 @@ export class ServiceJs {
         decide: (categories, validUntil, source, version) => this.#consent.decide(categories, validUntil, source, version),
       },
     };
-    this.#consent.resendPending();
     this.#consent.honourGpc();
   }
 

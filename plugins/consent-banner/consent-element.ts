@@ -173,7 +173,7 @@ export class SvcConsent extends LitElement {
       ${this.customizing
         ? html`<fieldset part="categories"><legend>${this.customizeLabel ?? t.customize}</legend>
             ${categories.map((c) => html`<label part="category"><input type="checkbox" role="switch" name=${c}
-              .checked=${c === 'necessary' || (this.choices[c] === true && !gpc.includes(c))} ?disabled=${c === 'necessary' || gpc.includes(c)}
+              .checked=${c === 'necessary' || this.choices[c] === true} ?disabled=${c === 'necessary' || gpc.includes(c)}
               @change=${(e: Event) => (this.choices = { ...this.choices, [c]: (e.target as HTMLInputElement).checked })}>
               ${t.categories[c] ?? c}</label>`)}
           </fieldset>`

@@ -19,7 +19,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Reject all',
     customize: 'Customize',
     save: 'Save choices',
-    gpc: 'Your browser sends Global Privacy Control, so what would sell or share your data stays off.',
+    gpc: 'Global Privacy Control: we neither sell nor share your data.',
     categories: { necessary: 'Necessary', analytics: 'Analytics', marketing: 'Marketing', personalization: 'Personalization' },
   },
   de: {
@@ -29,7 +29,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Alle ablehnen',
     customize: 'Anpassen',
     save: 'Auswahl speichern',
-    gpc: 'Ihr Browser sendet Global Privacy Control: Was Ihre Daten verkaufen oder weitergeben würde, bleibt aus.',
+    gpc: 'Global Privacy Control: Wir verkaufen und teilen Ihre Daten nicht.',
     categories: { necessary: 'Notwendig', analytics: 'Statistik', marketing: 'Marketing', personalization: 'Personalisierung' },
   },
   fr: {
@@ -39,7 +39,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Tout refuser',
     customize: 'Personnaliser',
     save: 'Enregistrer mes choix',
-    gpc: 'Votre navigateur envoie Global Privacy Control : ce qui vendrait ou partagerait vos données reste désactivé.',
+    gpc: 'Global Privacy Control : nous ne vendons ni ne partageons vos données.',
     categories: { necessary: 'Nécessaires', analytics: 'Mesure d’audience', marketing: 'Marketing', personalization: 'Personnalisation' },
   },
   es: {
@@ -49,7 +49,7 @@ export const TEXTS: Record<'en' | 'de' | 'fr' | 'es', ConsentTexts> = {
     reject: 'Rechazar todo',
     customize: 'Personalizar',
     save: 'Guardar selección',
-    gpc: 'Su navegador envía Global Privacy Control: lo que vendería o compartiría sus datos queda desactivado.',
+    gpc: 'Global Privacy Control: no vendemos ni compartimos sus datos.',
     categories: { necessary: 'Necesarias', analytics: 'Analíticas', marketing: 'Marketing', personalization: 'Personalización' },
   },
 };
