@@ -1,6 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import type { AdminApi } from './admin-api.js';
 import { adminStyles } from './admin-styles.js';
+import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { AuditEntry } from './experience.js';
 
@@ -192,9 +193,4 @@ export class SvcAdminAudit extends ApiView {
 /** A field's value as JSON text, or `absent`. */
 function shown(value: unknown): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
-}
-
-/** A cell's column name, shown in the cell when the table is a card per row (a phone). */
-function label(text: string): TemplateResult {
-  return html`<span class="cell-label">${text}</span>`;
 }

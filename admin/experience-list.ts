@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, type AdminApi } from './admin-api.js';
 import { navigate, notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
+import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { kindOf, type Experience } from './experience.js';
@@ -254,9 +255,4 @@ export class SvcAdminExperiences extends ApiView {
     // The step's button is gone (Start became Stop): focus stays in the row, on its first button.
     this.renderRoot.querySelector<HTMLElement>(`tr[data-name="${CSS.escape(e.name)}"] button`)?.focus();
   }
-}
-
-/** A cell's column name, shown in the cell when the table is a card per row (a phone). */
-function label(text: string): TemplateResult {
-  return html`<span class="cell-label">${text}</span>`;
 }

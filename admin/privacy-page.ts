@@ -1,6 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
 import { ApiError, type AdminApi, type PrivacyRequest, type PrivacySubject, type Suppression } from './admin-api.js';
 import { adminStyles } from './admin-styles.js';
+import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { notify } from './admin-events.js';
@@ -277,9 +278,4 @@ export class SvcAdminPrivacy extends ApiView {
       this.formError = error instanceof ApiError ? error.message : String(error);
     }
   }
-}
-
-/** A cell's column name, shown in the cell when the table is a card per row (a phone). */
-function label(text: string): TemplateResult {
-  return html`<span class="cell-label">${text}</span>`;
 }

@@ -6,6 +6,7 @@ import { validateConfig, validateExperienceItem, validateFeedItem, validateMetri
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
+import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
 import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
@@ -186,12 +187,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): voi
   }
 
   app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
-    const raw = request.query.limit;
-    const limit = raw === undefined ? AUDIT_LIMIT.default : Number(raw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT.max) {
-      throw new ServiceError('invalid_request', `limit: must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
-    }
-    return { entries: await readAudit(ctx.storage, project(request).key, limit) };
+    return { entries: await readAudit(ctx.storage, project(request).key, listLimit(request.query.limit, AUDIT_LIMIT)) };
   });
 }
 

@@ -3,6 +3,7 @@ import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
+import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ServiceContext } from '../service-context.js';
 import { op } from '../storage/sql-program.js';
@@ -61,12 +62,6 @@ function invalid(field: string, problem: string): never {
   throw new ServiceError('invalid_request', `${field}: ${problem}`);
 }
 
-function limitOf(raw: string | undefined): number {
-  const limit = raw === undefined ? LIST_LIMIT.default : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) invalid('limit', `must be a whole number from 1 to ${LIST_LIMIT.max}`);
-  return limit;
-}
-
 /** A time query parameter (ISO 8601 or epoch ms). */
 function timeOf(field: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -104,7 +99,7 @@ export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner:
     });
 
     app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>(path, { onRequest }, async (request) => {
-      const rows = await ctx.storage.run(() => listRequests(project(request).key, kind, limitOf(request.query.limit)));
+      const rows = await ctx.storage.run(() => listRequests(project(request).key, kind, listLimit(request.query.limit, LIST_LIMIT)));
       return { [PATHS[kind]]: rows.map(viewOf) };
     });
 
@@ -145,7 +140,7 @@ export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner:
       if (format !== undefined && format !== 'json' && format !== 'csv') invalid('format', 'must be json or csv');
       const since = timeOf('from', from, 0);
       const until = timeOf('to', to, 8.64e15);
-      const limit = request.query.limit === undefined ? 100_000 : limitOf(request.query.limit);
+      const limit = request.query.limit === undefined ? 100_000 : listLimit(request.query.limit, LIST_LIMIT);
       const rows = await ctx.storage.run(function* () {
         const { rows: found } = yield op(
           `SELECT id, profile_id, source_id, category, action, valid_until, email, source, banner_version, page, ts, received_at

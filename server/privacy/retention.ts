@@ -33,7 +33,7 @@ export interface SweepResult {
 }
 
 /** The next chunk of the walk: the project's events after `after` in key order, the old ones' ids and the last key. */
-function* eventChunk(project: string, after: string, before: number): SqlProgram<{ old: string[]; last: string | null }> {
+function* oldEventsChunk(project: string, after: string, before: number): SqlProgram<{ old: string[]; last: string | null }> {
   const { rows } = yield op(
     'SELECT event_id, received_at FROM events WHERE project = ? AND event_id > ? ORDER BY event_id LIMIT ?', project, after, RETENTION_CHUNK,
   );
@@ -115,7 +115,7 @@ export async function sweepProject(storage: Storage, project: ProjectRef, now: n
     const before = now - retention.eventsDays * DAY_MS;
     for (let after: string | null = ''; after !== null && !stop();) {
       const from: string = after;
-      const chunk = await storage.run(() => eventChunk(project.key, from, before));
+      const chunk = await storage.run(() => oldEventsChunk(project.key, from, before));
       for (let i = 0; i < chunk.old.length && !stop(); i += RETENTION_BATCH) {
         const ids = chunk.old.slice(i, i + RETENTION_BATCH);
         result.events += await storage.transaction(() => deleteEvents(project.key, ids[0]!, ids[ids.length - 1]!, before), { rows: ids.length });
