@@ -103,6 +103,21 @@ for (const driver of DRIVERS) {
       const missing = await h.app.inject({ method: 'GET', url: `${PRIVACY}/erasures/er_nothing`, headers: ADMIN });
       assert.equal(missing.statusCode, 404);
       assert.equal(missing.json().error.code, 'privacy_request_not_found');
+      // Query strings and paths: each bad one a 4xx in the error shape, naming what is wrong.
+      const queries: [string, number, string, string][] = [
+        ['erasures?limit=0', 400, 'invalid_request', 'limit: must be a whole number from 1 to 1000'],
+        ['exports?limit=abc', 400, 'invalid_request', 'limit: must be a whole number from 1 to 1000'],
+        ['consents?format=xml', 400, 'invalid_request', 'format: must be json or csv'],
+        ['consents?to=soon', 400, 'invalid_request', 'to: must be an ISO 8601 time or epoch milliseconds'],
+        ['consents?limit=1001', 400, 'invalid_request', 'limit: must be a whole number from 1 to 1000'],
+        ['exports/ex_nothing/events.csv', 404, 'privacy_request_not_found', 'There is no export request "ex_nothing" in this project.'],
+        ['exports/ex_nothing/events.json', 404, 'route_not_found', 'Ask for one kind of row as CSV: exports/{id}/events.csv.'],
+      ];
+      for (const [path, code, errorCode, message] of queries) {
+        const res = await h.app.inject({ method: 'GET', url: `${PRIVACY}/${path}`, headers: ADMIN });
+        assert.equal(res.statusCode, code, `${path}: ${res.body}`);
+        assert.deepEqual(res.json(), { error: { code: errorCode, message } }, path);
+      }
     });
 
     it('exports a person as JSON and each kind of row as CSV; lists requests; proves consent of a period', async () => {
