@@ -7,7 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/choose-writer.mjs', 'dist/ingest-writer.mjs', 'dist/results-reader.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -57,8 +57,8 @@ await Promise.all([
     packages: 'external',
   }),
   build({
-    // The thread entries (Choose's writer, results' reader) are loaded by URL next to server.mjs.
-    entryPoints: { server: 'server/main.ts', 'choose-writer': 'server/choose/choose-writer.ts', 'ingest-writer': 'server/ingest/ingest-writer.ts', 'results-reader': 'server/results/results-reader.ts' },
+    // Loaded by URL next to server.mjs: the SQLite threads' entry, and the programs they serve (server/programs.ts).
+    entryPoints: { server: 'server/main.ts', 'sqlite-thread': 'server/storage/sqlite/sqlite-thread.ts', programs: 'server/programs.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,

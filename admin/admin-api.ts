@@ -1,6 +1,6 @@
 // The console's one way to the management API: JSON over fetch with the admin key in the Authorization header (never
 // in a URL, where history and access logs would keep it), the service's `{error:{code, message}}` as an ApiError.
-import type { ResultsAnswer } from '../src/results-answer.js';
+import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 
 /** Who is signed in: the project the console manages and the organization's admin key. */

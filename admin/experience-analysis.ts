@@ -1,7 +1,7 @@
 // The experience editor's panel of an experiment's analysis settings: how its results are computed (significance
 // level, sequential intervals and their tuning, multiple-comparison correction).
 import { html, type TemplateResult } from 'lit';
-import type { PValueCorrection } from '../src/results-answer.js';
+import type { PValueCorrection } from '../wire/results-answer.js';
 import { ANALYSIS_DEFAULTS } from './experience.js';
 import type { ExperienceDraft } from './experience-form.js';
 

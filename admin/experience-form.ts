@@ -1,7 +1,7 @@
 // The editor's form as data: what the inputs hold (text, as typed), the checks made before anything is sent (JSON that
 // does not parse, weights that do not sum to 100) and the item a valid form saves. Every other rule is the service's:
 // its `invalid_config` message names the field.
-import type { PValueCorrection } from '../src/results-answer.js';
+import type { PValueCorrection } from '../wire/results-answer.js';
 import type { Device, Experience, ExperienceItem, ExperienceKind, Variation } from './experience.js';
 import { ANALYSIS_DEFAULTS, DEVICES, itemOf, kindOf } from './experience.js';
 

@@ -1,6 +1,6 @@
 // An experience as the management API stores and answers it (server/config/config-types.ts is the service's side of
 // this contract; the console keeps its own copy rather than importing service code into a browser bundle).
-import type { PValueCorrection } from '../src/results-answer.js';
+import type { PValueCorrection } from '../wire/results-answer.js';
 
 export type Device = 'mobile' | 'desktop';
 export type ExperienceStatus = 'draft' | 'running' | 'stopped';

@@ -1,6 +1,6 @@
 // The list's one line of results, from answers shaped as the service sends them (src/results-answer.ts).
 import { expect } from '@open-wc/testing';
-import type { ResultsAnswer, VariationStats } from '../src/results-answer.js';
+import type { ResultsAnswer, VariationStats } from '../wire/results-answer.js';
 import { headlineOf, headlineText, leaderOf } from './headline-result.js';
 
 function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0, inverse = false): ResultsAnswer {

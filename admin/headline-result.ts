@@ -2,7 +2,7 @@
 // most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win"). For a lower-is-better
 // metric the service's chance to win is already the chance of a drop, so the most likely winner is found the same way;
 // its uplift is then negative, which the list says with the metric ("on bounce · lower is better").
-import type { ResultsAnswer } from '../src/results-answer.js';
+import type { ResultsAnswer } from '../wire/results-answer.js';
 
 export type Headline =
   | { kind: 'no-data' }

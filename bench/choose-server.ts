@@ -24,10 +24,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../server/app.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../src/event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
 import { answerBenchQuestions } from './server-ipc.js';
-import { ingestBatch } from '../server/ingest/event-store.js';
+import { ingestBatch } from '../server/programs.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 

@@ -16,11 +16,11 @@ import { validateChooseRequest } from '../server/choose/validate-choose-request.
 import { ConfigStore } from '../server/config/config-store.js';
 import { validateConfig } from '../server/config/validate-config.js';
 import { CanonicalProfileCache } from '../server/identity/canonical-profile-cache.js';
-import { ingestBatch } from '../server/ingest/event-store.js';
+import { ingestBatch } from '../server/programs.js';
 import { ServiceMetrics } from '../server/metrics/service-metrics.js';
 import { FeedService } from '../server/recommendations/feed-service.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../src/event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
 
 const arg = (name: string, fallback: number): number =>

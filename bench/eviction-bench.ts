@@ -2,7 +2,7 @@
 // per-node caches' shape: server/choose/oldest-first.ts): a new iterator per eviction (`map.keys().next()`) against
 // OldestFirst's one iterator, for cache sizes from 1,000 to the service's 50,000 profiles. Rounds alternate.
 // `node --import tsx bench/eviction-bench.ts`
-import { OldestFirst } from '../server/choose/oldest-first.js';
+import { OldestFirst } from '../server/memory/oldest-first.js';
 import { median } from './choose-bench.js';
 
 const SIZES = [1_000, 10_000, 50_000];

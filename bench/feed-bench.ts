@@ -18,10 +18,10 @@ import type { ServiceConfigFile } from '../server/config/config-types.js';
 import { projectEndpoint, type ProjectParams } from '../server/http/project-endpoint.js';
 import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../src/event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { upsertProducts } from '../server/recommendations/catalog-store.js';
-import { ingestBatch } from '../server/ingest/event-store.js';
-import { CHUNK_EVENTS } from '../server/recommendations/model-applier.js';
+import { ingestBatch } from '../server/programs.js';
+import { CHUNK_EVENTS } from '../server/recommendations/model-inbox.js';
 import { applyModelsNow } from '../server/recommendations/model-inbox.js';
 import { seededRandom } from './seeded-random.js';
 

@@ -21,7 +21,7 @@ import { buildApp } from '../server/app.js';
 import { openPostgresStorage } from '../server/storage/postgres/postgres-storage.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
-import type { ServiceEvent } from '../src/event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
 import { op } from '../server/storage/sql-program.js';
 import { svcExperiments } from './choose-experiments.js';

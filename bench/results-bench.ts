@@ -19,13 +19,13 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
 import type { ServiceConfigFile } from '../server/config/config-types.js';
-import { storageChooseStore } from '../server/choose/choose-store.js';
+import { chooseStore } from '../server/choose/choose-store.js';
 import type { ExposureSet } from '../server/choose/exposure-programs.js';
-import { ingestBatch } from '../server/ingest/event-store.js';
+import { ingestBatch } from '../server/programs.js';
 import { op } from '../server/storage/sql-program.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
-import type { ServiceEvent } from '../src/event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { seededRandom } from './seeded-random.js';
 
 export interface ResultsBenchOptions {
@@ -94,7 +94,7 @@ async function generate(storage: Storage, units: number, events: number): Promis
     // A third come back in a later session and are exposed again.
     if (rand() < 0.33) exposures.push({ project: PROJECT, profileId, sessionId: `s${u}b`, device: null, time: first + DAY, choices });
   }
-  const store = storageChooseStore(storage);
+  const store = chooseStore(storage);
   for (let i = 0; i < exposures.length; i += 500) await store.recordExposures(exposures.slice(i, i + 500));
 
   const batch: ServiceEvent[] = [];

@@ -4,8 +4,8 @@ import { CanonicalProfileCache } from './identity/canonical-profile-cache.js';
 import { ConfigStore } from './config/config-store.js';
 import type { ServiceConfigFile } from './config/config-types.js';
 import { validateConfig } from './config/validate-config.js';
-import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './errors/client-errors.js';
-import { installErrorHandlers } from './errors/error-handler.js';
+import { answerClientError, answerFrameworkError, MAX_PATH_SEGMENT } from './http/client-errors.js';
+import { installErrorHandlers } from './http/error-handler.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body-parsers.js';
 import { capConnectionsPerIp, DEFAULT_CONNECTION_LIMITS, deadlineOptions, type ConnectionLimits } from './http/connection-limits.js';
 import { registerCors } from './http/cors.js';
@@ -30,6 +30,8 @@ import { privacyRoutes } from './privacy/privacy-routes.js';
 import { SuppressionList } from './privacy/suppressions.js';
 import { RetentionSweeper } from './privacy/retention.js';
 import { EventStore } from './ingest/event-store.js';
+import { INGEST, PROGRAMS_MODULE } from './programs.js';
+import { modelApplier } from './recommendations/model-applier.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import type { Storage } from './storage/storage.js';
@@ -130,16 +132,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The items written through the management API, laid over the file before the first request.
   await managed.start();
   app.addHook('onClose', () => managed.close());
-  const events = new EventStore(options.storage, { logger: app.log });
+  // Every named program runs where the storage places it; its threads (if any) serve them from PROGRAMS_MODULE.
+  options.storage.hostPrograms(PROGRAMS_MODULE);
+  const models = modelApplier(options.storage, { logger: app.log });
   // After the routes' own hooks (registered later, run earlier): what the last track requests added reaches the models.
-  app.addHook('onClose', () => events.close());
+  app.addHook('onClose', () => models.close());
+  const events = new EventStore(options.storage, INGEST, (project, batch, result) => models.stored(project, batch, result.handedOn));
   const ctx: ServiceContext = {
     config,
     managed,
     storage: options.storage,
-    metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false, modelsBehind: () => events.models.behind }),
-    models: events.models,
-    feeds: new FeedService(options.storage, events.models),
+    metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false, modelsBehind: () => models.behind }),
+    models,
+    feeds: new FeedService(options.storage, models),
     canonicalProfiles: new CanonicalProfileCache(now),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
@@ -193,18 +198,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
 
-  trackRoute(app, ctx, events);
+  trackRoute(app, {
+    ...ctx,
+    heldEvents: () => (ctx.models.failing ? 0 : ctx.models.behind),
+    identityChanged: () => ctx.canonicalProfiles.invalidateAll(),
+  }, events);
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);
-  const results = new ResultsService(options.storage);
-  app.addHook('onClose', () => results.close());
-  resultsRoute(app, ctx, results);
+  resultsRoute(app, ctx, new ResultsService(options.storage));
   managementRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
-  healthRoute(app, ctx);
-  metricsRoute(app, ctx);
+  healthRoute(app, { storage: options.storage, configHealth: () => managed.health });
+  metricsRoute(app, ctx.metrics);
   for (const route of options.routes ?? []) await route(app, ctx);
   if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
   // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).

@@ -2,7 +2,7 @@ import type { ResolvedConfig } from './config.js';
 import { gpcRefuses, pageOf, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
 import type { EventKind } from './dom-events.js';
 import { consentUrl } from './endpoint-urls.js';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { postJson } from './fetch-json.js';
 import type { Identity } from './identity.js';
 import { KEYS, type LocalStore } from './local-store.js';

@@ -1,4 +1,7 @@
+import type { ConsentRecord } from '../wire/consent.js';
 import { KEYS, type LocalStore } from './local-store.js';
+
+export type { ConsentRecord };
 
 /** What the visitor chose, per category, and until when (epoch ms). */
 export interface ConsentChoice {
@@ -8,26 +11,6 @@ export interface ConsentChoice {
   source?: string;
 }
 
-/** One consent record as the consent endpoint stores it. */
-export interface ConsentRecord {
-  eventId: string;
-  profileId: string;
-  sourceId: string;
-  timestamp: string;
-  action: 'accept' | 'reject';
-  validUntil: number;
-  category?: string;
-  /** A banner's decision: every category at once (the service stores a row per category). */
-  categories?: Record<string, boolean>;
-  email?: string;
-  message?: string;
-  /** How the visitor decided: `banner`, `api`, `tcf`… (proof of consent). */
-  source?: string;
-  /** The version of what the visitor was shown (the banner's `version` attribute). */
-  version?: string;
-  /** The page decided on: origin and path. */
-  page?: string;
-}
 
 /** The page a consent decision is made on, for its proof: origin and path, no query string or fragment. */
 export function pageOf(): string {

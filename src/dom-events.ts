@@ -1,4 +1,4 @@
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 
 /** The specific event of each operation: `svc:identify`, `svc:product`, `svc:logOut`… */
 export type EventKind = 'identify' | 'alias' | 'group' | 'track' | 'record' | 'consent' | 'product' | 'logOut';

@@ -1,5 +1,5 @@
 import { dispatchError } from './dom-events.js';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { backoffDelay, chunk, eventBytes, OUTBOX_DEFAULTS, type Outbox, type OutboxOptions } from './outbox.js';
 import { idbOutboxStore, type OutboxRecord, type OutboxStore } from './outbox-store.js';
 import type { Send } from './transport.js';

@@ -1,5 +1,5 @@
 import { createStore, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 
 /** One waiting event as IndexedDB keeps it, under the key `[scope, id]`. */
 export interface OutboxRecord {

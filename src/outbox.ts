@@ -1,4 +1,4 @@
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 
 /**
  * Where accepted events wait until the service acknowledges them. `push` is the hot path: it never reads

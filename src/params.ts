@@ -1,4 +1,5 @@
-import type { Attributes } from './event.js';
+import type { Choice } from '../wire/choose.js';
+import type { Attributes } from '../wire/event.js';
 
 /** `eventTitle` defaults to `Identify`; `userAttributes` need an `eventTitle`. */
 export interface IdentifyParams {
@@ -72,13 +73,7 @@ export interface ChooseParams {
   deferExposure?: boolean;
 }
 
-/** One resolved experience. */
-export interface Choice {
-  name: string;
-  group?: string;
-  variation?: string;
-  body: Record<string, unknown>;
-}
+export type { Choice };
 
 /** Whether a Choose answer's entry is a choice the SDK can use (a name and a body object). */
 export function isChoice(value: unknown): value is Choice {

@@ -9,8 +9,8 @@ export { KEYS, LocalStore } from './local-store.js';
 export type { AutoTrackOptions } from './config.js';
 export { InstanceSlot } from './instance-slot.js';
 export { detectDevice } from './device.js';
-export { EXPOSURE_EVENT } from './event.js';
+export { EXPOSURE_EVENT } from '../wire/event.js';
 export type {
   AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
   ResultsAnswer, VariationStats, VariationUnits,
-} from './results-answer.js';
+} from '../wire/results-answer.js';

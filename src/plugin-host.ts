@@ -1,5 +1,5 @@
 import { pluginFailed } from './guarded-listener.js';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import type { PluginContext, ServicePlugin } from './plugin.js';
 
 interface Installed {

@@ -1,4 +1,4 @@
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import type { Ids } from './identity.js';
 import type { Choice, ChooseParams, RecommendationParams } from './params.js';
 import type { ConsentChoice } from './consent-store.js';

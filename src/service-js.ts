@@ -3,7 +3,7 @@ import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
 import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
 import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 import { consentDecisions, type ConsentDecisions } from './consent-decisions.js';
 import { expireChoice, pageOf, readChoice } from './consent-store.js';
 import { postJson } from './fetch-json.js';

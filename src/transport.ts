@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from './config.js';
 import { trackUrl } from './endpoint-urls.js';
-import type { ServiceEvent } from './event.js';
+import type { ServiceEvent } from '../wire/event.js';
 
 /** What became of one request, and so of the events it carried. */
 export type SendOutcome =

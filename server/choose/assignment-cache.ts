@@ -1,4 +1,4 @@
-import { OldestFirst } from './oldest-first.js';
+import { OldestFirst } from '../memory/oldest-first.js';
 
 /**
  * Stored first assignments this node has already read, keyed by project, experience and unit. Safe to

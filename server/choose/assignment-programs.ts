@@ -1,4 +1,4 @@
-import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';
+import { insertRows, op, type SqlProgram, type SqlRow } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 
 /** A first assignment to store if the unit has none yet. */
@@ -63,7 +63,7 @@ function* storedAssignments(
 /** A request's distinct assignment keys, and which of them are already stored (`assignmentReadProgram`). */
 export interface AssignmentRead {
   project: string;
-  /** Stored rows keyed by assignmentId; `assignmentWriteProgram`'s rows are added to it. */
+  /** Stored rows keyed by assignmentId; the rows written for `missing` are added to it. */
   byId: Map<string, Assignment>;
   /** Distinct inputs without a stored row, sorted by key (so concurrent callers lock in one order). */
   missing: AssignmentInput[];
@@ -74,7 +74,7 @@ const distinct = (pick: (r: AssignmentInput) => string, of: Iterable<AssignmentI
 /**
  * The read half of `getOrCreateAssignments`: a returning unit (the common case) costs one indexed SELECT and
  * no write at all. A driver may run it outside any transaction: `missing` is only a hint of what to insert,
- * the insert-if-absent in `assignmentWriteProgram` decides.
+ * the insert-if-absent in `assignmentsInsertProgram` decides.
  */
 export function* assignmentReadProgram(inputs: readonly AssignmentInput[]): SqlProgram<AssignmentRead> {
   const { project, unique } = distinctAssignments(inputs);
@@ -101,34 +101,12 @@ function sortedById(entries: [string, AssignmentInput][]): AssignmentInput[] {
   return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 }
 
-/**
- * The write half: insert-if-absent of the missing first assignments, then the rows stored now — ours, as the
- * insert returns them, or a concurrent caller's that won the insert (`created` tells which), read back. A new
- * unit's request (nobody raced it) costs the insert alone: reading back rows it had just returned was a third of
- * the writer thread's work for a new visitor.
- */
-export function* assignmentWriteProgram(
-  project: string, missing: readonly AssignmentInput[], now: number,
-): SqlProgram<Map<string, Assignment>> {
-  const params: SqlValue[] = [];
-  for (const r of missing) params.push(project, r.experience, r.unit, r.variation, r.hashVersion, now);
-  const { rows: inserted } = yield op(
-    `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)
-     VALUES ${missing.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}
-     ON CONFLICT (project, experience, unit) DO NOTHING RETURNING experience, unit, variation, hash_version, created_at`,
-    ...params,
-  );
-  const stored = new Map(inserted.map((r) => [assignmentId(str(r.experience), str(r.unit)), toAssignment(r, true)]));
-  if (stored.size === missing.length) return stored;
-  const lost = missing.filter((r) => !stored.has(assignmentId(r.experience, r.unit)));
-  const theirs = yield* storedAssignments(project, distinct((r) => r.experience, lost), distinct((r) => r.unit, lost), new Set());
-  for (const [id, assignment] of theirs) if (!stored.has(id)) stored.set(id, assignment);
-  return stored;
-}
-
-/** The answers in the order asked, once `read.byId` holds every key (after the write half, if any was missing). */
-export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written?: Map<string, Assignment>): Assignment[] {
-  if (written) for (const [id, assignment] of written) if (!read.byId.has(id)) read.byId.set(id, assignment);
+/** The answers in the order asked, once `read.byId` holds every key (after the write, if any was missing). */
+export function assignmentAnswers(inputs: readonly AssignmentInput[], read: AssignmentRead, written: readonly Assignment[] = []): Assignment[] {
+  for (const assignment of written) {
+    const id = assignmentId(assignment.experience, assignment.unit);
+    if (!read.byId.has(id)) read.byId.set(id, assignment);
+  }
   return inOrderAsked(inputs, read.byId);
 }
 
@@ -142,37 +120,22 @@ function inOrderAsked(inputs: readonly AssignmentInput[], byId: ReadonlyMap<stri
 }
 
 /**
- * Insert-if-absent of the first assignments in one multi-row statement without reading first (assignmentWriteProgram:
- * one round trip on PostgreSQL when every pair is new); the stored rows in the order asked, `created` where this
- * program inserted the row.
+ * Insert-if-absent of each first assignment (insertRows: a statement per row on SQLite, one on PostgreSQL), the write
+ * first: null when every pair was new and is stored as asked (a new visitor: nothing is returned or read back), else
+ * the stored rows in the order asked, `created` where this program inserted the row.
  */
-export function* assignmentsInsertBatchProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[]> {
-  const { project, unique } = distinctAssignments(inputs);
-  return inOrderAsked(inputs, yield* assignmentWriteProgram(project, sortedById([...unique.entries()]), now));
-}
-
-/**
- * Insert-if-absent of each first assignment, one prepared single-row statement per pair, for a connection that takes
- * the write lock whatever it finds (the Choose writer thread's): null when every pair was new and is stored as asked
- * (a new visitor: nothing is returned or read back), else the stored rows in the order asked, `created` where this
- * program inserted the row.
- */
-export function* assignmentsInsertEachProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[] | null> {
-  const inserted: boolean[] = [];
-  for (const input of inputs) {
-    const { changes } = yield op(
-      `INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project, experience, unit) DO NOTHING`,
-      input.project, input.experience, input.unit, input.variation, input.hashVersion, now,
-    );
-    inserted.push(changes === 1);
-  }
+export function* assignmentsInsertProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[] | null> {
+  const { inserted = [] } = yield insertRows(
+    'INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)',
+    inputs.map((input) => [input.project, input.experience, input.unit, input.variation, input.hashVersion, now]),
+    'ON CONFLICT (project, experience, unit) DO NOTHING', { columns: 'project, experience, unit', at: [0, 1, 2] },
+  );
   if (inserted.every(Boolean)) return null;
   const stored = assignmentAnswers(inputs, yield* assignmentReadProgram(inputs));
   return stored.map((row, i) => ({ ...row, created: inserted[i]! }));
 }
 
-/** One project's first assignments as one flat array (cheap to post to the writer thread): see packAssignments. */
+/** One project's first assignments as one flat array (cheap to hand to the storage's lanes): see packAssignments. */
 export interface PackedAssignments {
   project: string;
   /** `experience, unit, variation, hashVersion` per input, in order. */

@@ -7,12 +7,11 @@ import { profileTargetingProgram, type StoredTargeting } from '../identity/ident
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
-import { feedProductsPort } from '../recommendations/feed-products-port.js';
+import { feedProductsPort } from './feed-products-port.js';
 import type { Storage } from '../storage/storage.js';
-import { threadFile } from '../storage/sqlite/writer-thread.js';
 import { AssignmentCache } from './assignment-cache.js';
 import { choicesJson } from './engine/choices-json.js';
-import { storageChooseStore, type ChooseStore } from './choose-store.js';
+import { chooseStore, type ChooseStore } from './choose-store.js';
 import { chooseExperiences } from './engine/choose-engine.js';
 import { ChooseError } from './engine/choose-error.js';
 import { compileExperiences, needsTargeting, type CompiledExperiences } from './engine/compile-experiences.js';
@@ -25,7 +24,6 @@ import { proposingAssignmentPort, storageAssignmentPort } from './storage-assign
 import { TargetingAttributeCache } from './targeting-attribute-cache.js';
 import { loadTargetingAttributes, withRequestFacts } from './targeting-attributes.js';
 import type { ValidChooseRequest } from './validate-choose-request.js';
-import { ThreadChooseStore } from './thread-choose-store.js';
 
 /** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
 export const TARGETING_TTL_MS = 10_000;
@@ -85,7 +83,7 @@ export class ChooseService {
   private readonly projects = new WeakMap<ProjectRef, PreparedProject>();
 
   constructor(private readonly options: ChooseServiceOptions) {
-    this.writer = chooseWriter(options.storage);
+    this.writer = chooseStore(options.storage);
     this.sink = countedWrites(this.writer, options.metrics);
     this.exposures = new ExposureWriter(this.sink, { logger: options.logger });
     this.targetingCache = new TargetingAttributeCache(options.now, TARGETING_TTL_MS);
@@ -203,13 +201,12 @@ export class ChooseService {
   }
 
   /**
-   * Does before the first request what it would otherwise wait for: compiles every project's experiences, starts the
-   * writer thread, and runs a first visit's write and the reads of a profile nobody has once (statements prepared,
+   * Does before the first request what it would otherwise wait for: compiles every project's experiences, warms the
+   * storage's lanes, and runs a first visit's write and the reads of a profile nobody has once (statements prepared,
    * code warm). Writes nothing: that profile has nothing to store.
    */
   async warm(projects: readonly ProjectRef[]): Promise<void> {
-    const writer = this.writer;
-    const thread = writer instanceof ThreadChooseStore ? writer.warm() : Promise.resolve();
+    const lanes = this.options.storage.warm();
     for (const project of projects) {
       this.prepared(project);
       await canonicalProfile(this.options.storage, project.key, '');
@@ -217,7 +214,7 @@ export class ChooseService {
       // A first visit's write for a profile nobody has, with nothing to store: prepares its statements.
       await this.writer.storeFirstVisit({ project: project.key, profileId: '', targeting: true, assignments: [], exposures: null });
     }
-    await thread;
+    await lanes;
   }
 
   /** Forgets what this node remembers of an erased person: their units' assignments, sessions and targeting. */
@@ -234,7 +231,6 @@ export class ChooseService {
   /** Writes what is still queued (first assignments, exposures); call before the storage closes. */
   async close(): Promise<void> {
     await this.exposures.close();
-    if (this.writer instanceof ThreadChooseStore) await this.writer.close();
   }
 
   /**
@@ -354,15 +350,4 @@ function countedWrites(
       metrics.exposuresWritten.inc(choices);
     },
   };
-}
-
-/**
- * SQLite: a worker thread with its own connection writes the exposures and first assignments (off the event loop; see
- * thread-choose-store.ts). PostgreSQL: the storage itself — its insert is network I/O the event loop only waits for,
- * and the server does the work. An in-memory SQLite database cannot be opened twice: storage too.
- */
-function chooseWriter(storage: Storage): ChooseStore {
-  const store = storageChooseStore(storage);
-  const file = threadFile(storage);
-  return file === null ? store : new ThreadChooseStore(file, store);
 }

@@ -1,10 +1,10 @@
-import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import {
-  assignmentAnswers, assignmentReadProgram, assignmentWriteProgram, type Assignment, type AssignmentInput,
+  assignmentAnswers, assignmentReadProgram, packAssignments, type Assignment, type AssignmentInput,
 } from './assignment-programs.js';
-import { exposureSetParams, INSERT_EXPOSURE_SETS, type ExposureSet } from './exposure-programs.js';
-import { firstVisitProgram, type FirstVisitOutcome } from './first-visit-programs.js';
+import { STORE_ASSIGNMENTS, STORE_EXPOSURES, STORE_FIRST_VISIT } from './choose-programs.js';
+import { exposureSetParams, type ExposureSet } from './exposure-programs.js';
+import type { FirstVisitOutcome } from './first-visit-programs.js';
 
 /** A Choose answer to a profile no cache knows, built as if the profile were new: what firstVisitProgram stores. */
 export interface FirstVisit {
@@ -38,48 +38,40 @@ export interface ExposureSink {
   recordExposures(sets: readonly ExposureSet[]): Promise<void>;
 }
 
-/** Exposure sets per statement: under both databases' bound-parameter limits. */
-const EXPOSURE_CHUNK = 500;
-
 /**
- * First assignments and exposures written through the storage on the main thread: PostgreSQL's way, and SQLite's
- * when its writer thread is not there (an in-memory database, or the thread failed; thread-choose-store.ts).
- * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent in a transaction
- * (on SQLite, in the next group commit), and the unique key decides between concurrent callers. Both are answered once
- * committed, without waiting for the disk (`durability: 'commit'`; the README's "What a crash can lose").
- * @example const store = storageChooseStore(storage); await store.getOrCreateAssignments(inputs);
+ * First assignments and exposures, written as the storage places the Choose programs (choose-programs.ts: the
+ * interactive lane, answered once committed without waiting for the disk; the README's "What a crash can lose").
+ * A returning unit's assignments cost one read and no write; a new unit's are an insert-if-absent, and the unique
+ * key decides between concurrent callers.
+ * @example const store = chooseStore(storage); await store.getOrCreateAssignments(inputs);
  */
-export function storageChooseStore(storage: Storage): ChooseStore {
+export function chooseStore(storage: Storage): ChooseStore {
   return {
     async getOrCreateAssignments(inputs) {
       if (inputs.length === 0) return [];
       const read = await storage.run(() => assignmentReadProgram(inputs));
       if (read.missing.length === 0) return assignmentAnswers(inputs, read);
-      const { project, missing } = read;
       const now = Date.now();
-      const written = await storage.transaction(() => assignmentWriteProgram(project, missing, now), { rows: missing.length, durability: 'commit' });
+      const stored = await storage.place(STORE_ASSIGNMENTS, packAssignments(read.missing), now);
+      // Every row was new: they hold what was asked (cloning the rows back was most of what a new visitor cost
+      // beyond a returning one).
+      const written = 'assignments' in stored ? stored.assignments : read.missing.map((input) => ({
+        experience: input.experience, unit: input.unit, variation: input.variation, hashVersion: input.hashVersion,
+        createdAt: stored.createdAt, created: true,
+      }));
       return assignmentAnswers(inputs, read, written);
     },
 
     storeFirstVisit({ project, profileId, targeting, assignments, exposures }) {
       const now = Date.now();
       const row = exposures === null ? null : exposureSetParams(exposures, now);
-      return storage.transaction(
-        () => firstVisitProgram({ project, profileId, targeting }, assignments, row, now, 'batch'),
-        { rows: assignments.length + 1, durability: 'commit' },
-      );
+      return storage.place(STORE_FIRST_VISIT, { project, profileId, targeting }, packAssignments(assignments), row, now);
     },
 
     async recordExposures(sets) {
       if (sets.length === 0) return;
       const now = Date.now();
-      await storage.transaction(function* () {
-        for (let i = 0; i < sets.length; i += EXPOSURE_CHUNK) {
-          const chunk = sets.slice(i, i + EXPOSURE_CHUNK);
-          const params = chunk.flatMap((set) => exposureSetParams(set, now));
-          yield op(`${INSERT_EXPOSURE_SETS} VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, ...params);
-        }
-      }, { rows: sets.length, durability: 'commit' });
+      await storage.place(STORE_EXPOSURES, sets.map((set) => exposureSetParams(set, now)));
     },
   };
 }

@@ -29,12 +29,12 @@ export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id,
 
 /**
  * One exposure set's row for INSERT_EXPOSURE_SETS (7 values): the set's choices become `[["experience",
- * "variation"], …]`, a null variation for a choice without one. Used by the storage and the Choose writer thread,
- * so both write the same row.
+ * "variation"], …]`, a null variation for a choice without one. Used by every write of exposure rows,
+ * so all write the same row.
  */
 export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
-  // Joined into one flat string: the row is cloned to the writer thread, and a tree of appended pieces would be
-  // flattened there first.
+  // Joined into one flat string: the storage may clone the row for another connection, and a tree of appended pieces
+  // would be flattened there first.
   const pairs = new Array<string>(set.choices.length);
   for (let i = 0; i < set.choices.length; i++) pairs[i] = pairJson(set.choices[i]!);
   return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`];

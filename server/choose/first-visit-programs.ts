@@ -1,8 +1,6 @@
 import { profileIsKnownProgram } from '../identity/identity-programs.js';
-import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
-import {
-  assignmentsInsertBatchProgram, assignmentsInsertEachProgram, type Assignment, type AssignmentInput,
-} from './assignment-programs.js';
+import { insertRows, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { assignmentsInsertProgram, type Assignment, type AssignmentInput } from './assignment-programs.js';
 import { INSERT_EXPOSURE_SETS } from './exposure-programs.js';
 
 /**
@@ -24,23 +22,22 @@ export type FirstVisitOutcome =
  * targeting) and stored in ONE transaction, which also checks that assumption (the stored targeting only when the
  * answer read it: `targeting`): the proposed first assignments
  * (insert-if-absent under the unique key), then the answer's exposure row (exposureSetParams) if every stored variation
- * is the proposed one. `insert` is how the assignments are inserted: one single-row statement per pair (`each`, on a
- * connection of its own: the SQLite writer thread) or one multi-row statement (`batch`: a round trip on PostgreSQL).
+ * is the proposed one.
  */
 export function* firstVisitProgram(
   visit: { project: string; profileId: string; targeting: boolean }, inputs: readonly AssignmentInput[],
-  exposureRow: SqlValue[] | null, now: number, insert: 'each' | 'batch',
+  exposureRow: SqlValue[] | null, now: number,
 ): SqlProgram<FirstVisitOutcome> {
   const { project, profileId } = visit;
   if (yield* profileIsKnownProgram(project, profileId, visit.targeting)) return { kind: 'known' };
   let created = inputs.length;
   if (inputs.length > 0) {
-    const stored = insert === 'each' ? yield* assignmentsInsertEachProgram(inputs, now) : yield* assignmentsInsertBatchProgram(inputs, now);
+    const stored = yield* assignmentsInsertProgram(inputs, now);
     if (stored !== null) {
       if (stored.some((row, i) => row.variation !== inputs[i]!.variation)) return { kind: 'differs', assignments: stored };
       created = stored.filter((row) => row.created).length;
     }
   }
-  if (exposureRow !== null) yield op(`${INSERT_EXPOSURE_SETS} VALUES (?, ?, ?, ?, ?, ?, ?)`, ...exposureRow);
+  if (exposureRow !== null) yield insertRows(INSERT_EXPOSURE_SETS, [exposureRow]);
   return { kind: 'answered', created };
 }

@@ -1,6 +1,6 @@
-import type { Attributes } from '../../src/event.js';
+import type { Attributes } from '../../wire/event.js';
 import type { StoredTargeting } from '../identity/identity-programs.js';
-import { ProjectScopedMap } from './project-scoped-map.js';
+import { ProjectScopedMap } from '../memory/project-scoped-map.js';
 
 /** What storage holds for a profile's targeting (storedTargetingProgram), and what was last composed from it. */
 export interface CachedTargeting extends StoredTargeting {

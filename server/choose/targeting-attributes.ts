@@ -1,4 +1,4 @@
-import type { Attributes } from '../../src/event.js';
+import type { Attributes } from '../../wire/event.js';
 import type { Device } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
 import { storedTargetingProgram } from '../identity/identity-programs.js';

@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from '../../wire/event.js';
 import type { Device } from '../config/config-types.js';
 import { keySegment } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -5,7 +6,6 @@ import { refuseJsonHazards } from '../http/json-hazards.js';
 
 // Limits keep one request's cost bounded; a page asks for a handful of experiences, a server for a few dozen.
 export const MAX_NAMES = 100;
-export const MAX_ID_LENGTH = 256;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_FORCED = 100;
 

@@ -3,14 +3,23 @@ import { validateConsent } from './validate-consent.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import type { ServiceContext } from '../service-context.js';
 import { recordConsent } from './consent-store.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Storage } from '../storage/storage.js';
+
+/** What the consent route uses of the service. */
+export interface ConsentRouteDeps {
+  config: ConfigStore;
+  storage: Storage;
+  metrics: ServiceMetrics;
+}
 
 /**
  * `POST /v1/{org}/projects/{project}/consents/data` (Basic writeKey): stores one consent record, once per
  * `eventId` when it carries one, and answers `{ok:true}`.
  */
-export function consentRoute(app: FastifyInstance, ctx: ServiceContext): void {
+export function consentRoute(app: FastifyInstance, ctx: ConsentRouteDeps): void {
   app.post<{ Params: ProjectParams }>(
     '/v1/:org/projects/:project/consents/data',
     {

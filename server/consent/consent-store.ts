@@ -1,31 +1,17 @@
+import type { ConsentRecord } from '../../wire/consent.js';
 import { suppressedIds } from '../privacy/suppressions.js';
 import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 
-/** A consent record as validated (validate-consent.ts) and stored. */
-export interface ConsentRecord {
-  profileId: string;
-  sourceId?: string;
-  action: 'accept' | 'reject';
-  /** Epoch milliseconds after which the record no longer counts. */
-  validUntil: number;
-  /** Absent means the record covers every category; stored as `default`. */
-  category?: string;
-  /** A whole decision: a row per category, accepted or rejected, instead of `action` and `category`. */
-  categories?: Record<string, boolean>;
-  email?: string;
-  message?: string;
-  /** Dedupe key: a record resent with the same eventId is stored once. */
+/**
+ * A consent record as validated (validate-consent.ts) and stored: the wire's record, its `timestamp` in epoch
+ * milliseconds (default the time received), `eventId` and `sourceId` optional (a server-side caller may leave them out).
+ */
+export type ValidConsent = Omit<ConsentRecord, 'eventId' | 'sourceId' | 'timestamp'> & {
   eventId?: string;
-  /** Epoch milliseconds of the decision (client clock); defaults to the time received. */
+  sourceId?: string;
   timestamp?: number;
-  /** How the visitor decided: `banner`, `api`, `gpc` (the browser's Global Privacy Control), `tcf` (a CMP). */
-  source?: string;
-  /** The version of what the visitor was shown (the banner's text), as the site names it. */
-  version?: string;
-  /** The page the decision was made on (no query string). */
-  page?: string;
-}
+};
 
 const DEFAULT_CATEGORY = 'default';
 
@@ -36,9 +22,9 @@ const DEFAULT_CATEGORY = 'default';
  * `<eventId>:<category>`.
  * @example await recordConsent(storage, 'acme/shop', { profileId: 'p1', action: 'accept', validUntil })
  */
-export function recordConsent(storage: Storage, project: string, record: ConsentRecord): Promise<boolean> {
+export function recordConsent(storage: Storage, project: string, record: ValidConsent): Promise<boolean> {
   const now = Date.now();
-  const rows: [category: string, action: ConsentRecord['action'], eventId: string | null][] = record.categories
+  const rows: [category: string, action: ValidConsent['action'], eventId: string | null][] = record.categories
     ? Object.entries(record.categories).map(([category, accepted]) => [
         category, accepted ? 'accept' : 'reject', record.eventId === undefined ? null : `${record.eventId}:${category}`,
       ])

@@ -1,9 +1,9 @@
+import { MAX_ID_LENGTH } from '../../wire/event.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
-import type { ConsentRecord } from './consent-store.js';
+import type { ValidConsent } from './consent-store.js';
 
-const MAX_ID = 256;
 const MAX_EMAIL = 320;
 const MAX_MESSAGE = 1024;
 const MAX_CATEGORIES = 64;
@@ -39,7 +39,7 @@ function optionalCategories(value: unknown): Record<string, boolean> | undefined
   if (entries.length === 0) invalid('categories', 'must name at least one category');
   if (entries.length > MAX_CATEGORIES) invalid('categories', `must name at most ${MAX_CATEGORIES} categories`);
   for (const [name, accepted] of entries) {
-    if (name.length === 0 || name.length > MAX_ID) invalid('categories', `names must be 1 to ${MAX_ID} characters`);
+    if (name.length === 0 || name.length > MAX_ID_LENGTH) invalid('categories', `names must be 1 to ${MAX_ID_LENGTH} characters`);
     if (typeof accepted !== 'boolean') invalid(`categories.${name}`, 'must be true or false');
   }
   return Object.fromEntries(entries) as Record<string, boolean>;
@@ -52,13 +52,13 @@ function optionalCategories(value: unknown): Record<string, boolean> | undefined
  * is a whole decision, e.g. a banner's, stored as a record per category.
  * @throws ServiceError `invalid_consent` naming the field.
  */
-export function validateConsent(body: unknown): ConsentRecord {
+export function validateConsent(body: unknown): ValidConsent {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('invalid_consent', 'The body must be a consent record object.');
   }
   refuseJsonHazards(body, 'invalid_consent', '');
   const b = body as Json;
-  const profileId = optionalText(b, 'profileId', MAX_ID);
+  const profileId = optionalText(b, 'profileId', MAX_ID_LENGTH);
   if (profileId === undefined) invalid('profileId', 'is required');
   if (b.action !== 'accept' && b.action !== 'reject') invalid('action', 'must be "accept" or "reject"');
   if (!isEpochMs(b.validUntil) || b.validUntil === 0) invalid('validUntil', 'must be a timestamp in milliseconds');
@@ -69,12 +69,12 @@ export function validateConsent(body: unknown): ConsentRecord {
     if (!isEpochMs(iso)) invalid('timestamp', 'must be epoch milliseconds or ISO 8601');
     timestamp = iso;
   }
-  const record: ConsentRecord = { profileId, action: b.action, validUntil: b.validUntil };
-  const sourceId = optionalText(b, 'sourceId', MAX_ID);
-  const category = optionalText(b, 'category', MAX_ID);
+  const record: ValidConsent = { profileId, action: b.action, validUntil: b.validUntil };
+  const sourceId = optionalText(b, 'sourceId', MAX_ID_LENGTH);
+  const category = optionalText(b, 'category', MAX_ID_LENGTH);
   const email = optionalText(b, 'email', MAX_EMAIL);
   const message = optionalText(b, 'message', MAX_MESSAGE);
-  const eventId = optionalText(b, 'eventId', MAX_ID);
+  const eventId = optionalText(b, 'eventId', MAX_ID_LENGTH);
   const categories = optionalCategories(b.categories);
   if (categories !== undefined) {
     if (category !== undefined) invalid('categories', 'cannot be sent together with category');

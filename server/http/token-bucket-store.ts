@@ -4,7 +4,7 @@
 // State is per node and in memory: rate limiting is a local protection, not a guard that must agree
 // across nodes (the database guards duplicates and assignments, not request rates).
 
-import { OldestFirst } from '../choose/oldest-first.js';
+import { OldestFirst } from '../memory/oldest-first.js';
 
 type IncrCallback = (error: Error | null, result: { current: number; ttl: number }) => void;
 

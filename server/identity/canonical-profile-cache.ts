@@ -1,4 +1,4 @@
-import { ProjectScopedMap } from '../choose/project-scoped-map.js';
+import { ProjectScopedMap } from '../memory/project-scoped-map.js';
 
 /**
  * A per-node memory of canonicalProfile in identity-store.ts (profile → the profile whose assignments it shares), so a

@@ -1,5 +1,5 @@
-import type { Attributes, ServiceEvent } from '../../src/event.js';
-import { oneAtATime, op, type SqlProgram } from '../storage/sql-program.js';
+import type { Attributes, ServiceEvent } from '../../wire/event.js';
+import { lockKeys, op, type SqlProgram } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
 
 // The identity graph as SQL programs: who is whom (identify, alias), which accounts a profile belongs to, and the
@@ -187,7 +187,7 @@ function* targetingOf(
 
 /** The identity graph and attribute effects of one newly stored event. */
 export function* applyIdentityEffects(
-  project: string, event: ServiceEvent, now: number, dialect: 'sqlite' | 'postgres',
+  project: string, event: ServiceEvent, now: number,
 ): SqlProgram<void> {
   const at = Date.parse(event.timestamp);
   if ((event.type === 'identify' || event.type === 'alias') && event.userId) {
@@ -205,8 +205,8 @@ export function* applyIdentityEffects(
   if (event.type === 'alias' && event.userId && event.anotherUserId && event.userId !== event.anotherUserId) {
     // anotherUserId → userId, unless userId already leads to anotherUserId (that would close a cycle). The chain is
     // read and the link written by one transaction at a time per project: on PostgreSQL two opposite aliases
-    // committing together would each miss the other's link and close a cycle (SQLite runs one at a time anyway).
-    yield* oneAtATime(dialect, `svc_aliases:${project}`);
+    // committing together would each miss the other's link and close a cycle.
+    yield lockKeys([`svc_aliases:${project}`]);
     const chain = yield* aliasChain(project, event.userId);
     if (!chain.includes(event.anotherUserId)) {
       yield op(

@@ -2,8 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { ServiceError } from '../errors/service-error.js';
 import { sentAtOf, validateBatch } from './validate-event.js';
-import type { ServiceContext } from '../service-context.js';
 import type { EventStore } from './event-store.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+
+/** What the track route uses of the service. */
+export interface TrackRouteDeps {
+  config: ConfigStore;
+  metrics: ServiceMetrics;
+  now: () => number;
+  /** Most events held accepted but not yet committed or counted; a request past it is answered 503 `overloaded`. */
+  maxPendingEvents: number;
+  /** Events stored but not yet counted by what follows ingestion (the recommendation models' backlog). */
+  heldEvents: () => number;
+  /** A stored batch changed the identity graph (an identify or alias). */
+  identityChanged: () => void;
+}
 
 /**
  * `POST /v1/{org}/projects/{project}/sources/{sourceId}/track` with `{batch:[event…]}`:
@@ -11,7 +25,7 @@ import type { EventStore } from './event-store.js';
  * `{accepted, duplicates}` by eventId per project. The batch's optional `sentAt` is stored with each event (results
  * correct event times for clock skew with it).
  */
-export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: EventStore): void {
+export function trackRoute(app: FastifyInstance, ctx: TrackRouteDeps, store: EventStore): void {
   // Events validated and handed to storage, not yet committed: what this node holds in memory for ingestion.
   let pending = 0;
   app.post<{ Params: ProjectParams & { sourceId: string } }>(
@@ -30,7 +44,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       // have yet to count is held too: a sustained overload slows senders to the pace the models keep, instead of
       // leaving them further behind every second. Not while the models are failing (logged): events are never refused
       // for the sake of what is derived from them, and the inbox keeps them on disk until a pass succeeds.
-      const held = pending + (ctx.models.failing ? 0 : ctx.models.behind);
+      const held = pending + ctx.heldEvents();
       if (held > 0 && held + events.length > ctx.maxPendingEvents) {
         void reply.header('retry-after', '1');
         throw new ServiceError('overloaded', `More than ${ctx.maxPendingEvents} events are waiting to be stored or counted by the `
@@ -45,7 +59,7 @@ export function trackRoute(app: FastifyInstance, ctx: ServiceContext, store: Eve
       }
       const { accepted, duplicates, suppressed, identityChanged } = result;
       // Stored links are answered by Choose at once: a client that logged in, then asks, gets the person's variations.
-      if (identityChanged) ctx.canonicalProfiles.invalidateAll();
+      if (identityChanged) ctx.identityChanged();
       ctx.metrics.eventsIngested.inc({ project }, accepted);
       ctx.metrics.eventDuplicates.inc({ project }, duplicates);
       // An erased person's events are answered as accepted (their outbox lets them go) and stored nowhere.

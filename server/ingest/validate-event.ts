@@ -1,11 +1,10 @@
-import { EVENT_TYPES, type EventType, type ServiceEvent } from '../../src/event.js';
+import { EVENT_TYPES, MAX_ID_LENGTH, type EventType, type ServiceEvent } from '../../wire/event.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 
 // Limits keep one request's cost bounded (the body is capped at 1 MiB anyway): an SDK never comes close.
 export const MAX_BATCH = 500;
-export const MAX_ID_LENGTH = 256;
 export const MAX_STRING_LENGTH = 1024;
 export const MAX_MAP_KEYS = 100;
 /** Serialized size of one `data` / `userAttributes` / `accountAttributes` map. */

@@ -4,6 +4,7 @@ import { validateConfig } from '../config/validate-config.js';
 import type { Storage } from '../storage/storage.js';
 import { CHANGES_CHANNEL, readItems, readRevision, type StoredItem } from './managed-item-store.js';
 import { groupItems, mergeItems, type ProjectItems } from './merge-items.js';
+import type { ConfigHealth } from '../http/health-route.js';
 
 export interface ManagedConfigOptions {
   /** How often the revision is polled: the bound on how late another node's write is served here. */
@@ -12,13 +13,6 @@ export interface ManagedConfigOptions {
   now?: () => number;
 }
 
-/** What `/healthz` tells about the configuration. */
-export interface ConfigHealth {
-  /** The database revision of the items served. */
-  revision: number;
-  /** Set while the database cannot be read: the node serves its last good config, read at `servedSince`. */
-  stale?: { since: string; error: string };
-}
 
 const DEFAULT_POLL_MS = 250;
 

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors/service-error.js';
-import { oneAtATime, op, type SqlProgram } from '../storage/sql-program.js';
+import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
@@ -77,12 +77,11 @@ const NOT_FOUND = { experience: 'experience_not_found', metric: 'metric_not_foun
  */
 export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutcome> {
   const { project, kind, name } = write;
-  const lock = storage.dialect === 'postgres' ? ' FOR UPDATE' : '';
   return storage.transaction(function* () {
     // One writer per project at a time: a row lock covers no item that does not exist yet, nor the project's other
     // items the check reads.
-    yield* oneAtATime(storage.dialect, `${CHANGES_CHANNEL}:${project}`);
-    const { rows } = yield op(`SELECT version, item FROM managed_items WHERE project = ? AND kind = ? AND name = ?${lock}`, project, kind, name);
+    yield lockKeys([`${CHANGES_CHANNEL}:${project}`]);
+    const { rows } = yield lockingRows(op('SELECT version, item FROM managed_items WHERE project = ? AND kind = ? AND name = ?', project, kind, name), 'wait');
     const row = rows[0];
     const before = row ? (row.item === null ? null : (JSON.parse(String(row.item)) as Item)) : write.fileItem;
     const current = row ? Number(row.version) : write.fileItem ? 1 : 0;
@@ -110,7 +109,7 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
       project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json,
     );
     yield op('UPDATE managed_revision SET revision = revision + 1 WHERE id = 1');
-    if (storage.dialect === 'postgres') yield op('SELECT pg_notify(?, ?)', CHANGES_CHANNEL, '');
+    yield notify(CHANGES_CHANNEL);
     return { version, created: before === null };
   });
 }

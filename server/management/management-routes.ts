@@ -8,9 +8,11 @@ import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import type { ServiceContext } from '../service-context.js';
 import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { Storage } from '../storage/storage.js';
+import type { ManagedConfig } from './managed-config.js';
 
 /** Each kind's path segment, its list's field in the answer and in a project's config, and its 404. */
 const KINDS = {
@@ -24,7 +26,7 @@ const AUDIT_LIMIT = { default: 100, max: 1000 };
 type Params = ProjectParams & { name: string };
 
 /** An item as the API answers it: the item itself, plus `version`, `source` and (experiences) `status`. */
-function view(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, item: Item): Item {
+function view(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, item: Item): Item {
   const stored = ctx.managed.projectItems(project.key)?.get(kind)?.get(itemName(kind, item));
   const out: Item = { ...item, version: stored?.version ?? 1, source: stored ? 'api' : 'file' };
   if (kind === 'experience') out.status = item.status ?? 'running';
@@ -40,7 +42,7 @@ function find(project: ProjectRef, kind: ItemKind, name: string): Item | undefin
   return current(project, kind).find((item) => itemName(kind, item) === name);
 }
 
-function fileItem(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string): Item | null {
+function fileItem(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, name: string): Item | null {
   const fromFile = ctx.managed.fileConfig.organizations[project.org]?.projects[project.name]?.[KINDS[kind].list] as Item[] | undefined;
   return fromFile?.find((item) => itemName(kind, item) === name) ?? null;
 }
@@ -93,7 +95,7 @@ function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unkn
  * stored items as the write's transaction reads them: a deleted feed an experience still uses is `item_in_use`, any
  * other broken reference or rule `invalid_config`.
  */
-function projectCheck(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, name: string, item: Item | null) {
+function projectCheck(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, name: string, item: Item | null) {
   return (stored: readonly StoredItem[]): void => {
     const next = stored.filter((s) => !(s.kind === kind && s.name === name));
     next.push({ project: project.key, kind, name, version: 0, item });
@@ -122,7 +124,7 @@ function projectCheck(ctx: ServiceContext, project: ProjectRef, kind: ItemKind, 
  * the answer and the next request see the change.
  */
 async function write(
-  ctx: ServiceContext, request: FastifyRequest, kind: ItemKind, name: string, item: Item | null, createOnly = false,
+  ctx: ManagementDeps, request: FastifyRequest, kind: ItemKind, name: string, item: Item | null, createOnly = false,
 ): Promise<WriteOutcome> {
   const project = request.auth!.project;
   const expected = ifMatch(request);
@@ -143,13 +145,21 @@ function found(project: ProjectRef, kind: ItemKind, name: string): Item {
   return item;
 }
 
+/** What the management routes use of the service. */
+export interface ManagementDeps {
+  config: ConfigStore;
+  managed: ManagedConfig;
+  storage: Storage;
+  now: () => number;
+}
+
 /**
  * The management API under `/v1/{org}/projects/{project}` (admin keys only): experiences, metrics and feeds — list,
  * read with `ETag`, create or replace (`If-Match` optional; `If-None-Match: *` creates only), delete — and the audit log. Items written here are
  * stored in the database, win over the file's items of the same name, and are served by this node before the answer
  * and by every other node within a second (ManagedConfig).
  */
-export function managementRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): void {
   const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
 

@@ -1,4 +1,4 @@
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { EVENT_WEIGHTS, scoreContribution } from '../recommendations/decay-score.js';
 import { basketOf, modelEventsOf, type BasketKind } from '../recommendations/model-updater.js';
 import { op, type SqlProgram, type SqlRow, type SqlValue } from '../storage/sql-program.js';

@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from '../../wire/event.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
@@ -5,7 +6,6 @@ import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import type { ServiceContext } from '../service-context.js';
 import { op } from '../storage/sql-program.js';
 import { num } from '../storage/sql-values.js';
 import { exportRow } from './person-rows.js';
@@ -16,8 +16,9 @@ import {
 import type { PrivacyRunner } from './privacy-runner.js';
 import { listSuppressions } from './suppressions.js';
 import { toCsv } from './csv.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { Storage } from '../storage/storage.js';
 
-const MAX_ID = 256;
 const MAX_EMAIL = 320;
 const LIST_LIMIT = { default: 100, max: 1000 };
 const PATHS: Record<RequestKind, string> = { erasure: 'erasures', export: 'exports' };
@@ -43,16 +44,16 @@ function subjectOf(project: ProjectRef, body: unknown): Subject {
     return value;
   };
   if (named[0] === 'profileId') {
-    const value = text('profileId', MAX_ID);
+    const value = text('profileId', MAX_ID_LENGTH);
     if (fields.sourceId === undefined) invalid('sourceId', 'is required with profileId (the source that profile id came from)');
-    const sourceId = text('sourceId', MAX_ID);
+    const sourceId = text('sourceId', MAX_ID_LENGTH);
     if (!project.config.sources.includes(sourceId)) {
       throw new ServiceError('source_not_allowed', `The source ${quoted(sourceId)} is not a source of this project.`);
     }
     return { kind: 'profileId', value, sourceId };
   }
   if (fields.sourceId !== undefined) invalid('sourceId', 'goes with profileId only');
-  if (named[0] === 'userId') return { kind: 'userId', value: text('userId', MAX_ID) };
+  if (named[0] === 'userId') return { kind: 'userId', value: text('userId', MAX_ID_LENGTH) };
   const email = text('email', MAX_EMAIL);
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) invalid('email', 'must be an email address');
   return { kind: 'email', value: email };
@@ -63,8 +64,8 @@ function invalid(field: string, problem: string): never {
 }
 
 /** A time query parameter (ISO 8601 or epoch ms). */
-function timeOf(field: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
+function timeOf(field: string, raw: string | undefined, byDefault: number): number {
+  if (raw === undefined || raw === '') return byDefault;
   const at = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
   if (!Number.isFinite(at)) invalid(field, 'must be an ISO 8601 time or epoch milliseconds');
   return at;
@@ -74,13 +75,20 @@ function notFound(kind: RequestKind, id: string): never {
   throw new ServiceError('privacy_request_not_found', `There is no ${kind} request ${quoted(id)} in this project.`);
 }
 
+/** What the privacy routes use of the service. */
+export interface PrivacyRouteDeps {
+  config: ConfigStore;
+  storage: Storage;
+  now: () => number;
+}
+
 /**
  * Privacy requests under `/v1/{org}/projects/{project}/privacy` (admin keys only): erasures and exports of one person
  * (`POST` → 202 `{id, status}`, run in the background by the PrivacyRunner of any node; `GET` one or the list), an
  * export's data as JSON (with its status) or one kind of row as CSV, the suppression list, and the proof of consent
  * of a period.
  */
-export function privacyRoutes(app: FastifyInstance, ctx: ServiceContext, runner: PrivacyRunner): void {
+export function privacyRoutes(app: FastifyInstance, ctx: PrivacyRouteDeps, runner: PrivacyRunner): void {
   const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
   const base = '/v1/:org/projects/:project/privacy';
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;

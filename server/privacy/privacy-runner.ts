@@ -1,5 +1,4 @@
-import { applyModelInbox } from '../recommendations/model-inbox.js';
-import { CHUNK_EVENTS } from '../recommendations/model-applier.js';
+import { APPLY_MODELS, CHUNK_EVENTS } from '../recommendations/model-inbox.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import { num } from '../storage/sql-values.js';
@@ -120,13 +119,12 @@ export class PrivacyRunner {
   }
 
   async #erase(request: PrivacyRequest): Promise<void> {
-    const { dialect } = this.#storage;
     const project = request.project;
     if (request.step === 'resolve') {
       const [now, until] = this.#lease();
       await this.#commit(request, function* () {
         // Alone: the batches being stored commit first, and those that begin meanwhile read the list with these ids.
-        yield* erasureLock(dialect, project, 'alone');
+        yield erasureLock([project], 'alone');
         const person = yield* resolvePerson(project, request.subject!);
         yield* suppress(project, request.id, 'profile', person.profiles, now);
         yield* suppress(project, request.id, 'user', person.users, now);
@@ -146,7 +144,7 @@ export class PrivacyRunner {
         });
         if (waiting === 0) break;
         // Applied here or by any node's applier: either way each row counts once (it is deleted as it is applied).
-        const applied = await this.#storage.transaction(() => applyModelInbox(dialect, CHUNK_EVENTS));
+        const applied = await this.#storage.place(APPLY_MODELS, CHUNK_EVENTS);
         if (applied.events === 0) await new Promise((resolve) => setTimeout(resolve, 50));
         if (this.#closed) throw new Error('closing');
       }

@@ -10,9 +10,9 @@ import { inList } from './person.js';
 // but not yet vacuumed on PostgreSQL are never read again), and deletes the old rows by key, at most a thousand per
 // short transaction, with a second's pause after each: at most 1,000 rows a second (86 million a day, more than any
 // shop we serve receives; a backlog older than retention, when it is first set, goes at that pace too), so that
-// ingestion's writes go on between them at full speed. Deleting a row costs about what storing it does: at 5,000 a
-// second the bench's saturated ingestion lost 13 to 19 % (bench/retention-bench.ts). Every node sweeps; two sweeping
-// one project at once delete the same rows twice, harmlessly.
+// ingestion's writes go on between them at full speed. Deleting a row costs about what storing it does, so a faster
+// pace takes from saturated ingestion what it deletes (docs/privacy.md has the measurements). Every node sweeps; two
+// sweeping one project at once delete the same rows twice, harmlessly.
 
 const DAY_MS = 86_400_000;
 /** Keys read per chunk of the walk (a read: it holds no lock). */

@@ -1,4 +1,4 @@
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { lockKeys, op, type SqlOp, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import { num, str } from '../storage/sql-values.js';
 
@@ -17,14 +17,14 @@ export interface Suppression {
 }
 
 /**
- * PostgreSQL: a transaction that stores what the list may refuse (ingestion) holds this project's erasure lock shared,
- * and an erasure adds to the list holding it alone. So the erasure waits for the batches being stored to commit, and
- * a batch that begins meanwhile waits for the erasure, then reads the list with its ids on it: no batch read the list
- * before an erasure and stored after it. SQLite runs one write transaction at a time already.
+ * A transaction that stores what the list may refuse (ingestion) holds this project's erasure lock shared, and an
+ * erasure adds to the list holding it alone. So the erasure waits for the batches being stored to commit, and a batch
+ * that begins meanwhile waits for the erasure, then reads the list with its ids on it: no batch read the list before
+ * an erasure and stored after it.
+ * @example yield erasureLock(['acme/shop'], 'shared');
  */
-export function* erasureLock(dialect: 'sqlite' | 'postgres', project: string, mode: 'shared' | 'alone'): SqlProgram<void> {
-  if (dialect !== 'postgres') return;
-  yield op(`SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtext(?))`, `svc_erasure:${project}`);
+export function erasureLock(projects: readonly string[], mode: 'shared' | 'alone'): SqlOp {
+  return lockKeys(projects.map((project) => `svc_erasure:${project}`), mode);
 }
 
 /** Rows per statement: well under both databases' bound-parameter limits. */

@@ -3,12 +3,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from './catalog-body.js';
-import type { ServiceContext } from '../service-context.js';
 import { upsertProducts } from './catalog-store.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { Storage } from '../storage/storage.js';
 
 type RawRequest = IncomingMessage;
 
 export const CATALOG_PATH = '/v1/:org/projects/:project/catalog';
+
+/** What the catalog route uses of the service. */
+export interface CatalogRouteDeps {
+  config: ConfigStore;
+  storage: Storage;
+}
 
 /**
  * `PUT /v1/{org}/projects/{project}/catalog?apiKey=…` (issue 6): upserts up to 100,000 products, sent as a
@@ -19,7 +26,7 @@ export const CATALOG_PATH = '/v1/:org/projects/:project/catalog';
  * rewrite prices. The route is registered in its own encapsulated scope, so its 64 MiB body limit and NDJSON
  * parser apply to it alone (every other route keeps 1 MiB).
  */
-export async function catalogRoute(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+export async function catalogRoute(app: FastifyInstance, ctx: CatalogRouteDeps): Promise<void> {
   const apiKeyOnly = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (request.auth?.kind !== 'apiKey') {
       done(new ServiceError('invalid_credentials', 'The catalog API takes an apiKey (?apiKey=); a writeKey may not change the catalog.'));

@@ -4,9 +4,16 @@ import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { pickFields } from './feed-service.js';
 import { validateFeedRequest } from './validate-feed-request.js';
-import type { ServiceContext } from '../service-context.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { FeedService } from './feed-service.js';
 
 export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
+
+/** What the feed route uses of the service. */
+export interface FeedRouteDeps {
+  config: ConfigStore;
+  feeds: FeedService;
+}
 
 /**
  * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
@@ -14,7 +21,7 @@ export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.
  */
-export function feedRoute(app: FastifyInstance, ctx: ServiceContext): void {
+export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
   app.post<{ Params: ProjectParams & { id: string } }>(
     FEED_PATH,
     {

@@ -1,11 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppliedChunk } from './model-inbox.js';
-
-/**
- * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
- * chunk holds the SQLite writer (and the track requests queued behind it) for tens of milliseconds, not seconds.
- */
-export const CHUNK_EVENTS = 5000;
+import type { ServiceEvent } from '../../wire/event.js';
+import type { Storage } from '../storage/storage.js';
+import { APPLY_MODELS, CHUNK_EVENTS, modelInboxWaiting, type AppliedChunk } from './model-inbox.js';
 
 /**
  * How long model events wait for more to join their chunk. A commit writes every page it changed in full, so a chunk
@@ -42,7 +38,7 @@ export interface ModelApplierOptions {
  * wait are then approximate (their views may trail by a pass).
  * @example
  * const models = new ModelApplier({
- *   applyChunk: (n) => storage.transaction(() => applyModelInbox('sqlite', n)), waiting: () => storage.run(modelInboxWaiting),
+ *   applyChunk: (n) => storage.place(APPLY_MODELS, n), waiting: () => storage.run(modelInboxWaiting),
  * });
  */
 export class ModelApplier {
@@ -83,6 +79,14 @@ export class ModelApplier {
   /** The last pass failed (logged): the models are stuck, not slow, until a pass succeeds. */
   get failing(): boolean {
     return this.#failing;
+  }
+
+  /**
+   * A batch of `project` was stored and `count` model events of it went into the inbox (ingestion's hand-on): applies
+   * them soon. Its visitors are those of its product events.
+   */
+  stored(project: string, events: readonly ServiceEvent[], count: number): void {
+    if (count > 0) this.added(count, project, new Set(events.filter((e) => e.type === 'product').map((e) => e.profileId)));
   }
 
   /** `count` model events of `profiles` (of `project`) were committed to the inbox: applies them soon. */
@@ -222,4 +226,12 @@ export class ModelApplier {
     this.#failing = false;
     for (const [key, at] of this.#pending) if (at <= this.#applied) this.#pending.delete(key);
   }
+}
+
+/**
+ * The applier of `storage`'s models: chunks applied as the storage places APPLY_MODELS (a bulk write).
+ * @example const models = modelApplier(storage, { logger: app.log });
+ */
+export function modelApplier(storage: Storage, options: Omit<ModelApplierOptions, 'applyChunk' | 'waiting'> = {}): ModelApplier {
+  return new ModelApplier({ applyChunk: (maxEvents) => storage.place(APPLY_MODELS, maxEvents), waiting: () => storage.run(modelInboxWaiting), ...options });
 }

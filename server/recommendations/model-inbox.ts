@@ -1,35 +1,41 @@
-import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import type { ServiceEvent } from '../../wire/event.js';
+import { program } from '../storage/program.js';
+import { insertRows, lockingRows, op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
-import { CHUNK_EVENTS } from './model-applier.js';
-import { decodeModelEvents, encodeModelEvents, updateModels, type ModelEvent } from './model-updater.js';
+import { decodeModelEvents, encodeModelEvents, modelEventsOf, updateModels, type ModelEvent } from './model-updater.js';
 
 // The models' inbox: one appended row per stored batch with model events (model-updater.ts says why), drained in
 // chunks by applyModelInbox. Rows are keyed by a serial id, so appends land at the end of the table's one index.
 
-/** What one ingestion transaction hands the models: a batch's model events, with the project they belong to. */
-export interface InboxEntry {
+/**
+ * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
+ * chunk holds the writer (and the track requests queued behind it) for tens of milliseconds, not seconds.
+ */
+export const CHUNK_EVENTS = 5000;
+
+/** A batch's newly stored events, as ingestion hands them on in its transaction: `project`'s, received at `now`. */
+export interface StoredBatch {
   project: string;
-  events: ModelEvent[];
+  events: readonly ServiceEvent[];
+  now: number;
 }
 
 /**
- * Appends entries to the inbox in the caller's (ingestion) transaction; entries without events are skipped.
- * @example yield* appendToModelInbox([{ project: 'acme/shop', events: modelEventsOf(stored, now) }], 'sqlite');
+ * Appends the model events of newly stored batches to the inbox, in the caller's (ingestion's) transaction: one row
+ * per batch that has some. Answers how many model events each batch added, in order.
+ * @example const added = yield* appendToModelInbox([{ project: 'acme/shop', events: stored, now }]);
  */
-export function* appendToModelInbox(entries: readonly InboxEntry[], dialect: 'sqlite' | 'postgres'): SqlProgram<void> {
-  const rows = entries.filter((e) => e.events.length > 0);
-  if (rows.length === 0) return;
-  if (dialect === 'sqlite') {
-    // One prepared single-row statement, reused: cheaper in process than binding a statement per row count.
-    for (const r of rows) {
-      yield op('INSERT INTO model_inbox (project, size, events) VALUES (?, ?, ?)', r.project, r.events.length, encodeModelEvents(r.events));
-    }
-    return;
+export function* appendToModelInbox(batches: readonly StoredBatch[]): SqlProgram<number[]> {
+  const counts: number[] = [];
+  const rows: [string, number, string][] = [];
+  for (const batch of batches) {
+    const events = modelEventsOf(batch.events, batch.now);
+    counts.push(events.length);
+    if (events.length > 0) rows.push([batch.project, events.length, encodeModelEvents(events)]);
   }
-  const params: SqlValue[] = [];
-  for (const r of rows) params.push(r.project, r.events.length, encodeModelEvents(r.events));
-  yield op(`INSERT INTO model_inbox (project, size, events) VALUES ${rows.map(() => '(?, ?, ?)').join(', ')}`, ...params);
+  if (rows.length > 0) yield insertRows('INSERT INTO model_inbox (project, size, events)', rows);
+  return counts;
 }
 
 /** Inbox rows read per statement while a chunk is gathered. */
@@ -47,11 +53,11 @@ export interface AppliedChunk {
 
 /**
  * Applies the oldest inbox rows, about `maxEvents` model events (at least one row), to the models and deletes them, in
- * one transaction: each row is applied exactly once, and a crash before the commit leaves it for the next chunk. On
- * PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, so the appliers of several nodes take different rows.
- * @example const { more } = await storage.transaction(() => applyModelInbox('sqlite', 5000));
+ * one transaction: each row is applied exactly once, and a crash before the commit leaves it for the next chunk. The
+ * rows read are locked, skipping those another transaction holds, so the appliers of several nodes take different rows.
+ * @example const { more } = await storage.place(APPLY_MODELS, 5000);
  */
-export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: number): SqlProgram<AppliedChunk> {
+export function* applyModelInbox(maxEvents: number): SqlProgram<AppliedChunk> {
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be at least 1, not ${maxEvents}`);
   const ids: number[] = [];
   const byProject = new Map<string, ModelEvent[]>();
@@ -61,10 +67,7 @@ export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: numb
   while (events < maxEvents) {
     // Each row holds at least one event: a page never takes more rows than the chunk has room for.
     const limit = Math.min(PAGE_ROWS, maxEvents - events);
-    const { rows } = yield op(
-      `SELECT id, project, events FROM model_inbox WHERE id > ? ORDER BY id LIMIT ?${dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      after, limit,
-    );
+    const { rows } = yield lockingRows(op('SELECT id, project, events FROM model_inbox WHERE id > ? ORDER BY id LIMIT ?', after, limit), 'skip');
     for (const r of rows) {
       const id = num(r.id);
       const decoded = decodeModelEvents(str(r.events));
@@ -82,13 +85,16 @@ export function* applyModelInbox(dialect: 'sqlite' | 'postgres', maxEvents: numb
     }
   }
   // Projects in order: the lock order of every model write (model-updater.ts).
-  for (const project of [...byProject.keys()].sort()) yield* updateModels(project, byProject.get(project)!, dialect);
+  for (const project of [...byProject.keys()].sort()) yield* updateModels(project, byProject.get(project)!);
   for (let i = 0; i < ids.length; i += DELETE_IDS) {
     const chunk = ids.slice(i, i + DELETE_IDS);
     yield op(`DELETE FROM model_inbox WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk);
   }
   return { rows: ids.length, events, more };
 }
+
+/** One chunk of the inbox applied (applyModelInbox): a bulk write, beside ingestion's. */
+export const APPLY_MODELS = program('models.apply', 'bulk', applyModelInbox);
 
 /** Inbox rows `modelInboxWaiting` reads at most: the inbox grows while the models fail, and the read is on a poll. */
 const WAITING_PROBE_ROWS = 5000;
@@ -105,10 +111,10 @@ export function* modelInboxWaiting(): SqlProgram<number> {
 }
 
 /**
- * Applies the whole inbox on the storage's own connection: for tools, benches and tests that store batches through
- * `ingestBatch` rather than a running service (whose applier does it).
+ * Applies the whole inbox: for tools, benches and tests that store batches through `ingestBatch` rather than a
+ * running service (whose applier does it).
  * @example await ingestBatch(storage, 'acme/shop', 'web', events); await applyModelsNow(storage);
  */
 export async function applyModelsNow(storage: Storage, maxEvents = CHUNK_EVENTS): Promise<void> {
-  while ((await storage.transaction(() => applyModelInbox(storage.dialect, maxEvents))).more);
+  while ((await storage.place(APPLY_MODELS, maxEvents)).more);
 }

@@ -1,5 +1,5 @@
-import type { ServiceEvent } from '../../src/event.js';
-import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import type { ServiceEvent } from '../../wire/event.js';
+import { lockKeys, op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { EVENT_WEIGHTS, scoreContribution } from './decay-score.js';
 
 // How stored events reach the recommendation models. Ingestion (server/ingest/ingest-program.ts) appends each
@@ -120,22 +120,6 @@ function bump(counts: Map<string, Map<string, number>>, a: string, b: string): v
   row.set(b, (row.get(b) ?? 0) + 1);
 }
 
-/**
- * PostgreSQL: transactions that touch the same basket take turns, so that the second reads the products the first
- * added and pairs its own with them (two concurrent reads of a basket would each miss the other's products). One
- * transaction-scoped advisory lock per basket, taken in key order (no deadlock cycle). SQLite needs none: a write
- * transaction there holds the database's one write lock from its start.
- */
-function* lockBaskets(project: string, kind: BasketKind, ids: string[]): SqlProgram<void> {
-  for (let i = 0; i < ids.length; i += CHUNK_ROWS) {
-    const chunk = ids.slice(i, i + CHUNK_ROWS);
-    yield op(
-      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (VALUES ${chunk.map(() => '(?)').join(', ')}) AS v(k)`,
-      ...chunk.map((id) => `baskets\n${project}\n${kind}\n${id}`),
-    );
-  }
-}
-
 /** The distinct products already stored per basket, for the baskets this batch touches. */
 function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProgram<Map<string, Set<string>>> {
   const baskets = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
@@ -153,10 +137,10 @@ function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProg
 /**
  * Folds model events into the recommendation models (product_scores, baskets + co_occurrence, profile_recent).
  * Each event must be folded once (the applier deletes the inbox rows it came from in the same transaction).
- * `dialect` says whether concurrent transactions must take turns on the baskets they touch (PostgreSQL).
- * @example yield* updateModels('acme/shop', modelEventsOf(storedEvents, Date.now()), 'postgres');
+ * Concurrent transactions take turns on the baskets they touch (their keys are locked, in one order).
+ * @example yield* updateModels('acme/shop', modelEventsOf(storedEvents, Date.now()));
  */
-export function* updateModels(project: string, events: readonly ModelEvent[], dialect: 'sqlite' | 'postgres'): SqlProgram<void> {
+export function* updateModels(project: string, events: readonly ModelEvent[]): SqlProgram<void> {
   if (events.length === 0) return;
   // Scores are stored relative to a fixed epoch (decay-score.ts): an event's contribution depends on its own time only.
   const scores = new Map<string, number>();
@@ -194,7 +178,9 @@ export function* updateModels(project: string, events: readonly ModelEvent[], di
   for (const kind of kinds) {
     const ids = sortedKeys(added[kind]);
     if (ids.length === 0) continue;
-    if (dialect === 'postgres') yield* lockBaskets(project, kind, ids);
+    // Transactions that touch the same basket take turns (keys locked in key order: no deadlock cycle), so that the
+    // second reads the products the first added and pairs its own with them.
+    yield lockKeys(ids.map((id) => `baskets\n${project}\n${kind}\n${id}`));
     const stored = yield* loadBaskets(project, kind, ids);
     for (const id of ids) {
       const products = stored.get(id) as Set<string>;

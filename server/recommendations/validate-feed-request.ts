@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from '../../wire/event.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 
@@ -14,7 +15,6 @@ export const MAX_FEED_LIMIT = 100;
 /** Fields per request and characters per field name: a request cannot make us build huge answers. */
 export const MAX_FIELDS = 50;
 const MAX_FIELD_LENGTH = 64;
-const MAX_ID_LENGTH = 256;
 
 function fail(path: string, problem: string): never {
   throw new ServiceError('invalid_request', `${path}: ${problem}`);

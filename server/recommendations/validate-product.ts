@@ -1,9 +1,8 @@
+import { MAX_ID_LENGTH } from '../../wire/event.js';
 import type { ProductConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 
-/** A product's id is a key in URLs and tables: bounded like every other id. */
-const MAX_ID_LENGTH = 256;
 /** One product as JSON: generous for free fields, bounded so 100,000 products stay within the body limit. */
 export const MAX_PRODUCT_BYTES = 16 * 1024;
 const STRING_FIELDS = ['title', 'currency', 'url', 'image', 'category'] as const;

@@ -6,7 +6,7 @@ import { personGraphProgram } from './person-graph.js';
 import type { ResultsQuery } from './results-query.js';
 import { buildReport, type ResultsReport } from './results-report.js';
 
-/** An experiment as results need it: its name and variations (plain values: they may be posted to a thread). */
+/** An experiment as results need it: its name and variations (plain values: the storage may post them elsewhere). */
 export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[] };
 
 /**

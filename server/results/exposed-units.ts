@@ -1,4 +1,4 @@
-import { EXPOSURE_EVENT } from '../../src/event.js';
+import { EXPOSURE_EVENT } from '../../wire/event.js';
 import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { DATA, EVENT_TIME, parseData } from './event-columns.js';

@@ -1,4 +1,4 @@
-import { evalCondition, type Condition } from '../choose/engine/condition.js';
+import { evalCondition, type Condition } from '../config/condition.js';
 import type { MetricConfig } from '../config/config-types.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';

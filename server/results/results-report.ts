@@ -2,7 +2,7 @@ import type { MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
   AbsoluteDifference, CupedFigures, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats,
   VariationUnits,
-} from '../../src/results-answer.js';
+} from '../../wire/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
 import type { ExperimentConfig } from './experiment-results.js';

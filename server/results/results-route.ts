@@ -2,11 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import type { ServiceContext } from '../service-context.js';
 import type { ResultsService } from './results-service.js';
 import { parseResultsQuery } from './results-query.js';
+import type { ConfigStore } from '../config/config-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/results';
+
+/** What the results route uses of the service. */
+export interface ResultsRouteDeps {
+  config: ConfigStore;
+  metrics: ServiceMetrics;
+}
 
 /**
  * `GET /v1/{org}/projects/{project}/experiences/{name}/results?apiKey=…`: an experiment's units, metrics and
@@ -14,7 +21,7 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
  * writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
  * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
  */
-export function resultsRoute(app: FastifyInstance, ctx: ServiceContext, results: ResultsService): void {
+export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, results: ResultsService): void {
   app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
     RESULTS_PATH,
     { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true, allowAdminKey: true }) },

@@ -1,5 +1,5 @@
 import jStatModule from 'jstat';
-import type { AbsoluteDifference } from '../../src/results-answer.js';
+import type { AbsoluteDifference } from '../../wire/results-answer.js';
 import type { MetricType } from '../config/config-types.js';
 import {
   bayesian, clamp01, DEFAULT_SEQUENTIAL_TUNING, twoSidedFixed, twoSidedSequential, type Estimate, type Frequentist,

@@ -127,8 +127,8 @@ ON CONFLICT (project, profile_id) DO NOTHING;
 
 // Exposures become one row per Choose answer (an ExposureSet: profile, session, device, time), its choices a JSON
 // array of [experience, variation] pairs, with their count beside it. An answer of 20 choices was 20 inserts and
-// 20 index entries; the bench measured ≈3.3 µs per exposure row in the writer thread against ≈0.25 µs per
-// exposure packed, so new sessions' exposures were the largest cost of a Choose request after the framework.
+// 20 index entries, an order of magnitude more than the packed row, so new sessions' exposures were the largest cost
+// of a Choose request after the framework.
 // Results read a time range of a project (the index) and unpack the pairs. Existing rows become sets of one.
 const exposureSets = (t: { int: string; serial: string; pairs: string }): string => `
 CREATE TABLE exposures_next (

@@ -1,7 +1,8 @@
+import type { GroupProgram, NamedProgram } from './program.js';
 import type { SqlProgram } from './sql-program.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale): it runs the SQL programs of
-// the domains (ingest/, identity/, consent/, choose/, recommendations/) and knows none of them. Every guard that
+// the domains and knows none of them. Where a named program runs (a thread, the pool, a group commit) is its choice. Every guard that
 // must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by the
 // database, never an in-memory set. `project` is always `${org}/${project}`.
 
@@ -26,6 +27,20 @@ export interface Storage {
    * each in a savepoint of its own, so a failing one fails alone). On PostgreSQL each is a transaction of its own.
    */
   transaction<T>(make: () => SqlProgram<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs a named program where its lane says (program.ts): a `report` read, or an `interactive` or `bulk` write
+   * committed as one transaction. Resolves once committed, as the lane promises.
+   */
+  place<A extends unknown[], T>(program: NamedProgram<A, T>, ...args: A): Promise<T>;
+  /** Stores one input of a group program, with the inputs that arrive meanwhile; resolves to its result once on disk. */
+  group<I, R>(program: GroupProgram<I, R>, input: I): Promise<R>;
+  /**
+   * Where the storage's threads (if it has any) find every named program: the URL of a module whose `PROGRAMS` export
+   * is the service's ProgramTable. Until this is called, every program runs on the storage's own connection.
+   */
+  hostPrograms(module: URL): void;
+  /** Starts what runs the lanes (threads and their connections) before the first program waits for it. */
+  warm(): Promise<void>;
   /**
    * PostgreSQL only: calls `onNotify` on every `NOTIFY` on `channel` (a program sends one with
    * `SELECT pg_notify(channel, '')`, delivered at its commit), on a connection of its own. `onLost` is called once if

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AssignmentCache } from '../../server/choose/assignment-cache.js';
 import { storageAssignmentPort } from '../../server/choose/storage-assignment-port.js';
-import { storageChooseStore, type AssignmentStore } from '../../server/choose/choose-store.js';
+import { chooseStore, type AssignmentStore } from '../../server/choose/choose-store.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { firstAssignment, firstAssignments, getAssignment } from './helpers/stored-rows.js';
@@ -26,7 +26,7 @@ describe('AssignmentCache and the storage assignment port', () => {
   it('serves the stored variation, not the proposal, and remembers it', async () => {
     await firstAssignment(h.storage, { project: P, experience: 'e1', unit: 'u-stored', variation: 'a', hashVersion: 2 });
     const cache = new AssignmentCache();
-    const port = storageAssignmentPort(storageChooseStore(h.storage), P, cache);
+    const port = storageAssignmentPort(chooseStore(h.storage), P, cache);
     const answer = await port.getOrCreateAssignments([
       { experience: 'e1', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },
       { experience: 'e2', unitKey: 'u-stored', proposedVariation: 'b', hashVersion: 2 },

@@ -16,7 +16,7 @@ import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { useSqliteWithSide } from './helpers/use-test-app.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { firstAssignment, firstAssignments, getAssignment, listEvents } from './helpers/stored-rows.js';
 
 const PROJECT = 'acme/shop';
@@ -157,7 +157,7 @@ describe('assignment group commit: a database error fails only its own request (
         assert.equal(outcomes[0]?.status, 'fulfilled');
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned assignment/);
-        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 } });
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, handedOn: 0 } });
         assert.equal(outcomes[3]?.status, 'fulfilled');
         assert.deepEqual(await stored(h.storage, `ok1-${raise}`), EXPERIMENTS.map(() => 'a'));
         assert.deepEqual(await stored(h.storage, `ok2-${raise}`), EXPERIMENTS.map(() => 'b'));

@@ -7,11 +7,11 @@ import { buildApp } from '../../server/app.js';
 import { CanonicalProfileCache } from '../../server/identity/canonical-profile-cache.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 
 describe('CanonicalProfileCache', () => {
   it('answers a remembered canonical until the TTL has passed, then forgets it', () => {

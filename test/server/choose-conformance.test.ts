@@ -10,8 +10,8 @@ import { getBucketRanges } from '../../server/choose/engine/bucket-ranges.js';
 import { chooseVariation } from '../../server/choose/engine/choose-variation.js';
 import { inNamespace } from '../../server/choose/engine/in-namespace.js';
 import { getEqualWeights } from '../../server/choose/engine/equal-weights.js';
-import { evalCondition } from '../../server/choose/engine/condition.js';
-import type { Condition, SavedGroups } from '../../server/choose/engine/condition.js';
+import { evalCondition } from '../../server/config/condition.js';
+import type { Condition, SavedGroups } from '../../server/config/condition.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The in-repo copy is what runs (CI clones have no ../shared); the shared original is only

@@ -7,20 +7,19 @@ import { buildApp } from '../../server/app.js';
 import { verifiedKey, verifyKey } from '../../server/auth/verified-keys.js';
 import { ExposureDedupe } from '../../server/choose/exposure-dedupe.js';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
-import { ProjectScopedMap } from '../../server/choose/project-scoped-map.js';
+import { ProjectScopedMap } from '../../server/memory/project-scoped-map.js';
 import { choicesJson } from '../../server/choose/engine/choices-json.js';
 import { TargetingAttributeCache } from '../../server/choose/targeting-attribute-cache.js';
-import { ThreadChooseStore } from '../../server/choose/thread-choose-store.js';
 import { ConfigStore } from '../../server/config/config-store.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { TARGETING_TTL_MS } from '../../server/choose/choose-service.js';
 import { exposureSetParams } from '../../server/choose/exposure-programs.js';
 import type { SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { ExposureSet } from '../../server/choose/exposure-programs.js';
-import { storageChooseStore } from '../../server/choose/choose-store.js';
+import { chooseStore } from '../../server/choose/choose-store.js';
 import { makeEvent } from './helpers/events.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch, PROGRAMS_MODULE } from '../../server/programs.js';
 import { countExposures, getAssignment, readExposures } from './helpers/stored-rows.js';
 
 const P = 'acme/shop';
@@ -259,6 +258,8 @@ describe('Choose API hot path over SQLite', () => {
   before(async () => {
     db = sqliteDatabase();
     storage = (await db.open()) as SqliteStorage;
+    // The Choose programs run on the interactive lane's thread, as in a service.
+    storage.hostPrograms(PROGRAMS_MODULE);
   });
   after(async () => {
     await storage.close();
@@ -267,7 +268,7 @@ describe('Choose API hot path over SQLite', () => {
 
   it('the writer thread: answers added in one turn are one write, committed when their add() resolves', async () => {
     const before = await countExposures(storage, 'acme/worker');
-    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
+    const sink = chooseStore(storage);
     let writes = 0;
     const writer = new ExposureWriter({ recordExposures: (sets) => (writes++, sink.recordExposures(sets)) }, { maxBatch: 1000 });
     try {
@@ -276,30 +277,25 @@ describe('Choose API hot path over SQLite', () => {
       assert.equal(await countExposures(storage, 'acme/worker'), before + 250);
     } finally {
       await writer.close();
-      await sink.close();
     }
   });
 
   it('the writer thread: a full batch is written by the worker while the app runs', async () => {
-    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
-    try {
-      await sink.recordExposures([set('acme/worker2', 'p1', 2), { ...set('acme/worker2', 'p2'), sessionId: null, device: null, time: 1_700_000_000_000 }]);
-      const stored = await readExposures(storage, 'acme/worker2');
-      assert.deepEqual(stored.map((e) => [e.profileId, e.experience, e.variation, e.sessionId, e.device]), [
-        ['p1', 'e0', 'a', 's1', 'desktop'], ['p1', 'e1', 'a', 's1', 'desktop'], ['p2', 'e0', 'a', null, null],
-      ]);
-      assert.equal(stored[2]?.time, 1_700_000_000_000);
-    } finally {
-      await sink.close();
-    }
+    const sink = chooseStore(storage);
+    await sink.recordExposures([set('acme/worker2', 'p1', 2), { ...set('acme/worker2', 'p2'), sessionId: null, device: null, time: 1_700_000_000_000 }]);
+    const stored = await readExposures(storage, 'acme/worker2');
+    assert.deepEqual(stored.map((e) => [e.profileId, e.experience, e.variation, e.sessionId, e.device]), [
+      ['p1', 'e0', 'a', 's1', 'desktop'], ['p1', 'e1', 'a', 's1', 'desktop'], ['p2', 'e0', 'a', null, null],
+    ]);
+    assert.equal(stored[2]?.time, 1_700_000_000_000);
   });
 
   it('the writer thread: first assignments are inserted if absent and answered with what is stored', async () => {
-    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
+    const sink = chooseStore(storage);
     const input = (unit: string, variation: string) => ['e1', 'e2'].map((experience) => ({
       project: 'acme/worker3', experience, unit, variation, hashVersion: 2,
     }));
-    try {
+    {
       // Two requests for one unit in the same turn (one group commit) and a later one proposing another variation.
       const [first, second] = await Promise.all([sink.getOrCreateAssignments(input('u1', 'a')), sink.getOrCreateAssignments(input('u1', 'a'))]);
       const later = await sink.getOrCreateAssignments(input('u1', 'b'));
@@ -310,17 +306,7 @@ describe('Choose API hot path over SQLite', () => {
       ]);
       // Committed before the answer: the main connection reads them.
       assert.equal((await getAssignment(storage, 'acme/worker3', 'e2', 'u1'))?.variation, 'a');
-    } finally {
-      await sink.close();
     }
-  });
-
-  it('the writer thread: after close() first assignments go to the storage, still insert-if-absent', async () => {
-    const sink = new ThreadChooseStore(storage.file, storageChooseStore(storage));
-    await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'a', hashVersion: 2 }]);
-    await sink.close();
-    const [after] = await sink.getOrCreateAssignments([{ project: 'acme/worker4', experience: 'e1', unit: 'u1', variation: 'b', hashVersion: 2 }]);
-    assert.deepEqual([after?.variation, after?.created], ['a', false]);
   });
 
   it('a config reload: a removed apiKey is refused at once although it was verified before', async () => {

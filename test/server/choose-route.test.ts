@@ -10,7 +10,7 @@ import { buildApp } from '../../server/app.js';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import { SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../server/storage/storage.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';
-import { storageChooseStore, type ExposureSink } from '../../server/choose/choose-store.js';
+import { chooseStore, type ExposureSink } from '../../server/choose/choose-store.js';
 import type { ExposureSet } from '../../server/choose/exposure-programs.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
@@ -29,7 +29,7 @@ describe('ExposureWriter', () => {
   beforeEach(async () => {
     written = await countExposures(h.storage, P);
     writes = [];
-    const store = storageChooseStore(h.storage);
+    const store = chooseStore(h.storage);
     sink = { recordExposures: (sets) => (writes.push(sets.length), store.recordExposures(sets)) };
   });
   afterEach(() => mock.timers.reset());

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AssignmentInput } from '../../server/choose/assignment-programs.js';
-import { storageChooseStore } from '../../server/choose/choose-store.js';
+import { chooseStore } from '../../server/choose/choose-store.js';
 import { exposureSetParams, type ExposureSet } from '../../server/choose/exposure-programs.js';
 import { firstVisitProgram, type FirstVisitOutcome } from '../../server/choose/first-visit-programs.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { makeEvent } from './helpers/events.js';
@@ -23,20 +23,20 @@ const exposuresOf = (profileId: string, choices: ExposureSet['choices']): Exposu
   project: P, profileId, sessionId: `${profileId}-s`, device: 'desktop', time: 1_750_000_000_000, choices,
 });
 
-/** The write as the writer thread runs it (`each`) or as the storage does (`batch`). */
+/** The write as a program of the caller's transaction, or as the Choose store has the storage place it. */
 type Store = (storage: Storage, profileId: string, inputs: AssignmentInput[], exposures: ExposureSet | null) => Promise<FirstVisitOutcome>;
 const STORES: { name: string; store: Store }[] = [
   {
-    name: 'one insert per pair',
+    name: 'in a transaction',
     store: (storage, profileId, inputs, exposures) => {
       const now = Date.now();
       const row = exposures === null ? null : exposureSetParams(exposures, now);
-      return storage.transaction(() => firstVisitProgram({ project: P, profileId, targeting: true }, inputs, row, now, 'each'), { durability: 'commit' });
+      return storage.transaction(() => firstVisitProgram({ project: P, profileId, targeting: true }, inputs, row, now), { durability: 'commit' });
     },
   },
   {
-    name: 'one multi-row insert',
-    store: (storage, profileId, assignments, exposures) => storageChooseStore(storage).storeFirstVisit({ project: P, profileId, targeting: true, assignments, exposures }),
+    name: 'placed by the storage',
+    store: (storage, profileId, assignments, exposures) => chooseStore(storage).storeFirstVisit({ project: P, profileId, targeting: true, assignments, exposures }),
   },
 ];
 
@@ -77,7 +77,7 @@ for (const driver of DRIVERS) {
           makeEvent({ type: 'identify', name: 'Identify', profileId: linked, userId: `${linked}-user` }),
         ]);
         const untargeted = (profileId: string) => h.storage.transaction(
-          () => firstVisitProgram({ project: P, profileId, targeting: false }, [input('e1', profileId, 'a')], null, Date.now(), 'batch'),
+          () => firstVisitProgram({ project: P, profileId, targeting: false }, [input('e1', profileId, 'a')], null, Date.now()),
           { durability: 'commit' },
         );
         assert.deepEqual(await untargeted(withAttributes), { kind: 'answered', created: 1 });

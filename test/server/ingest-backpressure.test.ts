@@ -5,7 +5,7 @@
 // the models are failing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import pg from 'pg';
 import { feedIds, putCatalog, recommendationsConfig } from './helpers/recommendation-fixtures.js';

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
 import type { IngestResult } from '../../server/ingest/ingest-program.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useSqliteWithSide, useStorage } from './helpers/use-test-app.js';
 import { resolveUser } from '../../server/identity/identity-store.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { applyModelsNow } from '../../server/recommendations/model-inbox.js';
 import { getProfileAttributes, listEvents } from './helpers/stored-rows.js';
 import pg from 'pg';
@@ -57,7 +57,7 @@ for (const driver of DRIVERS) {
         ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'gc-p', userId: 'gc-u' })]),
         ingestBatch(h.storage, PROJECT, 'web', [makeEvent({ profileId: 'gc-p', userAttributes: { plan: 'pro' } })]),
       ]);
-      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true, modelEvents: 0 }, { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 }]);
+      assert.deepEqual([identify, attributes], [{ accepted: 1, duplicates: 0, identityChanged: true, handedOn: 0 }, { accepted: 1, duplicates: 0, identityChanged: false, handedOn: 0 }]);
       assert.equal(await resolveUser(h.storage, PROJECT, 'gc-u'), 'gc-p');
       assert.deepEqual(await getProfileAttributes(h.storage, PROJECT, 'gc-p'), { plan: 'pro' });
     });
@@ -182,7 +182,7 @@ describe('group commit: a database error fails only its own batch (postgres)', (
       assert.match(String((outcomes[6] as PromiseRejectedResult).reason), /poisoned batch/);
       const fulfilled = outcomes.filter((o) => o.status === 'fulfilled') as PromiseFulfilledResult<IngestResult>[];
       assert.equal(fulfilled.length, 12);
-      for (const o of fulfilled) assert.deepEqual(o.value, { accepted: 2, duplicates: 0, identityChanged: false, modelEvents: 0 });
+      for (const o of fulfilled) assert.deepEqual(o.value, { accepted: 2, duplicates: 0, identityChanged: false, handedOn: 0 });
       assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-ok' })).length, 24);
       assert.equal((await listEvents(h.storage, PROJECT, { profileId: 'pg-bad' })).length, 0);
     } finally {
@@ -211,10 +211,10 @@ describe('group commit: a database error fails only its own batch (sqlite)', () 
           ingestBatch(h.storage, PROJECT, 'web', bad),
           ingestBatch(h.storage, PROJECT, 'web', later),
         ]);
-        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false, modelEvents: 0 } });
+        assert.deepEqual(outcomes[0], { status: 'fulfilled', value: { accepted: 2, duplicates: 0, identityChanged: false, handedOn: 0 } });
         assert.equal(outcomes[1]?.status, 'rejected');
         assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /poisoned batch/);
-        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 } });
+        assert.deepEqual(outcomes[2], { status: 'fulfilled', value: { accepted: 1, duplicates: 0, identityChanged: false, handedOn: 0 } });
         assert.equal((await listEvents(h.storage, PROJECT, { profileId: `ok-${raise}` })).length, 3);
         assert.equal((await listEvents(h.storage, PROJECT, { profileId: `bad-${raise}` })).length, 0);
       } finally {

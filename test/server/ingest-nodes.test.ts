@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import { forkHelper } from './helpers/fork-helper.js';
 import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';

@@ -2,7 +2,8 @@
 // chunks themselves, on SQLite and PostgreSQL, are model-inbox.test.ts's).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHUNK_EVENTS, ModelApplier } from '../../server/recommendations/model-applier.js';
+import { ModelApplier } from '../../server/recommendations/model-applier.js';
+import { CHUNK_EVENTS } from '../../server/recommendations/model-inbox.js';
 import type { AppliedChunk } from '../../server/recommendations/model-inbox.js';
 
 /** An inbox of `rows` model-event counts; each chunk takes rows up to `maxEvents` (at least one). */

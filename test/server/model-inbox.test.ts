@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../server/app.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { upsertProducts } from '../../server/recommendations/catalog-store.js';
 import { applyModelInbox, applyModelsNow } from '../../server/recommendations/model-inbox.js';
 import { op } from '../../server/storage/sql-program.js';
@@ -60,10 +60,10 @@ for (const driver of DRIVERS) {
     it('appends one row per batch with model events, none for a batch without any or for a resend', async () => {
       const before = await inboxRows(h.storage);
       const views = [productEvent('Product viewed', 'ap-1', { sessionId: 'ap-s' }), productEvent('Product viewed', 'ap-2', { sessionId: 'ap-s' })];
-      assert.equal((await ingestBatch(h.storage, P, 'web', [...views, makeEvent()])).modelEvents, 2);
+      assert.equal((await ingestBatch(h.storage, P, 'web', [...views, makeEvent()])).handedOn, 2);
       const unweighted = makeEvent({ type: 'product', name: 'Compared', data: { productId: 'ap-1' } });
-      assert.equal((await ingestBatch(h.storage, P, 'web', [makeEvent(), unweighted])).modelEvents, 0);
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', views), { accepted: 0, duplicates: 2, identityChanged: false, modelEvents: 0 });
+      assert.equal((await ingestBatch(h.storage, P, 'web', [makeEvent(), unweighted])).handedOn, 0);
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', views), { accepted: 0, duplicates: 2, identityChanged: false, handedOn: 0 });
       assert.equal(await inboxRows(h.storage), before + 1);
       await applyModelsNow(h.storage);
       assert.equal(await inboxRows(h.storage), 0);
@@ -84,7 +84,7 @@ for (const driver of DRIVERS) {
       // The same batches to two projects: one applied a row at a time, the other all at once.
       for (const batch of sessions) await ingestBatch(h.storage, 'acme/blog', 'web', batch);
       let chunks = 0;
-      for (let more = true; more; chunks++) ({ more } = await h.storage.transaction(() => applyModelInbox(h.storage.dialect, 1)));
+      for (let more = true; more; chunks++) ({ more } = await h.storage.transaction(() => applyModelInbox(1)));
       assert.ok(chunks >= 30, `${chunks} chunks`);
       for (const batch of sessions) await ingestBatch(h.storage, 'acme/other', 'web', batch);
       await applyModelsNow(h.storage);

@@ -3,8 +3,8 @@
 // emptied and refilled), as `map.keys().next()` would find it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OldestFirst } from '../../server/choose/oldest-first.js';
-import { ProjectScopedMap } from '../../server/choose/project-scoped-map.js';
+import { OldestFirst } from '../../server/memory/oldest-first.js';
+import { ProjectScopedMap } from '../../server/memory/project-scoped-map.js';
 import { TokenBucketStore } from '../../server/http/token-bucket-store.js';
 
 describe('OldestFirst', () => {

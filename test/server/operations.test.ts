@@ -135,7 +135,8 @@ describe('static files', () => {
     const sdk = await h.app.inject({ method: 'GET', url: '/svc/service.js' });
     assert.equal(sdk.statusCode, 200);
     assert.match(String(sdk.headers['content-type']), /javascript/);
-    assert.ok(SERVICE_BUNDLES.length >= 8, SERVICE_BUNDLES.join());
+    // server.mjs, sqlite-thread.mjs and programs.mjs, each with its map: the test reads the build as it is.
+    assert.ok(SERVICE_BUNDLES.length >= 6, SERVICE_BUNDLES.join());
     for (const bundle of SERVICE_BUNDLES) {
       const server = await h.app.inject({ method: 'GET', url: `/svc/${bundle}` });
       assert.equal(server.statusCode, 404, bundle);

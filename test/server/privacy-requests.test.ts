@@ -196,7 +196,7 @@ describe('privacy requests across two nodes on one PostgreSQL', () => {
     await other.connect();
     try {
       await other.query('BEGIN');
-      await other.query("SELECT pg_advisory_xact_lock_shared(hashtext('svc_erasure:acme/shop'))");
+      await other.query("SELECT pg_advisory_xact_lock_shared(hashtextextended('svc_erasure:acme/shop', 0))");
       const created = await h.app.inject({ method: 'POST', url: `${PRIVACY}/erasures`, headers: ADMIN, payload: { userId: 'user-lock-3f7a' } });
       const { id } = created.json() as { id: string };
       // The erasure waits for that lock before it reads anyone's ids or adds them to the list.

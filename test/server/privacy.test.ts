@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { applyModelInbox } from '../../server/recommendations/model-inbox.js';
 import { openSqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { readAllRows, type AllRows } from './helpers/all-rows.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
@@ -140,7 +140,7 @@ async function rebuiltModels(events: Record<string, unknown>[]): Promise<Record<
     for (const row of ordered) {
       await ingestBatch(storage, 'acme/shop', String(row.source_id), [JSON.parse(String(row.payload)) as ServiceEvent], { receivedAt: Number(row.received_at) });
     }
-    await storage.transaction(() => applyModelInbox('sqlite', 1_000_000));
+    await storage.transaction(() => applyModelInbox(1_000_000));
     const rows: AllRows = new Map();
     for (const table of ['product_scores', 'co_occurrence', 'baskets', 'profile_recent']) {
       rows.set(table, await storage.run(function* () {

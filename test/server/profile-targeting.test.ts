@@ -8,7 +8,7 @@ import { useStorage } from './helpers/use-test-app.js';
 import { profileTargetingProgram, storedTargetingProgram } from '../../server/identity/identity-programs.js';
 import { canonicalProfile } from '../../server/identity/identity-store.js';
 import { getAccountAttributes, getProfileAccounts, getProfileAttributes } from './helpers/stored-rows.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import type { Storage } from '../../server/storage/storage.js';
 
 const P = 'acme/shop';

@@ -2,7 +2,7 @@
 // SQLite and PostgreSQL; the two drivers must answer the same lists.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { buildApp } from '../../server/app.js';
 import { DRIVERS, postgresDatabase } from './helpers/storage-drivers.js';
 import { feedIds, productEvent, putCatalog, recommendationsConfig, track } from './helpers/recommendation-fixtures.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { ExperienceConfig, MetricConfig, ServiceConfigFile } from '../../server/config/config-types.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';

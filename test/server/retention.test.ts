@@ -7,7 +7,7 @@ import type { ProjectRef } from '../../server/config/config-store.js';
 import type { ProjectConfig } from '../../server/config/config-types.js';
 import { validateConfig } from '../../server/config/validate-config.js';
 import { ConfigError } from '../../server/config/config-error.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { RETENTION_BATCH, RETENTION_CHUNK, sweepProject } from '../../server/privacy/retention.js';
 import { op, type SqlValue } from '../../server/storage/sql-program.js';
 import { num } from '../../server/storage/sql-values.js';

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openSqliteStorage, type SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../../src/event.js';
+import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 import { countEvents } from './helpers/stored-rows.js';
 import { forkHelper } from './helpers/fork-helper.js';
 
@@ -98,7 +98,7 @@ describe('SQLite WAL checkpoints', () => {
     await first.close();
     const reopened = await openSqliteStorage(file, { walBoundPages: 100 });
     assert.equal(await countEvents(reopened, P), events.length);
-    assert.deepEqual(await ingestBatch(reopened, P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false, modelEvents: 0 });
+    assert.deepEqual(await ingestBatch(reopened, P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false, handedOn: 0 });
     await reopened.close();
   });
 

@@ -5,7 +5,7 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { canonicalProfile, resolveUser } from '../../server/identity/identity-store.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 
 const P = 'acme/shop';
 

@@ -10,7 +10,7 @@ import {
 } from './helpers/stored-rows.js';
 import { recordConsent } from '../../server/consent/consent-store.js';
 import { resolveUser } from '../../server/identity/identity-store.js';
-import { ingestBatch } from '../../server/ingest/event-store.js';
+import { ingestBatch } from '../../server/programs.js';
 
 const P = 'acme/shop';
 
@@ -27,10 +27,10 @@ for (const driver of DRIVERS) {
     it('stores each eventId once per project, counting resends and in-batch repeats as duplicates', async () => {
       const a = makeEvent({ profileId: 'dup-1' });
       const b = makeEvent({ profileId: 'dup-1' });
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b, a]), { accepted: 2, duplicates: 1, identityChanged: false, modelEvents: 0 });
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b]), { accepted: 0, duplicates: 2, identityChanged: false, modelEvents: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b, a]), { accepted: 2, duplicates: 1, identityChanged: false, handedOn: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [a, b]), { accepted: 0, duplicates: 2, identityChanged: false, handedOn: 0 });
       // The same eventId in another project is another event.
-      assert.deepEqual(await ingestBatch(h.storage, 'acme/blog', 'web', [a]), { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, 'acme/blog', 'web', [a]), { accepted: 1, duplicates: 0, identityChanged: false, handedOn: 0 });
       const stored = await listEvents(h.storage, P, { profileId: 'dup-1' });
       assert.deepEqual(stored.map((s) => s.event.eventId).sort(), [a.eventId, b.eventId].sort());
       assert.equal(stored[0]?.sourceId, 'web');
@@ -48,9 +48,9 @@ for (const driver of DRIVERS) {
 
     it('is idempotent across a restart on the same database', async () => {
       const e = makeEvent({ profileId: 'restart-1' });
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 1, duplicates: 0, identityChanged: false, modelEvents: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 1, duplicates: 0, identityChanged: false, handedOn: 0 });
       await h.reopen();
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 0, duplicates: 1, identityChanged: false, modelEvents: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [e]), { accepted: 0, duplicates: 1, identityChanged: false, handedOn: 0 });
     });
 
     it('identify links a userId to the first profile it was seen with', async () => {
@@ -115,7 +115,7 @@ for (const driver of DRIVERS) {
       await ingestBatch(h.storage, P, 'web', [first]);
       await ingestBatch(h.storage, P, 'web', [makeEvent({ type: 'identify', name: 'Identify', profileId: 'pd', userId: 'ud', timestamp: '2025-04-01T00:00:20.000Z', userAttributes: { n: 2 } })]);
       // Resent with its old payload: it must not be applied again (it would lose anyway, but it is not even tried).
-      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false, modelEvents: 0 });
+      assert.deepEqual(await ingestBatch(h.storage, P, 'web', [first]), { accepted: 0, duplicates: 1, identityChanged: false, handedOn: 0 });
       assert.deepEqual(await getProfileAttributes(h.storage, P, 'pd'), { n: 2 });
     });
 

@@ -14,7 +14,7 @@ import type {
 } from './choose-types.js';
 import { makeChoice } from './compile-experiences.js';
 import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
-import { evalCondition } from './condition.js';
+import { evalCondition } from '../../config/condition.js';
 import { hash, hashV2FromSeedState } from './hash.js';
 import { inNamespace } from './in-namespace.js';
 

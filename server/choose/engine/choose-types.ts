@@ -1,7 +1,8 @@
 // The engine's inputs, outputs and ports. The route adapts HTTP to these; storage implements the ports.
 
+import type { Choice } from '../../../wire/choose.js';
 import type { Device } from '../../config/config-types.js';
-import type { SavedGroups } from './condition.js';
+import type { SavedGroups } from '../../config/condition.js';
 import type { HashVersion } from './hash.js';
 
 /** What to resolve, for whom. The route has already authenticated and resolved identification. */
@@ -33,14 +34,7 @@ export interface ChooseOptions {
   allowForce?: boolean;
 }
 
-/** One element of the answer's `choices`. `body` is the config's object itself: do not mutate it. */
-export interface Choice {
-  name: string;
-  group?: string;
-  /** Present for experiments only. */
-  variation?: string;
-  body: Readonly<Record<string, unknown>>;
-}
+export type { Choice };
 
 export interface ChooseResult {
   choices: Choice[];

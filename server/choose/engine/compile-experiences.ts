@@ -5,7 +5,7 @@ import type { Device, ExperienceConfig } from '../../config/config-types.js';
 import { getBucketRanges } from './bucket-ranges.js';
 import { frozenWithJson } from './choices-json.js';
 import type { BucketRange } from './bucket-ranges.js';
-import type { Condition } from './condition.js';
+import type { Condition } from '../../config/condition.js';
 import { seedState } from './hash.js';
 import type { HashVersion } from './hash.js';
 import type { Namespace } from './in-namespace.js';

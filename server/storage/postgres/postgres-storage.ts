@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { MIGRATIONS } from '../migrations.js';
-import type { SqlProgram, SqlResult } from '../sql-program.js';
+import type { GroupProgram } from '../program.js';
+import type { RowsInsert, SqlOp, SqlProgram, SqlResult } from '../sql-program.js';
 import { SqlStorage } from '../sql-storage.js';
 import type { TransactionOptions } from '../storage.js';
+import { PostgresGroups } from './group-commit.js';
 
 // Any fixed number: all nodes take the same advisory lock while migrating, so N nodes starting at once
 // apply each version exactly once.
@@ -19,6 +21,53 @@ function numbered(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
+/** Bound parameters per multi-row INSERT: well under PostgreSQL's 65,535. */
+const INSERT_PARAMETERS = 30_000;
+
+/**
+ * The operations PostgreSQL runs its own way (sql-program.ts): a multi-row INSERT per chunk (which rows it stored:
+ * RETURNING the key), transaction-scoped advisory locks, pg_notify.
+ */
+async function special(operation: SqlOp, db: Queryable): Promise<SqlResult> {
+  if (operation.locks !== undefined) {
+    const { keys, shared } = operation.locks;
+    if (keys.length > 0) {
+      await db.query(
+        `SELECT ${shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtextextended(k, 0))
+         FROM (VALUES ${keys.map((_, i) => `($${i + 1})`).join(', ')}) AS v(k)`,
+        [...keys],
+      );
+    }
+    return { changes: 0, rows: [] };
+  }
+  if (operation.notify !== undefined) {
+    await db.query('SELECT pg_notify($1, $2)', [operation.notify, '']);
+    return { changes: 0, rows: [] };
+  }
+  return insertRows(operation.sql, operation.rows as RowsInsert, db);
+}
+
+/** insertRows on PostgreSQL: multi-row statements; with a key, the rows inserted are read back by it. */
+async function insertRows(head: string, { values, conflict, key }: RowsInsert, db: Queryable): Promise<SqlResult> {
+  if (values.length === 0) return { changes: 0, rows: [], ...(key ? { inserted: [] } : {}) };
+  const width = values[0]!.length;
+  const perStatement = Math.max(1, Math.floor(INSERT_PARAMETERS / width));
+  const stored = new Set<string>();
+  let changes = 0;
+  for (let i = 0; i < values.length; i += perStatement) {
+    const chunk = values.slice(i, i + perStatement);
+    let n = 0;
+    const rows = chunk.map(() => `(${Array.from({ length: width }, () => `$${++n}`).join(', ')})`).join(', ');
+    const res = await db.query(`${head} VALUES ${rows} ${conflict}${key ? ` RETURNING ${key.columns}` : ''}`, chunk.flat());
+    changes += res.rowCount ?? 0;
+    if (key) for (const row of res.rows as Record<string, unknown>[]) stored.add(Object.values(row).map(String).join('\n'));
+  }
+  if (!key) return { changes, rows: [] };
+  // The first of rows with equal keys is the one inserted; the key is forgotten once given, so the others were not.
+  const inserted = values.map((row) => stored.delete(key.at.map((at) => String(row[at])).join('\n')));
+  return { changes, rows: [], inserted };
+}
+
 interface Queryable {
   query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
   query(config: pg.QueryArrayConfig): Promise<pg.QueryArrayResult>;
@@ -32,6 +81,8 @@ interface Queryable {
 export class PostgresStorage extends SqlStorage {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
+  /** Group commit per group program, by name. */
+  private readonly groups = new Map<string, PostgresGroups<unknown, unknown>>();
 
   constructor(private readonly connectionString: string, poolSize = 10) {
     super();
@@ -42,10 +93,27 @@ export class PostgresStorage extends SqlStorage {
     this.pool.on('error', () => undefined);
   }
 
+  /** The inputs of a group program that arrive while one of its transactions runs share the next (group-commit.ts). */
+  override group<I, R>(program: GroupProgram<I, R>, input: I): Promise<R> {
+    let groups = this.groups.get(program.name) as PostgresGroups<I, R> | undefined;
+    if (groups === undefined) {
+      groups = new PostgresGroups(this, program);
+      this.groups.set(program.name, groups as PostgresGroups<unknown, unknown>);
+    }
+    return groups.add(input);
+  }
+
   private async drive<T>(program: SqlProgram<T>, db: Queryable): Promise<T> {
     let step = program.next();
     while (!step.done) {
-      const { sql, params, values } = step.value;
+      const operation = step.value;
+      if (operation.rows !== undefined || operation.locks !== undefined || operation.notify !== undefined) {
+        step = program.next(await special(operation, db));
+        continue;
+      }
+      const { params, values } = operation;
+      const sql = operation.lockRows === undefined ? operation.sql
+        : `${operation.sql} FOR UPDATE${operation.lockRows === 'skip' ? ' SKIP LOCKED' : ''}`;
       if (values) {
         const res = await db.query({ text: numbered(sql), values: params, rowMode: 'array' });
         step = program.next({ changes: 0, rows: [], values: res.rows as unknown[][] });

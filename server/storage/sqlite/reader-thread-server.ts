@@ -1,5 +1,5 @@
-// The worker side of a SQLite reader thread: a domain's thread entry calls serveReaderThread with the read programs
-// it may be asked to run, by name. The thread owns a read-only connection to the service's database file and runs
+// The worker side of a SQLite reader thread: the thread entry (sqlite-thread.ts) calls serveReaderThread with the
+// programs it may be asked to run, by name. The thread owns a read-only connection to the service's database file and runs
 // each request in a read transaction of its own, one after the other: in WAL mode a read holds no lock a writer waits for, and
 // a long read (experiment results) runs off the event loop that answers requests. The main thread's side is the
 // same as a writer thread's (writer-thread.ts), and so are the messages.
@@ -10,7 +10,7 @@ import type { WriterPrograms, WriterReply, WriterRequest, WriterThreadData } fro
 
 /**
  * Serves the main thread's read requests until it asks to close.
- * @example serveReaderThread({ results: (project: string) => resultsProgram(project) });
+ * @example serveReaderThread({ 'results.experiment': (project: string, name: string) => resultsProgram(project, name) });
  */
 export function serveReaderThread(programs: WriterPrograms): void {
   const port = parentPort;
@@ -30,6 +30,10 @@ export function serveReaderThread(programs: WriterPrograms): void {
       return;
     }
     let reply: WriterReply;
+    if (message.program === '') {
+      port.postMessage({ id: message.id } satisfies WriterReply);
+      return;
+    }
     try {
       const make = programs[message.program];
       if (make === undefined) throw new Error(`no reader program named ${message.program}`);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SqlProgram, SqlResult } from '../sql-program.js';
+import type { RowsInsert, SqlProgram, SqlResult } from '../sql-program.js';
 
 /**
  * Runs storage programs (sql-program.ts) on one better-sqlite3 connection, synchronously, with its prepared
@@ -39,8 +39,17 @@ export class SqliteProgramRunner {
   drive<T>(program: SqlProgram<T>): T {
     let step = program.next();
     while (!step.done) {
-      const { sql, params, values } = step.value;
+      const { sql, params, values, rows, locks, notify } = step.value;
       let result: SqlResult;
+      if (rows !== undefined) {
+        step = program.next(this.insertRows(sql, rows));
+        continue;
+      }
+      // One writer at a time already, and nobody to notify: nothing to do. (A read's `lockRows` is a plain read.)
+      if (locks !== undefined || notify !== undefined) {
+        step = program.next({ changes: 0, rows: [] });
+        continue;
+      }
       if (values) {
         result = { changes: 0, rows: [], values: this.valueStatement(sql).all(...params) as unknown[][] };
         step = program.next(result);
@@ -55,5 +64,19 @@ export class SqliteProgramRunner {
       step = program.next(result);
     }
     return step.value;
+  }
+
+  /** insertRows: one prepared single-row statement per row; a row was inserted when it changed one. */
+  private insertRows(head: string, { values, conflict, key }: RowsInsert): SqlResult {
+    if (values.length === 0) return { changes: 0, rows: [], ...(key ? { inserted: [] } : {}) };
+    const stmt = this.statement(`${head} VALUES (${values[0]!.map(() => '?').join(', ')}) ${conflict}`);
+    const inserted: boolean[] = [];
+    let changes = 0;
+    for (const row of values) {
+      const changed = stmt.run(...row).changes;
+      changes += changed;
+      inserted.push(changed === 1);
+    }
+    return { changes, rows: [], ...(key ? { inserted } : {}) };
   }
 }

@@ -2,12 +2,15 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from '../migrations.js';
+import type { GroupProgram, Lane, NamedProgram } from '../program.js';
 import type { SqlProgram } from '../sql-program.js';
 import { commitGroup } from './group-commit.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { SqlStorage } from '../sql-storage.js';
 import type { TransactionOptions } from '../storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+import { SqliteWriterThread } from './writer-thread.js';
+import type { WriterThreadData } from './writer-thread-server.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
 interface PendingWrite {
@@ -21,6 +24,15 @@ interface PendingWrite {
   /** Answers the request with a failure. */
   fail(error: Error): void;
 }
+
+/** How each lane's thread is started (program.ts says what each lane promises). */
+const LANE_THREADS: Record<Lane, Omit<WriterThreadData, 'file' | 'gate' | 'programs'>> = {
+  // A visitor's answer waits for these commits: they go ahead of the bulk writers' (write-gate.ts), unsynced.
+  interactive: { kind: 'writer', synchronous: 'NORMAL', role: 'interactive' },
+  // Each turn's writes in one commit, synced before they are answered (as durable as the main connection's).
+  bulk: { kind: 'writer', synchronous: 'FULL', role: 'bulk' },
+  report: { kind: 'reader' },
+};
 
 /**
  * A group stops growing at this many rows: a commit's latency (and the time the event loop is blocked by
@@ -49,6 +61,11 @@ export interface SqliteStorageOptions {
  * auto-committed write of its own, one fsync on the event loop per new visitor. Their read half runs at once,
  * outside any transaction (a returning unit writes nothing and waits for no commit); only the missing rows
  * are queued, and the insert-if-absent inside the group decides, as before.
+ *
+ * Named programs (program.ts) run on threads of their own, one per lane, each with its own connection to the file
+ * (writer-thread.ts), once the service named its programs' module (hostPrograms): neither their statements nor their
+ * commits hold the event loop that answers requests. Until then, for an in-memory database (which a second
+ * connection cannot open), and once a lane's thread could not start or died, they run on this connection.
  * @example const storage = await openSqliteStorage('./data/svc.db');
  */
 export class SqliteStorage extends SqlStorage {
@@ -59,6 +76,9 @@ export class SqliteStorage extends SqlStorage {
   private flushScheduled = false;
   /** Null for `:memory:` (no WAL). */
   private readonly checkpointer: WalCheckpointer | null;
+  /** The module of the programs the lanes' threads serve (hostPrograms); null: every program runs here. */
+  private programsModule: string | null = null;
+  private readonly lanes = new Map<Lane, SqliteWriterThread>();
 
   constructor(file: string, options: SqliteStorageOptions = {}) {
     super();
@@ -91,6 +111,57 @@ export class SqliteStorage extends SqlStorage {
   /** The database file (`:memory:` for none): the Choose API's writer thread opens its own connection to it. */
   get file(): string {
     return this.db.name;
+  }
+
+  override hostPrograms(module: URL): void {
+    this.programsModule = module.href;
+  }
+
+  /** On the lane's thread, or here while it has none (sql-storage.ts). */
+  override place<A extends unknown[], T>(program: NamedProgram<A, T>, ...args: A): Promise<T> {
+    const here = (): Promise<T> => super.place(program, ...args);
+    const thread = this.threadOf(program.lane);
+    return thread === null ? here() : this.onThread(thread, () => thread.run<T>(program.name, args), here);
+  }
+
+  /** On the bulk lane's thread, its inputs grouped by turn (each in a savepoint of the thread's commit), or here. */
+  override group<I, R>(program: GroupProgram<I, R>, input: I): Promise<R> {
+    const here = (): Promise<R> => super.group(program, input);
+    const thread = this.threadOf('bulk');
+    return thread === null ? here() : this.onThread(thread, () => thread.run<R[]>(program.name, [[input]]).then(([result]) => result!), here);
+  }
+
+  /** Starts the writer lanes' threads and opens their connections (an empty run), so no first request waits for them. */
+  override async warm(): Promise<void> {
+    const writers = (['interactive', 'bulk'] as const).map((lane) => this.threadOf(lane));
+    await Promise.all(writers.map((thread) => (thread === null ? undefined : this.onThread(thread, () => thread.run('', []), async () => undefined))));
+  }
+
+  /** The lane's thread, started on first use; null while the programs have no module, and for `:memory:`. */
+  private threadOf(lane: Lane): SqliteWriterThread | null {
+    if (this.programsModule === null || this.file === ':memory:' || this.file === '') return null;
+    let thread = this.lanes.get(lane);
+    if (thread === undefined) {
+      thread = new SqliteWriterThread(this.file, { ...LANE_THREADS[lane], programs: this.programsModule });
+      this.lanes.set(lane, thread);
+    }
+    return thread;
+  }
+
+  /**
+   * `run` on the thread, or `here` when the thread is not running (it could not start, failed, or was closed) or died
+   * under this run: a program is a transaction, so nothing of a run that died was stored, or all of it was (the
+   * programs are insert-if-absent where it matters: events and assignments by their keys; an exposure row may then
+   * be written twice, and results count each unit once).
+   */
+  private async onThread<T>(thread: SqliteWriterThread, run: () => Promise<T>, here: () => Promise<T>): Promise<T> {
+    if (thread.failed) return here();
+    try {
+      return await run();
+    } catch (error) {
+      if (!thread.failed) throw error;
+      return here();
+    }
   }
 
   protected execute<T>(make: () => SqlProgram<T>, transaction: TransactionOptions | null): Promise<T> {
@@ -195,7 +266,10 @@ export class SqliteStorage extends SqlStorage {
   }
 
   async close(): Promise<void> {
-    // The thread's connection closes first, so that this one is the last: SQLite then checkpoints the whole WAL
+    // The lanes' threads commit what they were sent, then close their connections.
+    await Promise.all([...this.lanes.values()].map((thread) => thread.close()));
+    this.lanes.clear();
+    // The checkpoint thread's connection closes next, so that this one is the last: SQLite then checkpoints the whole WAL
     // and removes it.
     await this.checkpointer?.stop();
     // Writes already queued (ingest batches, first assignments) are committed and answered before the

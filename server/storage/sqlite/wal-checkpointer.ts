@@ -27,8 +27,8 @@ export const WAL_BOUND_PAGES = 16384;
 
 /**
  * Between half the bound and the bound, the thread checkpoints this often, so that the writer that reaches the
- * bound finds little left to copy on its own thread (the event loop, for the main connection): in the ingestion
- * probe, p99 of a group commit 70–79 ms instead of 113–115 ms with the thread at its usual pace. Past the bound
+ * bound finds little left to copy on its own thread (the event loop, for the main connection): a group commit's
+ * slowest times drop by about a third (docs/ingestion-internals.md). Past the bound
  * the thread goes back to its pace: a checkpoint it holds would make the writer's own (PASSIVE) one give up,
  * and the WAL would grow on until a checkpoint happens to end between two transactions.
  */

@@ -1,5 +1,5 @@
-// The worker side of a SQLite writer thread (writer-thread.ts): a domain's thread entry calls serveWriterThread with
-// the programs it may be asked to run, by name. The thread owns a second connection to the service's database file and
+// The worker side of a SQLite writer thread (writer-thread.ts): the thread entry (sqlite-thread.ts) calls
+// serveWriterThread with the programs it may be asked to run, by name. The thread owns a second connection to the service's database file and
 // commits what each turn of its event loop received as ONE transaction, each request in a savepoint of its own.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -23,6 +23,10 @@ export interface WriterReply {
 }
 
 export interface WriterThreadData {
+  /** A writer (group commit) or a reader (read-only connection). */
+  kind: 'writer' | 'reader';
+  /** The URL of the module whose `PROGRAMS` (a ProgramTable) the thread serves. */
+  programs: string;
   file: string;
   /** How its commits reach the disk: NORMAL (default) without waiting for it, FULL synced before they are answered. */
   synchronous?: 'NORMAL' | 'FULL';
@@ -40,7 +44,7 @@ type Run = Extract<WriterRequest, { program: string }>;
  * with the next checkpoint or the next FULL commit (which syncs the whole log). So a crash of the process loses nothing
  * this thread answered, and an answer that waits for it waits for no fsync (`durability: 'commit'` in storage.ts).
  * With FULL (ingestion), each group's commit is synced before its answers: a crash of the machine loses none either.
- * @example serveWriterThread({ exposures: (rows: SqlValue[][]) => insertExposureRowsProgram(rows) });
+ * @example serveWriterThread({ 'choose.exposures': (rows: SqlValue[][]) => exposureRowsProgram(rows) });
  */
 export function serveWriterThread(programs: WriterPrograms): void {
   const port = parentPort;
@@ -83,6 +87,11 @@ export function serveWriterThread(programs: WriterPrograms): void {
       db.close();
       port.postMessage({ id: message.id } satisfies WriterReply);
       port.close();
+      return;
+    }
+    // A name of none: the thread is up and its connection open (warm()).
+    if (message.program === '') {
+      port.postMessage({ id: message.id } satisfies WriterReply);
       return;
     }
     waiting.push(message);

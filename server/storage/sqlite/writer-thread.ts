@@ -1,25 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { Storage } from '../storage.js';
+import { moduleBeside } from '../program.js';
 import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread-server.js';
-import { gateFor, type WriteRole } from './write-gate.js';
+import { gateFor } from './write-gate.js';
 
-/**
- * A domain's thread entry module `name`, next to the module at `moduleUrl`: `<name>.mjs` beside the bundled
- * dist/server.mjs (esbuild.config.mjs builds both), `<name>.ts` when running from source under tsx.
- * @example const ENTRY = threadEntry(import.meta.url, 'choose-writer');
- */
-export function threadEntry(moduleUrl: string, name: string): URL {
-  return new URL(`./${name}${moduleUrl.endsWith('.ts') ? '.ts' : '.mjs'}`, moduleUrl);
-}
-
-/**
- * The SQLite file a thread's own connection can open, or null: on PostgreSQL, and for an in-memory database (which a
- * second connection cannot open), the storage itself does the work.
- */
-export function threadFile(storage: Pick<Storage, 'file'>): string | null {
-  const { file } = storage;
-  return file !== undefined && file !== '' && file !== ':memory:' ? file : null;
-}
+/** The threads' one entry module (sqlite-thread.ts): `sqlite-thread.mjs` beside the bundled dist/server.mjs. */
+const ENTRY = moduleBeside(import.meta.url, 'sqlite-thread');
 
 /**
  * Why a run was refused without being sent: the thread is not running (it failed, was closed, or could not start).
@@ -44,14 +29,14 @@ function startWorker(entry: URL, workerData: WriterThreadData): Worker {
 }
 
 /**
- * A SQLite writer thread: runs a domain's named programs (writer-thread-server.ts) on its own connection to the
- * database `file`, so neither their statements nor their commits run on the event loop that answers requests; the
- * programs a turn sends share one commit, made without waiting for the disk (or synced first, with `synchronous`
- * FULL). `entry` is the domain's thread entry module, which calls serveWriterThread with its programs. The thread starts on the first `run` (most apps in tests
- * never send one) and keeps no process alive while idle. If it cannot start or dies, the runs in flight reject and so
- * do later ones (`failed` tells the caller to use another way).
- * @example const thread = new SqliteWriterThread(storage.file, new URL('./choose-writer.ts', import.meta.url));
- *          await thread.run('exposures', [rows]);
+ * A SQLite thread that runs the service's named programs on its own connection to the database `file`, so neither
+ * their statements nor their commits run on the event loop that answers requests. A writer's programs of one turn
+ * share one commit, made without waiting for the disk (or synced first, with `synchronous` FULL: writer-thread-server.ts);
+ * a reader runs each in a read transaction of its own (reader-thread-server.ts). The thread starts on the first `run`
+ * (most apps in tests never send one) and keeps no process alive while idle. If it cannot start or dies, the runs in
+ * flight reject and so do later ones (`failed` tells the storage to run them on its own connection).
+ * @example const thread = new SqliteWriterThread(file, { kind: 'writer', programs: PROGRAMS_MODULE.href });
+ *          await thread.run('choose.exposures', [rows]);
  */
 export class SqliteWriterThread {
   private worker: Worker | null = null;
@@ -63,10 +48,8 @@ export class SqliteWriterThread {
 
   constructor(
     private readonly file: string,
-    private readonly entry: URL,
-    private readonly synchronous: WriterThreadData['synchronous'] = 'NORMAL',
-    /** `interactive` when a request waits for its commits: they go ahead of the file's bulk writers' (write-gate.ts). */
-    private readonly role: WriteRole = 'bulk',
+    /** What kind of thread, and what it serves; `role` `interactive`: its commits go ahead of bulk ones (write-gate.ts). */
+    private readonly data: Omit<WriterThreadData, 'file' | 'gate'>,
   ) {}
 
   /** Runs the program `program` with `args` in the thread's next transaction; its value once committed. */
@@ -111,7 +94,7 @@ export class SqliteWriterThread {
 
   private start(): Worker {
     if (this.worker !== null) return this.worker;
-    const worker = startWorker(this.entry, { file: this.file, synchronous: this.synchronous, role: this.role, gate: gateFor(this.file) });
+    const worker = startWorker(ENTRY, { ...this.data, file: this.file, gate: gateFor(this.file) });
     // An idle worker keeps nothing alive (see send() for a busy one).
     worker.unref();
     worker.on('message', (reply: WriterReply) => {

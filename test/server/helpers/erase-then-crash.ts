@@ -3,11 +3,11 @@
 // chunk of events — no close(), its lease still held. It reports the request's id and what it had erased.
 import { buildApp } from '../../../server/app.js';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
-import { ingestBatch } from '../../../server/ingest/event-store.js';
+import { ingestBatch } from '../../../server/programs.js';
 import { SCAN_CHUNK } from '../../../server/privacy/person-rows.js';
 import { openPostgresStorage } from '../../../server/storage/postgres/postgres-storage.js';
 import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
-import type { ServiceEvent } from '../../../src/event.js';
+import type { ServiceEvent } from '../../../wire/event.js';
 import { makeEvent } from './events.js';
 
 const [driver, location, configJson, profileId] = process.argv.slice(2) as [string, string, string, string];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceEvent } from '../../../src/event.js';
+import type { ServiceEvent } from '../../../wire/event.js';
 
 let clock = Date.parse('2025-01-01T00:00:00.000Z');
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import { makeEvent } from './events.js';
-import { ingestBatch } from '../../../server/ingest/event-store.js';
+import { ingestBatch } from '../../../server/programs.js';
 
 const [file, walBoundPages] = process.argv.slice(2) as [string, string];
 const storage = await openSqliteStorage(file, { walBoundPages: Number(walBoundPages) });

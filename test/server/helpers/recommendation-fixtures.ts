@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
-import type { ServiceEvent } from '../../../src/event.js';
+import type { ServiceEvent } from '../../../wire/event.js';
 import { makeEvent } from './events.js';
 import { basic } from './test-config.js';
 

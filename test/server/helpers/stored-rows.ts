@@ -3,10 +3,10 @@
 import { op, type SqlValue } from '../../../server/storage/sql-program.js';
 import { num, str } from '../../../server/storage/sql-values.js';
 import type { Storage } from '../../../server/storage/storage.js';
-import type { Attributes, ServiceEvent } from '../../../src/event.js';
+import type { Attributes, ServiceEvent } from '../../../wire/event.js';
 import { attributesProgram, profileAccountsProgram } from '../../../server/identity/identity-programs.js';
 import { toAssignment, type Assignment, type AssignmentInput } from '../../../server/choose/assignment-programs.js';
-import { storageChooseStore } from '../../../server/choose/choose-store.js';
+import { chooseStore } from '../../../server/choose/choose-store.js';
 import type { ExposureSet } from '../../../server/choose/exposure-programs.js';
 
 /** Rows of one statement. */
@@ -96,7 +96,7 @@ export async function productEventCounts(
 
 /** First assignments stored the way the service does without its writer thread (choose-store.ts). */
 export function firstAssignments(storage: Storage, inputs: readonly AssignmentInput[]): Promise<Assignment[]> {
-  return storageChooseStore(storage).getOrCreateAssignments(inputs);
+  return chooseStore(storage).getOrCreateAssignments(inputs);
 }
 
 /** The batch of one. */
@@ -118,7 +118,7 @@ export async function getAssignment(storage: Storage, project: string, experienc
 
 /** Exposure sets written as the service's PostgreSQL path writes them. */
 export function recordExposures(storage: Storage, sets: readonly ExposureSet[]): Promise<void> {
-  return storageChooseStore(storage).recordExposures(sets);
+  return chooseStore(storage).recordExposures(sets);
 }
 
 /** Exposures (choices, not sets) stored for the project. */

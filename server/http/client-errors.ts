@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { answeredBeforeBody } from '../http/discard-body.js';
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
-import { errorBody } from './service-error.js';
+import { answeredBeforeBody } from './discard-body.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/error-codes.js';
+import { errorBody } from '../errors/service-error.js';
 
 // Two kinds of failure happen before a route's error handler can see them, and Fastify answers both in a shape of
 // its own: requests Node's HTTP parser refuses (a bad request line, a bad Content-Length or chunk size, headers over

@@ -1,3 +1,6 @@
+/** The longest id or name the service takes (profile, session, user, event, product, source ids, attribute keys). */
+export const MAX_ID_LENGTH = 256;
+
 /** What kind of action an event records. */
 export type EventType =
   | 'identify' | 'alias' | 'group' | 'track' | 'record' | 'product' | 'page' | 'session' | 'consent' | 'logout';

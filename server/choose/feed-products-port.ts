@@ -1,6 +1,6 @@
 import type { ProjectRef } from '../config/config-store.js';
-import type { FeedProductsPort } from '../choose/engine/choose-types.js';
-import type { FeedService } from './feed-service.js';
+import type { FeedProductsPort } from './engine/choose-types.js';
+import type { FeedService } from '../recommendations/feed-service.js';
 
 /**
  * The Choose engine's port to feeds: a feed-backed experience gets exactly the list the feed endpoint answers

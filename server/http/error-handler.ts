@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { quoted } from './echo-input.js';
-import { BODY_LIMIT } from '../http/body-parsers.js';
-import { discardRestOfBody } from '../http/discard-body.js';
+import { quoted } from '../errors/echo-input.js';
+import { BODY_LIMIT } from './body-parsers.js';
+import { discardRestOfBody } from './discard-body.js';
 import { storageUnavailable } from '../storage/unavailable.js';
-import { ServiceError, errorBody } from './service-error.js';
-import type { ErrorCode } from './error-codes.js';
+import { ServiceError, errorBody } from '../errors/service-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
 
 // Fastify's own errors (body parsing, content type, size) carry FST_* codes: they are translated here so
 // that a caller only ever sees our codes and sentences, never Fastify's texts or a stack trace.
