@@ -1,23 +1,5 @@
-import type { ServiceConfigFile } from '../config/config-types.js';
 import type { ConfigStore, KeyEntry } from '../config/config-store.js';
 import { secretsEqual } from './secrets-equal.js';
-
-interface Verified {
-  /** The config the keys were verified against: a reload swaps the object, which empties the memory. */
-  config: ServiceConfigFile;
-  keys: Map<string, KeyEntry>;
-}
-
-const byStore = new WeakMap<ConfigStore, Verified>();
-
-function current(store: ConfigStore): Verified {
-  let verified = byStore.get(store);
-  if (verified === undefined || verified.config !== store.config) {
-    verified = { config: store.config, keys: new Map() };
-    byStore.set(store, verified);
-  }
-  return verified;
-}
 
 /**
  * Full keys (`<id>.<secret>`) that already passed the constant-time comparison against the current config,
@@ -33,12 +15,12 @@ function current(store: ConfigStore): Verified {
  * @example const entry = verifiedKey(store, credentials.key) ?? verifyTheSlowWay();
  */
 export function verifiedKey(store: ConfigStore, key: string): KeyEntry | undefined {
-  return current(store).keys.get(key);
+  return store.verifiedKeys.get(key);
 }
 
 /** Remembers a key that has just passed `secretsEqual` against `entry` under the store's current config. */
 function rememberVerifiedKey(store: ConfigStore, key: string, entry: KeyEntry): void {
-  current(store).keys.set(key, entry);
+  store.verifiedKeys.set(key, entry);
 }
 
 // A stand-in compared when the key id is unknown, so a miss costs the same hashing as a hit.

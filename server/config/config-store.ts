@@ -28,6 +28,8 @@ interface Snapshot {
    */
   projects: Map<string, Map<string, ProjectRef>>;
   keysById: Map<string, KeyEntry>;
+  /** Full keys verified against this config (ConfigStore.verifiedKeys). */
+  verifiedKeys: Map<string, KeyEntry>;
 }
 
 function index(config: ServiceConfigFile): Snapshot {
@@ -53,7 +55,7 @@ function index(config: ServiceConfigFile): Snapshot {
       add('writeKey', projectConfig.writeKeys);
     }
   }
-  return { config, projects, keysById };
+  return { config, projects, keysById, verifiedKeys: new Map() };
 }
 
 /**
@@ -88,5 +90,13 @@ export class ConfigStore {
   /** The configured key whose id (the part before the first dot) is `id`; ids are unique (validated). */
   keyById(id: string): KeyEntry | undefined {
     return this.snapshot.keysById.get(id);
+  }
+
+  /**
+   * The keys that already passed the constant-time comparison against the current config (auth/verified-keys.ts),
+   * kept with it: a reload (`replace`) starts an empty one, so a removed or changed key stops working at once.
+   */
+  get verifiedKeys(): Map<string, KeyEntry> {
+    return this.snapshot.verifiedKeys;
   }
 }
