@@ -13,7 +13,12 @@
 // count for the person); 20,000 profiles that never saw the experiment send events as well. Events: page views
 // (80 %), add-to-cart (12 %) and orders (8 %), over four weeks, the first two before the units' first exposures
 // (what CUPED adjusts by).
-import { mkdtempSync, rmSync } from 'node:fs';
+//
+// "Fifty experiments": the same experiment's results (hero, BENCH_RESULTS_FIFTY_UNITS units, 10 events each) in a
+// project where it is alone, and in ones where 24 and 49 other experiments of the same size have their own units,
+// exposures (a tenth reported when shown, as `Experiment Viewed` events, a tenth both), identity links and events
+// (their own metric's event, page views), p50 against p50: what the others cost a read of hero (1 = nothing).
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -32,6 +37,31 @@ export interface ResultsBenchOptions {
   /** 1 = 100,000 units and 1,000,000 events. */
   scales?: number[];
   rounds?: number;
+  /** Units of each experiment in "fifty experiments" (0: not measured). */
+  fiftyUnits?: number;
+}
+
+/** Both sections: the shop-scale sizes, and "fifty experiments". */
+export interface ResultsBench {
+  sizes: ResultsBenchSize[];
+  fifty: FiftyExperimentsSize | null;
+}
+
+/** Hero's results alone in its project, and beside 24 and 49 other experiments of the same size. */
+export interface FiftyExperimentsSize {
+  unitsEach: number;
+  eventsEach: number;
+  setupSeconds: number;
+  aloneMs: number;
+  halfMs: number;
+  fiftyMs: number;
+  /** Beside 49 others / alone. */
+  ratio: number;
+  /** Units the three answers counted, and the units exposed to hero (each is one person). */
+  answerUnits: number[];
+  exposedUnits: number;
+  /** Whether the three answers are the same (they should be: the others share no person and no metric's event). */
+  sameAnswers: boolean;
 }
 
 export interface ResultsBenchSize {
@@ -159,8 +189,8 @@ interface Answer {
   metrics: { name: string; variations: { name: string; total: number }[] }[];
 }
 
-async function results(app: FastifyInstance): Promise<Answer> {
-  const res = await app.inject({ method: 'GET', url: '/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret' });
+async function results(app: FastifyInstance, query = ''): Promise<Answer> {
+  const res = await app.inject({ method: 'GET', url: `/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret${query}` });
   if (res.statusCode !== 200) throw new Error(`results answered ${res.statusCode}: ${res.body}`);
   return res.json() as Answer;
 }
@@ -213,13 +243,117 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
   }
 }
 
-export async function runResultsBench(options: ResultsBenchOptions = {}): Promise<ResultsBenchSize[]> {
-  const sizes: ResultsBenchSize[] = [];
-  for (const scale of options.scales ?? [0.25, 1]) sizes.push(await measure(scale, options.rounds ?? 5));
-  return sizes;
+const OTHERS = 49;
+/** The others in the middle project: the time beside 24 and beside 49 others shows whether it grows with them. */
+const HALF = 24;
+const experimentName = (k: number): string => (k === 0 ? 'hero' : `exp${String(k).padStart(2, '0')}`);
+/** Hero's metrics: those of the main sections, asked for by name (the project also has the others' goals). */
+const HERO_METRICS = '&metrics=purchase,revenue,revenue-cuped';
+
+function fiftyConfig(): ServiceConfigFile {
+  const file = config();
+  const shop = file.organizations.acme!.projects.shop!;
+  const variations = [{ name: 'control', weight: 50, body: {} }, { name: 'bold', weight: 50, body: {} }];
+  shop.experiences = Array.from({ length: OTHERS + 1 }, (_, k) => ({ name: experimentName(k), variations }));
+  for (let k = 1; k <= OTHERS; k++) shop.metrics!.push({ name: `goal-${k}`, event: `Goal ${k}`, type: 'binomial' });
+  return file;
 }
 
-export function formatResultsBench(sizes: ResultsBenchSize[]): string {
+/**
+ * Experiment `k` (0: hero) at its own seed, so hero's rows are the same in both projects: its units (profiles of
+ * its own; a fifth identified, one in five of those on a second device too), each exposed by its Choose answer
+ * (beside a personalization), reported when shown, or both; then `events` over four weeks by its profiles.
+ */
+async function generateExperiment(storage: Storage, k: number, units: number, events: number): Promise<void> {
+  const rand = seededRandom(1000 + k);
+  const name = experimentName(k);
+  const exposures: ExposureSet[] = [];
+  const batch: ServiceEvent[] = [];
+  const profiles: string[] = [];
+  const done = START + 28 * DAY;
+  for (let u = 0; u < units; u++) {
+    const profileId = `e${k}u${u}`;
+    profiles.push(profileId);
+    const variation = rand() < 0.5 ? 'control' : 'bold';
+    const first = START + 14 * DAY + Math.floor(rand() * 14 * DAY);
+    const roll = rand();
+    const base = { profileId, sessionId: `s${profileId}`, pageId: 'p' };
+    if (roll >= 0.1) exposures.push({ ...base, project: PROJECT, device: 'mobile', time: first, choices: [{ name, variation }, { name: 'banner' }] });
+    if (roll < 0.2) {
+      const data = { experience: name, variation, device: 'desktop' };
+      batch.push({ ...base, eventId: uuid(rand), type: 'track', name: 'Experiment Viewed', timestamp: new Date(first + 1000).toISOString(), data });
+    }
+    if (u % 5 === 0) {
+      const identify: ServiceEvent = { ...base, eventId: uuid(rand), type: 'identify', name: 'Identify', timestamp: new Date(START).toISOString(), userId: `e${k}user${u}` };
+      batch.push(identify);
+      if (u % 25 === 0) {
+        profiles.push(`${profileId}-2`);
+        batch.push({ ...identify, eventId: uuid(rand), profileId: `${profileId}-2` });
+      }
+    }
+  }
+  await chooseStore(storage).recordExposures(exposures);
+  await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt: done });
+  for (let e = 0; e < events; e++) {
+    const at = START + Math.floor((e / events) * 28 * DAY);
+    const base = { eventId: uuid(rand), profileId: profiles[Math.floor(rand() * profiles.length)] as string, sessionId: 's', pageId: 'p', timestamp: new Date(at).toISOString() };
+    const roll = rand();
+    if (roll < 0.8) batch.push({ ...base, type: 'page', name: 'View Page', data: { path: '/' } });
+    else if (k > 0) batch.push({ ...base, type: 'track', name: `Goal ${k}` });
+    else if (roll < 0.92) batch.push({ ...base, type: 'track', name: 'Added to cart', data: { sku: 'p1' } });
+    else batch.push({ ...base, type: 'track', name: 'Product ordered', data: { orderId: `o${e}`, price: Math.round(5 + rand() * 95) } });
+    if (batch.length >= BATCH || e === events - 1) await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt: at });
+  }
+}
+
+async function measureFifty(unitsEach: number, rounds: number): Promise<FiftyExperimentsSize> {
+  const eventsEach = unitsEach * 10;
+  const dir = mkdtempSync(join(tmpdir(), 'svc-results-fifty-'));
+  const setupStarted = Date.now();
+  // Hero alone; hero and 24 others; the same file copied, and 25 more.
+  for (const [file, from, to] of [['alone.db', 0, 1], ['half.db', 0, HALF + 1], ['fifty.db', HALF + 1, OTHERS + 1]] as const) {
+    if (from > 0) copyFileSync(join(dir, 'half.db'), join(dir, file));
+    const storage = await openSqliteStorage(join(dir, file));
+    for (let k = from; k < to; k++) await generateExperiment(storage, k, unitsEach, eventsEach);
+    // Closed before it is read: every file checkpointed, so none is read through a long WAL.
+    await storage.close();
+  }
+  const setupSeconds = (Date.now() - setupStarted) / 1000;
+  const storages = [
+    await openSqliteStorage(join(dir, 'alone.db')), await openSqliteStorage(join(dir, 'half.db')), await openSqliteStorage(join(dir, 'fifty.db')),
+  ];
+  try {
+    const apps = await Promise.all(storages.map((storage) => buildApp({ config: fiftyConfig(), storage })));
+    try {
+      const answers = await Promise.all(apps.map((app) => results(app, HERO_METRICS)));
+      const times: number[][] = [[], [], []];
+      for (let r = 0; r < rounds; r++) {
+        for (const [side, app] of apps.entries()) times[side]!.push((await timed(() => results(app, HERO_METRICS)))[1]);
+      }
+      const [aloneMs, halfMs, fiftyMs] = times.map(median) as [number, number, number];
+      // Every unit was exposed (by its Choose answer, its report, or both, in one variation): each is counted once.
+      return {
+        unitsEach, eventsEach, setupSeconds, aloneMs, halfMs, fiftyMs, ratio: fiftyMs / aloneMs, exposedUnits: unitsEach,
+        answerUnits: answers.map((a) => a.units), sameAnswers: answers.every((a) => JSON.stringify(a) === JSON.stringify(answers[0])),
+      };
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  } finally {
+    await Promise.all(storages.map((storage) => storage.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runResultsBench(options: ResultsBenchOptions = {}): Promise<ResultsBench> {
+  const sizes: ResultsBenchSize[] = [];
+  for (const scale of options.scales ?? [0.25, 1]) sizes.push(await measure(scale, options.rounds ?? 5));
+  const fiftyUnits = options.fiftyUnits ?? Number(process.env.BENCH_RESULTS_FIFTY_UNITS ?? 2000);
+  const fifty = fiftyUnits > 0 ? await measureFifty(fiftyUnits, Math.max(9, options.rounds ?? 5)) : null;
+  return { sizes, fifty };
+}
+
+export function formatResultsBench({ sizes, fifty }: ResultsBench): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const lines = [
     '## Experiment results (SQLite): GET …/results for 3 metrics vs one SQL aggregate counting conversions per variation',
@@ -233,5 +367,24 @@ export function formatResultsBench(sizes: ResultsBenchSize[]): string {
   }
   lines.push('', 'Data stored through the service\'s own programs (setup: '
     + sizes.map((s) => `${s.setupSeconds.toFixed(0)} s for ${n(s.events)} events`).join(', ') + '); nothing precomputed for results.');
+  if (fifty !== null) {
+    const f = fifty;
+    lines.push(
+      '', `### Fifty experiments: hero's results (3 metrics) alone in its project, beside 24 and beside 49 experiments of its size`, '',
+      '| units each | events each | results p50: alone | beside 24 others | beside 49 others | 49 others / alone | 49 / 24 | units counted / exposed |',
+      '|---:|---:|---:|---:|---:|---:|---:|---|',
+      `| ${n(f.unitsEach)} | ${n(f.eventsEach)} | ${f.aloneMs.toFixed(1)} ms | ${f.halfMs.toFixed(1)} ms | ${f.fiftyMs.toFixed(1)} ms | `
+        + `${f.ratio.toFixed(2)}× | ${(f.fiftyMs / f.halfMs).toFixed(2)}× | ${f.answerUnits.map(n).join(', ')} / ${n(f.exposedUnits)}`
+        + `${f.sameAnswers ? ' (same answers)' : ' (answers DIFFER)'} |`,
+      '', `Setup: ${f.setupSeconds.toFixed(0)} s for ${n((OTHERS + 2) * f.eventsEach)} events.`,
+    );
+  }
   return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(formatResultsBench(await runResultsBench({
+    scales: (process.env.BENCH_RESULTS_SCALES ?? '0.25,1').split(',').filter((x) => x !== '').map(Number),
+    rounds: Number(process.env.BENCH_RESULTS_ROUNDS ?? 5),
+  })));
 }

@@ -2,7 +2,6 @@ import type { ExperienceConfig, VariationConfig } from '../config/config-types.j
 import type { SqlProgram } from '../storage/sql-program.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
-import { personGraphProgram } from './person-graph.js';
 import type { ResultsQuery } from './results-query.js';
 import { buildReport, type ResultsReport } from './results-report.js';
 
@@ -11,17 +10,17 @@ export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[
 
 /**
  * The results of one experiment as one read program, computed from what is stored now: the people exposed (exposures
- * joined with the identity graph), their metric values (events), and the statistics. Nothing is precomputed: one read
- * of the project's identity links, of the exposures naming the experiment and of the events the metrics name.
+ * joined with the identity graph), their metric values (events), and the statistics. Nothing is computed ahead but
+ * what indexes keep: reads of the experiment's exposures, of its people's identity links, and of the events the
+ * metrics name since its first exposure; none grows with the project's other experiments.
  * @example const report = await storage.run(() => experimentResultsProgram('sqlite', 'acme/shop', hero, { metrics }));
  */
 export function* experimentResultsProgram(
   dialect: 'sqlite' | 'postgres', project: string, experience: ExperimentConfig, query: ResultsQuery,
 ): SqlProgram<ResultsReport> {
   const variations = experience.variations.map((v) => v.name);
-  const personOf = yield* personGraphProgram(project);
   const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
-  const units = yield* exposedUnitsProgram(dialect, project, experience.name, variations, personOf, window);
+  const { units, personOf } = yield* exposedUnitsProgram(dialect, project, experience.name, variations, window);
   const values = yield* metricValuesProgram(dialect, project, query.counted, units, personOf);
   return buildReport(experience, units, values, query.metrics, query.dimension);
 }

@@ -1,8 +1,7 @@
-import { EXPOSURE_EVENT } from '../../wire/event.js';
 import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
-import { DATA, EVENT_TIME, parseData } from './event-columns.js';
-import type { PersonOf } from './person-graph.js';
+import { DATA, EVENT_TIME, parseData, VIEWED } from './event-columns.js';
+import { personGraphProgram, type PersonOf } from './person-graph.js';
 
 /** Past every exposure row's id: a reported exposure comes after the rows among equal times. */
 const REPORTED_IDS = 2 ** 52;
@@ -40,23 +39,31 @@ interface Exposure {
 }
 
 /**
- * Reads the exposures of `experience` and makes them units: one per person (personOf), from its earliest exposure;
- * a person exposed to two variations is left out and counted. Variations no longer in `variations` are left out too.
- * Exposure rows hold every choice of one Choose answer as JSON pairs; only rows naming the experience are read
- * (a substring test in SQL) and parsed.
- * @example const units = yield* exposedUnitsProgram('sqlite', 'acme/shop', 'hero', ['control', 'bold'], personOf, {});
+ * Reads the exposures of `experience` and makes them units: one per person, from its earliest exposure; a person
+ * exposed to two variations is left out and counted. Variations no longer in `variations` are left out too. Reads the
+ * experiment's own rows only: its exposures from `experiment_exposures` (migration 16: one row per experiment pair of
+ * a Choose answer's exposure row, kept by triggers, one range of its key, in the order written), its reported
+ * exposures through `events_viewed`, and the people of the profiles these name (personGraphProgram). Answers the
+ * units and the people, which the metric values attribute events by.
+ * @example const { units, personOf } = yield* exposedUnitsProgram('sqlite', 'acme/shop', 'hero', ['a', 'b'], {});
  */
 export function* exposedUnitsProgram(
-  dialect: 'sqlite' | 'postgres', project: string, experience: string, variations: readonly string[],
-  personOf: PersonOf, window: UnitWindow,
-): SqlProgram<ExposedUnits> {
-  // The pair as exposure-programs.ts writes it: `["<name>",`. Every row of the project is read in table order:
-  // SQLite would otherwise walk the (project, ts) index, one random table page per row.
-  const needle = `[${JSON.stringify(experience)},`;
-  const where = dialect === 'postgres'
-    ? 'FROM exposures WHERE project = ? AND strpos(choices, ?) > 0'
-    : 'FROM exposures NOT INDEXED WHERE project = ? AND instr(choices, ?) > 0';
-  const { values: rows = [] } = yield valuesOp(`SELECT id, profile_id, device, ts, choices ${where}`, project, needle);
+  dialect: 'sqlite' | 'postgres', project: string, experience: string, variations: readonly string[], window: UnitWindow,
+): SqlProgram<{ units: ExposedUnits; personOf: PersonOf }> {
+  const { values: rows = [] } = yield valuesOp(
+    `SELECT exposure_id, profile_id, device, ts, variation FROM experiment_exposures
+     WHERE project = ? AND experience = ? ORDER BY exposure_id`,
+    project, experience,
+  );
+  // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
+  // at the time they were shown. Ordered after the Choose answers' rows among equal times.
+  const { values: reported = [] } = yield valuesOp(
+    `SELECT profile_id, ${EVENT_TIME[dialect]}, ${DATA[dialect]} ${VIEWED[dialect]}`, project, experience,
+  );
+  const profiles = new Set<string>();
+  for (const row of rows) profiles.add(str(row[1]));
+  for (const row of reported) profiles.add(str(row[0]));
+  const personOf = yield* personGraphProgram(project, profiles);
   const people = new Map<unknown, Exposure>();
   const add = (person: unknown, exposure: Exposure): void => {
     const seen = people.get(person);
@@ -69,17 +76,9 @@ export function* exposedUnitsProgram(
     if (exposure.first < seen.first || (exposure.first === seen.first && exposure.id < seen.id)) people.set(person, exposure);
     people.get(person)!.multiple = multiple;
   };
-  for (const [id, profileId, device, ts, choices] of rows) {
-    const variation = variationIn(str(choices), needle, experience);
-    if (variation === null) continue;
-    add(personOf(str(profileId)), { variation, first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false });
+  for (const [id, profileId, device, ts, variation] of rows) {
+    add(personOf(str(profileId)), { variation: str(variation), first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false });
   }
-  // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
-  // at the time they were shown. Ordered after the Choose answers' rows among equal times.
-  const { values: reported = [] } = yield valuesOp(
-    `SELECT profile_id, ${EVENT_TIME[dialect]}, ${DATA[dialect]} FROM events WHERE project = ? AND name = ?`,
-    project, EXPOSURE_EVENT,
-  );
   reported.forEach(([profileId, time, rawData], i) => {
     const data = parseData(rawData);
     if (data?.experience !== experience || typeof data.variation !== 'string') return;
@@ -106,23 +105,7 @@ export function* exposedUnitsProgram(
     first.push(exposure.first);
     device.push(exposure.device);
   }
-  return { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures };
+  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures };
+  return { units, personOf };
 }
 
-/**
- * The variation an exposure row's choices give `experience` (its pair starts at `needle`), or null (absent, or served
- * without a variation). The variation is parsed alone, between the needle and the pair's end; a name with a `]` in
- * it does not parse so and takes the whole array's parse.
- */
-function variationIn(choices: string, needle: string, experience: string): string | null {
-  const at = choices.indexOf(needle);
-  if (at < 0) return null;
-  const start = at + needle.length;
-  try {
-    return JSON.parse(choices.slice(start, choices.indexOf(']', start))) as string | null;
-  } catch {
-    const pairs = JSON.parse(choices) as [string, string | null][];
-    for (const [name, variation] of pairs) if (name === experience) return variation;
-    return null;
-  }
-}

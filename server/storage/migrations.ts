@@ -2,6 +2,7 @@
 // Applied in order on start, each in its own transaction with its row in schema_migrations; never edit a
 // shipped migration, add the next version.
 
+import { experimentExposuresPostgres, experimentExposuresSqlite } from '../results/results-migrations.js';
 import { cheaperModelsPostgres, cheaperModelsSqlite, modelInbox, productIdsByteOrderPostgres, recommendations } from './recommendation-migrations.js';
 
 export interface Migration {
@@ -384,5 +385,11 @@ export const MIGRATIONS: Migration[] = [
     name: 'privacy: erasure and export requests, the suppression list, when experiments ended (retention)',
     sqlite: privacy({ int: 'INTEGER' }),
     postgres: privacy({ int: 'BIGINT' }),
+  },
+  {
+    version: 16,
+    name: "results read one experiment: its exposures kept apart by triggers, its reported exposures and people by index",
+    sqlite: experimentExposuresSqlite,
+    postgres: experimentExposuresPostgres,
   },
 ];
