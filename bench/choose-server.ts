@@ -28,12 +28,13 @@ import type { ServiceEvent } from '../wire/event.js';
 import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
 import { answerBenchQuestions } from './server-ipc.js';
 import { ingestBatch } from '../server/programs.js';
+import { SCHEMA } from '../server/schema.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 
 async function startSvc(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-choose-bench-'));
-  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
   const profiles = Number(process.argv.find((a) => a.startsWith('--profiles='))?.slice('--profiles='.length) ?? 1000);
   // Stored the way the SDK's events store them (ingestion), not written around the service.
   const events: ServiceEvent[] = Array.from({ length: profiles }, (_, i) => ({

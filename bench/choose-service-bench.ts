@@ -22,6 +22,7 @@ import { FeedService } from '../server/recommendations/feed-service.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { ATTRIBUTES, NAMES, svcExperiments } from './choose-experiments.js';
+import { SCHEMA } from '../server/schema.js';
 
 const arg = (name: string, fallback: number): number =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -31,7 +32,7 @@ const PROFILES = 1000;
 const IN_FLIGHT = 64;
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-choose-service-bench-'));
-const storage = await openSqliteStorage(join(dir, 'svc.db'));
+const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
 // The returning profiles carry `plan: "pro"`, stored as the SDK's events store it.
 const events: ServiceEvent[] = Array.from({ length: PROFILES }, (_, i) => ({
   eventId: randomUUID(), type: 'track', name: 'Plan seen', profileId: `bench-profile-${i}`, sessionId: 'seed',

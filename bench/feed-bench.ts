@@ -24,6 +24,7 @@ import { ingestBatch } from '../server/programs.js';
 import { CHUNK_EVENTS } from '../server/recommendations/model-inbox.js';
 import { applyModelsNow } from '../server/recommendations/model-inbox.js';
 import { seededRandom } from './seeded-random.js';
+import { SCHEMA } from '../server/schema.js';
 
 export interface FeedBenchOptions {
   products?: number;
@@ -147,7 +148,7 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
   const perRound = options.requestsPerRound ?? 300;
   const profiles = Math.max(1000, Math.floor(events / 50));
   const dir = mkdtempSync(join(tmpdir(), 'svc-feed-bench-'));
-  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
   const app = await buildApp({ config: config(), storage, routes: [constantRoute] });
   try {
     let start = performance.now();

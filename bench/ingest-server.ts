@@ -25,6 +25,7 @@ import type { ServiceEvent } from '../wire/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
 import { op } from '../server/storage/sql-program.js';
 import { svcExperiments } from './choose-experiments.js';
+import { SCHEMA } from '../server/schema.js';
 
 const mode = process.argv.find((a) => a.startsWith('--mode='))?.slice('--mode='.length) ?? 'svc';
 const maxPending = process.argv.find((a) => a.startsWith('--max-pending='))?.slice('--max-pending='.length);
@@ -169,9 +170,9 @@ async function floorPostgres(): Promise<(batch: ServiceEvent[]) => Promise<numbe
 async function start(): Promise<number> {
   switch (mode) {
     case 'svc':
-      return startSvc(await openSqliteStorage(join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'svc.db')));
+      return startSvc(await openSqliteStorage(join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'svc.db'), SCHEMA));
     case 'svc-pg':
-      return startSvc(await openPostgresStorage(await freshDatabase('svc_bench_ingest_svc')));
+      return startSvc(await openPostgresStorage(await freshDatabase('svc_bench_ingest_svc'), SCHEMA));
     case 'floor':
       return startHttp(floorSqlite());
     case 'floor-pg':

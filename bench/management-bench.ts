@@ -11,6 +11,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { firstVisits, load, median, startServer, type Server } from './choose-bench.js';
 import { svcExperiments } from './choose-experiments.js';
 import type { Storage } from '../server/storage/storage.js';
+import { SCHEMA } from '../server/schema.js';
 
 export interface ManagementBenchOptions {
   rounds?: number;
@@ -166,11 +167,11 @@ export async function runPropagationBench(writes = 10): Promise<PropagationResul
     return { driver, medianMs: median(ms), maxMs: Math.max(...ms) };
   };
   const dir = mkdtempSync(join(tmpdir(), 'svc-propagation-'));
-  const results = [await measure('sqlite', () => openSqliteStorage(join(dir, 'svc.db')))];
+  const results = [await measure('sqlite', () => openSqliteStorage(join(dir, 'svc.db'), SCHEMA))];
   rmSync(dir, { recursive: true, force: true });
   const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/svc_bench_propagation';
   try {
-    results.push(await measure('postgres', () => openPostgresStorage(url)));
+    results.push(await measure('postgres', () => openPostgresStorage(url, SCHEMA)));
   } catch (error) {
     console.error(`propagation bench: PostgreSQL skipped (${String(error)})`);
   }

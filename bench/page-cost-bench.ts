@@ -12,6 +12,7 @@ import { buildApp } from '../server/app.js';
 import { loadConfigFile } from '../server/config/load-config.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { median } from './choose-bench.js';
+import { SCHEMA } from '../server/schema.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -120,7 +121,7 @@ export async function startPages<Page extends string = Side>(
   build?: (snippet: string) => Record<Page, string>,
 ): Promise<{ url: (side: Page) => string; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-page-cost-'));
-  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
   const app = await buildApp({ config: await loadConfigFile(join(ROOT, 'svc.config.json')), storage, staticRoot: ROOT });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -25,6 +25,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
 import type { ServiceConfigFile } from '../server/config/config-types.js';
 import { chooseStore } from '../server/choose/choose-store.js';
+import { INDEX_EXPOSURES } from '../server/results/exposure-indexer.js';
 import type { ExposureSet } from '../server/choose/exposure-programs.js';
 import { ingestBatch } from '../server/programs.js';
 import { op } from '../server/storage/sql-program.js';
@@ -32,6 +33,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { seededRandom } from './seeded-random.js';
+import { SCHEMA } from '../server/schema.js';
 
 export interface ResultsBenchOptions {
   /** 1 = 100,000 units and 1,000,000 events. */
@@ -126,6 +128,7 @@ async function generate(storage: Storage, units: number, events: number): Promis
   }
   const store = chooseStore(storage);
   for (let i = 0; i < exposures.length; i += 500) await store.recordExposures(exposures.slice(i, i + 500));
+  await indexExposures(storage);
 
   const batch: ServiceEvent[] = [];
   const flush = async (receivedAt: number): Promise<void> => {
@@ -210,7 +213,7 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
   const units = Math.round(100_000 * scale);
   const events = Math.round(1_000_000 * scale);
   const dir = mkdtempSync(join(tmpdir(), 'svc-results-bench-'));
-  const storage = await openSqliteStorage(join(dir, 'svc.db'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
   try {
     const setupStarted = Date.now();
     await generate(storage, units, events);
@@ -293,6 +296,7 @@ async function generateExperiment(storage: Storage, k: number, units: number, ev
     }
   }
   await chooseStore(storage).recordExposures(exposures);
+  await indexExposures(storage);
   await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt: done });
   for (let e = 0; e < events; e++) {
     const at = START + Math.floor((e / events) * 28 * DAY);
@@ -306,6 +310,14 @@ async function generateExperiment(storage: Storage, k: number, units: number, ev
   }
 }
 
+/**
+ * What a running service's indexer does within a second of the writes (results/exposure-indexer.ts): the exposures
+ * measured are in results' index, as they are a moment after they were written.
+ */
+async function indexExposures(storage: Storage): Promise<void> {
+  while ((await storage.place(INDEX_EXPOSURES, 5000)).more);
+}
+
 async function measureFifty(unitsEach: number, rounds: number): Promise<FiftyExperimentsSize> {
   const eventsEach = unitsEach * 10;
   const dir = mkdtempSync(join(tmpdir(), 'svc-results-fifty-'));
@@ -313,14 +325,14 @@ async function measureFifty(unitsEach: number, rounds: number): Promise<FiftyExp
   // Hero alone; hero and 24 others; the same file copied, and 25 more.
   for (const [file, from, to] of [['alone.db', 0, 1], ['half.db', 0, HALF + 1], ['fifty.db', HALF + 1, OTHERS + 1]] as const) {
     if (from > 0) copyFileSync(join(dir, 'half.db'), join(dir, file));
-    const storage = await openSqliteStorage(join(dir, file));
+    const storage = await openSqliteStorage(join(dir, file), SCHEMA);
     for (let k = from; k < to; k++) await generateExperiment(storage, k, unitsEach, eventsEach);
     // Closed before it is read: every file checkpointed, so none is read through a long WAL.
     await storage.close();
   }
   const setupSeconds = (Date.now() - setupStarted) / 1000;
   const storages = [
-    await openSqliteStorage(join(dir, 'alone.db')), await openSqliteStorage(join(dir, 'half.db')), await openSqliteStorage(join(dir, 'fifty.db')),
+    await openSqliteStorage(join(dir, 'alone.db'), SCHEMA), await openSqliteStorage(join(dir, 'half.db'), SCHEMA), await openSqliteStorage(join(dir, 'fifty.db'), SCHEMA),
   ];
   try {
     const apps = await Promise.all(storages.map((storage) => buildApp({ config: fiftyConfig(), storage })));

@@ -24,6 +24,7 @@ import { healthRoute } from './http/health-route.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { resultsRoute } from './results/results-route.js';
+import { ExposureIndexer } from './results/exposure-indexer.js';
 import { ResultsService } from './results/results-service.js';
 import { PrivacyRunner, type PrivacyRunnerOptions } from './privacy/privacy-runner.js';
 import { privacyRoutes } from './privacy/privacy-routes.js';
@@ -193,7 +194,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const retention = new RetentionSweeper(options.storage, () => config.projects(), {
     now, logger: app.log, ...(options.retentionIntervalMs !== undefined ? { intervalMs: options.retentionIntervalMs } : {}),
   });
-  app.addHook('onClose', () => Promise.all([privacy.close(), suppressions.close(), retention.close()]).then(() => undefined));
+  // Results' index of exposures by experiment, kept up from the queue the exposure rows' inserts fill.
+  const exposureIndex = new ExposureIndexer(options.storage, { logger: app.log });
+  app.addHook('onClose', () => Promise.all([privacy.close(), suppressions.close(), retention.close(), exposureIndex.close()]).then(() => undefined));
   // After the server stopped taking requests and answered the in-flight ones, and before the caller closes storage:
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
@@ -220,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Requests left running by a node that stopped are taken over once their lease lapses.
   privacy.start();
   retention.start();
+  exposureIndex.start();
 
   return app;
 }

@@ -10,6 +10,7 @@ import { parseConnectionCap, parseProxyHops } from './http/connection-limits.js'
 import { loadConfigFile } from './config/load-config.js';
 import { unknownFields } from './config/unknown-fields.js';
 import { openStorage } from './storage/open-storage.js';
+import { SCHEMA } from './schema.js';
 
 /** How long a graceful shutdown may take before the process exits anyway (orchestrators kill at 30 s). */
 const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     storage = await openStorage({
       dataDir: resolve(process.env.DATA_DIR ?? './data'),
       ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-    });
+    }, SCHEMA);
   } catch (error) {
     // One structured line an operator can act on (the server's own message: unreachable, refused, no such role…),
     // not a stack trace.

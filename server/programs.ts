@@ -6,6 +6,7 @@ import { CHOOSE_PROGRAMS } from './choose/choose-programs.js';
 import { storeBatch, type IngestOptions } from './ingest/event-store.js';
 import { ingestBatchesProgram, type IngestResult } from './ingest/ingest-program.js';
 import { APPLY_MODELS, appendToModelInbox } from './recommendations/model-inbox.js';
+import { INDEX_EXPOSURES } from './results/exposure-indexer.js';
 import { EXPERIMENT_RESULTS } from './results/results-service.js';
 import { moduleBeside, programTable } from './storage/program.js';
 import type { Storage } from './storage/storage.js';
@@ -13,7 +14,7 @@ import type { Storage } from './storage/storage.js';
 /** Ingestion, its new events handed on to the models' inbox in the same transaction. */
 export const INGEST = ingestBatchesProgram(appendToModelInbox);
 
-export const PROGRAMS = programTable([INGEST, APPLY_MODELS, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS]);
+export const PROGRAMS = programTable([INGEST, APPLY_MODELS, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS, INDEX_EXPOSURES]);
 
 /** This module, as a thread imports it: `programs.mjs` beside dist/server.mjs (esbuild builds it as an entry). */
 export const PROGRAMS_MODULE = moduleBeside(import.meta.url, 'programs');

@@ -1,26 +1,24 @@
-import type { ExperienceConfig, VariationConfig } from '../config/config-types.js';
 import type { SqlProgram } from '../storage/sql-program.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
 import type { ResultsQuery } from './results-query.js';
-import { buildReport, type ResultsReport } from './results-report.js';
+import { buildReport, type ExperimentConfig, type ResultsReport } from './results-report.js';
 
-/** An experiment as results need it: its name and variations (plain values: the storage may post them elsewhere). */
-export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[] };
+export type { ExperimentConfig };
 
 /**
  * The results of one experiment as one read program, computed from what is stored now: the people exposed (exposures
  * joined with the identity graph), their metric values (events), and the statistics. Nothing is computed ahead but
  * what indexes keep: reads of the experiment's exposures, of its people's identity links, and of the events the
  * metrics name since its first exposure; none grows with the project's other experiments.
- * @example const report = await storage.run(() => experimentResultsProgram('sqlite', 'acme/shop', hero, { metrics }));
+ * @example const report = await storage.run(() => experimentResultsProgram('acme/shop', hero, { metrics }));
  */
 export function* experimentResultsProgram(
-  dialect: 'sqlite' | 'postgres', project: string, experience: ExperimentConfig, query: ResultsQuery,
+  project: string, experience: ExperimentConfig, query: ResultsQuery,
 ): SqlProgram<ResultsReport> {
   const variations = experience.variations.map((v) => v.name);
   const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
-  const { units, personOf } = yield* exposedUnitsProgram(dialect, project, experience.name, variations, window);
-  const values = yield* metricValuesProgram(dialect, project, query.counted, units, personOf);
+  const { units, personOf } = yield* exposedUnitsProgram(project, experience.name, variations, window);
+  const values = yield* metricValuesProgram(project, query.counted, units, personOf);
   return buildReport(experience, units, values, query.metrics, query.dimension);
 }

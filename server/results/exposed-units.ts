@@ -1,6 +1,7 @@
-import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
+import { throughIndex, valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { DATA, EVENT_TIME, parseData, VIEWED } from './event-columns.js';
+import { experimentPairs } from './exposure-pairs.js';
 import { personGraphProgram, type PersonOf } from './person-graph.js';
 
 /** Past every exposure row's id: a reported exposure comes after the rows among equal times. */
@@ -45,20 +46,21 @@ interface Exposure {
  * a Choose answer's exposure row, kept by triggers, one range of its key, in the order written), its reported
  * exposures through `events_viewed`, and the people of the profiles these name (personGraphProgram). Answers the
  * units and the people, which the metric values attribute events by.
- * @example const { units, personOf } = yield* exposedUnitsProgram('sqlite', 'acme/shop', 'hero', ['a', 'b'], {});
+ * @example const { units, personOf } = yield* exposedUnitsProgram('acme/shop', 'hero', ['a', 'b'], {});
  */
 export function* exposedUnitsProgram(
-  dialect: 'sqlite' | 'postgres', project: string, experience: string, variations: readonly string[], window: UnitWindow,
+  project: string, experience: string, variations: readonly string[], window: UnitWindow,
 ): SqlProgram<{ units: ExposedUnits; personOf: PersonOf }> {
-  const { values: rows = [] } = yield valuesOp(
+  const { values: indexed = [] } = yield valuesOp(
     `SELECT exposure_id, profile_id, device, ts, variation FROM experiment_exposures
      WHERE project = ? AND experience = ? ORDER BY exposure_id`,
     project, experience,
   );
+  const rows = [...indexed, ...yield* notYetIndexed(project, experience)];
   // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
   // at the time they were shown. Ordered after the Choose answers' rows among equal times.
-  const { values: reported = [] } = yield valuesOp(
-    `SELECT profile_id, ${EVENT_TIME[dialect]}, ${DATA[dialect]} ${VIEWED[dialect]}`, project, experience,
+  const { values: reported = [] } = yield throughIndex(
+    valuesOp(`SELECT profile_id, ${EVENT_TIME}, ${DATA} ${VIEWED}`, project, experience), 'events', 'events_viewed',
   );
   const profiles = new Set<string>();
   for (const row of rows) profiles.add(str(row[1]));
@@ -109,3 +111,23 @@ export function* exposedUnitsProgram(
   return { units, personOf };
 }
 
+
+/**
+ * The experiment's exposures among the rows the indexer has not added to `experiment_exposures` yet (the queue
+ * `exposures_unindexed`: what was written since its last chunk), as rows of the index: exposure_id, profile_id, device,
+ * ts, variation. A row both queued and indexed (retention rewrote its choices meanwhile) comes twice: the same
+ * exposure, counted once.
+ */
+function* notYetIndexed(project: string, experience: string): SqlProgram<unknown[][]> {
+  const { values: queued = [] } = yield valuesOp(
+    `SELECT e.id, e.profile_id, e.device, e.ts, e.choices FROM exposures_unindexed q JOIN exposures e ON e.id = q.exposure_id
+     WHERE e.project = ?`,
+    project,
+  );
+  const rows: unknown[][] = [];
+  for (const [id, profileId, device, ts, choices] of queued) {
+    const variation = experimentPairs(str(choices)).get(experience);
+    if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
+  }
+  return rows;
+}

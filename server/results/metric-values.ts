@@ -43,7 +43,7 @@ function add(values: Float64Array, unit: number, metric: MetricConfig, amount: n
  * `where` or `value`.
  */
 export function* metricValuesProgram(
-  dialect: 'sqlite' | 'postgres', project: string, metrics: readonly MetricConfig[], units: ExposedUnits, personOf: PersonOf,
+  project: string, metrics: readonly MetricConfig[], units: ExposedUnits, personOf: PersonOf,
 ): SqlProgram<MetricValues[]> {
   const count = units.variation.length;
   const values: MetricValues[] = metrics.map((metric) => ({
@@ -68,7 +68,7 @@ export function* metricValuesProgram(
   const names = [...byEvent.keys()];
   const params: SqlValue[] = [project, since, ...names];
   const { values: rows = [] } = yield valuesOp(
-    `SELECT profile_id, name, ${EVENT_TIME[dialect]}${needsData ? `, ${DATA[dialect]}` : ''} FROM events
+    `SELECT profile_id, name, ${EVENT_TIME}${needsData ? `, ${DATA}` : ''} FROM events
      WHERE project = ? AND received_at >= ? AND name IN (${names.map(() => '?').join(', ')})`,
     ...params,
   );

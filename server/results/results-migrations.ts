@@ -1,17 +1,25 @@
-// Results' schema: migration 16 (listed in server/storage/migrations.ts), what lets results read one experiment
+import type { Migration } from '../storage/migrations.js';
+
+// Results' schema: migration 16 (listed with every domain's in server/schema.ts), what lets results read one experiment
 // without reading the rest of its project.
 //
 // - `experiment_exposures`: one row per experiment pair of an exposure row's choices (a pair with a variation: the
 //   others are personalizations and feeds, no exposure to results), keyed (project, experience, exposure_id) so that
 //   an experiment's exposures are one range of the key, in the order they were written, with the columns results
 //   need beside it (no lookup into `exposures`). A Choose answer names an experience once; a row naming one twice
-//   (none the service writes) keeps its first pair with a variation. Kept by triggers on `exposures`, so nothing that
-//   writes exposures changes: an insert adds its row's pairs, a delete (erasure, retention) takes them away, an
-//   update (retention taking ended experiments out of shared rows) replaces them. Backfilled from the stored rows.
+//   (none the service writes) keeps its first pair with a variation. Backfilled from the stored rows.
+// - `exposures_unindexed`: the exposure rows written since, by id, which results' indexer (exposure-indexer.ts) adds
+//   to `experiment_exposures` in chunks, sorted, on the bulk lane, and results read beside the index until then. An
+//   insert into `exposures` adds its id here (a trigger: one row, no JSON), so the Choose API's writes change nothing
+//   and pay one appended key for it, not one index entry per experiment. A delete (erasure, retention) takes the row's
+//   pairs and its id away, an update of its choices (retention taking ended experiments out of shared rows) replaces
+//   its pairs.
 // - `events_viewed`: the `Experiment Viewed` events (exposures reported when shown) by project and experiment; a
 //   partial index, so other events pay nothing for it.
 // - `person_links` by user id and by anotherUserId, to follow an exposed profile's links to its person's other
 //   profiles (the key already leads from a profile).
+// - PostgreSQL: `json_extract(text, '$.a.b')`, SQLite's function (a value as text, an object or array as JSON text),
+//   so that results' reads of event payloads are one statement on both databases.
 
 /** The columns written, in the order of the pair reads below. */
 const COLUMNS = 'project, experience, exposure_id, profile_id, variation, device, ts';
@@ -39,7 +47,7 @@ const sqliteRemove = (row: string): string => `
   DELETE FROM experiment_exposures WHERE project = ${row}.project AND exposure_id = ${row}.id
   AND experience IN (SELECT json_extract(value, '$[0]') FROM json_each(${row}.choices) WHERE type = 'array');`;
 
-export const experimentExposuresSqlite = `
+const experimentExposuresSqlite = `
 CREATE TABLE experiment_exposures (
   project TEXT NOT NULL,
   experience TEXT NOT NULL,
@@ -51,11 +59,14 @@ CREATE TABLE experiment_exposures (
   PRIMARY KEY (project, experience, exposure_id)
 ) WITHOUT ROWID;
 INSERT INTO experiment_exposures (${COLUMNS})${sqlitePairs('exposures e,', 'e')};
-CREATE TRIGGER experiment_exposures_insert AFTER INSERT ON exposures BEGIN${sqliteAdd('NEW')}
+CREATE TABLE exposures_unindexed (exposure_id INTEGER PRIMARY KEY);
+CREATE TRIGGER exposures_unindexed_insert AFTER INSERT ON exposures BEGIN
+  INSERT INTO exposures_unindexed (exposure_id) VALUES (NEW.id);
 END;
 CREATE TRIGGER experiment_exposures_delete AFTER DELETE ON exposures BEGIN${sqliteRemove('OLD')}
+  DELETE FROM exposures_unindexed WHERE exposure_id = OLD.id;
 END;
-CREATE TRIGGER experiment_exposures_update AFTER UPDATE ON exposures BEGIN${sqliteRemove('OLD')}${sqliteAdd('NEW')}
+CREATE TRIGGER experiment_exposures_update AFTER UPDATE OF choices ON exposures BEGIN${sqliteRemove('OLD')}${sqliteAdd('NEW')}
 END;
 CREATE INDEX events_viewed ON events (project, json_extract(payload, '$.data.experience'), received_at)
 WHERE name = 'Experiment Viewed';
@@ -72,7 +83,7 @@ const postgresPairs = (rows: string): string => `
 // One function for the three statement-level triggers: each statement's rows at once (a Choose group commit inserts
 // many in one statement), through its transition tables. Rows go per experiment through the key: joined with the
 // transition table (which has no statistics), the planner read the whole table.
-export const experimentExposuresPostgres = `
+const experimentExposuresPostgres = `
 CREATE TABLE experiment_exposures (
   project TEXT NOT NULL,
   experience TEXT NOT NULL,
@@ -98,18 +109,39 @@ BEGIN
       WHERE project = gone.project AND experience = gone.experience AND exposure_id = ANY (gone.ids);
     END LOOP;
   END IF;
-  IF TG_OP <> 'DELETE' THEN
-    INSERT INTO experiment_exposures (${COLUMNS})${postgresPairs('new_rows')};
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM exposures_unindexed WHERE exposure_id IN (SELECT id FROM old_rows);
+  ELSE
+    INSERT INTO experiment_exposures (${COLUMNS})${postgresPairs('new_rows')}
+    ON CONFLICT (project, experience, exposure_id) DO NOTHING;
   END IF;
   RETURN NULL;
 END
 $body$;
-CREATE TRIGGER experiment_exposures_insert AFTER INSERT ON exposures REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION experiment_exposures_sync();
+CREATE TABLE exposures_unindexed (exposure_id BIGINT PRIMARY KEY);
+CREATE FUNCTION exposures_unindexed_add() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  INSERT INTO exposures_unindexed (exposure_id) SELECT id FROM new_rows;
+  RETURN NULL;
+END
+$body$;
+CREATE TRIGGER exposures_unindexed_insert AFTER INSERT ON exposures REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION exposures_unindexed_add();
 CREATE TRIGGER experiment_exposures_delete AFTER DELETE ON exposures REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION experiment_exposures_sync();
 CREATE TRIGGER experiment_exposures_update AFTER UPDATE ON exposures REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION experiment_exposures_sync();
-CREATE INDEX events_viewed ON events (project, ((payload::json -> 'data') ->> 'experience'), received_at)
+CREATE FUNCTION json_extract(doc text, path text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $body$ SELECT (doc::json) #>> string_to_array(substr(path, 3), '.') $body$;
+CREATE INDEX events_viewed ON events (project, json_extract(payload, '$.data.experience'), received_at)
 WHERE name = 'Experiment Viewed';
 ${personLinksByUser}`;
+
+export const RESULTS_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 16,
+    name: 'results read one experiment: its exposures apart (an index kept by an indexer), its reported exposures and people by index',
+    sqlite: experimentExposuresSqlite,
+    postgres: experimentExposuresPostgres,
+  },
+];

@@ -1,11 +1,10 @@
-import type { MetricConfig, VariationConfig } from '../config/config-types.js';
+import type { ExperienceConfig, MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
   AbsoluteDifference, CupedFigures, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats,
   VariationUnits,
 } from '../../wire/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
-import type { ExperimentConfig } from './experiment-results.js';
 import type { ExposedUnits } from './exposed-units.js';
 import { DEFAULT_SEQUENTIAL_TUNING } from './inference.js';
 import type { MetricValues } from './metric-values.js';
@@ -18,6 +17,9 @@ import {
   summarizePairs, summarizeQuad, type CupedStatistic, type PairSummary, type QuadSummary, type RatioCupedStatistic,
   type UnitKind,
 } from './unit-statistics.js';
+
+/** An experiment as results need it: its name and variations (plain values: the storage may post them elsewhere). */
+export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[] };
 
 // The answer of the results endpoint, built from units and their metric values. Numbers are exact (never rounded);
 // a statistic that is undefined is null.

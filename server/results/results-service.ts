@@ -15,6 +15,6 @@ export class ResultsService {
   constructor(private readonly storage: Storage) {}
 
   compute(project: string, experience: ExperimentConfig, query: ResultsQuery): Promise<ResultsReport> {
-    return this.storage.place(EXPERIMENT_RESULTS, this.storage.dialect, project, experience, query);
+    return this.storage.place(EXPERIMENT_RESULTS, project, experience, query);
   }
 }

@@ -19,6 +19,8 @@ export interface SqlOp {
   locks?: { keys: readonly string[]; shared: boolean };
   /** notify: `sql` is empty; listeners of this channel are told once the transaction commits (Storage.listen). */
   notify?: string;
+  /** throughIndex: the index a read of `table` goes through, where the driver's planner must be told. */
+  index?: { table: string; name: string };
 }
 
 /** The rows of an insertRows operation. */
@@ -89,6 +91,15 @@ export function lockingRows(read: SqlOp, mode: 'wait' | 'skip'): SqlOp {
  */
 export function lockKeys(keys: readonly string[], mode: 'alone' | 'shared' = 'alone'): SqlOp {
   return { sql: '', params: [], locks: { keys, shared: mode === 'shared' } };
+}
+
+/**
+ * A read of `table` through the index `name`, for a driver whose planner would pick another one (SQLite, without
+ * statistics, between two indexes that both match); PostgreSQL plans by its statistics and is told nothing.
+ * @example yield throughIndex(valuesOp('SELECT … FROM events WHERE …', project), 'events', 'events_viewed');
+ */
+export function throughIndex(read: SqlOp, table: string, name: string): SqlOp {
+  return { ...read, index: { table, name } };
 }
 
 /** Tells the listeners of `channel` (Storage.listen) once the transaction commits; nothing where nobody can listen. */

@@ -1,3 +1,4 @@
+import type { Migration } from './migrations.js';
 import type { GroupProgram, Lane, NamedProgram } from './program.js';
 import type { SqlProgram } from './sql-program.js';
 import type { Storage, TransactionOptions } from './storage.js';
@@ -14,7 +15,7 @@ export const LANE_DURABILITY: Record<Exclude<Lane, 'report'>, TransactionOptions
 
 export abstract class SqlStorage implements Storage {
   abstract readonly dialect: 'sqlite' | 'postgres';
-  abstract migrate(): Promise<void>;
+  abstract migrate(schema: readonly Migration[]): Promise<void>;
   abstract ping(): Promise<void>;
   abstract close(): Promise<void>;
   /** Runs a fresh program from `make` (a driver may retry a transaction with a new one). */

@@ -1,3 +1,4 @@
+import type { Migration } from './migrations.js';
 import type { GroupProgram, NamedProgram } from './program.js';
 import type { SqlProgram } from './sql-program.js';
 
@@ -8,8 +9,8 @@ import type { SqlProgram } from './sql-program.js';
 
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
-  /** Runs pending migrations (idempotent; safe when several nodes start at once). */
-  migrate(): Promise<void>;
+  /** Runs the migrations of `schema` not applied yet, in version order (idempotent; safe when nodes start at once). */
+  migrate(schema: readonly Migration[]): Promise<void>;
   /** Cheap round trip for the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;

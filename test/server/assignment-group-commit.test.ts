@@ -18,6 +18,7 @@ import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { useSqliteWithSide } from './helpers/use-test-app.js';
 import { ingestBatch } from '../../server/programs.js';
 import { firstAssignment, firstAssignments, getAssignment, listEvents } from './helpers/stored-rows.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const PROJECT = 'acme/shop';
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
@@ -189,13 +190,13 @@ describe('assignment group commit: close() commits what is queued (sqlite)', () 
     const dir = mkdtempSync(join(tmpdir(), 'svc-assign-close-'));
     try {
       const file = join(dir, 'svc.db');
-      const storage = await openSqliteStorage(file);
+      const storage = await openSqliteStorage(file, SCHEMA);
       // Not awaited before close(): both are still waiting for their group commit when it is called.
       const queued = [firstAssignments(storage, inputs('drain-1')), firstAssignments(storage, inputs('drain-2', 'b'))];
       await storage.close();
       const answers = await Promise.all(queued);
       assert.deepEqual(answers.map((r) => r.map((a) => a.variation)), [EXPERIMENTS.map(() => 'a'), EXPERIMENTS.map(() => 'b')]);
-      const reopened = await openSqliteStorage(file);
+      const reopened = await openSqliteStorage(file, SCHEMA);
       try {
         assert.deepEqual(await stored(reopened, 'drain-1'), EXPERIMENTS.map(() => 'a'));
         assert.deepEqual(await stored(reopened, 'drain-2'), EXPERIMENTS.map(() => 'b'));

@@ -20,6 +20,7 @@ import pg from 'pg';
 import { openPostgresStorage } from '../../server/storage/postgres/postgres-storage.js';
 import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const PROJECT = 'acme/shop';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -145,7 +146,7 @@ describe('two nodes on one PostgreSQL database, one session each side (postgres)
     // Another node: its own pool on the same database. Each session's two views arrive at the same moment, one on
     // each node, and the nodes' appliers fold them into the models concurrently: the second to store its product
     // must pair it with the first's.
-    const other = await openPostgresStorage(h.db.location);
+    const other = await openPostgresStorage(h.db.location, SCHEMA);
     try {
       const sessions = Array.from({ length: 40 }, (_, i) => i);
       await Promise.all(sessions.flatMap((i) => [

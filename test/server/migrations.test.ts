@@ -4,19 +4,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { MIGRATIONS } from '../../server/storage/migrations.js';
+import { SCHEMA } from '../../server/schema.js';
+import { migrationSteps } from '../../server/storage/migrations.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { countExposures, firstAssignment, firstAssignments, getAssignment, readExposures, recordExposures } from './helpers/stored-rows.js';
 
 /** Applies migrations up to and including `version`, as a service of that version would have. */
 async function migrateUpTo(db: TestDatabase, version: number): Promise<(sql: string) => Promise<void>> {
-  const steps = MIGRATIONS.filter((m) => m.version <= version);
+  const steps = migrationSteps(SCHEMA).filter((m) => m.version <= version);
   if (db.name === 'sqlite') {
     const conn = new Database(db.location);
     conn.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
     for (const m of steps) {
-      conn.exec(m.sqlite);
+      for (const part of m.parts) conn.exec(part.sqlite);
       conn.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
     }
     conn.close();
@@ -31,7 +32,7 @@ async function migrateUpTo(db: TestDatabase, version: number): Promise<(sql: str
   try {
     await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
     for (const m of steps) {
-      await client.query(m.postgres);
+      for (const part of m.parts) await client.query(part.postgres);
       await client.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
     }
   } finally {

@@ -17,6 +17,7 @@ import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -134,7 +135,7 @@ function models(rows: AllRows): Record<string, unknown[]> {
 
 /** The models built from scratch from `events` (stored rows), as ingestion would have built them. */
 async function rebuiltModels(events: Record<string, unknown>[]): Promise<Record<string, unknown[]>> {
-  const storage = await openSqliteStorage(':memory:');
+  const storage = await openSqliteStorage(':memory:', SCHEMA);
   try {
     const ordered = [...events].sort((a, b) => Number(a.received_at) - Number(b.received_at) || String(a.event_id).localeCompare(String(b.event_id)));
     for (const row of ordered) {

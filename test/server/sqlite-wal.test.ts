@@ -13,6 +13,7 @@ import { makeEvent } from './helpers/events.js';
 import { ingestBatch } from '../../server/programs.js';
 import { countEvents } from './helpers/stored-rows.js';
 import { forkHelper } from './helpers/fork-helper.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const P = 'acme/shop';
 const WAL_HEADER = 32;
@@ -65,7 +66,7 @@ describe('SQLite WAL checkpoints', () => {
   it('copies committed pages into the database file from a thread while the commits themselves never checkpoint', async () => {
     const file = tempFile();
     // A bound the test never reaches: the main connection does not checkpoint at all.
-    const storage = await openSqliteStorage(file, { walBoundPages: 1_000_000 });
+    const storage = await openSqliteStorage(file, SCHEMA, { walBoundPages: 1_000_000 });
     const before = sizeOf(file);
     await ingestGroups(storage, 10);
     await eventually(() => sizeOf(file) > before + 1_000_000);
@@ -75,7 +76,7 @@ describe('SQLite WAL checkpoints', () => {
   it('keeps the WAL file within its bound under many commits', async () => {
     const file = tempFile();
     const boundPages = 100;
-    const storage = await openSqliteStorage(file, { walBoundPages: boundPages });
+    const storage = await openSqliteStorage(file, SCHEMA, { walBoundPages: boundPages });
     const pageSize = 4096;
     let largest = 0;
     await ingestGroups(storage, 60, () => {
@@ -93,10 +94,10 @@ describe('SQLite WAL checkpoints', () => {
 
   it('has every acknowledged event after a restart, and refuses them all as duplicates', async () => {
     const file = tempFile();
-    const first = await openSqliteStorage(file, { walBoundPages: 100 });
+    const first = await openSqliteStorage(file, SCHEMA, { walBoundPages: 100 });
     const events = await ingestGroups(first, 20);
     await first.close();
-    const reopened = await openSqliteStorage(file, { walBoundPages: 100 });
+    const reopened = await openSqliteStorage(file, SCHEMA, { walBoundPages: 100 });
     assert.equal(await countEvents(reopened, P), events.length);
     assert.deepEqual(await ingestBatch(reopened, P, 'web', events.slice(0, 500)), { accepted: 0, duplicates: 500, identityChanged: false, handedOn: 0 });
     await reopened.close();
@@ -108,13 +109,13 @@ describe('SQLite WAL checkpoints', () => {
     const { accepted } = await firstMessage;
     assert.equal(await exited, 'SIGKILL');
     assert.equal(accepted, 10_000);
-    const reopened = await openSqliteStorage(file);
+    const reopened = await openSqliteStorage(file, SCHEMA);
     assert.equal(await countEvents(reopened, P), accepted);
     await reopened.close();
   });
 
   it('needs no checkpoint thread for an in-memory database', async () => {
-    const storage = await openSqliteStorage(':memory:');
+    const storage = await openSqliteStorage(':memory:', SCHEMA);
     await ingestGroups(storage, 2);
     assert.equal(await countEvents(storage, P), 1000);
     await storage.close();

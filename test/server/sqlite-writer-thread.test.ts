@@ -14,6 +14,7 @@ import { SqliteWriterThread, WriterThreadUnavailable } from '../../server/storag
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { readExposures } from './helpers/stored-rows.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const row = (profileId: string) => exposureSetParams({ project: 'acme/thread', profileId, sessionId: 's', choices: [{ name: 'e', variation: 'a' }] }, 1_700_000_000_000);
 const WRITER = { kind: 'writer', programs: PROGRAMS_MODULE.href } as const;
@@ -49,7 +50,7 @@ describe('SqliteWriterThread', () => {
 
   it('a lane whose thread cannot run leaves the Choose writes to the storage\'s own connection', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-lanes-'));
-    const storage = await openSqliteStorage(join(dir, 'svc.db'));
+    const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
     try {
       storage.hostPrograms(new URL('http://example.invalid/programs.mjs'));
       await storage.warm();

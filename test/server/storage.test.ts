@@ -11,6 +11,7 @@ import {
 import { recordConsent } from '../../server/consent/consent-store.js';
 import { resolveUser } from '../../server/identity/identity-store.js';
 import { ingestBatch } from '../../server/programs.js';
+import { SCHEMA } from '../../server/schema.js';
 
 const P = 'acme/shop';
 
@@ -19,8 +20,8 @@ for (const driver of DRIVERS) {
     const h = useStorage(driver);
 
     it('runs migrations idempotently: a second migrate changes nothing', async () => {
-      await h.storage.migrate();
-      await h.storage.migrate();
+      await h.storage.migrate(SCHEMA);
+      await h.storage.migrate(SCHEMA);
       assert.equal(await countEvents(h.storage, P), 0);
     });
 

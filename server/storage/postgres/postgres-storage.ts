@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { MIGRATIONS } from '../migrations.js';
+import { migrationSteps, type Migration } from '../migrations.js';
 import type { GroupProgram } from '../program.js';
 import type { RowsInsert, SqlOp, SqlProgram, SqlResult } from '../sql-program.js';
 import { SqlStorage } from '../sql-storage.js';
@@ -76,7 +76,7 @@ interface Queryable {
 /**
  * PostgreSQL through a `pg` pool (DATABASE_URL). Every guard lives in the database, so N service nodes on
  * one database agree.
- * @example const storage = await openPostgresStorage('postgres://postgres@127.0.0.1:5432/svc');
+ * @example const storage = await openPostgresStorage('postgres://postgres@127.0.0.1:5432/svc', SCHEMA);
  */
 export class PostgresStorage extends SqlStorage {
   readonly dialect = 'postgres' as const;
@@ -156,7 +156,7 @@ export class PostgresStorage extends SqlStorage {
     }
   }
 
-  async migrate(): Promise<void> {
+  async migrate(schema: readonly Migration[]): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -165,11 +165,11 @@ export class PostgresStorage extends SqlStorage {
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => Number(r.version)));
-      for (const migration of MIGRATIONS) {
-        if (applied.has(migration.version)) continue;
-        await client.query(migration.postgres);
+      for (const step of migrationSteps(schema)) {
+        if (applied.has(step.version)) continue;
+        for (const part of step.parts) await client.query(part.postgres);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-          migration.version, migration.name, Date.now(),
+          step.version, step.name, Date.now(),
         ]);
       }
       await client.query('COMMIT');
@@ -243,10 +243,10 @@ async function createDatabase(connectionString: string): Promise<void> {
  * Connects and migrates. A database that does not exist yet is created when the server lets these credentials
  * create one (as a first `npm start` creates SQLite's file).
  */
-export async function openPostgresStorage(connectionString: string, create = true): Promise<PostgresStorage> {
+export async function openPostgresStorage(connectionString: string, schema: readonly Migration[], create = true): Promise<PostgresStorage> {
   const storage = new PostgresStorage(connectionString);
   try {
-    await storage.migrate();
+    await storage.migrate(schema);
   } catch (error) {
     await storage.close();
     if (!create || (error as { code?: string }).code !== NO_SUCH_DATABASE) throw error;
@@ -255,7 +255,7 @@ export async function openPostgresStorage(connectionString: string, create = tru
     } catch (creating) {
       throw new Error(`${(error as Error).message}, and it could not be created: ${(creating as Error).message}`);
     }
-    return openPostgresStorage(connectionString, false);
+    return openPostgresStorage(connectionString, schema, false);
   }
   return storage;
 }

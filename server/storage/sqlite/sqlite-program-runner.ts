@@ -39,7 +39,8 @@ export class SqliteProgramRunner {
   drive<T>(program: SqlProgram<T>): T {
     let step = program.next();
     while (!step.done) {
-      const { sql, params, values, rows, locks, notify } = step.value;
+      const { params, values, rows, locks, notify, index } = step.value;
+      const sql = index === undefined ? step.value.sql : step.value.sql.replace(`FROM ${index.table} `, `FROM ${index.table} INDEXED BY ${index.name} `);
       let result: SqlResult;
       if (rows !== undefined) {
         step = program.next(this.insertRows(sql, rows));

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS } from '../migrations.js';
+import { migrationSteps, type Migration } from '../migrations.js';
 import type { GroupProgram, Lane, NamedProgram } from '../program.js';
 import type { SqlProgram } from '../sql-program.js';
 import { commitGroup } from './group-commit.js';
@@ -66,7 +66,7 @@ export interface SqliteStorageOptions {
  * (writer-thread.ts), once the service named its programs' module (hostPrograms): neither their statements nor their
  * commits hold the event loop that answers requests. Until then, for an in-memory database (which a second
  * connection cannot open), and once a lane's thread could not start or died, they run on this connection.
- * @example const storage = await openSqliteStorage('./data/svc.db');
+ * @example const storage = await openSqliteStorage('./data/svc.db', SCHEMA);
  */
 export class SqliteStorage extends SqlStorage {
   readonly dialect = 'sqlite' as const;
@@ -234,28 +234,28 @@ export class SqliteStorage extends SqlStorage {
     });
   }
 
-  migrate(): Promise<void> {
+  migrate(schema: readonly Migration[]): Promise<void> {
     // A migration may sort or copy a whole table (CREATE INDEX, INSERT … SELECT): in temporary files, not in RAM.
     this.db.pragma('temp_store = FILE');
     try {
-      this.applyMigrations();
+      this.applyMigrations(schema);
     } finally {
       this.db.pragma('temp_store = MEMORY');
     }
     return Promise.resolve();
   }
 
-  private applyMigrations(): void {
+  private applyMigrations(schema: readonly Migration[]): void {
     this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
-    for (const migration of MIGRATIONS) {
+    for (const step of migrationSteps(schema)) {
       // IMMEDIATE takes the write lock first, so two processes on one file cannot both apply a version.
       this.db.transaction(() => {
-        const done = this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+        const done = this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(step.version);
         if (done) return;
-        this.db.exec(migration.sqlite);
+        for (const part of step.parts) this.db.exec(part.sqlite);
         this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, Date.now());
+          .run(step.version, step.name, Date.now());
       }).immediate();
     }
   }
@@ -279,9 +279,9 @@ export class SqliteStorage extends SqlStorage {
   }
 }
 
-/** Opens (creating if needed) and migrates a SQLite database file. */
-export async function openSqliteStorage(file: string, options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
+/** Opens (creating if needed) a SQLite database file and migrates it to `schema` (the service's: server/schema.ts). */
+export async function openSqliteStorage(file: string, schema: readonly Migration[], options: SqliteStorageOptions = {}): Promise<SqliteStorage> {
   const storage = new SqliteStorage(file, options);
-  await storage.migrate();
+  await storage.migrate(schema);
   return storage;
 }

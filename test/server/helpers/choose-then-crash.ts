@@ -4,9 +4,10 @@
 import { buildApp } from '../../../server/app.js';
 import { openStorage } from '../../../server/storage/open-storage.js';
 import { dirname } from 'node:path';
+import { SCHEMA } from '../../../server/schema.js';
 
 const [location, visitors] = process.argv.slice(2) as [string, string];
-const storage = await openStorage(location.startsWith('postgres') ? { dataDir: '', databaseUrl: location } : { dataDir: dirname(location) });
+const storage = await openStorage(location.startsWith('postgres') ? { dataDir: '', databaseUrl: location } : { dataDir: dirname(location) }, SCHEMA);
 const app = await buildApp({
   storage,
   config: { organizations: { acme: { projects: { shop: {

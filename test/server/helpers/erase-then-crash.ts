@@ -9,9 +9,10 @@ import { openPostgresStorage } from '../../../server/storage/postgres/postgres-s
 import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import type { ServiceEvent } from '../../../wire/event.js';
 import { makeEvent } from './events.js';
+import { SCHEMA } from '../../../server/schema.js';
 
 const [driver, location, configJson, profileId] = process.argv.slice(2) as [string, string, string, string];
-const storage = driver === 'sqlite' ? await openSqliteStorage(location) : await openPostgresStorage(location);
+const storage = driver === 'sqlite' ? await openSqliteStorage(location, SCHEMA) : await openPostgresStorage(location, SCHEMA);
 const events: ServiceEvent[] = [];
 for (let i = 0; i < SCAN_CHUNK * 2 + 500; i++) events.push(makeEvent({ profileId: `crowd-${i % 300}`, sessionId: `crowd-s-${i % 300}` }));
 for (let i = 0; i < 40; i++) events.push(makeEvent({ profileId, sessionId: `${profileId}-s` }));

@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import { makeEvent } from './events.js';
 import { ingestBatch } from '../../../server/programs.js';
+import { SCHEMA } from '../../../server/schema.js';
 
 const [file, walBoundPages] = process.argv.slice(2) as [string, string];
-const storage = await openSqliteStorage(file, { walBoundPages: Number(walBoundPages) });
+const storage = await openSqliteStorage(file, SCHEMA, { walBoundPages: Number(walBoundPages) });
 let accepted = 0;
 for (let round = 0; round < 20; round++) {
   const batches = Array.from({ length: 10 }, () => Array.from({ length: 50 }, () => makeEvent({ profileId: `crash-${randomUUID()}` })));

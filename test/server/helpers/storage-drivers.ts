@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openPostgresStorage } from '../../../server/storage/postgres/postgres-storage.js';
 import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../../server/storage/storage.js';
+import { SCHEMA } from '../../../server/schema.js';
 
 export const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -25,7 +26,7 @@ export function sqliteDatabase(): TestDatabase {
   return {
     name: 'sqlite',
     location: file,
-    open: () => openSqliteStorage(file),
+    open: () => openSqliteStorage(file, SCHEMA),
     destroy: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -49,7 +50,7 @@ export async function postgresDatabase(options: { icuLocale?: string } = {}): Pr
   return {
     name: 'postgres',
     location: url.toString(),
-    open: () => openPostgresStorage(url.toString()),
+    open: () => openPostgresStorage(url.toString(), SCHEMA),
     destroy: async () => {
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });
       await client.connect();

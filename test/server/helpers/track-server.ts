@@ -4,9 +4,10 @@
 import { dirname } from 'node:path';
 import { buildApp } from '../../../server/app.js';
 import { openStorage } from '../../../server/storage/open-storage.js';
+import { SCHEMA } from '../../../server/schema.js';
 
 const [location] = process.argv.slice(2) as [string];
-const storage = await openStorage(location.startsWith('postgres') ? { dataDir: '', databaseUrl: location } : { dataDir: dirname(location) });
+const storage = await openStorage(location.startsWith('postgres') ? { dataDir: '', databaseUrl: location } : { dataDir: dirname(location) }, SCHEMA);
 const app = await buildApp({
   storage,
   config: { organizations: { acme: { projects: { shop: {

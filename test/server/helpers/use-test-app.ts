@@ -11,6 +11,7 @@ import { openSqliteStorage } from '../../../server/storage/sqlite/sqlite-storage
 import type { Storage } from '../../../server/storage/storage.js';
 import type { TestDatabase, TestDriver } from './storage-drivers.js';
 import { testConfig } from './test-config.js';
+import { SCHEMA } from '../../../server/schema.js';
 
 /** What `before` set up for the suite; reading it before then (or after a failed setup) throws. */
 export interface StorageHandle {
@@ -114,7 +115,7 @@ export function useSqliteWithSide(): SqliteSideHandle {
   let side: Database.Database | undefined;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-side-'));
-    storage = await openSqliteStorage(join(dir, 'svc.db'));
+    storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
     // A second connection changes the schema under the service, as an operator (or a corrupt page) could.
     side = new Database(join(dir, 'svc.db'));
   });

@@ -1,5 +1,7 @@
-// The recommendation models' migrations (their SQL, per dialect where it differs), listed in order with the
-// others in migrations.ts.
+import type { Migration } from '../storage/migrations.js';
+
+// The recommendation models' tables, as migrations: written per database where the SQL differs. Listed with every
+// domain's in server/schema.ts and run in version order; a shipped version is never edited.
 
 // Recommendations (issue 6): the catalog and the models that feeds read. Models are maintained incrementally by
 // server/recommendations/model-updater.ts in the ingestion transaction; nothing here is recomputed per request.
@@ -10,7 +12,7 @@
 // - co_occurrence: directed pair counts per kind (a → b and b → a both stored, so "neighbours of a" is one
 //   index range, already ordered by count).
 // - profile_recent: the products a profile viewed, with the last time.
-export const recommendations = (t: { int: string; real: string }): string => `
+const recommendations = (t: { int: string; real: string }): string => `
 CREATE TABLE catalog_products (
   project TEXT NOT NULL,
   product_id TEXT NOT NULL,
@@ -62,7 +64,7 @@ CREATE INDEX profile_recent_rank ON profile_recent (project, profile_id, last_se
 // as ORDER BY count DESC, b (feed-program.ts). On SQLite the three model tables that are pure keys plus a value
 // become WITHOUT ROWID (one B-tree per row instead of the rowid table plus the primary key index), and
 // profile_recent loses its rank index: a profile's rows are one primary-key range, sorted in memory by the read.
-export const cheaperModelsSqlite = `
+const cheaperModelsSqlite = `
 CREATE TABLE co_occurrence_next (
   project TEXT NOT NULL,
   kind TEXT NOT NULL,
@@ -100,7 +102,7 @@ DROP TABLE profile_recent;
 ALTER TABLE profile_recent_next RENAME TO profile_recent;
 `;
 
-export const cheaperModelsPostgres = `
+const cheaperModelsPostgres = `
 DROP INDEX co_occurrence_rank;
 CREATE INDEX co_occurrence_repeated ON co_occurrence (project, kind, a, count DESC, b) WHERE count >= 2;
 DROP INDEX profile_recent_rank;
@@ -108,7 +110,7 @@ DROP INDEX profile_recent_rank;
 
 // The recommendation models' inbox: ingestion appends one row per batch with model events (size: how many), an applier
 // folds them into the models in chunks (server/recommendations/model-inbox.ts).
-export const modelInbox = (t: { serial: string }): string => `
+const modelInbox = (t: { serial: string }): string => `
 CREATE TABLE model_inbox (
   id ${t.serial},
   project TEXT NOT NULL,
@@ -119,10 +121,37 @@ CREATE TABLE model_inbox (
 
 // Product ids order byte-wise on PostgreSQL as on SQLite (ties in every feed break by product id): a database
 // created with another collation (ICU's en-US puts "a" before "B") would answer other lists than SQLite's.
-export const productIdsByteOrderPostgres = `
+const productIdsByteOrderPostgres = `
 ALTER TABLE catalog_products ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 ALTER TABLE product_scores ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 ALTER TABLE baskets ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 ALTER TABLE co_occurrence ALTER COLUMN a TYPE TEXT COLLATE "C", ALTER COLUMN b TYPE TEXT COLLATE "C";
 ALTER TABLE profile_recent ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 `;
+
+export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 3,
+    name: 'recommendations: catalog, product scores, baskets, co-occurrence, recently viewed',
+    sqlite: recommendations({ int: 'INTEGER', real: 'REAL' }),
+    postgres: recommendations({ int: 'BIGINT', real: 'DOUBLE PRECISION' }),
+  },
+  {
+    version: 4,
+    name: 'recommendations: cheaper model updates (partial co-occurrence rank index, WITHOUT ROWID on SQLite)',
+    sqlite: cheaperModelsSqlite,
+    postgres: cheaperModelsPostgres,
+  },
+  {
+    version: 12,
+    name: "recommendations: the models' inbox, applied after ingestion in chunks",
+    sqlite: modelInbox({ serial: 'INTEGER PRIMARY KEY' }),
+    postgres: modelInbox({ serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+  {
+    version: 13,
+    name: 'recommendations: product ids in byte order on PostgreSQL, as on SQLite, whatever the database collation',
+    sqlite: '-- SQLite compares text byte-wise already',
+    postgres: productIdsByteOrderPostgres,
+  },
+];

@@ -1,0 +1,45 @@
+import type { Migration } from '../storage/migrations.js';
+
+// The management API's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
+// every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
+// next version, here.
+
+// Management: items written through the API (null `item`: deleted, which hides a file item of the same name), the
+// audit log of every write, and one revision counter that every node polls to pick up changes.
+const managedItems = (t: { int: string; serial: string }): string => `
+CREATE TABLE managed_items (
+  project TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  item TEXT,
+  updated_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, kind, name)
+);
+CREATE TABLE audit_log (
+  id ${t.serial},
+  project TEXT NOT NULL,
+  at ${t.int} NOT NULL,
+  key_id TEXT NOT NULL,
+  action TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  before_item TEXT,
+  after_item TEXT
+);
+CREATE INDEX audit_log_project ON audit_log (project, id);
+CREATE TABLE managed_revision (
+  id INTEGER PRIMARY KEY,
+  revision ${t.int} NOT NULL
+);
+INSERT INTO managed_revision (id, revision) VALUES (1, 0);
+`;
+
+export const MANAGEMENT_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 10,
+    name: 'management: items written through the API, the audit log, the revision nodes poll',
+    sqlite: managedItems({ int: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' }),
+    postgres: managedItems({ int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+];

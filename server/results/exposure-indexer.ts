@@ -1,0 +1,108 @@
+import { program } from '../storage/program.js';
+import { insertRows, lockingRows, op, valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import type { Storage } from '../storage/storage.js';
+import { experimentPairs } from './exposure-pairs.js';
+
+// Results' index of exposures by experiment (`experiment_exposures`, migration 16) is kept by this indexer, not by
+// the writes: the Choose API appends one id per exposure row to `exposures_unindexed` (a trigger), and a chunk here
+// adds those rows' pairs sorted by (project, experience, id), so each experiment's new entries land together at the
+// end of its range, on the bulk lane, away from a visitor's answer. Results read the queue beside the index, so
+// nothing waits for it.
+
+/** Rows per chunk. */
+const CHUNK_ROWS = 5000;
+/** Ids per IN list: under both databases' bound-parameter limits. */
+const IDS = 500;
+/** How often a node looks at the queue. */
+const INTERVAL_MS = 1000;
+
+/** What one chunk did; `more` when the queue held a full chunk (the next may have more). */
+export interface IndexedChunk {
+  rows: number;
+  more: boolean;
+}
+
+/**
+ * Adds up to `maxRows` queued exposure rows (the oldest) to `experiment_exposures` and takes them off the queue, in one
+ * transaction. Queue rows another node's chunk holds are skipped; an id whose exposure row is gone (erased) just leaves.
+ * @example const { more } = await storage.place(INDEX_EXPOSURES, 5000);
+ */
+export function* indexExposuresProgram(maxRows: number): SqlProgram<IndexedChunk> {
+  const { values: queued = [] } = yield lockingRows(
+    valuesOp('SELECT exposure_id FROM exposures_unindexed ORDER BY exposure_id LIMIT ?', maxRows), 'skip',
+  );
+  const ids = queued.map(([id]) => num(id));
+  if (ids.length === 0) return { rows: 0, more: false };
+  const entries: SqlValue[][] = [];
+  for (let i = 0; i < ids.length; i += IDS) {
+    const chunk = ids.slice(i, i + IDS);
+    const { values: rows = [] } = yield valuesOp(
+      `SELECT id, project, profile_id, device, ts, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
+    );
+    for (const [id, project, profileId, device, ts, choices] of rows) {
+      for (const [experience, variation] of experimentPairs(str(choices))) {
+        entries.push([str(project), experience, num(id), str(profileId), variation, device == null ? null : str(device), num(ts)]);
+      }
+    }
+  }
+  // In key order: each experiment's entries are written together, at the end of its range.
+  entries.sort((a, b) => compare(a[0] as string, b[0] as string) || compare(a[1] as string, b[1] as string) || (a[2] as number) - (b[2] as number));
+  yield insertRows(
+    'INSERT INTO experiment_exposures (project, experience, exposure_id, profile_id, variation, device, ts)', entries,
+    'ON CONFLICT (project, experience, exposure_id) DO NOTHING',
+  );
+  for (let i = 0; i < ids.length; i += IDS) {
+    const chunk = ids.slice(i, i + IDS);
+    yield op(`DELETE FROM exposures_unindexed WHERE exposure_id IN (${chunk.map(() => '?').join(', ')})`, ...chunk);
+  }
+  return { rows: ids.length, more: ids.length === maxRows };
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A chunk of the exposure index (indexExposuresProgram): a bulk write. */
+export const INDEX_EXPOSURES = program('results.indexExposures', 'bulk', indexExposuresProgram);
+
+/**
+ * Keeps one node's share of the exposure index up: every second, chunks until the queue is empty. Every node runs
+ * one; their chunks take different queue rows.
+ * @example const indexer = new ExposureIndexer(storage, { logger }); indexer.start(); … await indexer.close();
+ */
+export class ExposureIndexer {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly options: { logger?: { warn(details: object, message: string): void }; intervalMs?: number } = {},
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.run(), this.options.intervalMs ?? INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /** Indexes what the queue holds now (joins a run under way); never rejects (a failure is logged, retried later). */
+  run(): Promise<void> {
+    this.#running ??= this.#drain().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (!this.#closed && (await this.storage.place(INDEX_EXPOSURES, CHUNK_ROWS)).more);
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'indexing exposures for results failed; will retry');
+    }
+  }
+}
