@@ -1,7 +1,7 @@
 import { throughIndex, valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { DATA, EVENT_TIME, parseData, VIEWED } from './event-columns.js';
-import { experimentPairs } from './exposure-pairs.js';
+import { variationOf } from './exposure-pairs.js';
 import { personGraphProgram, type PersonOf } from './person-graph.js';
 
 /** Past every exposure row's id: a reported exposure comes after the rows among equal times. */
@@ -42,21 +42,15 @@ interface Exposure {
 /**
  * Reads the exposures of `experience` and makes them units: one per person, from its earliest exposure; a person
  * exposed to two variations is left out and counted. Variations no longer in `variations` are left out too. Reads the
- * experiment's own rows only: its exposures from `experiment_exposures` (migration 16: one row per experiment pair of
- * a Choose answer's exposure row, kept by triggers, one range of its key, in the order written), its reported
- * exposures through `events_viewed`, and the people of the profiles these name (personGraphProgram). Answers the
- * units and the people, which the metric values attribute events by.
+ * experiment's own rows only: its exposure rows (listed by id in `experiment_exposure_ids`, migration 16, and those
+ * written since, still queued), its reported exposures through `events_viewed`, and the people of the profiles these
+ * name (personGraphProgram). Answers the units and the people, which the metric values attribute events by.
  * @example const { units, personOf } = yield* exposedUnitsProgram('acme/shop', 'hero', ['a', 'b'], {});
  */
 export function* exposedUnitsProgram(
   project: string, experience: string, variations: readonly string[], window: UnitWindow,
 ): SqlProgram<{ units: ExposedUnits; personOf: PersonOf }> {
-  const { values: indexed = [] } = yield valuesOp(
-    `SELECT exposure_id, profile_id, device, ts, variation FROM experiment_exposures
-     WHERE project = ? AND experience = ? ORDER BY exposure_id`,
-    project, experience,
-  );
-  const rows = [...indexed, ...yield* notYetIndexed(project, experience)];
+  const rows = [...yield* listedRows(project, experience), ...yield* notYetIndexed(project, experience)];
   // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
   // at the time they were shown. Ordered after the Choose answers' rows among equal times.
   const { values: reported = [] } = yield throughIndex(
@@ -112,11 +106,36 @@ export function* exposedUnitsProgram(
 }
 
 
+/** Ids per IN list: under both databases' bound-parameter limits. */
+const IDS = 500;
+
 /**
- * The experiment's exposures among the rows the indexer has not added to `experiment_exposures` yet (the queue
- * `exposures_unindexed`: what was written since its last chunk), as rows of the index: exposure_id, profile_id, device,
- * ts, variation. A row both queued and indexed (retention rewrote its choices meanwhile) comes twice: the same
- * exposure, counted once.
+ * The experiment's exposures in the rows its lists name, as [exposure_id, profile_id, device, ts, variation]: the
+ * lists (one range of their key), then the rows by id, ascending. A row gone since (erased) is not found; a row whose
+ * pair was taken out (retention) no longer names the experiment.
+ */
+function* listedRows(project: string, experience: string): SqlProgram<unknown[][]> {
+  const { values: lists = [] } = yield valuesOp(
+    'SELECT ids FROM experiment_exposure_ids WHERE project = ? AND experience = ? ORDER BY first_id', project, experience,
+  );
+  const ids = [...new Set(lists.flatMap(([list]) => JSON.parse(str(list)) as number[]))].sort((a, b) => a - b);
+  const rows: unknown[][] = [];
+  for (let i = 0; i < ids.length; i += IDS) {
+    const chunk = ids.slice(i, i + IDS);
+    const { values: found = [] } = yield valuesOp(
+      `SELECT id, profile_id, device, ts, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
+    );
+    for (const [id, profileId, device, ts, choices] of found) {
+      const variation = variationOf(str(choices), experience);
+      if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
+    }
+  }
+  return rows;
+}
+
+/**
+ * The experiment's exposures in the rows the indexer has not listed yet (the queue `exposures_unindexed`: what was
+ * written since its last chunk), as listedRows gives them.
  */
 function* notYetIndexed(project: string, experience: string): SqlProgram<unknown[][]> {
   const { values: queued = [] } = yield valuesOp(
@@ -126,7 +145,7 @@ function* notYetIndexed(project: string, experience: string): SqlProgram<unknown
   );
   const rows: unknown[][] = [];
   for (const [id, profileId, device, ts, choices] of queued) {
-    const variation = experimentPairs(str(choices)).get(experience);
+    const variation = variationOf(str(choices), experience);
     if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
   }
   return rows;

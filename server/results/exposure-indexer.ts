@@ -4,14 +4,13 @@ import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
 import { experimentPairs } from './exposure-pairs.js';
 
-// Results' index of exposures by experiment (`experiment_exposures`, migration 16) is kept by this indexer, not by
+// Results' index of exposures by experiment (`experiment_exposure_ids`, migration 16) is kept by this indexer, not by
 // the writes: the Choose API appends one id per exposure row to `exposures_unindexed` (a trigger), and a chunk here
-// adds those rows' pairs sorted by (project, experience, id), so each experiment's new entries land together at the
-// end of its range, on the bulk lane, away from a visitor's answer. Results read the queue beside the index, so
-// nothing waits for it.
+// writes, for each experiment those rows name, one list of their ids, on the bulk lane, away from a visitor's answer.
+// Results read the queue beside the lists, so nothing waits for it.
 
-/** Rows per chunk. */
-const CHUNK_ROWS = 5000;
+/** Rows per chunk: a chunk holds the writer for a few milliseconds. */
+const CHUNK_ROWS = 1000;
 /** Ids per IN list: under both databases' bound-parameter limits. */
 const IDS = 500;
 /** How often a node looks at the queue. */
@@ -24,9 +23,10 @@ export interface IndexedChunk {
 }
 
 /**
- * Adds up to `maxRows` queued exposure rows (the oldest) to `experiment_exposures` and takes them off the queue, in one
- * transaction. Queue rows another node's chunk holds are skipped; an id whose exposure row is gone (erased) just leaves.
- * @example const { more } = await storage.place(INDEX_EXPOSURES, 5000);
+ * Lists up to `maxRows` queued exposure rows (the oldest) by experiment in `experiment_exposure_ids` and takes them off
+ * the queue, in one transaction. Queue rows another node's chunk holds are skipped; an id whose exposure row is gone
+ * (erased) just leaves.
+ * @example const { more } = await storage.place(INDEX_EXPOSURES, 1000);
  */
 export function* indexExposuresProgram(maxRows: number): SqlProgram<IndexedChunk> {
   const { values: queued = [] } = yield lockingRows(
@@ -34,23 +34,31 @@ export function* indexExposuresProgram(maxRows: number): SqlProgram<IndexedChunk
   );
   const ids = queued.map(([id]) => num(id));
   if (ids.length === 0) return { rows: 0, more: false };
-  const entries: SqlValue[][] = [];
+  // (project, experience) → the ids of the rows naming it, ascending.
+  const lists = new Map<string, number[]>();
   for (let i = 0; i < ids.length; i += IDS) {
     const chunk = ids.slice(i, i + IDS);
     const { values: rows = [] } = yield valuesOp(
-      `SELECT id, project, profile_id, device, ts, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
+      `SELECT id, project, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')}) ORDER BY id`, ...chunk,
     );
-    for (const [id, project, profileId, device, ts, choices] of rows) {
-      for (const [experience, variation] of experimentPairs(str(choices))) {
-        entries.push([str(project), experience, num(id), str(profileId), variation, device == null ? null : str(device), num(ts)]);
+    for (const [id, project, choices] of rows) {
+      for (const experience of experimentPairs(str(choices)).keys()) {
+        const key = `${str(project)}\n${experience}`;
+        const list = lists.get(key);
+        if (list) list.push(num(id));
+        else lists.set(key, [num(id)]);
       }
     }
   }
-  // In key order: each experiment's entries are written together, at the end of its range.
-  entries.sort((a, b) => compare(a[0] as string, b[0] as string) || compare(a[1] as string, b[1] as string) || (a[2] as number) - (b[2] as number));
+  const entries: SqlValue[][] = [...lists].map(([key, list]) => {
+    const [project, experience] = key.split('\n') as [string, string];
+    return [project, experience, list[0]!, JSON.stringify(list)];
+  });
+  // In key order, as every writer of these rows takes them.
+  entries.sort((a, b) => compare(a[0] as string, b[0] as string) || compare(a[1] as string, b[1] as string));
   yield insertRows(
-    'INSERT INTO experiment_exposures (project, experience, exposure_id, profile_id, variation, device, ts)', entries,
-    'ON CONFLICT (project, experience, exposure_id) DO NOTHING',
+    'INSERT INTO experiment_exposure_ids (project, experience, first_id, ids)', entries,
+    'ON CONFLICT (project, experience, first_id) DO NOTHING',
   );
   for (let i = 0; i < ids.length; i += IDS) {
     const chunk = ids.slice(i, i + IDS);

@@ -20,3 +20,23 @@ export function experimentPairs(choices: string): Map<string, string> {
   }
   return pairs;
 }
+
+/**
+ * The variation an exposure row's choices give `experience`, or undefined (absent, or served without a variation):
+ * the pair is found as text (`["<name>",`) and only its variation parsed, the row's many other pairs never are; a
+ * name that does not parse so (a `]` in a variation) takes the whole array's parse.
+ * @example variationOf('[["hero","bold"],["banner",null]]', 'hero') // → 'bold'
+ */
+export function variationOf(choices: string, experience: string): string | undefined {
+  const needle = `[${JSON.stringify(experience)},`;
+  const at = choices.indexOf(needle);
+  if (at < 0) return undefined;
+  const start = at + needle.length;
+  try {
+    const variation = JSON.parse(choices.slice(start, choices.indexOf(']', start))) as unknown;
+    if (typeof variation === 'string') return variation;
+  } catch {
+    // A `]` inside the variation: the whole array below.
+  }
+  return experimentPairs(choices).get(experience);
+}

@@ -1,5 +1,5 @@
-// Results read one experiment's own rows (migration 16), on SQLite and PostgreSQL: its exposures from
-// `experiment_exposures` (kept by results' indexer from the queue the writes fill) and from that queue, its reported
+// Results read one experiment's own rows (migration 16), on SQLite and PostgreSQL: its exposure rows, listed by id in
+// `experiment_exposure_ids` (by results' indexer, from the queue the writes fill) and from that queue, its reported
 // exposures through an index, and the links of its own people. Another experiment in the same Choose answers changes nothing; retention and erasure keep the
 // table equal to the exposure rows; a person's profiles are found whole; stored exposure rows are backfilled.
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import type { ExperienceConfig, MetricConfig, ProjectConfig, ServiceConfigFile }
 import { sweepProject } from '../../server/privacy/retention.js';
 import { experimentResultsProgram } from '../../server/results/experiment-results.js';
 import { INDEX_EXPOSURES } from '../../server/results/exposure-indexer.js';
+import { experimentPairs } from '../../server/results/exposure-pairs.js';
 import { personGraphProgram } from '../../server/results/person-graph.js';
 import { SCHEMA } from '../../server/schema.js';
 import { migrationSteps } from '../../server/storage/migrations.js';
@@ -53,7 +54,40 @@ function config(): ServiceConfigFile {
   return file;
 }
 
-/** The pairs `experiment_exposures` should hold for a project's exposure rows: the first pair of a name, with a variation. */
+/** An experiment pair of an exposure row, as results read it through the lists of `experiment_exposure_ids`. */
+interface Listed {
+  project: string;
+  experience: string;
+  id: number;
+  profileId: string;
+  variation: string;
+  device: string;
+  ts: number;
+}
+
+/** Every listed pair (of `project`, or of all), each list's ids looked up in `exposures` (a row gone is no pair). */
+async function listedPairs(storage: Storage, project?: string): Promise<Listed[]> {
+  const lists = await storage.run(function* () {
+    return (yield op(`SELECT project, experience, ids FROM experiment_exposure_ids${project ? ' WHERE project = ?' : ''}`, ...(project ? [project] : []))).rows;
+  });
+  const out: Listed[] = [];
+  for (const list of lists) {
+    for (const id of JSON.parse(String(list.ids)) as number[]) {
+      const [row] = await storage.run(function* () {
+        return (yield op('SELECT * FROM exposures WHERE id = ?', id)).rows;
+      });
+      const variation = row === undefined ? undefined : experimentPairs(String(row.choices)).get(String(list.experience));
+      if (row === undefined || variation === undefined) continue;
+      out.push({
+        project: String(list.project), experience: String(list.experience), id, profileId: String(row.profile_id), variation,
+        device: String(row.device), ts: Number(row.ts),
+      });
+    }
+  }
+  return out;
+}
+
+/** The pairs the lists should give for a project's exposure rows: the first pair of a name, with a variation. */
 function expectedPairs(exposures: Record<string, unknown>[]): string[] {
   const out: string[] = [];
   for (const row of exposures) {
@@ -98,12 +132,11 @@ for (const driver of DRIVERS) {
     const rows = (sql: string, ...params: SqlValue[]) => h.storage.run(function* () {
       return (yield op(sql, ...params)).rows;
     });
-    /** The project's `experiment_exposures` rows as expectedPairs writes them. */
+    /** The project's listed pairs as expectedPairs writes them. */
     async function pairs(project: string): Promise<string[]> {
-      return (await rows('SELECT * FROM experiment_exposures WHERE project = ?', project))
-        .map((r) => `${String(r.experience)}/${Number(r.exposure_id)}/${String(r.profile_id)}/${String(r.variation)}/${String(r.device)}/${Number(r.ts)}`).sort();
+      return (await listedPairs(h.storage, project)).map((r) => `${r.experience}/${r.id}/${r.profileId}/${r.variation}/${r.device}/${r.ts}`).sort();
     }
-    /** Once the indexer has run (as a node's does every second), the table holds exactly the rows' pairs. */
+    /** Once the indexer has run (as a node's does every second), the lists give exactly the rows' pairs. */
     async function agrees(project: string): Promise<void> {
       while ((await h.storage.place(INDEX_EXPOSURES, 5000)).more);
       assert.deepEqual(await rows('SELECT * FROM exposures_unindexed'), []);
@@ -160,7 +193,7 @@ for (const driver of DRIVERS) {
       const swept = await sweepProject(h.storage, ref, clock + 2 * DAY);
       assert.deepEqual([swept.exposures, swept.exposuresRewritten], [2, 9]);
       await agrees('acme/kept');
-      assert.deepEqual(await rows("SELECT * FROM experiment_exposures WHERE project = 'acme/kept' AND experience = 'beta'"), []);
+      assert.deepEqual((await listedPairs(h.storage, 'acme/kept')).filter((r) => r.experience === 'beta'), []);
       assert.deepEqual(await results('kept', 'alpha'), before);
       assert.equal((await results('kept', 'beta')).units, 0);
 
@@ -177,7 +210,7 @@ for (const driver of DRIVERS) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await agrees('acme/kept');
-      assert.deepEqual(await rows("SELECT * FROM experiment_exposures WHERE profile_id IN ('k-erased', 'k-erased-2')"), []);
+      assert.deepEqual((await listedPairs(h.storage, 'acme/kept')).filter((r) => r.profileId.startsWith('k-erased')), []);
       const afterErasure = await results('kept', 'alpha');
       assert.equal(afterErasure.units, 8);
       assert.equal(total(afterErasure, 'revenue'), 5);
@@ -264,13 +297,10 @@ for (const driver of DRIVERS) {
         INSERT INTO person_links (project, profile_id, user_id, other_user_id, created_at) VALUES
           ('acme/shop', 'p4', 'u1', '', 1), ('acme/shop', 'p5', 'u1', '', 1);`);
       storage = await db.open();
-      const stored = (sql: string) => storage!.run(function* () {
-        return (yield op(sql)).rows.map((r) => `${String(r.project)}/${String(r.experience)}/${String(r.profile_id)}/${String(r.variation)}/${Number(r.ts)}`);
-      });
-      const all = 'SELECT * FROM experiment_exposures ORDER BY project, experience, exposure_id';
+      const all = async () => (await listedPairs(storage!)).map((r) => `${r.project}/${r.experience}/${r.profileId}/${r.variation}/${r.ts}`).sort();
       // A pair without a variation is no exposure; a name twice in a row (no Choose answer has one) keeps its first
       // pair with a variation.
-      assert.deepEqual(await stored(all), [
+      assert.deepEqual(await all(), [
         'acme/blog/alpha/p1/control/4000', 'acme/shop/alpha/p1/bold/1000', 'acme/shop/alpha/p2/control/2000',
         'acme/shop/beta/p1/control/1000', 'acme/shop/beta/p3/bold/3000',
       ]);
@@ -281,12 +311,12 @@ for (const driver of DRIVERS) {
       await storage.transaction(function* () {
         yield op("INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices) VALUES ('acme/shop', 'p5', NULL, NULL, 6000, 1, '[[\"alpha\",\"bold\"]]')");
       });
-      assert.deepEqual((await stored(all)).filter((r) => r.includes('/p5/')), []);
+      assert.deepEqual((await all()).filter((r) => r.includes('/p5/')), []);
       // p5 is p4's person (u1), who saw control first: now in two variations.
       const queued = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [] }));
       assert.deepEqual([queued.units, queued.multipleExposures], [2, 1]);
       assert.deepEqual(await storage.place(INDEX_EXPOSURES, 5000), { rows: 1, more: false });
-      assert.deepEqual((await stored(all)).filter((r) => r.includes('/p5/')), ['acme/shop/alpha/p5/bold/6000']);
+      assert.deepEqual((await all()).filter((r) => r.includes('/p5/')), ['acme/shop/alpha/p5/bold/6000']);
       const indexed = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [] }));
       assert.deepEqual(indexed, queued);
     });

@@ -7,10 +7,10 @@ import type { TestDatabase } from './storage-drivers.js';
 /**
  * Tables left out: `exposures` is written behind the answers a Choose request already got (a refused request never
  * reaches the writer, but an earlier accepted one may flush at any moment), and so are what is derived from it behind
- * them (`exposures_unindexed`, and `experiment_exposures`, which results' indexer fills every second); and the
+ * them (`exposures_unindexed`, and `experiment_exposure_ids`, which results' indexer fills every second); and the
  * migrations' bookkeeping.
  */
-const SKIPPED = /^(exposures|experiment_exposures|schema_migrations|svc_migrations|sqlite_)/;
+const SKIPPED = /^(exposures|experiment_exposure_ids|schema_migrations|svc_migrations|sqlite_)/;
 
 export interface DatabaseReader {
   fingerprint(): Promise<string>;
