@@ -2,7 +2,7 @@ import { program } from '../storage/program.js';
 import { insertRows, lockingRows, op, valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
-import { experimentPairs } from './exposure-pairs.js';
+import { experimentNames } from './exposure-pairs.js';
 
 // Results' index of exposures by experiment (`experiment_exposure_ids`, migration 16) is kept by this indexer, not by
 // the writes: the Choose API appends one id per exposure row to `exposures_unindexed` (a trigger), and a chunk here
@@ -34,26 +34,28 @@ export function* indexExposuresProgram(maxRows: number): SqlProgram<IndexedChunk
   );
   const ids = queued.map(([id]) => num(id));
   if (ids.length === 0) return { rows: 0, more: false };
-  // (project, experience) → the ids of the rows naming it, ascending.
-  const lists = new Map<string, number[]>();
+  // project → experience → the ids of the rows naming it, ascending.
+  const lists = new Map<string, Map<string, number[]>>();
   for (let i = 0; i < ids.length; i += IDS) {
     const chunk = ids.slice(i, i + IDS);
     const { values: rows = [] } = yield valuesOp(
       `SELECT id, project, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')}) ORDER BY id`, ...chunk,
     );
     for (const [id, project, choices] of rows) {
-      for (const experience of experimentPairs(str(choices)).keys()) {
-        const key = `${str(project)}\n${experience}`;
-        const list = lists.get(key);
-        if (list) list.push(num(id));
-        else lists.set(key, [num(id)]);
+      let byExperience = lists.get(str(project));
+      if (byExperience === undefined) lists.set(str(project), (byExperience = new Map()));
+      const row = num(id);
+      for (const experience of experimentNames(str(choices))) {
+        const list = byExperience.get(experience);
+        if (list === undefined) byExperience.set(experience, [row]);
+        else if (list[list.length - 1] !== row) list.push(row);
       }
     }
   }
-  const entries: SqlValue[][] = [...lists].map(([key, list]) => {
-    const [project, experience] = key.split('\n') as [string, string];
-    return [project, experience, list[0]!, JSON.stringify(list)];
-  });
+  const entries: SqlValue[][] = [];
+  for (const [project, byExperience] of lists) {
+    for (const [experience, list] of byExperience) entries.push([project, experience, list[0]!, JSON.stringify(list)]);
+  }
   // In key order, as every writer of these rows takes them.
   entries.sort((a, b) => compare(a[0] as string, b[0] as string) || compare(a[1] as string, b[1] as string));
   yield insertRows(
