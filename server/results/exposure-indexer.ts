@@ -6,15 +6,21 @@ import { experimentNames } from './exposure-pairs.js';
 
 // Results' index of exposures by experiment (`experiment_exposure_ids`, migration 16) is kept by this indexer, not by
 // the writes: the Choose API appends one id per exposure row to `exposures_unindexed` (a trigger), and a chunk here
-// writes, for each experiment those rows name, one list of their ids, on the bulk lane, away from a visitor's answer.
+// writes, for each experiment those rows name, one list of their ids, on the background lane, away from a visitor's
+// answer.
 // Results read the queue beside the lists, so nothing waits for it.
 
 /** Rows per chunk: a chunk holds the writer for a few milliseconds. */
-const CHUNK_ROWS = 1000;
+const CHUNK_ROWS = 500;
 /** Ids per IN list: under both databases' bound-parameter limits. */
 const IDS = 500;
 /** How often a node looks at the queue. */
 const INTERVAL_MS = 1000;
+/**
+ * Most rows a node indexes per look (a second): a pace, so that under a flood of new visitors the indexer takes a
+ * bounded share of the machine from the answers; beyond it the rows wait in the queue, where results read them too.
+ */
+const ROWS_PER_LOOK = 1000;
 
 /** What one chunk did; `more` when the queue held a full chunk (the next may have more). */
 export interface IndexedChunk {
@@ -71,12 +77,12 @@ export function* indexExposuresProgram(maxRows: number): SqlProgram<IndexedChunk
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A chunk of the exposure index (indexExposuresProgram): a bulk write. */
-export const INDEX_EXPOSURES = program('results.indexExposures', 'bulk', indexExposuresProgram);
+/** A chunk of the exposure index (indexExposuresProgram): a background write (derived: a lost chunk is done again). */
+export const INDEX_EXPOSURES = program('results.indexExposures', 'background', indexExposuresProgram);
 
 /**
- * Keeps one node's share of the exposure index up: every second, chunks until the queue is empty. Every node runs
- * one; their chunks take different queue rows.
+ * Keeps one node's share of the exposure index up: every second, chunks until the queue is empty or ROWS_PER_LOOK rows
+ * were indexed. Every node runs one; their chunks take different queue rows.
  * @example const indexer = new ExposureIndexer(storage, { logger }); indexer.start(); … await indexer.close();
  */
 export class ExposureIndexer {
@@ -86,7 +92,7 @@ export class ExposureIndexer {
 
   constructor(
     private readonly storage: Storage,
-    private readonly options: { logger?: { warn(details: object, message: string): void }; intervalMs?: number } = {},
+    private readonly options: { logger?: { warn(details: object, message: string): void }; intervalMs?: number; rowsPerLook?: number } = {},
   ) {}
 
   start(): void {
@@ -94,7 +100,7 @@ export class ExposureIndexer {
     this.#timer.unref();
   }
 
-  /** Indexes what the queue holds now (joins a run under way); never rejects (a failure is logged, retried later). */
+  /** Indexes up to a look's rows of the queue (joins a run under way); never rejects (a failure is logged, retried later). */
   run(): Promise<void> {
     this.#running ??= this.#drain().finally(() => {
       this.#running = null;
@@ -110,7 +116,11 @@ export class ExposureIndexer {
 
   async #drain(): Promise<void> {
     try {
-      while (!this.#closed && (await this.storage.place(INDEX_EXPOSURES, CHUNK_ROWS)).more);
+      for (let rows = 0; !this.#closed && rows < (this.options.rowsPerLook ?? ROWS_PER_LOOK);) {
+        const chunk = await this.storage.place(INDEX_EXPOSURES, CHUNK_ROWS);
+        rows += chunk.rows;
+        if (!chunk.more) break;
+      }
     } catch (error) {
       this.options.logger?.warn({ err: error }, 'indexing exposures for results failed; will retry');
     }

@@ -11,9 +11,11 @@ import type { SqlProgram } from './sql-program.js';
  *   crash of the machine may lose the last ones.
  * - `bulk`: writes nobody is waiting on to answer a page (ingestion, the models' upkeep), answered once on disk, and
  *   grouped with the writes that arrive meanwhile.
+ * - `background`: writes of derived data nobody waits for (results' exposure index), which a crash may lose because they
+ *   are done again: committed without waiting for the disk, behind a visitor's writes.
  * - `report`: a long read (experiment results), in one snapshot, off the event loop that answers requests.
  */
-export type Lane = 'interactive' | 'bulk' | 'report';
+export type Lane = 'interactive' | 'bulk' | 'background' | 'report';
 
 /**
  * A program the storage places by its `name` (unique across the service): `make` builds it from plain arguments

@@ -7,6 +7,7 @@ import type { Storage, TransactionOptions } from './storage.js';
 export const LANE_DURABILITY: Record<Exclude<Lane, 'report'>, TransactionOptions['durability']> = {
   interactive: 'commit',
   bulk: 'disk',
+  background: 'commit',
 };
 
 // What both drivers share: a program runs outside a transaction (`run`) or as one (`transaction`). The programs

@@ -31,6 +31,8 @@ const LANE_THREADS: Record<Lane, Omit<WriterThreadData, 'file' | 'gate' | 'progr
   interactive: { kind: 'writer', synchronous: 'NORMAL', role: 'interactive' },
   // Each turn's writes in one commit, synced before they are answered (as durable as the main connection's).
   bulk: { kind: 'writer', synchronous: 'FULL', role: 'bulk' },
+  // Derived writes: unsynced, behind a visitor's; a thread of their own, so they never hold the others' threads.
+  background: { kind: 'writer', synchronous: 'NORMAL', role: 'bulk' },
   report: { kind: 'reader' },
 };
 
