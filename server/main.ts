@@ -1,7 +1,7 @@
 // The CLI: wires the environment to buildApp and listens. Everything testable is in app.ts.
 //   PORT (8787) · HOST (0.0.0.0) · DATA_DIR (./data → svc.db, SQLite) · DATABASE_URL (postgres://… → pg)
-//   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (how many proxies in front: 1 behind a load balancer) · LOG_LEVEL (info)
-//   MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)
+//   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (how many proxies in front: 1 behind a load balancer) · LOG_LEVEL
+//   (info) MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)
 // SIGHUP reloads the config (a failed reload keeps the last good one); SIGTERM/SIGINT shut down gracefully.
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';

@@ -1,7 +1,7 @@
 import type { Migration } from '../storage/migrations.js';
 
-// The Choose API's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
-// every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
+// The Choose API's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed
+// with every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
 // next version, here.
 
 // First assignments, one per (project, experience, unit), and exposures.

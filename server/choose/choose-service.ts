@@ -79,7 +79,10 @@ export class ChooseService {
   private readonly assignmentCache = new AssignmentCache();
   /** Stored targeting attributes for 10 s (staleness is acceptable for targeting). */
   private readonly targetingCache: TargetingAttributeCache;
-  /** A project's compiled experiences and engine ports, built on its first request (a reload brings new project objects). */
+  /**
+   * A project's compiled experiences and engine ports, built on its first request (a reload brings new project
+   * objects).
+   */
   private readonly projects = new WeakMap<ProjectRef, PreparedProject>();
 
   constructor(private readonly options: ChooseServiceOptions) {

@@ -20,12 +20,12 @@ interface Entry {
 /**
  * A short-lived per-node memory of the stored attributes `condition` rules read (targeting-attributes.ts),
  * keyed by (project, profile, canonical profile). Without it each request selecting a targeted experience
- * cost three to five attribute queries, repeated for every page view of the same visitor. Staleness is acceptable for targeting and bounded by `ttlMs`: an attribute
- * tracked a moment ago counts within `ttlMs` rather than at once, and a visitor who newly matches a condition
- * is enrolled on a later request. Assignments stay exact: they are sticky in the database, never here.
- * Attributes do not come from the config, so a config reload leaves this cache alone. One entry per profile,
- * for the canonical profile it was read with (an identified profile reads anew). Bounded (ProjectScopedMap): the
- * oldest entry goes first, from a project holding more than its share.
+ * cost three to five attribute queries, repeated for every page view of the same visitor. Staleness is acceptable for
+ * targeting and bounded by `ttlMs`: an attribute tracked a moment ago counts within `ttlMs` rather than at once, and a
+ * visitor who newly matches a condition is enrolled on a later request. Assignments stay exact: they are sticky in the
+ * database, never here. Attributes do not come from the config, so a config reload leaves this cache alone. One entry
+ * per profile, for the canonical profile it was read with (an identified profile reads anew). Bounded
+ * (ProjectScopedMap): the oldest entry goes first, from a project holding more than its share.
  * @example const cache = new TargetingAttributeCache(() => Date.now(), 10_000);
  */
 export class TargetingAttributeCache {

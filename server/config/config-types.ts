@@ -74,7 +74,9 @@ export interface ProductConfig {
 
 export type MetricType = 'binomial' | 'count' | 'sum' | 'ratio';
 
-/** Winsorising a metric's unit values from above: at `value`, or at the `value` quantile (0 < value ≤ 1) of the units'. */
+/**
+ * Winsorising a metric's unit values from above: at `value`, or at the `value` quantile (0 < value ≤ 1) of the units'.
+ */
 export interface MetricCapConfig {
   type: 'absolute' | 'percentile';
   value: number;
@@ -136,7 +138,10 @@ export interface ProjectConfig {
 export interface RetentionConfig {
   /** Events received more than this many days ago are deleted. */
   eventsDays?: number;
-  /** The exposures of experiments that ended (stopped, given a winner, or removed) more than this many days ago are deleted. */
+  /**
+   * The exposures of experiments that ended (stopped, given a winner, or removed) more than this many days ago are
+   * deleted.
+   */
   exposuresDays?: number;
 }
 

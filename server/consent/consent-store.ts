@@ -5,7 +5,8 @@ import type { Storage } from '../storage/storage.js';
 
 /**
  * A consent record as validated (validate-consent.ts) and stored: the wire's record, its `timestamp` in epoch
- * milliseconds (default the time received), `eventId` and `sourceId` optional (a server-side caller may leave them out).
+ * milliseconds (default the time received), `eventId` and `sourceId` optional (a server-side caller may leave them
+ * out).
  */
 export type ValidConsent = Omit<ConsentRecord, 'eventId' | 'sourceId' | 'timestamp'> & {
   eventId?: string;

@@ -11,7 +11,9 @@ const MAX_VERSION = 64;
 const MAX_PAGE = 2048;
 /** `banner`, `api`, `gpc`, `tcf`, or another short name a platform uses for how the visitor decided. */
 const SOURCE = /^[a-z][a-z0-9_-]{0,31}$/;
-/** The latest time a JavaScript Date can hold (epoch milliseconds): stored in a BIGINT column, so whole numbers only. */
+/**
+ * The latest time a JavaScript Date can hold (epoch milliseconds): stored in a BIGINT column, so whole numbers only.
+ */
 const MAX_EPOCH_MS = 8.64e15;
 
 type Json = Record<string, unknown>;

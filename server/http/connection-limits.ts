@@ -14,7 +14,10 @@ export interface ConnectionLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive socket between requests is closed after this; longer than load balancers' 60 s. */
   keepAliveTimeoutMs: number;
-  /** Sockets one client address may hold open at once; 0 for no cap (behind a load balancer every client is one address). */
+  /**
+   * Sockets one client address may hold open at once; 0 for no cap (behind a load balancer every client is one
+   * address).
+   */
   maxConnectionsPerIp: number;
 }
 

@@ -1,8 +1,8 @@
 import type { Migration } from '../storage/migrations.js';
 
-// The identity graph's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
-// every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
-// next version, here.
+// The identity graph's tables, as migrations: written per database where the SQL differs (types, identity columns).
+// Listed with every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change
+// is the next version, here.
 
 // Who is whom: the first profile of each user, aliases, accounts, and the attributes of profiles and accounts.
 const identityTables = (t: { int: string }): string => `

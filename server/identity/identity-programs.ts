@@ -135,7 +135,9 @@ export function* profileTargetingProgram(
   return { canonicalProfileId, targeting: yield* targetingOf(project, profileId, canonicalProfileId, own, accounts) };
 }
 
-/** A profile's own rows in one statement: the user it was first linked to, its attributes, its accounts oldest first. */
+/**
+ * A profile's own rows in one statement: the user it was first linked to, its attributes, its accounts oldest first.
+ */
 function* profileRows(project: string, profileId: string): SqlProgram<{ userId: string | null; own: Attributes; accounts: string[] }> {
   // Ordered as the single reads above order them, by the database's own collation.
   const { rows } = yield op(
@@ -174,7 +176,9 @@ export function* profileIsKnownProgram(project: string, profileId: string, targe
   return rows.length > 0;
 }
 
-/** The stored targeting from a profile's own attributes and accounts: the canonical profile's and the account's added. */
+/**
+ * The stored targeting from a profile's own attributes and accounts: the canonical profile's and the account's added.
+ */
 function* targetingOf(
   project: string, profileId: string, canonicalProfileId: string, own: Attributes, ownAccounts: string[],
 ): SqlProgram<StoredTargeting> {

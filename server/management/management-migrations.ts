@@ -1,8 +1,8 @@
 import type { Migration } from '../storage/migrations.js';
 
-// The management API's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
-// every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
-// next version, here.
+// The management API's tables, as migrations: written per database where the SQL differs (types, identity columns).
+// Listed with every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change
+// is the next version, here.
 
 // Management: items written through the API (null `item`: deleted, which hides a file item of the same name), the
 // audit log of every write, and one revision counter that every node polls to pick up changes.

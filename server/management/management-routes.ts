@@ -155,9 +155,9 @@ export interface ManagementDeps {
 
 /**
  * The management API under `/v1/{org}/projects/{project}` (admin keys only): experiences, metrics and feeds — list,
- * read with `ETag`, create or replace (`If-Match` optional; `If-None-Match: *` creates only), delete — and the audit log. Items written here are
- * stored in the database, win over the file's items of the same name, and are served by this node before the answer
- * and by every other node within a second (ManagedConfig).
+ * read with `ETag`, create or replace (`If-Match` optional; `If-None-Match: *` creates only), delete — and the audit
+ * log. Items written here are stored in the database, win over the file's items of the same name, and are served by
+ * this node before the answer and by every other node within a second (ManagedConfig).
  */
 export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): void {
   const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });

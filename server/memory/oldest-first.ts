@@ -5,9 +5,9 @@
  * `map.keys().next()` is no way to find the oldest entry of a busy Map: V8 leaves a deleted entry's slot in place
  * until the table is rebuilt, and a new iterator walks every such slot from the start. A cache that evicts one entry
  * per insertion leaves its deleted entries exactly there, so each eviction walked thousands of them
- * (bench/eviction-bench.ts). This keeps ONE iterator, which goes on from where it stopped: a Map's iterator stays valid while the Map changes, passes deleted entries, and reaches the ones added
- * (or moved to the end) after it started. Every live entry is at or after its position, so what it yields next is
- * the oldest.
+ * (bench/eviction-bench.ts). This keeps ONE iterator, which goes on from where it stopped: a Map's iterator stays valid
+ * while the Map changes, passes deleted entries, and reaches the ones added (or moved to the end) after it started.
+ * Every live entry is at or after its position, so what it yields next is the oldest.
  * @example const oldest = new OldestFirst(map); map.set(key, value); if (map.size > max) oldest.take();
  */
 export class OldestFirst<K, V> {

@@ -76,7 +76,10 @@ export class PrivacyRunner {
     return this.#running;
   }
 
-  /** Stops taking requests; a request running stops after its current chunk (another node, or the next start, resumes it). */
+  /**
+   * Stops taking requests; a request running stops after its current chunk (another node, or the next start, resumes
+   * it).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);

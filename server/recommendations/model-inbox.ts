@@ -44,7 +44,9 @@ const PAGE_ROWS = 64;
 /** Ids per DELETE: well under both databases' bound-parameter limits. */
 const DELETE_IDS = 500;
 
-/** What one chunk applied. `more` is false once the inbox had nothing left past the chunk (as this transaction saw it). */
+/**
+ * What one chunk applied. `more` is false once the inbox had nothing left past the chunk (as this transaction saw it).
+ */
 export interface AppliedChunk {
   rows: number;
   events: number;

@@ -59,11 +59,12 @@ CREATE INDEX profile_recent_rank ON profile_recent (project, profile_id, last_se
 `;
 
 // Cheaper model updates. Almost every co-occurring pair is seen once (nine in ten, in the feed bench's generated
-// shop), yet the full rank index rewrote an entry for every increment. The rank index now holds only pairs seen at least twice (a partial index); reads take the
-// ranked repeats from it and then the pairs seen once in id order from the primary key, which is the same list
-// as ORDER BY count DESC, b (feed-program.ts). On SQLite the three model tables that are pure keys plus a value
-// become WITHOUT ROWID (one B-tree per row instead of the rowid table plus the primary key index), and
-// profile_recent loses its rank index: a profile's rows are one primary-key range, sorted in memory by the read.
+// shop), yet the full rank index rewrote an entry for every increment. The rank index now holds only pairs seen at
+// least twice (a partial index); reads take the ranked repeats from it and then the pairs seen once in id order from
+// the primary key, which is the same list as ORDER BY count DESC, b (feed-program.ts). On SQLite the three model tables
+// that are pure keys plus a value become WITHOUT ROWID (one B-tree per row instead of the rowid table plus the primary
+// key index), and profile_recent loses its rank index: a profile's rows are one primary-key range, sorted in memory by
+// the read.
 const cheaperModelsSqlite = `
 CREATE TABLE co_occurrence_next (
   project TEXT NOT NULL,

@@ -13,7 +13,9 @@ const SENT_TIME = 'CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at
  */
 export const EVENT_TIME = `CASE WHEN ${SENT_TIME} < received_at THEN ${SENT_TIME} ELSE received_at END`;
 
-/** An event's `data`, taken out of its payload by the database (a small part of the payload, parsed in C): JSON text. */
+/**
+ * An event's `data`, taken out of its payload by the database (a small part of the payload, parsed in C): JSON text.
+ */
 export const DATA = "json_extract(payload, '$.data')";
 
 /**

@@ -100,7 +100,10 @@ export class ExposureIndexer {
     this.#timer.unref();
   }
 
-  /** Indexes up to a look's rows of the queue (joins a run under way); never rejects (a failure is logged, retried later). */
+  /**
+   * Indexes up to a look's rows of the queue (joins a run under way); never rejects (a failure is logged, retried
+   * later).
+   */
   run(): Promise<void> {
     this.#running ??= this.#drain().finally(() => {
       this.#running = null;

@@ -94,9 +94,10 @@ const MIN_ONE_SIDED_P = 1e-5;
 const MAX_ONE_SIDED_P = 0.4999;
 
 /**
- * gbstats' sequential one-sided tests (eq. 134): the half-width sqrt(s² · 2(nρ² + 1)/(nρ)² · ln(1 + sqrt(nρ² + 1)/(2α)))
- * with ρ from 2α. `greater`: [point − half, +∞); `lesser`: (−∞, point + half]. The p-value is the α at which the bound
- * reaches 0 with ρ kept, solved in closed form (gbstats bisects for it), within gbstats' bounds [1e-5, 0.4999].
+ * gbstats' sequential one-sided tests (eq. 134): the half-width sqrt(s² · 2(nρ² + 1)/(nρ)² · ln(1 + sqrt(nρ² +
+ * 1)/(2α))) with ρ from 2α. `greater`: [point − half, +∞); `lesser`: (−∞, point + half]. The p-value is the α at which
+ * the bound reaches 0 with ρ kept, solved in closed form (gbstats bisects for it), within gbstats' bounds [1e-5,
+ * 0.4999].
  */
 export function oneSidedSequential(
   e: Estimate, alpha: number, direction: 'greater' | 'lesser', tuning = DEFAULT_SEQUENTIAL_TUNING,

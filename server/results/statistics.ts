@@ -100,8 +100,9 @@ function conversions(values: ArrayLike<number>): number {
  * Gaussian Bayesian test with a flat prior: the relative uplift (mB − mA) / |mA| and the absolute difference mB − mA.
  * Every field is null when either side has no units or no stddev; the relative ones also when the control mean is 0.
  * @example
- * compare({ units: 3407, total: 1396.87, mean: 0.41, stddev: 3.9 }, { units: 3461, total: 2422.7, mean: 0.7, stddev: 6.2 })
- * // { uplift: 0.70732, ci: [-0.03526, 1.44989], pValue: 0.06191, chanceToWin: 0.96907, risk: 0.00456, … } (rounded)
+ * compare({ units: 3407, total: 1396.87, mean: 0.41, stddev: 3.9 }, { units: 3461, total: 2422.7, mean: 0.7, stddev:
+ * 6.2 }) // { uplift: 0.70732, ci: [-0.03526, 1.44989], pValue: 0.06191, chanceToWin: 0.96907, risk: 0.00456, … }
+ * (rounded)
  */
 export function compare(control: Moments, treatment: Moments, options: CompareOptions = {}): Comparison {
   const a = statisticOf(control);

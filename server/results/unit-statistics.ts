@@ -310,8 +310,9 @@ export function ratioCupedComparison(kinds: readonly [UnitKind, UnitKind], contr
 }
 
 /**
- * The variance of the relative ratio CUPED effect (adjB − adjA) / |uA| (gbstats' frequentist_variance_relative_cuped_ratio):
- * the control's gradient carries the sign of its raw ratio uA, so a negative baseline keeps the variance right.
+ * The variance of the relative ratio CUPED effect (adjB − adjA) / |uA| (gbstats'
+ * frequentist_variance_relative_cuped_ratio): the control's gradient carries the sign of its raw ratio uA, so a
+ * negative baseline keeps the variance right.
  */
 export function ratioCupedRelativeVariance(c: RatioCupedComparison): number {
   const { control: a, treatment: b } = c;

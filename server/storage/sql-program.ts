@@ -13,7 +13,10 @@ export interface SqlOp {
   values?: boolean;
   /** insertRows: `sql` is the INSERT's head, these its rows. */
   rows?: RowsInsert;
-  /** lockingRows: the rows a read returns are locked until the transaction ends (`skip`: rows locked by others are skipped). */
+  /**
+   * lockingRows: the rows a read returns are locked until the transaction ends (`skip`: rows locked by others are
+   * skipped).
+   */
   lockRows?: 'wait' | 'skip';
   /** lockKeys: `sql` is empty; these keys are locked until the transaction ends. */
   locks?: { keys: readonly string[]; shared: boolean };

@@ -3,9 +3,9 @@ import type { GroupProgram, NamedProgram } from './program.js';
 import type { SqlProgram } from './sql-program.js';
 
 // One async interface over both drivers (better-sqlite3 embedded, PostgreSQL at scale): it runs the SQL programs of
-// the domains and knows none of them. Where a named program runs (a thread, the pool, a group commit) is its choice. Every guard that
-// must hold across nodes (event idempotency, first assignment, identity links) is a unique key enforced by the
-// database, never an in-memory set. `project` is always `${org}/${project}`.
+// the domains and knows none of them. Where a named program runs (a thread, the pool, a group commit) is its choice.
+// Every guard that must hold across nodes (event idempotency, first assignment, identity links) is a unique key
+// enforced by the database, never an in-memory set. `project` is always `${org}/${project}`.
 
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
@@ -33,7 +33,9 @@ export interface Storage {
    * committed as one transaction. Resolves once committed, as the lane promises.
    */
   place<A extends unknown[], T>(program: NamedProgram<A, T>, ...args: A): Promise<T>;
-  /** Stores one input of a group program, with the inputs that arrive meanwhile; resolves to its result once on disk. */
+  /**
+   * Stores one input of a group program, with the inputs that arrive meanwhile; resolves to its result once on disk.
+   */
   group<I, R>(program: GroupProgram<I, R>, input: I): Promise<R>;
   /**
    * Where the storage's threads (if it has any) find every named program: the URL of a module whose `PROGRAMS` export

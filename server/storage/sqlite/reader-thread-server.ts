@@ -1,8 +1,8 @@
 // The worker side of a SQLite reader thread: the thread entry (sqlite-thread.ts) calls serveReaderThread with the
-// programs it may be asked to run, by name. The thread owns a read-only connection to the service's database file and runs
-// each request in a read transaction of its own, one after the other: in WAL mode a read holds no lock a writer waits for, and
-// a long read (experiment results) runs off the event loop that answers requests. The main thread's side is the
-// same as a writer thread's (writer-thread.ts), and so are the messages.
+// programs it may be asked to run, by name. The thread owns a read-only connection to the service's database file and
+// runs each request in a read transaction of its own, one after the other: in WAL mode a read holds no lock a writer
+// waits for, and a long read (experiment results) runs off the event loop that answers requests. The main thread's side
+// is the same as a writer thread's (writer-thread.ts), and so are the messages.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';

@@ -133,7 +133,9 @@ export class SqliteStorage extends SqlStorage {
     return thread === null ? here() : this.onThread(thread, () => thread.run<R[]>(program.name, [[input]]).then(([result]) => result!), here);
   }
 
-  /** Starts the writer lanes' threads and opens their connections (an empty run), so no first request waits for them. */
+  /**
+   * Starts the writer lanes' threads and opens their connections (an empty run), so no first request waits for them.
+   */
   override async warm(): Promise<void> {
     const writers = (['interactive', 'bulk'] as const).map((lane) => this.threadOf(lane));
     await Promise.all(writers.map((thread) => (thread === null ? undefined : this.onThread(thread, () => thread.run('', []), async () => undefined))));
@@ -271,8 +273,8 @@ export class SqliteStorage extends SqlStorage {
     // The lanes' threads commit what they were sent, then close their connections.
     await Promise.all([...this.lanes.values()].map((thread) => thread.close()));
     this.lanes.clear();
-    // The checkpoint thread's connection closes next, so that this one is the last: SQLite then checkpoints the whole WAL
-    // and removes it.
+    // The checkpoint thread's connection closes next, so that this one is the last: SQLite then checkpoints the whole
+    // WAL and removes it.
     await this.checkpointer?.stop();
     // Writes already queued (ingest batches, first assignments) are committed and answered before the
     // connection goes away.

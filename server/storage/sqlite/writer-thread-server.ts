@@ -1,6 +1,7 @@
 // The worker side of a SQLite writer thread (writer-thread.ts): the thread entry (sqlite-thread.ts) calls
-// serveWriterThread with the programs it may be asked to run, by name. The thread owns a second connection to the service's database file and
-// commits what each turn of its event loop received as ONE transaction, each request in a savepoint of its own.
+// serveWriterThread with the programs it may be asked to run, by name. The thread owns a second connection to the
+// service's database file and commits what each turn of its event loop received as ONE transaction, each request in a
+// savepoint of its own.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqlProgram } from '../sql-program.js';

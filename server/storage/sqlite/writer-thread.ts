@@ -31,10 +31,11 @@ function startWorker(entry: URL, workerData: WriterThreadData): Worker {
 /**
  * A SQLite thread that runs the service's named programs on its own connection to the database `file`, so neither
  * their statements nor their commits run on the event loop that answers requests. A writer's programs of one turn
- * share one commit, made without waiting for the disk (or synced first, with `synchronous` FULL: writer-thread-server.ts);
- * a reader runs each in a read transaction of its own (reader-thread-server.ts). The thread starts on the first `run`
- * (most apps in tests never send one) and keeps no process alive while idle. If it cannot start or dies, the runs in
- * flight reject and so do later ones (`failed` tells the storage to run them on its own connection).
+ * share one commit, made without waiting for the disk (or synced first, with `synchronous` FULL:
+ * writer-thread-server.ts); a reader runs each in a read transaction of its own (reader-thread-server.ts). The thread
+ * starts on the first `run` (most apps in tests never send one) and keeps no process alive while idle. If it cannot
+ * start or dies, the runs in flight reject and so do later ones (`failed` tells the storage to run them on its own
+ * connection).
  * @example const thread = new SqliteWriterThread(file, { kind: 'writer', programs: PROGRAMS_MODULE.href });
  *          await thread.run('choose.exposures', [rows]);
  */
@@ -48,7 +49,9 @@ export class SqliteWriterThread {
 
   constructor(
     private readonly file: string,
-    /** What kind of thread, and what it serves; `role` `interactive`: its commits go ahead of bulk ones (write-gate.ts). */
+    /**
+     * What kind of thread, and what it serves; `role` `interactive`: its commits go ahead of bulk ones (write-gate.ts).
+     */
     private readonly data: Omit<WriterThreadData, 'file' | 'gate'>,
   ) {}
 
