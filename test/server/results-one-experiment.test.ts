@@ -4,9 +4,7 @@
 // table equal to the exposure rows; a person's profiles are found whole; stored exposure rows are backfilled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import type { ProjectRef } from '../../server/config/config-store.js';
 import type { ExperienceConfig, MetricConfig, ProjectConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import { sweepProject } from '../../server/privacy/retention.js';
@@ -14,12 +12,11 @@ import { experimentResultsProgram } from '../../server/results/experiment-result
 import { INDEX_EXPOSURES } from '../../server/results/exposure-indexer.js';
 import { experimentPairs } from '../../server/results/exposure-pairs.js';
 import { personGraphProgram } from '../../server/results/person-graph.js';
-import { SCHEMA } from '../../server/schema.js';
-import { migrationSteps } from '../../server/storage/migrations.js';
 import { op, type SqlValue } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ServiceEvent } from '../../wire/event.js';
 import { makeEvent } from './helpers/events.js';
+import { migrateUpTo } from './helpers/migrate-up-to.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
@@ -244,33 +241,6 @@ for (const driver of DRIVERS) {
   });
 }
 
-/** Applies migrations up to and including `version` on a new database, as a service of that version would have. */
-async function migrateUpTo(db: TestDatabase, version: number, then: string): Promise<void> {
-  const steps = migrationSteps(SCHEMA).filter((m) => m.version <= version);
-  if (db.name === 'sqlite') {
-    const conn = new Database(db.location);
-    conn.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    for (const m of steps) {
-      for (const part of m.parts) conn.exec(part.sqlite);
-      conn.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
-    }
-    conn.exec(then);
-    conn.close();
-    return;
-  }
-  const client = new pg.Client({ connectionString: db.location });
-  await client.connect();
-  try {
-    await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-    for (const m of steps) {
-      for (const part of m.parts) await client.query(part.postgres);
-      await client.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
-    }
-    await client.query(then);
-  } finally {
-    await client.end();
-  }
-}
 
 for (const driver of DRIVERS) {
   describe(`migration 16 (${driver.name})`, () => {
@@ -286,7 +256,7 @@ for (const driver of DRIVERS) {
 
     it("backfills the stored exposure rows' experiment pairs, and results read them with the stored reports and links", async () => {
       const viewed = JSON.stringify({ type: 'track', name: 'Experiment Viewed', data: { experience: 'alpha', variation: 'control' } });
-      await migrateUpTo(db, 15, `
+      await (await migrateUpTo(db, 15))(`
         INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices) VALUES
           ('acme/shop', 'p1', 's1', 'mobile', 1000, 3, '[["alpha","bold"],["feed",null],["beta","control"]]'),
           ('acme/shop', 'p2', NULL, NULL, 2000, 2, '[["alpha",null],["alpha","control"]]'),
