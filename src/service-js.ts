@@ -3,6 +3,7 @@ import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
 import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
 import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
+import type { ChooseRequestBody } from '../wire/choose.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { consentDecisions, type ConsentDecisions } from './consent-decisions.js';
 import { expireChoice, pageOf, readChoice } from './consent-store.js';
@@ -339,7 +340,7 @@ export class ServiceJs {
         deferExposure: params.deferExposure === true || undefined,
         device: detectDevice(),
         sessionId: this.#identity.sessionId,
-      }),
+      } satisfies ChooseRequestBody),
       CHOOSE_TIMEOUT_MS,
     );
     const choices = (answer as { choices?: unknown } | null)?.choices;

@@ -1,5 +1,5 @@
+import type { ChooseRequestBody } from '../../wire/choose.js';
 import { MAX_ID_LENGTH } from '../../wire/event.js';
-import type { Device } from '../config/config-types.js';
 import { keySegment } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
@@ -22,22 +22,10 @@ export interface UserIdentification {
   userId: string;
 }
 
-/** A Choose body that passed validation; nothing has been looked up yet. */
-export interface ValidChooseRequest {
+/** A Choose body (the wire's ChooseRequestBody) that passed validation; nothing has been looked up yet. */
+export type ValidChooseRequest = Omit<ChooseRequestBody, 'identification'> & {
   identification: ProfileIdentification | UserIdentification;
-  names?: string[];
-  groups?: string[];
-  device?: Device;
-  sessionId?: string;
-  /** The page the experience runs on; targeting conditions see it as `url`. */
-  url?: string;
-  force?: Record<string, string>;
-  /**
-   * The caller reports each exposure itself, when it shows the choice (an `Experiment Viewed` event): the answer
-   * records none. `<svc-experience>` asks so, and counts a visitor only once it showed them the variation.
-   */
-  deferExposure?: boolean;
-}
+};
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,8 @@
 // The shape of svc.config.json. Extend it, never rename a field: deployed files rely on it.
 
-export type Device = 'mobile' | 'desktop';
+import type { ChooseDevice } from '../../wire/choose.js';
+
+export type Device = ChooseDevice;
 
 /** `draft`: not served; `running` (the default): served; `stopped`: served to nobody, unless `winner` is set. */
 export type ExperienceStatus = 'draft' | 'running' | 'stopped';
