@@ -241,7 +241,6 @@ for (const driver of DRIVERS) {
   });
 }
 
-
 for (const driver of DRIVERS) {
   describe(`migration 16 (${driver.name})`, () => {
     let db: TestDatabase;
