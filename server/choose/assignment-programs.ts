@@ -96,9 +96,11 @@ function distinctAssignments(inputs: readonly AssignmentInput[]): { project: str
   return { project, unique };
 }
 
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Sorted by key, so concurrent callers lock in one order. */
 function sortedById(entries: [string, AssignmentInput][]): AssignmentInput[] {
-  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  return entries.sort(([a], [b]) => compareIds(a, b)).map(([, v]) => v);
 }
 
 /** The answers in the order asked, once `read.byId` holds every key (after the write, if any was missing). */
@@ -125,11 +127,18 @@ function inOrderAsked(inputs: readonly AssignmentInput[], byId: ReadonlyMap<stri
  * the stored rows in the order asked, `created` where this program inserted the row.
  */
 export function* assignmentsInsertProgram(inputs: readonly AssignmentInput[], now: number): SqlProgram<Assignment[] | null> {
-  const { inserted = [] } = yield insertRows(
+  // In key order, so that concurrent callers lock in one order (two tabs of one visitor).
+  const order = inputs.map((_, i) => i)
+    .sort((a, b) => compareIds(assignmentId(inputs[a]!.experience, inputs[a]!.unit), assignmentId(inputs[b]!.experience, inputs[b]!.unit)));
+  const { inserted: sorted = [] } = yield insertRows(
     'INSERT INTO assignments (project, experience, unit, variation, hash_version, created_at)',
-    inputs.map((input) => [input.project, input.experience, input.unit, input.variation, input.hashVersion, now]),
+    order.map((i) => [inputs[i]!.project, inputs[i]!.experience, inputs[i]!.unit, inputs[i]!.variation, inputs[i]!.hashVersion, now]),
     'ON CONFLICT (project, experience, unit) DO NOTHING', { columns: 'project, experience, unit', at: [0, 1, 2] },
   );
+  const inserted: boolean[] = [];
+  order.forEach((input, at) => {
+    inserted[input] = sorted[at]!;
+  });
   if (inserted.every(Boolean)) return null;
   const stored = assignmentAnswers(inputs, yield* assignmentReadProgram(inputs));
   return stored.map((row, i) => ({ ...row, created: inserted[i]! }));
