@@ -1,4 +1,4 @@
-// The SQLite threads (server/storage/sqlite/writer-thread.ts) serving the service's named programs, on a real file:
+// The SQLite threads (server/storage/sqlite/program-thread.ts) serving the service's named programs, on a real file:
 // what one turn sends shares a transaction, a request that fails is undone alone, and a lane whose thread cannot run
 // leaves its programs to the storage's own connection.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { chooseStore } from '../../server/choose/choose-store.js';
 import { exposureSetParams } from '../../server/choose/exposure-programs.js';
 import { PROGRAMS_MODULE } from '../../server/programs.js';
 import { openSqliteStorage, type SqliteStorage } from '../../server/storage/sqlite/sqlite-storage.js';
-import { SqliteWriterThread, WriterThreadUnavailable } from '../../server/storage/sqlite/writer-thread.js';
+import { SqliteProgramThread, ThreadUnavailable } from '../../server/storage/sqlite/program-thread.js';
 import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useStorage } from './helpers/use-test-app.js';
 import { readExposures } from './helpers/stored-rows.js';
@@ -19,12 +19,12 @@ import { SCHEMA } from '../../server/schema.js';
 const row = (profileId: string) => exposureSetParams({ project: 'acme/thread', profileId, sessionId: 's', choices: [{ name: 'e', variation: 'a' }] }, 1_700_000_000_000);
 const WRITER = { kind: 'writer', programs: PROGRAMS_MODULE.href } as const;
 
-describe('SqliteWriterThread', () => {
+describe('SqliteProgramThread', () => {
   const h = useStorage(SQLITE_DRIVER);
   const sqlite = () => h.storage as SqliteStorage;
 
   it('commits the requests of one turn; a failing one is undone alone and rejects', async () => {
-    const thread = new SqliteWriterThread(sqlite().file, WRITER);
+    const thread = new SqliteProgramThread(sqlite().file, WRITER);
     try {
       const bad = row('p-bad');
       bad[0] = null; // project is NOT NULL
@@ -41,10 +41,10 @@ describe('SqliteWriterThread', () => {
   });
 
   it('a thread whose programs cannot load fails, and refuses later runs without sending them', async () => {
-    const thread = new SqliteWriterThread(sqlite().file, { kind: 'writer', programs: 'http://example.invalid/programs.mjs' });
+    const thread = new SqliteProgramThread(sqlite().file, { kind: 'writer', programs: 'http://example.invalid/programs.mjs' });
     await assert.rejects(thread.run('choose.exposures', [[row('p-5')]]));
     assert.equal(thread.failed, true, 'the storage runs the lane\'s programs itself from now on');
-    await assert.rejects(thread.run('choose.exposures', [[row('p-5')]]), WriterThreadUnavailable);
+    await assert.rejects(thread.run('choose.exposures', [[row('p-5')]]), ThreadUnavailable);
     await thread.close();
   });
 
@@ -67,7 +67,7 @@ describe('SqliteWriterThread', () => {
   });
 
   it('refuses a program its table does not hold, and runs nothing after close()', async () => {
-    const thread = new SqliteWriterThread(sqlite().file, WRITER);
+    const thread = new SqliteProgramThread(sqlite().file, WRITER);
     await assert.rejects(thread.run('drop-everything', []), /no writer program named drop-everything/);
     await thread.close();
     assert.equal(thread.failed, true);

@@ -9,8 +9,8 @@ import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { SqlStorage } from '../sql-storage.js';
 import type { TransactionOptions } from '../storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
-import { SqliteWriterThread } from './writer-thread.js';
-import type { WriterThreadData } from './writer-thread-server.js';
+import { SqliteProgramThread } from './program-thread.js';
+import type { ProgramThreadData } from './writer-thread-server.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
 interface PendingWrite {
@@ -26,7 +26,7 @@ interface PendingWrite {
 }
 
 /** How each lane's thread is started (program.ts says what each lane promises). */
-const LANE_THREADS: Record<Lane, Omit<WriterThreadData, 'file' | 'gate' | 'programs'>> = {
+const LANE_THREADS: Record<Lane, Omit<ProgramThreadData, 'file' | 'gate' | 'programs'>> = {
   // A visitor's answer waits for these commits: they go ahead of the bulk writers' (write-gate.ts), unsynced.
   interactive: { kind: 'writer', synchronous: 'NORMAL', role: 'interactive' },
   // Each turn's writes in one commit, synced before they are answered (as durable as the main connection's).
@@ -65,7 +65,7 @@ export interface SqliteStorageOptions {
  * are queued, and the insert-if-absent inside the group decides, as before.
  *
  * Named programs (program.ts) run on threads of their own, one per lane, each with its own connection to the file
- * (writer-thread.ts), once the service named its programs' module (hostPrograms): neither their statements nor their
+ * (program-thread.ts), once the service named its programs' module (hostPrograms): neither their statements nor their
  * commits hold the event loop that answers requests. Until then, for an in-memory database (which a second
  * connection cannot open), and once a lane's thread could not start or died, they run on this connection.
  * @example const storage = await openSqliteStorage('./data/svc.db', SCHEMA);
@@ -80,7 +80,7 @@ export class SqliteStorage extends SqlStorage {
   private readonly checkpointer: WalCheckpointer | null;
   /** The module of the programs the lanes' threads serve (hostPrograms); null: every program runs here. */
   private programsModule: string | null = null;
-  private readonly lanes = new Map<Lane, SqliteWriterThread>();
+  private readonly lanes = new Map<Lane, SqliteProgramThread>();
 
   constructor(file: string, options: SqliteStorageOptions = {}) {
     super();
@@ -142,11 +142,11 @@ export class SqliteStorage extends SqlStorage {
   }
 
   /** The lane's thread, started on first use; null while the programs have no module, and for `:memory:`. */
-  private threadOf(lane: Lane): SqliteWriterThread | null {
+  private threadOf(lane: Lane): SqliteProgramThread | null {
     if (this.programsModule === null || this.file === ':memory:' || this.file === '') return null;
     let thread = this.lanes.get(lane);
     if (thread === undefined) {
-      thread = new SqliteWriterThread(this.file, { ...LANE_THREADS[lane], programs: this.programsModule });
+      thread = new SqliteProgramThread(this.file, { ...LANE_THREADS[lane], programs: this.programsModule });
       this.lanes.set(lane, thread);
     }
     return thread;
@@ -158,7 +158,7 @@ export class SqliteStorage extends SqlStorage {
    * programs are insert-if-absent where it matters: events and assignments by their keys; an exposure row may then
    * be written twice, and results count each unit once).
    */
-  private async onThread<T>(thread: SqliteWriterThread, run: () => Promise<T>, here: () => Promise<T>): Promise<T> {
+  private async onThread<T>(thread: SqliteProgramThread, run: () => Promise<T>, here: () => Promise<T>): Promise<T> {
     if (thread.failed) return here();
     try {
       return await run();

@@ -4,10 +4,10 @@
 import { workerData } from 'node:worker_threads';
 import type { ProgramTable } from '../program.js';
 import { serveReaderThread } from './reader-thread-server.js';
-import { serveWriterThread, type WriterPrograms, type WriterThreadData } from './writer-thread-server.js';
+import { serveWriterThread, type ThreadPrograms, type ProgramThreadData } from './writer-thread-server.js';
 
-const data = workerData as WriterThreadData;
+const data = workerData as ProgramThreadData;
 const { PROGRAMS } = (await import(data.programs)) as { PROGRAMS: ProgramTable };
-const programs: WriterPrograms = Object.fromEntries([...PROGRAMS].map(([name, program]) => [name, program.make]));
+const programs: ThreadPrograms = Object.fromEntries([...PROGRAMS].map(([name, program]) => [name, program.make]));
 if (data.kind === 'reader') serveReaderThread(programs);
 else serveWriterThread(programs);

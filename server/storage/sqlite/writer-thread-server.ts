@@ -1,4 +1,4 @@
-// The worker side of a SQLite writer thread (writer-thread.ts): the thread entry (sqlite-thread.ts) calls
+// The worker side of a SQLite writer thread (program-thread.ts): the thread entry (sqlite-thread.ts) calls
 // serveWriterThread with the programs it may be asked to run, by name. The thread owns a second connection to the
 // service's database file and commits what each turn of its event loop received as ONE transaction, each request in a
 // savepoint of its own.
@@ -12,18 +12,18 @@ import { inTurn, type WriteRole } from './write-gate.js';
 
 /** What the thread may run: a program made from the arguments the main thread posted (structured-cloneable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each program declares its own arguments
-export type WriterPrograms = Record<string, (...args: any[]) => SqlProgram<unknown>>;
+export type ThreadPrograms = Record<string, (...args: any[]) => SqlProgram<unknown>>;
 
 /** Main → thread. */
-export type WriterRequest = { id: number; program: string; args: unknown[] } | { id: number; close: true };
+export type ThreadRequest = { id: number; program: string; args: unknown[] } | { id: number; close: true };
 /** Thread → main: the program's value, or why nothing of it was stored. */
-export interface WriterReply {
+export interface ThreadReply {
   id: number;
   value?: unknown;
   error?: string;
 }
 
-export interface WriterThreadData {
+export interface ProgramThreadData {
   /** A writer (group commit) or a reader (read-only connection). */
   kind: 'writer' | 'reader';
   /** The URL of the module whose `PROGRAMS` (a ProgramTable) the thread serves. */
@@ -37,7 +37,7 @@ export interface WriterThreadData {
   gate?: SharedArrayBuffer;
 }
 
-type Run = Extract<WriterRequest, { program: string }>;
+type Run = Extract<ThreadRequest, { program: string }>;
 
 /**
  * Serves the main thread's requests until it asks to close. Commits use `synchronous=NORMAL` unless the thread was
@@ -47,10 +47,10 @@ type Run = Extract<WriterRequest, { program: string }>;
  * With FULL (ingestion), each group's commit is synced before its answers: a crash of the machine loses none either.
  * @example serveWriterThread({ 'choose.exposures': (rows: SqlValue[][]) => exposureRowsProgram(rows) });
  */
-export function serveWriterThread(programs: WriterPrograms): void {
+export function serveWriterThread(programs: ThreadPrograms): void {
   const port = parentPort;
   if (!port) throw new Error('serveWriterThread runs in a worker thread');
-  const { file, synchronous = 'NORMAL', role = 'bulk', gate } = workerData as WriterThreadData;
+  const { file, synchronous = 'NORMAL', role = 'bulk', gate } = workerData as ProgramThreadData;
   const db = new Database(file);
   // WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers still
   // take turns: the connections wait up to busy_timeout for each other's (short) transactions.
@@ -78,21 +78,21 @@ export function serveWriterThread(programs: WriterPrograms): void {
     if (requests.length === 0) return;
     inTurn(gate, role, () => commitGroup(db, runner, requests, execute)).forEach((outcome, i) => {
       const id = requests[i]!.id;
-      port.postMessage((outcome instanceof Error ? { id, error: outcome.message } : { id, value: outcome }) satisfies WriterReply);
+      port.postMessage((outcome instanceof Error ? { id, error: outcome.message } : { id, value: outcome }) satisfies ThreadReply);
     });
   };
 
-  port.on('message', (message: WriterRequest) => {
+  port.on('message', (message: ThreadRequest) => {
     if ('close' in message) {
       flush();
       db.close();
-      port.postMessage({ id: message.id } satisfies WriterReply);
+      port.postMessage({ id: message.id } satisfies ThreadReply);
       port.close();
       return;
     }
     // A name of none: the thread is up and its connection open (warm()).
     if (message.program === '') {
-      port.postMessage({ id: message.id } satisfies WriterReply);
+      port.postMessage({ id: message.id } satisfies ThreadReply);
       return;
     }
     waiting.push(message);

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { moduleBeside } from '../program.js';
-import type { WriterReply, WriterRequest, WriterThreadData } from './writer-thread-server.js';
+import type { ThreadReply, ThreadRequest, ProgramThreadData } from './writer-thread-server.js';
 import { gateFor } from './write-gate.js';
 
 /** The threads' one entry module (sqlite-thread.ts): `sqlite-thread.mjs` beside the bundled dist/server.mjs. */
@@ -10,7 +10,7 @@ const ENTRY = moduleBeside(import.meta.url, 'sqlite-thread');
  * Why a run was refused without being sent: the thread is not running (it failed, was closed, or could not start).
  * Nothing of the run reached the database, so the caller may do the work another way.
  */
-export class WriterThreadUnavailable extends Error {}
+export class ThreadUnavailable extends Error {}
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -21,7 +21,7 @@ interface Pending {
  * Starts a worker from `entry`. Node 20 does not pass the parent's `--import tsx` loader hooks on to a worker, so a
  * TypeScript entry (tests and bench run from source) first registers tsx itself, then imports the entry.
  */
-function startWorker(entry: URL, workerData: WriterThreadData): Worker {
+function startWorker(entry: URL, workerData: ProgramThreadData): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); });`;
@@ -36,10 +36,10 @@ function startWorker(entry: URL, workerData: WriterThreadData): Worker {
  * starts on the first `run` (most apps in tests never send one) and keeps no process alive while idle. If it cannot
  * start or dies, the runs in flight reject and so do later ones (`failed` tells the storage to run them on its own
  * connection).
- * @example const thread = new SqliteWriterThread(file, { kind: 'writer', programs: PROGRAMS_MODULE.href });
+ * @example const thread = new SqliteProgramThread(file, { kind: 'writer', programs: PROGRAMS_MODULE.href });
  *          await thread.run('choose.exposures', [rows]);
  */
-export class SqliteWriterThread {
+export class SqliteProgramThread {
   private worker: Worker | null = null;
   private closing = false;
   private nextId = 1;
@@ -52,12 +52,12 @@ export class SqliteWriterThread {
     /**
      * What kind of thread, and what it serves; `role` `interactive`: its commits go ahead of bulk ones (write-gate.ts).
      */
-    private readonly data: Omit<WriterThreadData, 'file' | 'gate'>,
+    private readonly data: Omit<ProgramThreadData, 'file' | 'gate'>,
   ) {}
 
   /** Runs the program `program` with `args` in the thread's next transaction; its value once committed. */
   run<T>(program: string, args: unknown[]): Promise<T> {
-    if (this.failed) return Promise.reject(new WriterThreadUnavailable('the writer thread is not running'));
+    if (this.failed) return Promise.reject(new ThreadUnavailable('the SQLite thread is not running'));
     return this.send({ id: this.nextId++, program, args }) as Promise<T>;
   }
 
@@ -77,7 +77,7 @@ export class SqliteWriterThread {
     this.worker = null;
   }
 
-  private send(message: WriterRequest): Promise<unknown> {
+  private send(message: ThreadRequest): Promise<unknown> {
     let worker: Worker;
     try {
       worker = this.start();
@@ -85,7 +85,7 @@ export class SqliteWriterThread {
       // The Worker constructor throws at once when a thread cannot be created: from now on the callers' other way.
       this.failed = true;
       const why = error instanceof Error ? error.message : String(error);
-      return Promise.reject(new WriterThreadUnavailable(`the writer thread could not start: ${why}`));
+      return Promise.reject(new ThreadUnavailable(`the SQLite thread could not start: ${why}`));
     }
     return new Promise((resolve, reject) => {
       // Referenced while a run is in flight, so a process that is otherwise done still waits for its write.
@@ -100,7 +100,7 @@ export class SqliteWriterThread {
     const worker = startWorker(ENTRY, { ...this.data, file: this.file, gate: gateFor(this.file) });
     // An idle worker keeps nothing alive (see send() for a busy one).
     worker.unref();
-    worker.on('message', (reply: WriterReply) => {
+    worker.on('message', (reply: ThreadReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
@@ -117,7 +117,7 @@ export class SqliteWriterThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      if (this.pending.size > 0 || code !== 0) fail(new Error(`writer thread exited with code ${code}`));
+      if (this.pending.size > 0 || code !== 0) fail(new Error(`SQLite thread exited with code ${code}`));
     });
     this.worker = worker;
     return worker;
