@@ -125,10 +125,7 @@ function* listedRows(project: string, experience: string): SqlProgram<unknown[][
     const { values: found = [] } = yield valuesOp(
       `SELECT id, profile_id, device, ts, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
     );
-    for (const [id, profileId, device, ts, choices] of found) {
-      const variation = variationOf(str(choices), experience);
-      if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
-    }
+    rows.push(...ofExperience(found, experience));
   }
   return rows;
 }
@@ -143,8 +140,13 @@ function* notYetIndexed(project: string, experience: string): SqlProgram<unknown
      WHERE e.project = ?`,
     project,
   );
+  return ofExperience(queued, experience);
+}
+
+/** Exposure rows [id, profile_id, device, ts, choices] as the experiment's: [id, profile_id, device, ts, variation]. */
+function ofExperience(found: readonly unknown[][], experience: string): unknown[][] {
   const rows: unknown[][] = [];
-  for (const [id, profileId, device, ts, choices] of queued) {
+  for (const [id, profileId, device, ts, choices] of found) {
     const variation = variationOf(str(choices), experience);
     if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
   }
