@@ -6,7 +6,7 @@ import { headlineOf, headlineText, leaderOf } from './headline-result.js';
 function answer(units: number, variations: Partial<VariationStats>[], metrics = 1, multipleExposures = 0, inverse = false): ResultsAnswer {
   const stats = variations.map((v) => ({ units: 0, total: 0, mean: null, stddev: null, ...v }) as VariationStats);
   return {
-    experience: 'hero', control: 'control', units, multipleExposures, srm: { pValue: null, mismatch: false },
+    experience: 'hero', control: 'control', phase: 1, phases: [], units, multipleExposures, srm: { pValue: null, mismatch: false },
     analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'none' },
     variations: stats.map((v) => ({ name: v.name, weight: 50, units: v.units })),
     metrics: Array.from({ length: metrics }, (_, i) => ({ name: `m${i}`, type: 'binomial' as const, inverse, cupedApplied: false, variations: stats })),

@@ -25,6 +25,7 @@ import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { resultsRoute } from './results/results-route.js';
 import { ExposureIndexer } from './results/exposure-indexer.js';
+import { GuardrailWatch } from './guardrails/guardrail-watch.js';
 import { ResultsService } from './results/results-service.js';
 import { PrivacyRunner, type PrivacyRunnerOptions } from './privacy/privacy-runner.js';
 import { privacyRoutes } from './privacy/privacy-routes.js';
@@ -83,6 +84,8 @@ export interface BuildAppOptions {
   privacy?: Pick<PrivacyRunnerOptions, 'leaseMs' | 'pollMs' | 'afterChunk'>;
   /** How often this node deletes what the projects' `retention` no longer keeps (default 1 h). */
   retentionIntervalMs?: number;
+  /** How often this node looks at running experiments' guardrails, to stop one a variation harms (default 10 min). */
+  guardrailIntervalMs?: number;
 }
 
 /**
@@ -209,7 +212,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, ctx);
-  resultsRoute(app, ctx, new ResultsService(options.storage));
+  const results = new ResultsService(options.storage);
+  const guardrails = new GuardrailWatch({ ...ctx, results }, {
+    now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),
+  });
+  app.addHook('onClose', () => guardrails.close());
+  resultsRoute(app, ctx, results);
   managementRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
@@ -224,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   privacy.start();
   retention.start();
   exposureIndex.start();
+  guardrails.start();
 
   return app;
 }

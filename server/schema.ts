@@ -5,6 +5,7 @@ import { CONSENT_MIGRATIONS } from './consent/consent-migrations.js';
 import { IDENTITY_MIGRATIONS } from './identity/identity-migrations.js';
 import { INGEST_MIGRATIONS } from './ingest/ingest-migrations.js';
 import { MANAGEMENT_MIGRATIONS } from './management/management-migrations.js';
+import { PHASES_MIGRATIONS } from './phases/phases-migrations.js';
 import { PRIVACY_MIGRATIONS } from './privacy/privacy-migrations.js';
 import { RECOMMENDATION_MIGRATIONS } from './recommendations/recommendation-migrations.js';
 import { RESULTS_MIGRATIONS } from './results/results-migrations.js';
@@ -13,4 +14,5 @@ import type { Migration } from './storage/migrations.js';
 export const SCHEMA: readonly Migration[] = [
   ...INGEST_MIGRATIONS, ...IDENTITY_MIGRATIONS, ...CONSENT_MIGRATIONS, ...CHOOSE_MIGRATIONS, ...RECOMMENDATION_MIGRATIONS,
   ...MANAGEMENT_MIGRATIONS, ...PRIVACY_MIGRATIONS, ...RESULTS_MIGRATIONS,
+  ...PHASES_MIGRATIONS,
 ];

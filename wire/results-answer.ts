@@ -85,6 +85,15 @@ export interface VariationStats {
   absolute?: AbsoluteDifference;
   /** CUPED was applied to this comparison. */
   cuped?: CupedFigures;
+  /** Guardrails: the one-sided sequential test that this variation harms the metric (safe to read every day). */
+  harm?: GuardrailHarm;
+}
+
+/** A guardrail's test of harm: H1 the variation moves the metric the bad way (down, or up for an inverse metric). */
+export interface GuardrailHarm {
+  pValue: number | null;
+  /** pValue < alpha: the variation harms the guardrail. */
+  harmed: boolean;
 }
 
 /** How a metric's unit values were capped (winsorised from above). */
@@ -99,6 +108,8 @@ export interface MetricCap {
 export interface MetricResult {
   name: string;
   type: MetricType;
+  /** The part it plays in the experiment, when the experiment names its metrics (goals, secondary, guardrails). */
+  role?: MetricRole;
   /** Lower is better: chance to win and risk point that way. */
   inverse: boolean;
   /** `ratio` only: the metrics divided. */
@@ -119,10 +130,34 @@ export interface DimensionResult {
   metrics: MetricResult[];
 }
 
+/**
+ * One phase of an experiment: from a start (or a restart) or a change of its weights, traffic or targeting, to the
+ * next such change or its stop. Numbered from 1, oldest first.
+ */
+export interface ResultsPhase {
+  phase: number;
+  /** ISO 8601; for a phase that began before phases were recorded, the experiment's first exposure (null: none yet). */
+  startedAt: string | null;
+  /** Absent while the phase goes on. */
+  endedAt?: string;
+  /** The weights of the phase, by variation name. */
+  weights: Record<string, number>;
+  /** The experience's version that began it. */
+  version: number;
+  /** `started`, `restarted`, or what changed (`weights 34/33/33 → 20/60/20`). */
+  reason: string;
+}
+
+/** The part a metric plays in an experiment that names its metrics: the first goal is the primary one. */
+export type MetricRole = 'goal' | 'secondary' | 'guardrail';
+
 /** The answer of `GET …/experiences/{name}/results`. */
 export interface ResultsAnswer {
   experience: string;
   control: string;
+  /** The phase answered (`?phase=`, default the current one): its units are those first exposed in it. */
+  phase: number;
+  phases: ResultsPhase[];
   units: number;
   /** People exposed to more than one variation: left out of the units. */
   multipleExposures: number;

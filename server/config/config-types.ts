@@ -53,6 +53,32 @@ export interface ExperienceConfig {
   sequentialTuning?: number;
   /** Experiments only: the correction of p-values across the results' metrics × challengers (default `none`). */
   correction?: PValueCorrection;
+  /** Experiments only: the metrics it is judged by, by name; the first is the primary one (results, headline, Ship). */
+  goals?: string[];
+  /** Experiments only: metrics shown beside the goals, which decide nothing. */
+  secondary?: string[];
+  /** Experiments only: metrics no variation may harm; a significant harm stops the experiment (server/results/guardrail-watch.ts). */
+  guardrails?: string[];
+  /** Experiments only: a sample-ratio mismatch in the current phase stops the experiment too (default false: it warns). */
+  stopOnSrm?: boolean;
+  /** Written by the service when it stopped the experiment by itself: why, with the numbers. */
+  stoppedBy?: AutomaticStop;
+}
+
+/** Why the service stopped an experiment: a guardrail a variation harmed, or a sample-ratio mismatch. */
+export interface AutomaticStop {
+  rule: 'guardrail' | 'srm';
+  at: string;
+  /** `guardrail`: the metric, the variation that harmed it, and the test's numbers. */
+  metric?: string;
+  variation?: string;
+  uplift?: number | null;
+  ci?: [number, number] | null;
+  pValue?: number | null;
+  units?: number;
+  phase?: number;
+  /** `srm`: the units per variation and the test's p-value. */
+  srmPValue?: number | null;
 }
 
 export type PValueCorrection = 'none' | 'holm-bonferroni' | 'benjamini-hochberg';

@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.js';
+import { checkExperimentMetrics, validateExperimentSettings } from './validate-experiment-settings.js';
 import type {
   ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile,
 } from './config-types.js';
@@ -139,28 +140,7 @@ function validateExperience(raw: unknown, path: string, feedIds: ReadonlySet<num
     }
     if (exp.status !== 'stopped') fail(`${path}.winner`, 'is only allowed with "status": "stopped"');
   }
-  validateAnalysis(exp, path);
-}
-
-const CORRECTIONS = ['none', 'holm-bonferroni', 'benjamini-hochberg'];
-
-/** An experiment's analysis settings: alpha, sequential, sequentialTuning, correction. */
-function validateAnalysis(exp: Record<string, unknown>, path: string): void {
-  const given = (['alpha', 'sequential', 'sequentialTuning', 'correction'] as const).filter((k) => exp[k] !== undefined);
-  if (given.length > 0 && exp.variations === undefined) {
-    fail(`${path}.${given[0] as string}`, 'is only allowed for an experiment (with variations)');
-  }
-  if (exp.alpha !== undefined) {
-    const alpha = finiteNumber(exp.alpha, `${path}.alpha`);
-    if (!(alpha > 0 && alpha < 0.5)) fail(`${path}.alpha`, 'must be a number > 0 and < 0.5 (0.05 for 95% intervals)');
-  }
-  if (exp.sequential !== undefined && typeof exp.sequential !== 'boolean') fail(`${path}.sequential`, 'must be true or false');
-  if (exp.sequentialTuning !== undefined && !(finiteNumber(exp.sequentialTuning, `${path}.sequentialTuning`) >= 1)) {
-    fail(`${path}.sequentialTuning`, 'must be a number of units >= 1 (default 5000)');
-  }
-  if (exp.correction !== undefined && !CORRECTIONS.includes(exp.correction as string)) {
-    fail(`${path}.correction`, `must be one of ${CORRECTIONS.join(', ')}`);
-  }
+  validateExperimentSettings(exp, path);
 }
 
 /**
@@ -336,6 +316,7 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
     });
   }
   validateMetrics(project.metrics, `${path}.metrics`);
+  checkExperimentMetrics(project as { experiences?: ExperienceConfig[]; metrics?: MetricConfig[] }, path);
   validateCatalog(project.catalog, `${path}.catalog`);
   if (project.limits !== undefined) {
     const limits = requireObject(project.limits, `${path}.limits`);

@@ -1,6 +1,8 @@
 import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
+import type { ExperienceConfig } from '../config/config-types.js';
+import { recordPhaseStep } from '../phases/phase-store.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
 export type ItemKind = 'experience' | 'metric' | 'feed';
@@ -59,6 +61,8 @@ export interface ItemWrite {
   check?: (stored: readonly StoredItem[]) => void;
   keyId: string;
   at: number;
+  /** The audit entry's action when it is not the write's own (`stop`: the service stopped an experiment by itself). */
+  action?: 'stop';
 }
 
 export interface WriteOutcome {
@@ -103,7 +107,14 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
        ON CONFLICT (project, kind, name) DO UPDATE SET version = excluded.version, item = excluded.item, updated_at = excluded.updated_at`,
       project, kind, name, version, json, write.at,
     );
-    const action = write.item === null ? 'delete' : before === null ? 'create' : 'update';
+    if (kind === 'experience') {
+      // The experiment's phases follow its writes in the same transaction: a start, a stop, a change of weights.
+      yield* recordPhaseStep({
+        project, name, before: before as ExperienceConfig | null, beforeVersion: current,
+        after: write.item as ExperienceConfig | null, version, at: write.at,
+      });
+    }
+    const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
     yield op(
       'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json,
@@ -118,7 +129,8 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
 export interface AuditEntry {
   at: string;
   keyId: string;
-  action: 'create' | 'update' | 'delete';
+  /** `stop`: the service stopped an experiment by itself (a guardrail or a sample-ratio mismatch: `after.stoppedBy`). */
+  action: 'create' | 'update' | 'delete' | 'stop';
   /** An item's kind, or a privacy request's (`erasure`, `export`: named by the request's id, never the person). */
   kind: ItemKind | 'erasure' | 'export';
   name: string;

@@ -3,6 +3,7 @@ import type { ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { ConfigError } from '../config/config-error.js';
 import { validateConfig, validateExperienceItem, validateFeedItem, validateMetricItem } from '../config/validate-config.js';
+import { experimentMetricNames } from '../config/validate-experiment-settings.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
@@ -81,6 +82,8 @@ function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unkn
       const feedIds = new Set(current(project, 'feed').map((f) => f.id as number));
       validateExperienceItem(item, feedIds);
       if ((item as unknown as ExperienceConfig).status === 'running') delete item.status; // the default
+      // Why the service stopped it belongs to the stop: a start (or any status but stopped) leaves it behind.
+      if ((item as unknown as ExperienceConfig).status !== 'stopped') delete item.stoppedBy;
     } else if (kind === 'metric') validateMetricItem(item);
     else validateFeedItem(item);
   } catch (error) {
@@ -109,6 +112,9 @@ function projectCheck(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, 
       const metrics = merged.organizations[project.org]?.projects[project.name]?.metrics ?? [];
       const ratio = metrics.find((m) => m.type === 'ratio' && (m.numerator === name || m.denominator === name));
       if (ratio) throw new ServiceError('item_in_use', `The ratio metric ${quoted(ratio.name)} uses ${quoted(name)} as its numerator or denominator: change or delete it first.`);
+      const experiences = merged.organizations[project.org]?.projects[project.name]?.experiences ?? [];
+      const judged = experiences.find((e) => experimentMetricNames(e).includes(name));
+      if (judged) throw new ServiceError('item_in_use', `The experiment ${quoted(judged.name)} names ${quoted(name)} among its goals, secondary metrics or guardrails: change it first.`);
     }
     try {
       validateConfig(merged);

@@ -32,6 +32,7 @@ export class ServiceMetrics {
   readonly assignmentsWritten: Counter;
   readonly exposuresWritten: Counter;
   readonly srmMismatches: Counter<'project' | 'experience'>;
+  readonly automaticStops: Counter<'project' | 'experience' | 'rule'>;
   readonly resultsDuration: Histogram;
 
   /** `modelsBehind`: what `svc_model_events_behind` reads when scraped (the app's model applier). */
@@ -83,6 +84,12 @@ export class ServiceMetrics {
       name: 'svc_srm_mismatches_total',
       help: 'Results computed with a sample ratio mismatch (units per variation far from the weights, p < 0.001).',
       labelNames: ['project', 'experience'],
+      registers: [this.registry],
+    });
+    this.automaticStops = new Counter({
+      name: 'svc_experiments_stopped_automatically_total',
+      help: 'Experiments the service stopped by itself, by rule (guardrail harmed, sample-ratio mismatch).',
+      labelNames: ['project', 'experience', 'rule'],
       registers: [this.registry],
     });
     this.resultsDuration = new Histogram({

@@ -1,4 +1,5 @@
 import type { SqlProgram } from '../storage/sql-program.js';
+import { answeredPhases, type StoredPhase } from '../phases/phase-store.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
 import type { ResultsQuery } from './results-query.js';
@@ -6,19 +7,40 @@ import { buildReport, type ExperimentConfig, type ResultsReport } from './result
 
 export type { ExperimentConfig };
 
+/** The phase results answer: its number, the first exposures it covers, the weights of its split. */
+export interface PhaseWindow {
+  phase: number;
+  /** Every stored phase of the experiment (none: it has one, since its first exposure, with its current weights). */
+  phases: StoredPhase[];
+  /** Units first exposed at or after this time (epoch ms)… */
+  from?: number;
+  /** …and before this one. */
+  to?: number;
+  /** The phase's weights; absent: the experiment's current ones. */
+  weights?: Record<string, number>;
+}
+
 /**
  * The results of one experiment as one read program, computed from what is stored now: the people exposed (exposures
- * joined with the identity graph), their metric values (events), and the statistics. Nothing is computed ahead but
- * what indexes keep: reads of the experiment's exposures, of its people's identity links, and of the events the
- * metrics name since its first exposure; none grows with the project's other experiments.
- * @example const report = await storage.run(() => experimentResultsProgram('acme/shop', hero, { metrics }));
+ * joined with the identity graph), their metric values (events), and the statistics, for the units first exposed in
+ * the phase (and within the query's `from`/`to`). Nothing is computed ahead but what indexes keep: reads of the
+ * experiment's exposures, of its people's identity links, and of the events the metrics name since its first
+ * exposure; none grows with the project's other experiments.
+ * @example const report = await storage.run(() => experimentResultsProgram('acme/shop', hero, { metrics }, { phase: 1, phases: [] }));
  */
 export function* experimentResultsProgram(
-  project: string, experience: ExperimentConfig, query: ResultsQuery,
+  project: string, experience: ExperimentConfig, query: ResultsQuery, phase: PhaseWindow,
 ): SqlProgram<ResultsReport> {
   const variations = experience.variations.map((v) => v.name);
-  const window = { ...(query.from !== undefined ? { from: query.from } : {}), ...(query.to !== undefined ? { to: query.to } : {}) };
+  const later = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+  const earlier = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+  const from = later(query.from, phase.from);
+  const to = earlier(query.to, phase.to);
+  const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   const { units, personOf } = yield* exposedUnitsProgram(project, experience.name, variations, window);
   const values = yield* metricValuesProgram(project, query.counted, units, personOf);
-  return buildReport(experience, units, values, query.metrics, query.dimension);
+  const weights = phase.weights ?? Object.fromEntries(experience.variations.map((v) => [v.name, v.weight]));
+  return buildReport(experience, units, values, query, {
+    phase: phase.phase, phases: answeredPhases(phase.phases, experience, units.earliest), weights,
+  });
 }

@@ -22,6 +22,8 @@ export interface ExposedUnits {
   device: (string | null)[];
   /** People exposed to two variations or more: left out of the units, counted here. */
   multipleExposures: number;
+  /** The experiment's first exposure of anybody (epoch ms), whatever the window; null when nobody was exposed. */
+  earliest: number | null;
 }
 
 export interface UnitWindow {
@@ -87,7 +89,9 @@ export function* exposedUnitsProgram(
   const first: number[] = [];
   const device: (string | null)[] = [];
   let multipleExposures = 0;
+  let earliest: number | null = null;
   for (const [person, exposure] of people) {
+    if (earliest === null || exposure.first < earliest) earliest = exposure.first;
     if (window.from !== undefined && exposure.first < window.from) continue;
     if (window.to !== undefined && exposure.first >= window.to) continue;
     if (exposure.multiple) {
@@ -101,7 +105,7 @@ export function* exposedUnitsProgram(
     first.push(exposure.first);
     device.push(exposure.device);
   }
-  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures };
+  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures, earliest };
   return { units, personOf };
 }
 

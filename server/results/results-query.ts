@@ -1,4 +1,6 @@
-import type { MetricConfig } from '../config/config-types.js';
+import type { ExperienceConfig, MetricConfig } from '../config/config-types.js';
+import { METRIC_ROLES, experimentMetricNames } from '../config/validate-experiment-settings.js';
+import type { MetricRole } from '../../wire/results-answer.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
@@ -9,9 +11,13 @@ export interface ResultsQuery {
   metrics: MetricConfig[];
   /** The metrics whose events are read: those asked for that count events, and both parts of each ratio asked for. */
   counted: MetricConfig[];
+  /** The part each metric plays in the experiment, for those it names. */
+  roles: ReadonlyMap<string, MetricRole>;
   from?: number;
   to?: number;
   dimension?: 'device';
+  /** `?phase=N`; absent: the current (last) phase. */
+  phase?: number;
 }
 
 /** Where the values of a CUPED ratio's part are kept (a metric name has no comma, so no metric can take it). */
@@ -30,17 +36,29 @@ function dateOf(value: unknown, field: string): number | undefined {
   return time;
 }
 
+/** The experiment's metrics by the part each plays: goals, secondary, guardrails. */
+function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
+  return new Map(METRIC_ROLES.flatMap(({ field, role }) => (experience[field] ?? []).map((name) => [name, role] as const)));
+}
+
 /**
- * Checks the query of `GET …/experiences/{name}/results`: `metrics=a,b` (names of the project's metrics; default all),
- * `from`/`to` (ISO 8601), `dimension=device`. Other parameters (the apiKey) are not its business.
+ * Checks the query of `GET …/experiences/{name}/results`: `metrics=a,b` (names of the project's metrics; default the
+ * experiment's goals, secondary and guardrails, or every metric when it names none), `from`/`to` (ISO 8601),
+ * `dimension=device`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
+ * parameters (the apiKey) are not its business.
  * @throws ServiceError `invalid_request` naming the parameter.
- * @example parseResultsQuery({ metrics: 'purchase' }, project.metrics) // → { metrics: [purchase] }
+ * @example parseResultsQuery({ metrics: 'purchase' }, project.metrics, hero) // → { metrics: [purchase], … }
  */
-export function parseResultsQuery(query: Record<string, unknown>, projectMetrics: readonly MetricConfig[]): ResultsQuery {
-  for (const field of ['metrics', 'from', 'to', 'dimension']) {
+export function parseResultsQuery(
+  query: Record<string, unknown>, projectMetrics: readonly MetricConfig[], experience: ExperienceConfig,
+): ResultsQuery {
+  for (const field of ['metrics', 'from', 'to', 'dimension', 'phase']) {
     if (Array.isArray(query[field])) invalid(field, 'must be given once');
   }
-  let metrics = [...projectMetrics];
+  const named = experimentMetricNames(experience);
+  let metrics = named.length === 0
+    ? [...projectMetrics]
+    : named.map((name) => projectMetrics.find((m) => m.name === name)).filter((m): m is MetricConfig => m !== undefined);
   // `metrics=` with nothing in it is the default: every metric.
   if (query.metrics !== undefined && String(query.metrics).trim() !== '') {
     // A name given twice is answered once (twice would also count it twice in a correction's family).
@@ -71,7 +89,7 @@ export function parseResultsQuery(query: Record<string, unknown>, projectMetrics
       } else counted.set(part.name, part);
     }
   }
-  const parsed: ResultsQuery = { metrics, counted: [...counted.values()] };
+  const parsed: ResultsQuery = { metrics, counted: [...counted.values()], roles: rolesOf(experience) };
   const from = dateOf(query.from, 'from');
   const to = dateOf(query.to, 'to');
   if (from !== undefined) parsed.from = from;
@@ -79,6 +97,11 @@ export function parseResultsQuery(query: Record<string, unknown>, projectMetrics
   if (query.dimension !== undefined) {
     if (query.dimension !== 'device') invalid('dimension', 'must be "device"');
     parsed.dimension = 'device';
+  }
+  if (query.phase !== undefined) {
+    const phase = String(query.phase);
+    if (!/^[1-9]\d{0,8}$/.test(phase)) invalid('phase', 'must be a phase number (1, 2, …)');
+    parsed.phase = Number(phase);
   }
   return parsed;
 }

@@ -1,7 +1,7 @@
 import type { ExperienceConfig, MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
-  AbsoluteDifference, CupedFigures, MetricCap, MetricResult, ResultsAnalysis, ResultsAnswer, VariationStats,
-  VariationUnits,
+  AbsoluteDifference, CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
+  VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
@@ -11,7 +11,7 @@ import type { MetricValues } from './metric-values.js';
 import {
   compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions,
 } from './statistics.js';
-import { ratioPartKey } from './results-query.js';
+import { ratioPartKey, type ResultsQuery } from './results-query.js';
 import {
   cupedComparison, cupedRelativeVariance, ratioCupedComparison, ratioCupedRelativeVariance, ratioStatistic,
   summarizePairs, summarizeQuad, type CupedStatistic, type PairSummary, type QuadSummary, type RatioCupedStatistic,
@@ -33,6 +33,9 @@ export const UNKNOWN_DEVICE = 'unknown';
 /** What every section of one report shares: the metrics asked for, their values and caps, the tests' settings. */
 interface ReportContext {
   variations: readonly VariationConfig[];
+  /** The phase's weight of each variation (0 for one it did not have). */
+  weights: readonly number[];
+  roles: ReadonlyMap<string, MetricRole>;
   units: ExposedUnits;
   metrics: readonly MetricConfig[];
   /** Values per unit of every metric that counts events (those asked for and the parts of ratios), capped. */
@@ -47,33 +50,46 @@ interface CappedValues {
   cap?: MetricCap;
 }
 
+/** The phase a report answers: its number, every phase of the experiment, and its weights by variation name. */
+export interface ReportPhase {
+  phase: number;
+  phases: ResultsPhase[];
+  weights: Readonly<Record<string, number>>;
+}
+
 /**
- * The report of one experiment: units per variation with the sample-ratio test against the current weights, and per
- * metric (in the order of `metrics`; ratios read their parts from `values`) each variation's moments, the non-control
- * ones compared with the control (the first variation) by the experiment's analysis settings. `dimension: 'device'`
- * adds the same per device of the units' first exposure; a correction for many comparisons applies across the
- * overall metrics × challengers, and across every dimension section's together.
+ * The report of one experiment's phase: units per variation with the sample-ratio test against the phase's weights,
+ * and per metric (in the order of `query.metrics`, each with the part it plays; ratios read their parts from
+ * `values`) each variation's moments, the non-control ones compared with the control (the first variation) by the
+ * experiment's analysis settings, guardrails also tested for harm. `dimension: 'device'` adds the same per device of
+ * the units' first exposure. A correction for many comparisons applies across the goal metrics × challengers (every
+ * metric when the experiment names no goals), overall and across every dimension section's together.
  */
 export function buildReport(
-  experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[], metrics: readonly MetricConfig[],
-  dimension?: 'device',
+  experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[],
+  query: Pick<ResultsQuery, 'metrics' | 'roles' | 'dimension'>, phase: ReportPhase,
 ): ResultsReport {
   const { variations } = experience;
-  const ctx: ReportContext = { variations, units, metrics, values: capped(values), analysis: analysisOf(experience) };
+  const weights = variations.map((v) => phase.weights[v.name] ?? 0);
+  const ctx: ReportContext = {
+    variations, weights, roles: query.roles, units, metrics: query.metrics, values: capped(values), analysis: analysisOf(experience),
+  };
   const all = Int32Array.from(units.variation.keys());
   const overall = section(ctx, all);
   const report: ResultsReport = {
     experience: experience.name,
     control: (variations[0] as VariationConfig).name,
+    phase: phase.phase,
+    phases: phase.phases,
     units: all.length,
     multipleExposures: units.multipleExposures,
-    srm: sampleRatioMismatch(overall.variations.map((v) => v.units), variations.map((v) => v.weight)),
+    srm: sampleRatioMismatch(overall.variations.map((v) => v.units), weights),
     analysis: ctx.analysis,
     variations: overall.variations,
     metrics: overall.metrics,
   };
-  judge(ctx.analysis, [overall.metrics]);
-  if (dimension === 'device') {
+  judge(ctx, [overall.metrics]);
+  if (query.dimension === 'device') {
     const byDevice = new Map<string, number[]>();
     units.device.forEach((device, unit) => {
       const value = device ?? UNKNOWN_DEVICE;
@@ -85,7 +101,7 @@ export function buildReport(
       const members = Int32Array.from(byDevice.get(value) as number[]);
       return { name: 'device', value, units: members.length, ...section(ctx, members) };
     });
-    judge(ctx.analysis, report.dimensions.map((d) => d.metrics));
+    judge(ctx, report.dimensions.map((d) => d.metrics));
   }
   return report;
 }
@@ -118,7 +134,7 @@ function section(ctx: ReportContext, members: Int32Array): { variations: Variati
   for (const unit of members) (groups[ctx.units.variation[unit] as number] as number[]).push(unit);
   const byVariation = groups.map((g) => Int32Array.from(g));
   return {
-    variations: ctx.variations.map((v, i) => ({ name: v.name, weight: v.weight, units: (byVariation[i] as Int32Array).length })),
+    variations: ctx.variations.map((v, i) => ({ name: v.name, weight: ctx.weights[i] as number, units: (byVariation[i] as Int32Array).length })),
     metrics: ctx.metrics.map((m) => (m.type === 'ratio' ? ratioResult(ctx, m, byVariation) : metricResult(ctx, m, byVariation))),
   };
 }
@@ -137,7 +153,10 @@ function pick(values: Float64Array, members: Int32Array): Float64Array {
 
 function optionsOf(ctx: ReportContext, metric: MetricConfig): CompareOptions {
   const { alpha, interval, sequentialTuning } = ctx.analysis;
-  return { alpha, sequential: interval === 'sequential', ...(sequentialTuning !== undefined ? { sequentialTuning } : {}), inverse: metric.inverse === true };
+  return {
+    alpha, sequential: interval === 'sequential', ...(sequentialTuning !== undefined ? { sequentialTuning } : {}),
+    inverse: metric.inverse === true, guardrail: ctx.roles.get(metric.name) === 'guardrail',
+  };
 }
 
 function kindOf(metric: MetricConfig): UnitKind {
@@ -150,8 +169,9 @@ function valuesOf(ctx: ReportContext, name: string): CappedValues {
   return values;
 }
 
-function header(metric: MetricConfig, cap: MetricCap | undefined): Omit<MetricResult, 'cupedApplied' | 'variations'> {
-  return { name: metric.name, type: metric.type, inverse: metric.inverse === true, ...(cap ? { cap } : {}) };
+function header(ctx: ReportContext, metric: MetricConfig, cap: MetricCap | undefined): Omit<MetricResult, 'cupedApplied' | 'variations'> {
+  const role = ctx.roles.get(metric.name);
+  return { name: metric.name, type: metric.type, ...(role ? { role } : {}), inverse: metric.inverse === true, ...(cap ? { cap } : {}) };
 }
 
 /**
@@ -189,7 +209,7 @@ function metricResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int
     }
     return { ...entry, ...compare(control, own, options) };
   });
-  return { ...header(metric, values.cap), cupedApplied, variations };
+  return { ...header(ctx, metric, values.cap), cupedApplied, variations };
 }
 
 /**
@@ -248,7 +268,7 @@ function ratioResult(ctx: ReportContext, metric: MetricConfig, byVariation: Int3
     return { ...entry, ...compareStatistics(control.statistic, side.statistic, options) };
   });
   return {
-    ...header(metric, undefined), numerator: metric.numerator as string, denominator: metric.denominator as string,
+    ...header(ctx, metric, undefined), numerator: metric.numerator as string, denominator: metric.denominator as string,
     cupedApplied, variations,
   };
 }
@@ -272,15 +292,24 @@ function cupedFigures(theta: number, centre: number, control: Adjusted, treatmen
 }
 
 /**
- * Adjusts the p-values of one family (the metrics × challengers of the given sections) by the analysis' correction,
- * and marks each comparison significant when its (adjusted) p-value is below alpha: the relative comparisons as one
- * family, the absolute ones as another (the absolute view stands on its own tests).
+ * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's when the
+ * experiment names no goals) by the analysis' correction, and marks each comparison significant when its (adjusted)
+ * p-value is below alpha: the relative comparisons as one family, the absolute ones as another (the absolute view
+ * stands on its own tests). Secondary metrics and guardrails are judged on their own p-values, as GrowthBook does.
  */
-function judge(analysis: ResultsAnalysis, family: readonly MetricResult[][]): void {
+function judge(ctx: ReportContext, family: readonly MetricResult[][]): void {
+  const { analysis } = ctx;
+  const hasGoals = [...ctx.roles.values()].includes('goal');
   const tested: VariationStats[] = [];
+  const alone: VariationStats[] = [];
   for (const metrics of family) {
-    for (const metric of metrics) for (const v of metric.variations.slice(1)) tested.push(v);
+    for (const metric of metrics) {
+      for (const v of metric.variations.slice(1)) (!hasGoals || metric.role === 'goal' ? tested : alone).push(v);
+    }
   }
+  const none: ResultsAnalysis = { ...analysis, correction: 'none' };
+  mark(none, alone);
+  mark(none, alone.map((v) => v.absolute).filter((a): a is AbsoluteDifference => a !== undefined));
   mark(analysis, tested);
   mark(analysis, tested.map((v) => v.absolute).filter((a): a is AbsoluteDifference => a !== undefined));
 }

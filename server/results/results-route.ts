@@ -36,7 +36,7 @@ export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, result
       if (!experience.variations) {
         throw new ServiceError('experience_not_found', `The experience ${quoted(experience.name)} is not an experiment: it has no variations.`);
       }
-      const query = parseResultsQuery(request.query, config.metrics ?? []);
+      const query = parseResultsQuery(request.query, config.metrics ?? [], experience);
       const started = process.hrtime.bigint();
       const report = await results.compute(project, { ...experience, variations: experience.variations }, query);
       ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);

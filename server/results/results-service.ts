@@ -1,6 +1,8 @@
+import { ServiceError } from '../errors/service-error.js';
+import { readPhases, type StoredPhase } from '../phases/phase-store.js';
 import { program } from '../storage/program.js';
 import type { Storage } from '../storage/storage.js';
-import { experimentResultsProgram, type ExperimentConfig } from './experiment-results.js';
+import { experimentResultsProgram, type ExperimentConfig, type PhaseWindow } from './experiment-results.js';
 import type { ResultsQuery } from './results-query.js';
 import type { ResultsReport } from './results-report.js';
 
@@ -8,13 +10,35 @@ import type { ResultsReport } from './results-report.js';
 export const EXPERIMENT_RESULTS = program('results.experiment', 'report', experimentResultsProgram);
 
 /**
- * Computes experiment results as the storage places EXPERIMENT_RESULTS.
+ * The phase a query asks for (default: the last), as the window of first exposures it covers and the weights its
+ * split is tested against. An experiment without recorded phases has one, since its first exposure.
+ * @throws ServiceError `invalid_request` for a phase the experiment does not have.
+ */
+export function phaseWindow(phases: readonly StoredPhase[], asked: number | undefined): PhaseWindow {
+  const count = Math.max(phases.length, 1);
+  const phase = asked ?? count;
+  if (phase > count) {
+    throw new ServiceError('invalid_request', `phase: the experiment has ${count === 1 ? 'one phase (1)' : `phases 1 to ${count}`}, not ${phase}`);
+  }
+  const stored = phases[phase - 1];
+  return {
+    phase,
+    phases: [...phases],
+    ...(stored?.startedAt != null ? { from: stored.startedAt } : {}),
+    ...(stored?.endedAt != null ? { to: stored.endedAt } : {}),
+    ...(stored !== undefined ? { weights: stored.weights } : {}),
+  };
+}
+
+/**
+ * Computes experiment results as the storage places EXPERIMENT_RESULTS, for the phase the query asks for.
  * @example const results = new ResultsService(storage); await results.compute('acme/shop', hero, query);
  */
 export class ResultsService {
   constructor(private readonly storage: Storage) {}
 
-  compute(project: string, experience: ExperimentConfig, query: ResultsQuery): Promise<ResultsReport> {
-    return this.storage.place(EXPERIMENT_RESULTS, project, experience, query);
+  async compute(project: string, experience: ExperimentConfig, query: ResultsQuery): Promise<ResultsReport> {
+    const window = phaseWindow(await readPhases(this.storage, project, experience.name), query.phase);
+    return this.storage.place(EXPERIMENT_RESULTS, project, experience, query, window);
   }
 }

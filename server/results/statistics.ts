@@ -1,8 +1,9 @@
 import jStatModule from 'jstat';
-import type { AbsoluteDifference } from '../../wire/results-answer.js';
+import type { AbsoluteDifference, GuardrailHarm } from '../../wire/results-answer.js';
 import type { MetricType } from '../config/config-types.js';
 import {
-  bayesian, clamp01, DEFAULT_SEQUENTIAL_TUNING, twoSidedFixed, twoSidedSequential, type Estimate, type Frequentist,
+  bayesian, clamp01, DEFAULT_SEQUENTIAL_TUNING, oneSidedSequential, twoSidedFixed, twoSidedSequential, type Estimate,
+  type Frequentist,
 } from './inference.js';
 import { unitVariance, summarize, type UnitStatistic } from './unit-statistics.js';
 
@@ -37,6 +38,8 @@ export interface Comparison {
   risk: number | null;
   credibleInterval: [number, number] | null;
   absolute: AbsoluteDifference;
+  /** With `guardrail`: the test that the treatment harms the metric. */
+  harm?: GuardrailHarm;
 }
 
 /** How a comparison is tested: the experiment's analysis settings and the metric's direction. */
@@ -49,6 +52,8 @@ export interface CompareOptions {
   sequentialTuning?: number;
   /** Lower is better: chance to win and risk point that way. */
   inverse?: boolean;
+  /** The metric is a guardrail: the comparison also tests for harm (guardrailHarm). */
+  guardrail?: boolean;
 }
 
 /** The sample ratio mismatch check of units per variation against the configured weights. */
@@ -135,18 +140,37 @@ export function compareStatistics(
   // unit against one unit.
   const certain = a.variance === 0 && b.variance === 0 && a.n >= 2 && b.n >= 2;
   const absolutePoint = b.mean - a.mean;
-  const absolute = frequentistOf({ point: absolutePoint, variance: b.variance / b.n + a.variance / a.n, dof, units }, options, certain);
+  const difference: Estimate = { point: absolutePoint, variance: b.variance / b.n + a.variance / a.n, dof, units };
+  const absolute = frequentistOf(difference, options, certain);
+  const harm = options.guardrail ? { harm: guardrailHarm(difference, options, certain) } : {};
   const base = a.unadjustedMean;
-  if (base === 0) return { ...noComparison(), absolute };
+  if (base === 0) return { ...noComparison(), absolute, ...harm };
   const uplift = absolutePoint / Math.abs(base);
   const variance = relativeVariance ?? deltaMethodVariance(a, b);
-  if (!Number.isFinite(uplift)) return { ...noComparison(), absolute };
-  if (variance === 0 && certain) return { ...certainComparison(uplift, options.inverse === true), absolute };
-  if (!(variance > 0) || !Number.isFinite(variance)) return { ...noComparison(), uplift, absolute };
+  if (!Number.isFinite(uplift)) return { ...noComparison(), absolute, ...harm };
+  if (variance === 0 && certain) return { ...certainComparison(uplift, options.inverse === true), absolute, ...harm };
+  if (!(variance > 0) || !Number.isFinite(variance)) return { ...noComparison(), uplift, absolute, ...harm };
   const estimate: Estimate = { point: uplift, variance, dof, units };
   const { ci, pValue } = test(estimate, options);
   const { chanceToWin, risk, credibleInterval } = bayesian(estimate, options.alpha ?? DEFAULT_ALPHA, options.inverse === true);
-  return { uplift, ci, pValue, chanceToWin, risk, credibleInterval, absolute };
+  return { uplift, ci, pValue, chanceToWin, risk, credibleInterval, absolute, ...harm };
+}
+
+/**
+ * A guardrail's test of harm on the absolute difference (defined where the relative one is not: a control that never
+ * erred): gbstats' one-sided sequential test, whatever the experiment's own intervals, so that the service may look
+ * every day and stop at the first harm without inflating its false alarms. H1: the treatment moves the metric the bad
+ * way (down; up for an inverse metric). Neither side varying: harmed exactly when the difference is the bad way.
+ */
+function guardrailHarm(e: Estimate, options: CompareOptions, certain: boolean): GuardrailHarm {
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  const bad = options.inverse === true ? e.point > 0 : e.point < 0;
+  if (!Number.isFinite(e.point)) return { pValue: null, harmed: false };
+  if (e.variance === 0 && certain) return { pValue: bad ? 0 : null, harmed: bad };
+  if (!(e.variance > 0) || !Number.isFinite(e.variance)) return { pValue: null, harmed: false };
+  const direction = options.inverse === true ? 'greater' : 'lesser';
+  const { pValue } = oneSidedSequential(e, alpha, direction, options.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING);
+  return { pValue, harmed: pValue !== null && pValue < alpha };
 }
 
 /** The fixed-horizon or sequential two-sided test of an estimate with a positive, finite variance. */

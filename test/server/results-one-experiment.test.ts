@@ -274,7 +274,7 @@ for (const driver of DRIVERS) {
         'acme/shop/beta/p1/control/1000', 'acme/shop/beta/p3/bold/3000',
       ]);
       const alpha = experiment('alpha');
-      const answer = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [] }));
+      const answer = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [], roles: new Map() }, { phase: 1, phases: [] }));
       assert.deepEqual([answer.units, answer.variations.map((v) => v.units)], [3, [2, 1]]);
       // Rows written after the migration are queued; results read them from the queue until the indexer adds them.
       await storage.transaction(function* () {
@@ -282,11 +282,11 @@ for (const driver of DRIVERS) {
       });
       assert.deepEqual((await all()).filter((r) => r.includes('/p5/')), []);
       // p5 is p4's person (u1), who saw control first: now in two variations.
-      const queued = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [] }));
+      const queued = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [], roles: new Map() }, { phase: 1, phases: [] }));
       assert.deepEqual([queued.units, queued.multipleExposures], [2, 1]);
       assert.deepEqual(await storage.place(INDEX_EXPOSURES, 5000), { rows: 1, more: false });
       assert.deepEqual((await all()).filter((r) => r.includes('/p5/')), ['acme/shop/alpha/p5/bold/6000']);
-      const indexed = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [] }));
+      const indexed = await storage.run(() => experimentResultsProgram('acme/shop', alpha, { metrics: [], counted: [], roles: new Map() }, { phase: 1, phases: [] }));
       assert.deepEqual(indexed, queued);
     });
   });

@@ -1,0 +1,139 @@
+import type { ConfigStore, ProjectRef } from '../config/config-store.js';
+import type { AutomaticStop, ExperienceConfig } from '../config/config-types.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { ManagedConfig } from '../management/managed-config.js';
+import { writeItem, type Item } from '../management/managed-item-store.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { isRunningExperiment } from '../phases/phase-step.js';
+import { parseResultsQuery } from '../results/results-query.js';
+import type { ResultsService } from '../results/results-service.js';
+import type { Storage } from '../storage/storage.js';
+import { describeStop, guardrailVerdict } from './guardrail-verdict.js';
+
+/** The audit log's key id of what the service does by itself. */
+export const SERVICE_ACTOR = 'service';
+
+/** How often running experiments' guardrails are looked at, by default: a sequential test allows any rhythm. */
+const DEFAULT_INTERVAL_MS = 10 * 60_000;
+
+export interface GuardrailWatchDeps {
+  config: ConfigStore;
+  managed: ManagedConfig;
+  storage: Storage;
+  results: ResultsService;
+  metrics: ServiceMetrics;
+}
+
+export interface GuardrailWatchOptions {
+  intervalMs?: number;
+  now?: () => number;
+  logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/** An experiment the watch stopped. */
+export interface WatchedStop {
+  project: string;
+  experience: string;
+  stop: AutomaticStop;
+}
+
+/**
+ * Looks at every running experiment that has guardrails (or `stopOnSrm`) every `intervalMs`: computes its current
+ * phase's guardrails and, when a variation harms one by the one-sided sequential test (safe at any rhythm of looks),
+ * or when `stopOnSrm` and the phase's split mismatches its weights, stops the whole experiment through the management
+ * write (status `stopped`, `stoppedBy` with the rule and the numbers, audit action `stop` by `service`). A mismatch
+ * without `stopOnSrm` is logged and counted, never acted on. Every node watches; the write's `If-Match` lets one stop
+ * it, and an edit made meanwhile wins (the next look sees the edited experiment).
+ */
+export class GuardrailWatch {
+  #timer: NodeJS.Timeout | undefined;
+  #checking: Promise<WatchedStop[]> | null = null;
+  #closed = false;
+
+  constructor(private readonly deps: GuardrailWatchDeps, private readonly options: GuardrailWatchOptions = {}) {}
+
+  start(): void {
+    const every = this.options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    const next = (): void => {
+      this.#timer = setTimeout(() => {
+        void this.check().finally(() => {
+          if (!this.#closed) next();
+        });
+      }, every);
+      this.#timer.unref();
+    };
+    next();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.#checking;
+  }
+
+  /** Looks at every watched experiment now (joins a look under way); answers the experiments it stopped. */
+  check(): Promise<WatchedStop[]> {
+    this.#checking ??= this.#checkAll().finally(() => {
+      this.#checking = null;
+    });
+    return this.#checking;
+  }
+
+  async #checkAll(): Promise<WatchedStop[]> {
+    const stopped: WatchedStop[] = [];
+    for (const project of this.deps.config.projects()) {
+      for (const experience of project.config.experiences ?? []) {
+        if (this.#closed) return stopped;
+        if (!isRunningExperiment(experience) || ((experience.guardrails ?? []).length === 0 && experience.stopOnSrm !== true)) continue;
+        try {
+          const stop = await this.#look(project, experience);
+          if (stop !== null) stopped.push({ project: project.key, experience: experience.name, stop });
+        } catch (error) {
+          this.options.logger?.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check failed; the next one retries');
+        }
+      }
+    }
+    return stopped;
+  }
+
+  async #look(project: ProjectRef, experience: ExperienceConfig): Promise<AutomaticStop | null> {
+    const { metrics, results } = this.deps;
+    const guardrails = (experience.guardrails ?? []).join(',');
+    const query = parseResultsQuery({ metrics: guardrails === '' ? undefined : guardrails }, project.config.metrics ?? [], experience);
+    if (guardrails === '') query.metrics = [];
+    const report = await results.compute(project.key, { ...experience, variations: experience.variations ?? [] }, query);
+    if (report.srm.mismatch) {
+      metrics.srmMismatches.inc({ project: project.key, experience: experience.name });
+      this.options.logger?.warn({ project: project.key, experience: experience.name, phase: report.phase, pValue: report.srm.pValue }, 'sample-ratio mismatch in the current phase');
+    }
+    const stop = guardrailVerdict(experience, report, new Date(this.#now()).toISOString());
+    if (stop === null) return null;
+    return (await this.#stop(project, experience, stop)) ? stop : null;
+  }
+
+  /** Stops the experiment as it was looked at; false when it changed meanwhile (its version moved). */
+  async #stop(project: ProjectRef, experience: ExperienceConfig, stop: AutomaticStop): Promise<boolean> {
+    const { managed, storage, metrics } = this.deps;
+    const fileItem = managed.fileConfig.organizations[project.org]?.projects[project.name]?.experiences
+      ?.find((e) => e.name === experience.name) ?? null;
+    const version = managed.projectItems(project.key)?.get('experience')?.get(experience.name)?.version ?? 1;
+    const item: Item = { ...(experience as unknown as Item), status: 'stopped', stoppedBy: stop };
+    try {
+      await writeItem(storage, {
+        project: project.key, kind: 'experience', name: experience.name, item, fileItem: fileItem as Item | null,
+        keyId: SERVICE_ACTOR, at: this.#now(), action: 'stop', ifMatch: version,
+      });
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'version_conflict') return false;
+      throw error;
+    }
+    await managed.refresh();
+    metrics.automaticStops.inc({ project: project.key, experience: experience.name, rule: stop.rule });
+    this.options.logger?.warn({ project: project.key, experience: experience.name, stop }, `experiment stopped: ${describeStop(stop)}`);
+    return true;
+  }
+
+  #now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,28 @@
+import type { Migration } from '../storage/migrations.js';
+
+// An experiment's phases: each change to a running experiment's weights, traffic or targeting (and each start and
+// restart) begins one. Results answer one phase over the units first exposed in it, and test its split against its
+// weights. `started_at` NULL: the phase began before phases were recorded (the file's experiment, or one the API
+// started before this version): since the experiment's first exposure.
+const phases = (t: { int: string }): string => `
+CREATE TABLE experiment_phases (
+  project TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  phase INTEGER NOT NULL,
+  started_at ${t.int},
+  ended_at ${t.int},
+  weights TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  PRIMARY KEY (project, experience, phase)
+);
+`;
+
+export const PHASES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 17,
+    name: 'phases: the phases of each experiment (start, end, weights, version, reason)',
+    sqlite: phases({ int: 'INTEGER' }),
+    postgres: phases({ int: 'BIGINT' }),
+  },
+];
