@@ -151,6 +151,19 @@ export interface ResultsPhase {
 /** The part a metric plays in an experiment that names its metrics: the first goal is the primary one. */
 export type MetricRole = 'goal' | 'secondary' | 'guardrail';
 
+/**
+ * The results as they stood at the end of one day (UTC) of the phase: over the units first exposed up to then, with
+ * all their events. Each day's tests stand alone (no correction across days); only sequential intervals may be read
+ * at every day.
+ */
+export interface SeriesPoint {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  units: number;
+  variations: VariationUnits[];
+  metrics: MetricResult[];
+}
+
 /** The answer of `GET …/experiences/{name}/results`. */
 export interface ResultsAnswer {
   experience: string;
@@ -167,4 +180,6 @@ export interface ResultsAnswer {
   variations: VariationUnits[];
   metrics: MetricResult[];
   dimensions?: DimensionResult[];
+  /** With `series=day`: one point per day from the phase's first exposure to its last, cumulative. */
+  series?: SeriesPoint[];
 }

@@ -18,6 +18,8 @@ export interface ResultsQuery {
   dimension?: 'device';
   /** `?phase=N`; absent: the current (last) phase. */
   phase?: number;
+  /** `?series=day`: the results as they stood at the end of each day of first exposures (cumulative). */
+  series?: 'day';
 }
 
 /** Where the values of a CUPED ratio's part are kept (a metric name has no comma, so no metric can take it). */
@@ -44,7 +46,7 @@ function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
 /**
  * Checks the query of `GET …/experiences/{name}/results`: `metrics=a,b` (names of the project's metrics; default the
  * experiment's goals, secondary and guardrails, or every metric when it names none), `from`/`to` (ISO 8601),
- * `dimension=device`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
+ * `dimension=device`, `series=day`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
  * parameters (the apiKey) are not its business.
  * @throws ServiceError `invalid_request` naming the parameter.
  * @example parseResultsQuery({ metrics: 'purchase' }, project.metrics, hero) // → { metrics: [purchase], … }
@@ -52,7 +54,7 @@ function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
 export function parseResultsQuery(
   query: Record<string, unknown>, projectMetrics: readonly MetricConfig[], experience: ExperienceConfig,
 ): ResultsQuery {
-  for (const field of ['metrics', 'from', 'to', 'dimension', 'phase']) {
+  for (const field of ['metrics', 'from', 'to', 'dimension', 'phase', 'series']) {
     if (Array.isArray(query[field])) invalid(field, 'must be given once');
   }
   const named = experimentMetricNames(experience);
@@ -102,6 +104,10 @@ export function parseResultsQuery(
     const phase = String(query.phase);
     if (!/^[1-9]\d{0,8}$/.test(phase)) invalid('phase', 'must be a phase number (1, 2, …)');
     parsed.phase = Number(phase);
+  }
+  if (query.series !== undefined) {
+    if (query.series !== 'day') invalid('series', 'must be "day"');
+    parsed.series = 'day';
   }
   return parsed;
 }

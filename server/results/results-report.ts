@@ -1,7 +1,7 @@
 import type { ExperienceConfig, MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
   AbsoluteDifference, CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
-  VariationStats, VariationUnits,
+  SeriesPoint, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
@@ -67,7 +67,7 @@ export interface ReportPhase {
  */
 export function buildReport(
   experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[],
-  query: Pick<ResultsQuery, 'metrics' | 'roles' | 'dimension'>, phase: ReportPhase,
+  query: Pick<ResultsQuery, 'metrics' | 'roles' | 'dimension' | 'series'>, phase: ReportPhase,
 ): ResultsReport {
   const { variations } = experience;
   const weights = variations.map((v) => phase.weights[v.name] ?? 0);
@@ -103,7 +103,32 @@ export function buildReport(
     });
     judge(ctx, report.dimensions.map((d) => d.metrics));
   }
+  if (query.series === 'day') report.series = dailySeries(ctx, all);
   return report;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The report's sections as they stood at the end of each UTC day, from the day of the first exposure to that of the
+ * last: over the units first exposed before the day's end (cumulative), each day judged on its own.
+ */
+function dailySeries(ctx: ReportContext, all: Int32Array): SeriesPoint[] {
+  const order = Array.from(all).sort((a, b) => (ctx.units.first[a] as number) - (ctx.units.first[b] as number));
+  if (order.length === 0) return [];
+  const firstDay = Math.floor((ctx.units.first[order[0] as number] as number) / DAY_MS);
+  const lastDay = Math.floor((ctx.units.first[order[order.length - 1] as number] as number) / DAY_MS);
+  const points: SeriesPoint[] = [];
+  let taken = 0;
+  for (let day = firstDay; day <= lastDay; day++) {
+    const end = (day + 1) * DAY_MS;
+    while (taken < order.length && (ctx.units.first[order[taken] as number] as number) < end) taken++;
+    const members = Int32Array.from(order.slice(0, taken));
+    const point = section(ctx, members);
+    judge(ctx, [point.metrics]);
+    points.push({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), units: members.length, ...point });
+  }
+  return points;
 }
 
 function analysisOf(experience: ExperimentConfig): ResultsAnalysis {

@@ -95,7 +95,7 @@ for (const driver of DRIVERS) {
         [{ goals: ['nope'] }, 'goals[0]'], [{ guardrails: ['purchase', 'nope'] }, 'guardrails[1]'],
         [{ goals: ['purchase'], secondary: ['purchase'] }, 'secondary[0]'], [{ goals: 'purchase' }, 'goals'],
       ] as const) {
-        const res = await put(h.app, experiment('bad-metrics', [50, 50], extra as Partial<ExperienceConfig>));
+        const res = await put(h.app, experiment('bad-metrics', [50, 50], extra as unknown as Partial<ExperienceConfig>));
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().error.code, 'invalid_config');
         assert.match(res.json().error.message, new RegExp(field.replace(/[[\]]/g, '\\$&')));
@@ -172,6 +172,26 @@ for (const driver of DRIVERS) {
       ]);
       assert.equal(answer.phase, 2);
       assert.equal(answer.units, 0);
+    });
+
+    it('answers a daily series: each day\'s results over the units first exposed by its end, with every day between', async () => {
+      const app = h.app;
+      const name = `daily-${driver.name}`;
+      clock = Date.parse('2026-11-20T10:00:00.000Z');
+      assert.equal((await put(app, experiment(name, [50, 50], { goals: ['purchase'] }))).statusCode, 201);
+      for (let i = 0; i < 20; i++) await expose(app, name, `${name}-d1-${i}`);
+      clock += 2 * 24 * HOUR;
+      for (let i = 0; i < 30; i++) await expose(app, name, `${name}-d3-${i}`);
+      await track(app, [event('Product ordered', `${name}-d1-0`, { price: 5 })]);
+      const answer = await results(app, name, '&series=day');
+      assert.deepEqual(answer.series?.map((p) => [p.date, p.units]), [['2026-11-20', 20], ['2026-11-21', 20], ['2026-11-22', 50]]);
+      const last = answer.series![2]!;
+      assert.equal(last.units, answer.units);
+      assert.deepEqual(last.metrics[0]!.variations.map((v) => v.total), answer.metrics[0]!.variations.map((v) => v.total));
+      assert.equal((await results(app, name)).series, undefined);
+      const bad = await app.inject({ method: 'GET', url: `${BASE}/experiences/${name}/results?apiKey=srv1.s3cret&series=week` });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().error.code, 'invalid_request');
     });
 
     it('stops an experiment whose variation harms a guardrail, and says why in the audit log and the experience', async () => {
