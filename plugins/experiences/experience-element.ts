@@ -225,6 +225,9 @@ export class SvcExperience extends LitElement {
   #reportShown(name: string, choice: Choice): void {
     const data: Record<string, unknown> = { experience: name, device: detectDevice() };
     if (choice.variation !== undefined) data.variation = choice.variation;
+    // The page's campaign, which results break exposures down by (the rest of the URL stays on the page).
+    const query = new URLSearchParams(location.search);
+    for (const key of ['utm_source', 'utm_medium']) if (query.get(key)) data[key] = query.get(key);
     this.#asked?.track?.({ eventTitle: EXPOSURE_EVENT, data });
     remember(name, choice.variation);
   }

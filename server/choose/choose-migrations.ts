@@ -74,6 +74,12 @@ DROP TABLE assignments;
 ALTER TABLE assignments_next RENAME TO assignments;
 `;
 
+// What results break an experiment down by, kept with each exposure row: the browser family and the page's utm_source
+// and utm_medium (JSON text; NULL for rows written before, and when the request said nothing of them).
+const exposureContext = `
+ALTER TABLE exposures ADD COLUMN context TEXT;
+`;
+
 export const CHOOSE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -94,5 +100,11 @@ export const CHOOSE_MIGRATIONS: readonly Migration[] = [
     name: "assignments keyed by unit first: a unit's rows are neighbours",
     sqlite: assignmentsByUnit({ int: 'INTEGER', withoutRowid: ' WITHOUT ROWID' }),
     postgres: assignmentsByUnit({ int: 'BIGINT', withoutRowid: '' }),
+  },
+  {
+    version: 18,
+    name: 'exposures: the context results break down by (browser, utm_source, utm_medium)',
+    sqlite: exposureContext,
+    postgres: exposureContext,
   },
 ];

@@ -3,6 +3,7 @@ import type { ConfigStore } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ChooseService } from './choose-service.js';
+import { exposureContext } from './exposure-context.js';
 import { validateChooseRequest } from './validate-choose-request.js';
 
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
@@ -19,7 +20,10 @@ export function chooseRoute(app: FastifyInstance, config: ConfigStore, choose: C
     (request, reply) => {
       const auth = request.auth;
       if (!auth) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.');
-      const json = choose.answer(auth, validateChooseRequest(request.body));
+      const body = validateChooseRequest(request.body);
+      const context = exposureContext(request.headers['user-agent'], body.url);
+      if (context !== null) body.context = context;
+      const json = choose.answer(auth, body);
       // Fastify sends a string with a JSON content type as it is: at once, or once the promise resolved. Sent at once,
       // nothing is returned: a returned reply is a thenable Fastify would wait on for the response to finish.
       reply.type('application/json; charset=utf-8');

@@ -177,7 +177,7 @@ export class ChooseService {
       // A caller that reports its exposures when it shows them records none now.
       const exposed = body.deferExposure ? [] : result.exposed;
       const exposures: ExposureSet | null = exposed.length === 0 ? null : {
-        project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(),
+        project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, context: body.context ?? null, time: this.options.now(),
         choices: exposed,
       };
       const visit = { project: project.key, profileId, targeting, assignments: proposed, exposures };
@@ -316,7 +316,7 @@ export class ChooseService {
     const written = this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, (fresh) => this.exposures.add({
       // One set for the answer (one row). Exposures name the profile the caller identified (the one its events carry),
       // so results can join exposures to conversions by profile; assignments are stored under the canonical profile.
-      project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, time: this.options.now(), choices: fresh,
+      project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, context: body.context ?? null, time: this.options.now(), choices: fresh,
     }));
     return written === null ? json : written.then(() => json);
   }

@@ -21,14 +21,16 @@ export interface ExposureSet {
   device?: string | null;
   /** Epoch milliseconds; defaults to now. */
   time?: number;
+  /** What results break down by (exposureContext): JSON text, or null. */
+  context?: string | null;
   choices: readonly ExposedChoice[];
 }
 
 /** The insert of exposure sets (migration 5), without its VALUES: one row per set, its choices as JSON pairs. */
-export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices)';
+export const INSERT_EXPOSURE_SETS = 'INSERT INTO exposures (project, profile_id, session_id, device, ts, choice_count, choices, context)';
 
 /**
- * One exposure set's row for INSERT_EXPOSURE_SETS (7 values): the set's choices become `[["experience",
+ * One exposure set's row for INSERT_EXPOSURE_SETS (8 values): the set's choices become `[["experience",
  * "variation"], …]`, a null variation for a choice without one. Used by every write of exposure rows,
  * so all write the same row.
  */
@@ -37,7 +39,8 @@ export function exposureSetParams(set: ExposureSet, now: number): SqlValue[] {
   // would be flattened there first.
   const pairs = new Array<string>(set.choices.length);
   for (let i = 0; i < set.choices.length; i++) pairs[i] = pairJson(set.choices[i]!);
-  return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`];
+  return [set.project, set.profileId, set.sessionId ?? null, set.device ?? null, set.time ?? now, set.choices.length, `[${pairs.join(',')}]`,
+    set.context ?? null];
 }
 
 /** `["experience","variation"]`, null for a choice without a variation. */

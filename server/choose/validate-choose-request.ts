@@ -25,6 +25,8 @@ export interface UserIdentification {
 /** A Choose body (the wire's ChooseRequestBody) that passed validation; nothing has been looked up yet. */
 export type ValidChooseRequest = Omit<ChooseRequestBody, 'identification'> & {
   identification: ProfileIdentification | UserIdentification;
+  /** Set by the route, never read from the body: what results break exposures down by (exposure-context.ts). */
+  context?: string;
 };
 
 type Json = Record<string, unknown>;

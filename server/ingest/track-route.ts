@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { ServiceError } from '../errors/service-error.js';
 import { sentAtOf, validateBatch } from './validate-event.js';
+import { browserFamily } from '../http/browser-family.js';
+import { EXPOSURE_EVENT, type ServiceEvent } from '../../wire/event.js';
 import type { EventStore } from './event-store.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -35,6 +37,7 @@ export function trackRoute(app: FastifyInstance, ctx: TrackRouteDeps, store: Eve
     },
     async (request, reply) => {
       const events = validateBatch(request.body);
+      withExposureContext(events, request.headers['user-agent']);
       const sentAt = sentAtOf(request.body);
       // The authenticated project's key, never one built from the path's raw names.
       const project = request.auth?.project.key;
@@ -66,4 +69,20 @@ export function trackRoute(app: FastifyInstance, ctx: TrackRouteDeps, store: Eve
       return { accepted: accepted + (suppressed ?? 0), duplicates };
     },
   );
+}
+
+/**
+ * Exposures reported when shown (`Experiment Viewed`) carry the browser family of the request that sent them, as the
+ * Choose API's exposure rows do, so results can break them down by browser: under `context`, the service's own field
+ * (whatever a sender put there is replaced).
+ */
+function withExposureContext(events: ServiceEvent[], userAgent: string | undefined): void {
+  let browser: string | null | undefined;
+  for (const event of events) {
+    if (event.name !== EXPOSURE_EVENT) continue;
+    browser ??= browserFamily(userAgent);
+    const stored = event as ServiceEvent & { context?: { browser: string } };
+    if (browser === null) delete stored.context;
+    else stored.context = { browser };
+  }
 }

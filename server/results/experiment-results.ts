@@ -2,6 +2,7 @@ import type { SqlProgram } from '../storage/sql-program.js';
 import { answeredPhases, type StoredPhase } from '../phases/phase-store.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
+import { dimensionValuesProgram } from './unit-dimensions.js';
 import type { ResultsQuery } from './results-query.js';
 import { buildReport, type ExperimentConfig, type ResultsReport } from './results-report.js';
 
@@ -39,8 +40,11 @@ export function* experimentResultsProgram(
   const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   const { units, personOf } = yield* exposedUnitsProgram(project, experience.name, variations, window);
   const values = yield* metricValuesProgram(project, query.counted, units, personOf);
+  const dimension = query.dimension === undefined
+    ? undefined
+    : { name: query.dimension, values: yield* dimensionValuesProgram(project, query.dimension, units) };
   const weights = phase.weights ?? Object.fromEntries(experience.variations.map((v) => [v.name, v.weight]));
   return buildReport(experience, units, values, query, {
     phase: phase.phase, phases: answeredPhases(phase.phases, experience, units.earliest), weights,
-  });
+  }, dimension);
 }

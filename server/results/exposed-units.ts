@@ -20,6 +20,10 @@ export interface ExposedUnits {
   first: Float64Array;
   /** Per unit: the device of its first exposure, when the request said. */
   device: (string | null)[];
+  /** Per unit: the profile its first exposure named. */
+  profile: string[];
+  /** Per unit: what its first exposure's request told of it (browser family, utm_source, utm_medium), if anything. */
+  context: (ExposureFacts | null)[];
   /** People exposed to two variations or more: left out of the units, counted here. */
   multipleExposures: number;
   /** The experiment's first exposure of anybody (epoch ms), whatever the window; null when nobody was exposed. */
@@ -33,12 +37,37 @@ export interface UnitWindow {
   to?: number;
 }
 
+/** What an exposure's request told of the visitor, as results break units down by. */
+export interface ExposureFacts {
+  browser?: string;
+  utm_source?: string;
+  utm_medium?: string;
+}
+
 interface Exposure {
   variation: string;
   first: number;
   id: number;
   device: string | null;
+  profile: string;
+  context: ExposureFacts | null;
   multiple: boolean;
+}
+
+/** The context column of an exposure row (JSON text), or null. */
+function factsOf(raw: unknown): ExposureFacts | null {
+  if (typeof raw !== 'string') return null;
+  const parsed = JSON.parse(raw) as unknown;
+  return typeof parsed === 'object' && parsed !== null ? (parsed as ExposureFacts) : null;
+}
+
+/** An `Experiment Viewed` event's facts: its data's utm fields and the browser the service noted on receipt. */
+function reportedFacts(data: Record<string, unknown>, browser: unknown): ExposureFacts | null {
+  const facts: ExposureFacts = {};
+  if (typeof browser === 'string') facts.browser = browser;
+  if (typeof data.utm_source === 'string') facts.utm_source = data.utm_source;
+  if (typeof data.utm_medium === 'string') facts.utm_medium = data.utm_medium;
+  return Object.keys(facts).length === 0 ? null : facts;
 }
 
 /**
@@ -56,7 +85,8 @@ export function* exposedUnitsProgram(
   // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
   // at the time they were shown. Ordered after the Choose answers' rows among equal times.
   const { values: reported = [] } = yield throughIndex(
-    valuesOp(`SELECT profile_id, ${EVENT_TIME}, ${DATA} ${VIEWED}`, project, experience), 'events', 'events_viewed',
+    valuesOp(`SELECT profile_id, ${EVENT_TIME}, ${DATA}, json_extract(payload, '$.context.browser') ${VIEWED}`, project, experience),
+    'events', 'events_viewed',
   );
   const profiles = new Set<string>();
   for (const row of rows) profiles.add(str(row[1]));
@@ -74,20 +104,28 @@ export function* exposedUnitsProgram(
     if (exposure.first < seen.first || (exposure.first === seen.first && exposure.id < seen.id)) people.set(person, exposure);
     people.get(person)!.multiple = multiple;
   };
-  for (const [id, profileId, device, ts, variation] of rows) {
-    add(personOf(str(profileId)), { variation: str(variation), first: num(ts), id: num(id), device: device == null ? null : str(device), multiple: false });
+  for (const [id, profileId, device, ts, variation, context] of rows) {
+    add(personOf(str(profileId)), {
+      variation: str(variation), first: num(ts), id: num(id), device: device == null ? null : str(device),
+      profile: str(profileId), context: factsOf(context), multiple: false,
+    });
   }
-  reported.forEach(([profileId, time, rawData], i) => {
+  reported.forEach(([profileId, time, rawData, browser], i) => {
     const data = parseData(rawData);
     if (data?.experience !== experience || typeof data.variation !== 'string') return;
     const device = data.device === 'mobile' || data.device === 'desktop' ? data.device : null;
-    add(personOf(str(profileId)), { variation: data.variation, first: num(time), id: REPORTED_IDS + i, device, multiple: false });
+    add(personOf(str(profileId)), {
+      variation: data.variation, first: num(time), id: REPORTED_IDS + i, device, profile: str(profileId),
+      context: reportedFacts(data, browser), multiple: false,
+    });
   });
   const known = new Map(variations.map((name, i) => [name, i]));
   const index = new Map<unknown, number>();
   const variation: number[] = [];
   const first: number[] = [];
   const device: (string | null)[] = [];
+  const profile: string[] = [];
+  const context: (ExposureFacts | null)[] = [];
   let multipleExposures = 0;
   let earliest: number | null = null;
   for (const [person, exposure] of people) {
@@ -104,8 +142,10 @@ export function* exposedUnitsProgram(
     variation.push(at);
     first.push(exposure.first);
     device.push(exposure.device);
+    profile.push(exposure.profile);
+    context.push(exposure.context);
   }
-  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, multipleExposures, earliest };
+  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, profile, context, multipleExposures, earliest };
   return { units, personOf };
 }
 
@@ -127,7 +167,7 @@ function* listedRows(project: string, experience: string): SqlProgram<unknown[][
   for (let i = 0; i < ids.length; i += IDS) {
     const chunk = ids.slice(i, i + IDS);
     const { values: found = [] } = yield valuesOp(
-      `SELECT id, profile_id, device, ts, choices FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
+      `SELECT id, profile_id, device, ts, choices, context FROM exposures WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk,
     );
     rows.push(...ofExperience(found, experience));
   }
@@ -140,19 +180,22 @@ function* listedRows(project: string, experience: string): SqlProgram<unknown[][
  */
 function* notYetIndexed(project: string, experience: string): SqlProgram<unknown[][]> {
   const { values: queued = [] } = yield valuesOp(
-    `SELECT e.id, e.profile_id, e.device, e.ts, e.choices FROM exposures_unindexed q JOIN exposures e ON e.id = q.exposure_id
+    `SELECT e.id, e.profile_id, e.device, e.ts, e.choices, e.context FROM exposures_unindexed q JOIN exposures e ON e.id = q.exposure_id
      WHERE e.project = ?`,
     project,
   );
   return ofExperience(queued, experience);
 }
 
-/** Exposure rows [id, profile_id, device, ts, choices] as the experiment's: [id, profile_id, device, ts, variation]. */
+/**
+ * Exposure rows [id, profile_id, device, ts, choices, context] as the experiment's: [id, profile_id, device, ts,
+ * variation, context].
+ */
 function ofExperience(found: readonly unknown[][], experience: string): unknown[][] {
   const rows: unknown[][] = [];
-  for (const [id, profileId, device, ts, choices] of found) {
+  for (const [id, profileId, device, ts, choices, context] of found) {
     const variation = variationOf(str(choices), experience);
-    if (variation !== undefined) rows.push([id, profileId, device, ts, variation]);
+    if (variation !== undefined) rows.push([id, profileId, device, ts, variation, context]);
   }
   return rows;
 }

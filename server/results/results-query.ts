@@ -4,6 +4,8 @@ import type { MetricRole } from '../../wire/results-answer.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
+import { MAX_ID_LENGTH } from '../../wire/event.js';
+import { DIMENSIONS, type ResultsDimension } from './unit-dimensions.js';
 
 /** What a results request asks for, checked. */
 export interface ResultsQuery {
@@ -15,7 +17,7 @@ export interface ResultsQuery {
   roles: ReadonlyMap<string, MetricRole>;
   from?: number;
   to?: number;
-  dimension?: 'device';
+  dimension?: ResultsDimension;
   /** `?phase=N`; absent: the current (last) phase. */
   phase?: number;
   /** `?series=day`: the results as they stood at the end of each day of first exposures (cumulative). */
@@ -38,6 +40,14 @@ function dateOf(value: unknown, field: string): number | undefined {
   return time;
 }
 
+/** `dimension=`: a dimension results know, or `attribute:<key>` for a profile attribute. */
+function dimensionOf(value: string): ResultsDimension {
+  if ((DIMENSIONS as readonly string[]).includes(value)) return value as ResultsDimension;
+  const key = value.startsWith('attribute:') ? value.slice('attribute:'.length) : '';
+  if (key !== '' && key.length <= MAX_ID_LENGTH) return value as ResultsDimension;
+  return invalid('dimension', `must be one of ${DIMENSIONS.join(', ')} or attribute:<key> (a profile attribute)`);
+}
+
 /** The experiment's metrics by the part each plays: goals, secondary, guardrails. */
 function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
   return new Map(METRIC_ROLES.flatMap(({ field, role }) => (experience[field] ?? []).map((name) => [name, role] as const)));
@@ -46,7 +56,7 @@ function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
 /**
  * Checks the query of `GET …/experiences/{name}/results`: `metrics=a,b` (names of the project's metrics; default the
  * experiment's goals, secondary and guardrails, or every metric when it names none), `from`/`to` (ISO 8601),
- * `dimension=device`, `series=day`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
+ * `dimension=` (unit-dimensions.ts), `series=day`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
  * parameters (the apiKey) are not its business.
  * @throws ServiceError `invalid_request` naming the parameter.
  * @example parseResultsQuery({ metrics: 'purchase' }, project.metrics, hero) // → { metrics: [purchase], … }
@@ -96,10 +106,7 @@ export function parseResultsQuery(
   const to = dateOf(query.to, 'to');
   if (from !== undefined) parsed.from = from;
   if (to !== undefined) parsed.to = to;
-  if (query.dimension !== undefined) {
-    if (query.dimension !== 'device') invalid('dimension', 'must be "device"');
-    parsed.dimension = 'device';
-  }
+  if (query.dimension !== undefined) parsed.dimension = dimensionOf(String(query.dimension));
   if (query.phase !== undefined) {
     const phase = String(query.phase);
     if (!/^[1-9]\d{0,8}$/.test(phase)) invalid('phase', 'must be a phase number (1, 2, …)');

@@ -27,9 +27,6 @@ export type ExperimentConfig = ExperienceConfig & { variations: VariationConfig[
 /** The answer of the results endpoint. */
 export type ResultsReport = ResultsAnswer;
 
-/** A device dimension value for units whose Choose request named no device. */
-export const UNKNOWN_DEVICE = 'unknown';
-
 /** What every section of one report shares: the metrics asked for, their values and caps, the tests' settings. */
 interface ReportContext {
   variations: readonly VariationConfig[];
@@ -67,7 +64,8 @@ export interface ReportPhase {
  */
 export function buildReport(
   experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[],
-  query: Pick<ResultsQuery, 'metrics' | 'roles' | 'dimension' | 'series'>, phase: ReportPhase,
+  query: Pick<ResultsQuery, 'metrics' | 'roles' | 'series'>, phase: ReportPhase,
+  dimension?: { name: string; values: readonly string[] },
 ): ResultsReport {
   const { variations } = experience;
   const weights = variations.map((v) => phase.weights[v.name] ?? 0);
@@ -89,17 +87,16 @@ export function buildReport(
     metrics: overall.metrics,
   };
   judge(ctx, [overall.metrics]);
-  if (query.dimension === 'device') {
-    const byDevice = new Map<string, number[]>();
-    units.device.forEach((device, unit) => {
-      const value = device ?? UNKNOWN_DEVICE;
-      const list = byDevice.get(value);
+  if (dimension !== undefined) {
+    const byValue = new Map<string, number[]>();
+    dimension.values.forEach((value, unit) => {
+      const list = byValue.get(value);
       if (list) list.push(unit);
-      else byDevice.set(value, [unit]);
+      else byValue.set(value, [unit]);
     });
-    report.dimensions = [...byDevice.keys()].sort().map((value) => {
-      const members = Int32Array.from(byDevice.get(value) as number[]);
-      return { name: 'device', value, units: members.length, ...section(ctx, members) };
+    report.dimensions = [...byValue.keys()].sort().map((value) => {
+      const members = Int32Array.from(byValue.get(value) as number[]);
+      return { name: dimension.name, value, units: members.length, ...section(ctx, members) };
     });
     judge(ctx, report.dimensions.map((d) => d.metrics));
   }
