@@ -2,6 +2,7 @@
 // in a URL, where history and access logs would keep it), the service's `{error:{code, message}}` as an ApiError.
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
+import type { Metric, MetricItem } from './metric.js';
 
 /** Who is signed in: the project the console manages and the organization's admin key. */
 export interface Session {
@@ -92,6 +93,30 @@ export class AdminApi {
 
   async deleteExperience(name: string, version?: number): Promise<void> {
     await this.#request<void>(`experiences/${encodeURIComponent(name)}`, { method: 'DELETE', version });
+  }
+
+  async metrics(signal?: AbortSignal): Promise<Metric[]> {
+    return (await this.#request<{ metrics: Metric[] }>('metrics', { signal })).metrics;
+  }
+
+  metric(name: string, signal?: AbortSignal): Promise<Metric> {
+    return this.#request<Metric>(`metrics/${encodeURIComponent(name)}`, { signal });
+  }
+
+  /**
+   * Creates or replaces the metric `item.name`; with `version`, only if it is still at that version; without one, only
+   * if no metric of that name exists (else 412 `version_conflict`).
+   * @example await api.putMetric({ name: 'signup', type: 'binomial', event: 'Signed up' });
+   */
+  putMetric(item: MetricItem, version?: number): Promise<Metric> {
+    return this.#request<Metric>(`metrics/${encodeURIComponent(item.name)}`, {
+      method: 'PUT', body: item, ...(version === undefined ? { createOnly: true } : { version }),
+    });
+  }
+
+  /** Deletes `name` (if still at `version`); 409 `item_in_use` while a ratio metric or an experiment names it. */
+  async deleteMetric(name: string, version?: number): Promise<void> {
+    await this.#request<void>(`metrics/${encodeURIComponent(name)}`, { method: 'DELETE', version });
   }
 
   async feeds(signal?: AbortSignal): Promise<Feed[]> {

@@ -10,7 +10,7 @@ import type { SvcAdminConfirm } from './confirm-dialog.js';
 import type { SvcAdminEditor } from './experience-editor.js';
 import type { SvcAdminSignIn } from './sign-in-form.js';
 import { SESSION_KEY } from './admin-session.js';
-import { ADMIN_KEY, adminFetch, attributeValues, fill, find, get, shop, signIn, text, unique, until } from './admin-test-helpers.js';
+import { ADMIN_KEY, adminFetch, attributeValues, fill, find, get, resetAddress, shop, signIn, text, unique, until } from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 
 defineResults();
@@ -39,8 +39,14 @@ async function rowWhere(app: SvcAdmin, name: string, holds: (row: HTMLElement) =
 describe('<svc-admin>', () => {
   const made: string[] = [];
 
-  beforeEach(() => sessionStorage.clear());
-  afterEach(() => sessionStorage.clear());
+  beforeEach(() => {
+    sessionStorage.clear();
+    resetAddress();
+  });
+  afterEach(() => {
+    sessionStorage.clear();
+    resetAddress();
+  });
   after(async () => {
     for (const name of made) await adminFetch(`experiences/${encodeURIComponent(name)}`, { method: 'DELETE' });
   });

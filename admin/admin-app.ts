@@ -1,6 +1,7 @@
 import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { AdminApi, type Session } from './admin-api.js';
 import type { AdminView } from './admin-events.js';
+import { hashOf, viewOf } from './admin-routes.js';
 import { clearSession, readSession, saveSession } from './admin-session.js';
 import { adminStyles } from './admin-styles.js';
 
@@ -104,12 +105,6 @@ export class SvcAdmin extends LitElement {
       justify-content: space-between;
       gap: 0.5rem;
     }
-    svc-results {
-      padding: 1.25rem;
-      border: 1px solid #d1d9e0;
-      border-radius: 10px;
-      background: #fff;
-    }
     @media (max-width: 40rem) {
       header {
         padding: 0.5rem 1rem;
@@ -121,9 +116,6 @@ export class SvcAdmin extends LitElement {
       }
       main {
         padding: 1rem 1rem 3rem;
-      }
-      svc-results {
-        padding: 0.75rem;
       }
     }
   `];
@@ -147,7 +139,8 @@ export class SvcAdmin extends LitElement {
   constructor() {
     super();
     this.api = `${location.origin}/v1`;
-    this.view = { name: 'experiences' };
+    // The screen the address names: a reload, a link or Back lands where it says.
+    this.view = viewOf(location.hash);
     this.notice = '';
     const query = new URLSearchParams(location.search);
     const stored = readSession();
@@ -177,12 +170,15 @@ export class SvcAdmin extends LitElement {
         ${s
           ? html`<span class="context">${s.organization} / ${s.project}</span>
               <nav aria-label="Console">
-                <button type="button" aria-current=${this.view.name !== 'audit' && this.view.name !== 'privacy' ? 'page' : nothing}
+                <button type="button" aria-current=${!['audit', 'privacy', 'metrics'].includes(this.view.name) ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'experiences' })}>Experiences</button>
                 <button type="button" aria-current=${this.view.name === 'audit' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'audit' })}>Audit log</button>
                 <button type="button" aria-current=${this.view.name === 'privacy' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'privacy' })}>Privacy</button>
+                <!-- Appended: the first three keep their places (links and habits rely on them). -->
+                <button type="button" aria-current=${this.view.name === 'metrics' ? 'page' : nothing}
+                  @click=${() => this.#go({ name: 'metrics' })}>Metrics</button>
               </nav>
               <button type="button" class="sign-out" @click=${this.#signOut}>Sign out</button>`
           : nothing}
@@ -209,15 +205,35 @@ export class SvcAdmin extends LitElement {
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
     if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
+    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api}></svc-admin-metrics>`;
     if (v.name === 'results') {
-      return html`<div class="toolbar">
-          <h1 tabindex="-1" data-heading>Results of <code>${v.experience}</code></h1>
-          <button type="button" @click=${() => this.#go({ name: 'experiences' })}>Back to experiences</button>
-        </div>
-        <svc-results organization=${s.organization} project=${s.project} experience=${v.experience} api=${this.api} .apiKey=${s.key}></svc-results>`;
+      return html`<svc-admin-results data-view .api=${api} .session=${s} base=${this.api} experience=${v.experience}
+        .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension}></svc-admin-results>`;
     }
     return html`<svc-admin-experiences data-view .api=${api}></svc-admin-experiences>`;
   }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('popstate', this.#onAddress);
+    window.addEventListener('hashchange', this.#onAddress);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('popstate', this.#onAddress);
+    window.removeEventListener('hashchange', this.#onAddress);
+    // The address named a screen of this console, which has left the page: a console added later starts afresh.
+    if (location.hash.startsWith('#/')) history.replaceState(history.state, '', location.pathname + location.search);
+  }
+
+  /** Back, Forward or an address typed: the screen it names (nothing is pushed: the address is already there). */
+  #onAddress = (): void => {
+    const view = viewOf(location.hash);
+    if (hashOf(view) === hashOf(this.view)) return;
+    this.notice = '';
+    this.view = view;
+  };
 
   protected override updated(changed: PropertyValues<this>): void {
     // A new screen (not the first one, which the page's own load announces): focus its heading.
@@ -236,13 +252,17 @@ export class SvcAdmin extends LitElement {
   #go(view: AdminView): void {
     this.notice = '';
     this.view = view;
+    // A new entry in the history per screen, so Back returns to the last one.
+    const hash = hashOf(view);
+    if (location.hash !== hash) history.pushState(null, '', hash);
   }
 
   #signedIn(session: Session): void {
     saveSession(session);
     this.#prefill = { organization: session.organization, project: session.project };
     this.notice = '';
-    this.view = { name: 'experiences' };
+    // Signed in from a link: the screen the link named.
+    this.view = viewOf(location.hash);
     this.session = session;
   }
 
@@ -251,7 +271,7 @@ export class SvcAdmin extends LitElement {
     this.#client = undefined;
     this.notice = '';
     this.session = null;
-    this.view = { name: 'experiences' };
+    this.#go({ name: 'experiences' });
   }
 
   /** A button rather than a `#main` link: a fragment cannot reach into a shadow root, focus can. */

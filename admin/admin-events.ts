@@ -6,7 +6,9 @@ import type { Session } from './admin-api.js';
 export type AdminView =
   | { name: 'experiences' }
   | { name: 'editor'; experience: string | null }
-  | { name: 'results'; experience: string }
+  /** An experiment's results: a phase (default the current one), one metric (default its own), a breakdown. */
+  | { name: 'results'; experience: string; phase?: number; metric?: string; dimension?: string }
+  | { name: 'metrics' }
   | { name: 'audit' }
   | { name: 'privacy' };
 

@@ -291,6 +291,11 @@ export const adminStyles = css`
     background: #dafbe1;
     color: #0f4d22;
   }
+  .alert.warning {
+    border-color: #bf8700;
+    background: #fff8c5;
+    color: #4d2d00;
+  }
   .alert strong {
     display: block;
   }

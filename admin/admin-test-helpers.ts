@@ -55,7 +55,14 @@ export function attributeValues(root: Element): string[] {
 }
 
 export async function adminFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${shop}/${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json', ...init.headers } });
+  // A JSON content type only with a body: the service refuses an empty body declared as JSON (a DELETE would fail).
+  const type: Record<string, string> = init.body === undefined ? {} : { 'Content-Type': 'application/json' };
+  return fetch(`${shop}/${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_KEY}`, ...type, ...init.headers } });
+}
+
+/** The console's address back to the page's own (no screen named): a test starts on the experience list. */
+export function resetAddress(): void {
+  history.replaceState(null, '', location.pathname + location.search);
 }
 
 export async function signIn(app: SvcAdmin, key = ADMIN_KEY): Promise<void> {

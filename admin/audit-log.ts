@@ -3,7 +3,7 @@ import type { AdminApi } from './admin-api.js';
 import { adminStyles } from './admin-styles.js';
 import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
-import type { AuditEntry } from './experience.js';
+import type { AuditEntry, AutomaticStop } from './experience.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -163,7 +163,8 @@ export class SvcAdminAudit extends ApiView {
     this.#time ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
     const fields = changedFields(entry);
     const summary = entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
-      : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
+      : entry.action === 'stop' ? `Stopped by the service: ${stopReason(entry.after?.stoppedBy as AutomaticStop | undefined)}`
+        : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action}>
       <td>${label('Time')}<time datetime=${entry.at}>${this.#time.format(new Date(entry.at))}</time></td>
       <td>${label('Key')}<span class="mono">${entry.keyId}</span></td>
@@ -173,11 +174,11 @@ export class SvcAdminAudit extends ApiView {
       <td class="changes wide">
         <details>
           <summary>${summary}<span class="sr-only">: ${entry.kind} ${entry.name}, before and after</span></summary>
-          ${entry.action === 'update' && fields.length
+          ${(entry.action === 'update' || entry.action === 'stop') && fields.length
             ? html`<dl class="fields">${fields.map((f) => html`<div>
                 <dt>${f}</dt>
-                <dd><code>${shown(entry.before?.[f])}</code> <span aria-hidden="true">→</span><span class="sr-only">becomes</span>
-                  <code>${shown(entry.after?.[f])}</code></dd>
+                <dd><code>${shown(entry.before?.[f], f)}</code> <span aria-hidden="true">→</span><span class="sr-only">becomes</span>
+                  <code>${shown(entry.after?.[f], f)}</code></dd>
               </div>`)}</dl>`
             : nothing}
           <div class="diff">
@@ -190,7 +191,25 @@ export class SvcAdminAudit extends ApiView {
   }
 }
 
-/** A field's value as JSON text, or `absent`. */
-function shown(value: unknown): string {
-  return value === undefined ? 'absent' : JSON.stringify(value);
+/** What an absent field means: the service's default (the file format leaves defaults out). */
+const DEFAULTS: Record<string, string> = {
+  status: '"running"', traffic: '100', alpha: '0.05', sequential: 'false', sequentialTuning: '5000', correction: '"none"',
+  stopOnSrm: 'false', hashVersion: '2', stickiness: '"profile"',
+};
+
+/** A field's value as JSON text; an absent one as its default (`"running" (default)`), or `absent` without one. */
+export function shown(value: unknown, field = ''): string {
+  if (value !== undefined) return JSON.stringify(value);
+  const fallback = DEFAULTS[field];
+  return fallback === undefined ? 'absent' : `${fallback} (default)`;
+}
+
+/** Why the service stopped an experiment, in a sentence with its numbers. */
+export function stopReason(stop: AutomaticStop | undefined): string {
+  if (!stop) return 'no reason recorded';
+  const p = (x: number | null | undefined): string => (typeof x !== 'number' ? 'p unknown' : x < 0.0001 ? 'p < 0.0001' : `p = ${x.toPrecision(2)}`);
+  if (stop.rule === 'srm') return `sample-ratio mismatch in phase ${stop.phase ?? 1} (${p(stop.srmPValue)}, ${stop.units ?? 0} units)`;
+  const uplift = typeof stop.uplift === 'number' ? `${stop.uplift > 0 ? '+' : ''}${(stop.uplift * 100).toFixed(1)}%` : 'an unknown change';
+  return `'${stop.variation ?? ''}' harmed the guardrail '${stop.metric ?? ''}' (${uplift} against the control, ${p(stop.pValue)}, `
+    + `${stop.units ?? 0} units in phase ${stop.phase ?? 1})`;
 }

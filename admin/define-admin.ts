@@ -5,7 +5,9 @@ import { SvcAdminAudit } from './audit-log.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
+import { SvcAdminMetrics } from './metrics-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
+import { SvcAdminResults } from './results-page.js';
 import { SvcAdminSignIn } from './sign-in-form.js';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -15,6 +17,8 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-editor', SvcAdminEditor],
   ['svc-admin-audit', SvcAdminAudit],
   ['svc-admin-privacy', SvcAdminPrivacy],
+  ['svc-admin-metrics', SvcAdminMetrics],
+  ['svc-admin-results', SvcAdminResults],
   ['svc-admin-confirm', SvcAdminConfirm],
 ];
 

@@ -6,11 +6,14 @@ import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { editorStyles } from './editor-styles.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
-import { DEVICES, type Experience, type ExperienceKind, type Feed } from './experience.js';
+import { DEVICES, itemOf, type Experience, type ExperienceKind, type Feed } from './experience.js';
 import { analysisFields } from './experience-analysis.js';
 import {
-  draftErrors, draftItem, draftOf, formatSum, variationDraft, weightsValid, weightSum, type ExperienceDraft, type VariationDraft,
+  blockedReason, devicesHint, draftErrors, draftItem, draftOf, formatSum, variationDraft, weightsValid, weightSum, type ExperienceDraft,
+  type VariationDraft,
 } from './experience-form.js';
+import { metricsFields, type MetricChoice } from './experience-metrics-panel.js';
+import { phaseChangesOf, phaseNotice } from './phase-change.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -61,6 +64,8 @@ export class SvcAdminEditor extends ApiView {
   /** The experience as loaded (editing): its version goes in `If-Match`, its other fields are kept. */
   declare loaded: Experience | undefined;
   declare feeds: Feed[];
+  /** The project's metrics, for the panel of what an experiment is judged by. */
+  declare metrics: MetricChoice[];
   declare saving: boolean;
   declare saveError: ApiError | undefined;
 
@@ -69,6 +74,7 @@ export class SvcAdminEditor extends ApiView {
     this.experience = '';
     this.draft = draftOf();
     this.feeds = [];
+    this.metrics = [];
     this.saving = false;
   }
 
@@ -82,12 +88,14 @@ export class SvcAdminEditor extends ApiView {
   protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     this.status = 'loading';
     this.saveError = undefined;
-    const [feeds, loaded] = await Promise.all([
+    const [feeds, metrics, loaded] = await Promise.all([
       api.feeds(signal),
+      api.metrics(signal),
       this.experience ? api.experience(this.experience, signal) : undefined,
     ]);
     if (signal.aborted) return;
     this.feeds = feeds;
+    this.metrics = metrics;
     this.loaded = loaded;
     this.draft = draftOf(loaded);
     this.error = undefined;
@@ -165,8 +173,10 @@ export class SvcAdminEditor extends ApiView {
           'Optional. MongoDB-style, over request and profile attributes, e.g. {"country": "DE"}. Empty: everyone.',
           (condition) => this.#set({ condition }))}
       </section>
+      ${d.kind === 'experiment' ? metricsFields(d, this.metrics, (change) => this.#set(change)) : nothing}
       ${d.kind === 'experiment' ? analysisFields(d, (change) => this.#set(change)) : nothing}
       <div class="form-actions">
+        ${blocked ? nothing : this.#phaseNotice()}
         ${this.#saveError()}
         <div class="buttons">
           <button type="submit" class="primary" ?disabled=${blocked || this.saving} aria-describedby=${blocked ? 'blocked' : nothing}>
@@ -252,6 +262,15 @@ export class SvcAdminEditor extends ApiView {
     </div>`;
   }
 
+  /** Said before saving a running experiment whose split, traffic or targeting changes: the save starts a phase. */
+  #phaseNotice(): TemplateResult | typeof nothing {
+    const loaded = this.loaded;
+    const changes = loaded?.status === 'running' ? phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)) : [];
+    if (!changes.length) return nothing;
+    return html`<div class="alert warning phase-notice" role="status"><strong>Saving starts a new phase</strong>
+      ${phaseNotice(this.experience, changes)}</div>`;
+  }
+
   #saveError(): TemplateResult | typeof nothing {
     const error = this.saveError;
     if (!error) return nothing;
@@ -307,11 +326,12 @@ export class SvcAdminEditor extends ApiView {
     if (!api || this.saving || Object.keys(draftErrors(this.draft)).length) return;
     const creating = !this.experience;
     const name = creating ? this.draft.name.trim() : this.experience;
+    const item = draftItem(this.draft, this.loaded);
     this.saving = true;
     this.saveError = undefined;
     try {
       // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
-      const saved = await api.saveExperience(name, draftItem(this.draft, this.loaded), this.loaded?.version).catch((error: unknown) => {
+      const saved = await api.saveExperience(name, item, this.loaded?.version).catch((error: unknown) => {
         if (creating && error instanceof ApiError && error.code === 'version_conflict') {
           throw new ApiError(409, 'already_exists', `An experience named '${name}' already exists: choose another name, or edit that one.`);
         }
@@ -375,15 +395,3 @@ export class SvcAdminEditor extends ApiView {
   }
 }
 
-function devicesHint(devices: readonly string[]): string {
-  if (!devices.length) return 'No device checked: nobody will get it.';
-  return devices.length === DEVICES.length ? 'Every device.' : `Only ${devices.join(', ')}.`;
-}
-
-/** Why Save is off, next to it (the button's description), as the fields' own messages may be out of view. */
-function blockedReason(errors: Record<string, string | undefined>): string {
-  const weights = errors.weights !== undefined;
-  const json = Object.keys(errors).some((field) => field !== 'weights');
-  if (weights && json) return 'Save is off until the weights sum to 100% and the JSON above parses.';
-  return weights ? `Save is off: ${errors.weights}` : 'Save is off until the JSON above parses.';
-}

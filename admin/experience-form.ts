@@ -32,6 +32,12 @@ export interface ExperienceDraft {
   sequential: boolean;
   sequentialTuning: string;
   correction: PValueCorrection;
+  /** Kind `experiment`: the metrics it is judged by, by name (the first goal is the primary one). */
+  goals: string[];
+  secondary: string[];
+  guardrails: string[];
+  /** A sample-ratio mismatch stops it (not only warns). */
+  stopOnSrm: boolean;
 }
 
 /** Field → what is wrong with it: `condition`, `body`, `weights`, `variations.0.body`… */
@@ -56,7 +62,7 @@ export function draftOf(e?: Experience): ExperienceDraft {
       name: '', kind: 'experiment', variations: [variationDraft('control', '50'), variationDraft('treatment', '50')],
       traffic: '100', devices: [...DEVICES], group: '', condition: '', body: '{}', feed: '', limit: '',
       alpha: String(ANALYSIS_DEFAULTS.alpha), sequential: true, sequentialTuning: String(ANALYSIS_DEFAULTS.sequentialTuning),
-      correction: ANALYSIS_DEFAULTS.correction,
+      correction: ANALYSIS_DEFAULTS.correction, goals: [], secondary: [], guardrails: [], stopOnSrm: false,
     };
   }
   return {
@@ -74,6 +80,10 @@ export function draftOf(e?: Experience): ExperienceDraft {
     sequential: e.sequential === true,
     sequentialTuning: String(e.sequentialTuning ?? ANALYSIS_DEFAULTS.sequentialTuning),
     correction: e.correction ?? ANALYSIS_DEFAULTS.correction,
+    goals: [...(e.goals ?? [])],
+    secondary: [...(e.secondary ?? [])],
+    guardrails: [...(e.guardrails ?? [])],
+    stopOnSrm: e.stopOnSrm === true,
   };
 }
 
@@ -117,6 +127,7 @@ export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem
   const item: ExperienceItem = base ? itemOf(base) : { name: d.name.trim(), status: 'draft' };
   for (const field of [
     'variations', 'body', 'feed', 'limit', 'winner', 'group', 'devices', 'traffic', 'condition', 'alpha', 'sequential', 'sequentialTuning', 'correction',
+    'goals', 'secondary', 'guardrails', 'stopOnSrm',
   ]) delete item[field];
   if (d.kind === 'experiment') {
     item.variations = d.variations.map((v): Variation => ({
@@ -131,6 +142,8 @@ export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem
     if (d.sequential) item.sequential = true;
     if (d.sequentialTuning.trim() && Number(d.sequentialTuning) !== ANALYSIS_DEFAULTS.sequentialTuning) item.sequentialTuning = Number(d.sequentialTuning);
     if (d.correction !== ANALYSIS_DEFAULTS.correction) item.correction = d.correction;
+    for (const field of ['goals', 'secondary', 'guardrails'] as const) if (d[field].length) item[field] = [...d[field]];
+    if (d.stopOnSrm) item.stopOnSrm = true;
   } else if (d.kind === 'content') item.body = parseObject(d.body, false) as Record<string, unknown>;
   else {
     item.feed = Number(d.feed);
@@ -160,4 +173,18 @@ export function parseObject(text: string, optional: boolean): Record<string, unk
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : 'Enter a JSON object (in braces), not a list or a single value.';
+}
+
+/** The devices hint under the checkboxes. */
+export function devicesHint(devices: readonly string[]): string {
+  if (!devices.length) return 'No device checked: nobody will get it.';
+  return devices.length === DEVICES.length ? 'Every device.' : `Only ${devices.join(', ')}.`;
+}
+
+/** Why Save is off, next to it (the button's description), as the fields' own messages may be out of view. */
+export function blockedReason(errors: Record<string, string | undefined>): string {
+  const weights = errors.weights !== undefined;
+  const json = Object.keys(errors).some((field) => field !== 'weights');
+  if (weights && json) return 'Save is off until the weights sum to 100% and the JSON above parses.';
+  return weights ? `Save is off: ${errors.weights}` : 'Save is off until the JSON above parses.';
 }

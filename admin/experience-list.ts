@@ -180,6 +180,10 @@ export class SvcAdminExperiences extends ApiView {
       <td>${label('Status')}<span>
         <span class="badge ${e.status}">${e.status}</span>
         ${e.winner ? html`<span class="sub">winner <strong>${e.winner}</strong></span>` : nothing}
+        ${e.stoppedBy && e.status === 'stopped'
+          ? html`<span class="sub stopped-by">by the service: ${e.stoppedBy.rule === 'guardrail'
+            ? `'${e.stoppedBy.variation ?? ''}' harmed ${e.stoppedBy.metric ?? ''}` : 'sample-ratio mismatch'}</span>`
+          : nothing}
       </span></td>
       <td>${label('Kind')}${KIND_LABELS[kind]}</td>
       <td class="num">${label('Traffic')}${e.traffic ?? 100}%</td>

@@ -39,7 +39,30 @@ export interface ExperienceItem {
   sequentialTuning?: number;
   /** The correction of p-values across the results' metrics × challengers (default `none`). */
   correction?: PValueCorrection;
+  /** The metrics it is judged by, by name: the first goal is the primary one (the list's headline, Ship). */
+  goals?: string[];
+  secondary?: string[];
+  /** Metrics no variation may harm: the service stops the experiment when one does. */
+  guardrails?: string[];
+  /** A sample-ratio mismatch in the current phase stops it too (default: it only warns). */
+  stopOnSrm?: boolean;
+  /** Written by the service when it stopped the experiment by itself. */
+  stoppedBy?: AutomaticStop;
   [field: string]: unknown;
+}
+
+/** Why the service stopped an experiment by itself, with the numbers (the service's `stoppedBy`). */
+export interface AutomaticStop {
+  rule: 'guardrail' | 'srm';
+  at: string;
+  metric?: string;
+  variation?: string;
+  uplift?: number | null;
+  ci?: [number, number] | null;
+  pValue?: number | null;
+  units?: number;
+  phase?: number;
+  srmPValue?: number | null;
 }
 
 /** The service's defaults for an experiment's analysis settings: a setting at its default is not written. */
@@ -63,7 +86,8 @@ export interface AuditEntry {
   /** ISO 8601. */
   at: string;
   keyId: string;
-  action: 'create' | 'update' | 'delete';
+  /** `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why). */
+  action: 'create' | 'update' | 'delete' | 'stop';
   kind: 'experience' | 'metric' | 'feed';
   name: string;
   before: Record<string, unknown> | null;

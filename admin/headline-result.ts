@@ -1,4 +1,5 @@
-// The one line of results the experience list shows per experiment: for the first metric, the non-control variation
+// The one line of results the experience list shows per experiment: for the primary goal (the experiment's first goal,
+// else the first metric of the answer), the non-control variation
 // most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win"). For a lower-is-better
 // metric the service's chance to win is already the chance of a drop, so the most likely winner is found the same way;
 // its uplift is then negative, which the list says with the metric ("on bounce · lower is better").
@@ -13,7 +14,7 @@ export type Headline =
 
 export function headlineOf(answer: ResultsAnswer): Headline {
   if (!(answer.units > 0)) return answer.multipleExposures > 0 ? { kind: 'all-mixed', units: answer.multipleExposures } : { kind: 'no-data' };
-  const metric = answer.metrics[0];
+  const metric = answer.metrics.find((m) => m.role === 'goal') ?? answer.metrics[0];
   if (!metric) return { kind: 'no-metrics' };
   const challengers = metric.variations.filter((v) => v.name !== answer.control);
   if (!challengers.length) return { kind: 'no-data' };
@@ -28,7 +29,7 @@ export function headlineOf(answer: ResultsAnswer): Headline {
 }
 
 /**
- * The variation the first metric's results favour: the best challenger when it more likely beats the control than
+ * The variation the primary goal's results favour: the best challenger when it more likely beats the control than
  * not, else the control; undefined without a chance to win.
  */
 export function leaderOf(answer: ResultsAnswer, h: Headline = headlineOf(answer)): string | undefined {

@@ -38,7 +38,10 @@ export function consequence(e: Experience, action: LifecycleAction, winner?: str
   }
   if (kind === 'experiment') {
     const names = (e.variations ?? []).map((v) => `'${v.name}' ${v.weight}%`).join(', ');
-    return `Visitors will be split between ${names} (${e.traffic ?? 100}% of traffic) and their exposures recorded.`;
+    const split = `Visitors will be split between ${names} (${e.traffic ?? 100}% of traffic) and their exposures recorded`;
+    // A restart ends the shipped state: everyone stops getting the winner, which is easy to miss.
+    if (e.winner) return `'${e.name}' was shipped with '${e.winner}', which everyone gets now: starting it again drops that winner. ${split}, in a new phase.`;
+    return e.status === 'stopped' ? `${split}, in a new phase.` : `${split}.`;
   }
   return kind === 'feed' ? `Visitors will get feed ${e.feed ?? ''} from now on.` : `Visitors will get its content from now on.`;
 }

@@ -1,0 +1,36 @@
+// Every console screen's address, and back: what a reload, a link, Back and Forward rely on.
+import { expect } from '@open-wc/testing';
+import type { AdminView } from './admin-events.js';
+import { hashOf, viewOf } from './admin-routes.js';
+
+const screens: [AdminView, string][] = [
+  [{ name: 'experiences' }, '#/experiences'],
+  [{ name: 'editor', experience: null }, '#/experiences/new'],
+  [{ name: 'editor', experience: 'hero banner' }, '#/experiences/hero%20banner/edit'],
+  [{ name: 'results', experience: 'hero' }, '#/experiences/hero/results'],
+  [{ name: 'results', experience: 'hero', phase: 2, metric: 'revenue', dimension: 'attribute:plan' },
+    '#/experiences/hero/results?phase=2&metric=revenue&dimension=attribute%3Aplan'],
+  [{ name: 'metrics' }, '#/metrics'],
+  [{ name: 'audit' }, '#/audit'],
+  [{ name: 'privacy' }, '#/privacy'],
+];
+
+describe('console addresses', () => {
+  for (const [view, hash] of screens) {
+    it(`${hash} is the ${view.name} screen, both ways`, () => {
+      expect(hashOf(view)).to.equal(hash);
+      expect(viewOf(hash)).to.deep.equal(view);
+    });
+  }
+
+  it('takes an empty, unknown or malformed address as the experience list', () => {
+    for (const hash of ['', '#', '#/', '#/nope', '#/experiences/hero/nope', '#/experiences/%E0%A4%A/edit/x']) {
+      expect(viewOf(hash)).to.deep.equal({ name: 'experiences' });
+    }
+  });
+
+  it('ignores a phase that is not a phase number', () => {
+    expect(viewOf('#/experiences/hero/results?phase=0')).to.deep.equal({ name: 'results', experience: 'hero' });
+    expect(viewOf('#/experiences/hero/results?phase=x')).to.deep.equal({ name: 'results', experience: 'hero' });
+  });
+});

@@ -1,0 +1,56 @@
+// Every screen of the console has an address: the fragment of the console's URL (`#/experiences/hero/results?phase=2`),
+// so that a reload keeps the screen, Back and Forward move between screens, and a result can be sent as a link. The
+// fragment, not the path: the service serves the console as one file, and a fragment never reaches a server log.
+import type { AdminView } from './admin-events.js';
+
+const enc = encodeURIComponent;
+
+/** The fragment of a screen, e.g. `#/experiences/hero/results?phase=2&dimension=device`. */
+export function hashOf(view: AdminView): string {
+  switch (view.name) {
+    case 'experiences': return '#/experiences';
+    case 'editor': return view.experience === null ? '#/experiences/new' : `#/experiences/${enc(view.experience)}/edit`;
+    case 'results': {
+      const query = new URLSearchParams();
+      if (view.phase !== undefined) query.set('phase', String(view.phase));
+      if (view.metric) query.set('metric', view.metric);
+      if (view.dimension) query.set('dimension', view.dimension);
+      const text = query.toString();
+      return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
+    }
+    case 'metrics': return '#/metrics';
+    case 'audit': return '#/audit';
+    case 'privacy': return '#/privacy';
+  }
+}
+
+/** The screen a fragment names; the experience list for an empty or unknown one. */
+export function viewOf(hash: string): AdminView {
+  const [path = '', queryText = ''] = hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/').filter(Boolean).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+  const query = new URLSearchParams(queryText);
+  if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
+  if (parts[0] === 'audit' && parts.length === 1) return { name: 'audit' };
+  if (parts[0] === 'privacy' && parts.length === 1) return { name: 'privacy' };
+  if (parts[0] === 'experiences') {
+    if (parts[1] === 'new' && parts.length === 2) return { name: 'editor', experience: null };
+    const experience = parts[1];
+    if (experience && parts[2] === 'edit' && parts.length === 3) return { name: 'editor', experience };
+    if (experience && parts[2] === 'results' && parts.length === 3) {
+      const phase = Number(query.get('phase'));
+      return {
+        name: 'results', experience,
+        ...(Number.isInteger(phase) && phase >= 1 ? { phase } : {}),
+        ...(query.get('metric') ? { metric: query.get('metric') as string } : {}),
+        ...(query.get('dimension') ? { dimension: query.get('dimension') as string } : {}),
+      };
+    }
+  }
+  return { name: 'experiences' };
+}

@@ -1,0 +1,25 @@
+// What the console says before saving a running experiment whose split or audience changes: such a save starts a new
+// phase, whose results count only the people who first see the experiment from then on (the service decides the
+// same way; this is its rule as the console reads it, to say so before anything is written).
+import type { ExperienceItem } from './experience.js';
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** What changes between two versions of a running experiment that starts a phase: weights, traffic, targeting. */
+export function phaseChangesOf(before: ExperienceItem, after: ExperienceItem): string[] {
+  const changes: string[] = [];
+  const weights = (e: ExperienceItem): string => (e.variations ?? []).map((v) => `${v.name} ${v.weight}%`).join(' / ');
+  if (weights(before) !== weights(after)) changes.push(`the split (${weights(before)} → ${weights(after)})`);
+  if ((before.traffic ?? 100) !== (after.traffic ?? 100)) changes.push(`the traffic (${before.traffic ?? 100}% → ${after.traffic ?? 100}%)`);
+  if (!same(before.condition, after.condition) || !same(before.devices, after.devices) || !same(before.namespace, after.namespace)) {
+    changes.push('who gets it (targeting)');
+  }
+  return changes;
+}
+
+/** What a save that starts a new phase will do, said next to Save before it is pressed. */
+export function phaseNotice(name: string, changes: readonly string[]): string {
+  return `'${name}' is running, and this save changes ${changes.join(', ')}. People already in the experiment keep `
+    + 'their variation; the new phase\'s results count only the people who first see it from now on, checked against '
+    + 'the new weights, so no false sample-ratio alarm follows. Earlier phases stay readable on the results page.';
+}
