@@ -4,10 +4,10 @@ import { defineElement } from '../../src/index.js';
 import { SvcResults } from './results-element.js';
 
 export { SvcResults };
-export type { ResultsDifference, ResultsState } from './results-element.js';
+export type { ResultsDifference, ResultsState, ResultsView } from './results-element.js';
 export type {
-  AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
-  ResultsAnswer, ResultsError, VariationStats, VariationUnits,
+  AbsoluteDifference, CupedFigures, DimensionResult, GuardrailHarm, MetricCap, MetricResult, MetricRole, MetricType,
+  PValueCorrection, ResultsAnalysis, ResultsAnswer, ResultsError, ResultsPhase, SeriesPoint, VariationStats, VariationUnits,
 } from './results-answer.js';
 
 /**

@@ -1,4 +1,4 @@
-// The one request for an experiment's results (the answer's shape is src/results-answer.ts).
+// The one request for an experiment's results (the answer's shape is wire/results-answer.ts).
 
 import type { MetricResult, ResultsAnswer } from '../../src/plugin-api.js';
 
@@ -6,6 +6,8 @@ export type {
   AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
   ResultsAnswer, VariationStats, VariationUnits,
 } from '../../src/plugin-api.js';
+// The shapes src/plugin-api.ts does not re-export yet, from the contract itself (types only: nothing is bundled).
+export type { GuardrailHarm, MetricRole, ResultsPhase, SeriesPoint } from '../../wire/results-answer.js';
 
 /** Why there are no results: the service's `{error:{code, message}}`, or what went wrong on the way. */
 export interface ResultsError {
@@ -25,6 +27,10 @@ export interface ResultsQuery {
   /** Metric names; empty: every metric of the project. */
   metrics: string[];
   dimension: string;
+  /** `?phase=N`, as given; empty: the current (last) phase. */
+  phase: string;
+  /** `day`: the answer carries the results as they stood at the end of each day; empty: none. */
+  series: '' | 'day';
 }
 
 /**
@@ -36,6 +42,8 @@ export function resultsUrl(q: ResultsQuery): string {
   const params = new URLSearchParams();
   if (q.metrics.length) params.set('metrics', q.metrics.join(','));
   if (q.dimension) params.set('dimension', q.dimension);
+  if (q.phase) params.set('phase', q.phase);
+  if (q.series) params.set('series', q.series);
   const query = params.toString();
   return `${q.api.replace(/\/+$/, '')}/${path}${query ? `?${query}` : ''}`;
 }
@@ -81,7 +89,8 @@ export async function fetchResults(q: ResultsQuery, signal: AbortSignal): Promis
 function isAnswer(body: unknown): body is ResultsAnswer {
   const a = body as Partial<ResultsAnswer> | null;
   return typeof a === 'object' && a !== null && typeof a.units === 'number' && Array.isArray(a.variations) && metricsOk(a.metrics)
-    && (a.dimensions === undefined || (Array.isArray(a.dimensions) && a.dimensions.every((d) => metricsOk(d?.metrics))));
+    && (a.dimensions === undefined || (Array.isArray(a.dimensions) && a.dimensions.every((d) => metricsOk(d?.metrics))))
+    && (a.series === undefined || (Array.isArray(a.series) && a.series.every((p) => typeof p?.date === 'string' && metricsOk(p.metrics))));
 }
 
 function metricsOk(metrics: unknown): boolean {

@@ -4,7 +4,7 @@
 // size (a viewBox would shrink the labels at 390 px).
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { MetricResult, VariationStats } from './results-answer.js';
-import { effectOf, VERDICT_WORDS, verdictOf, type EffectScale } from './results-effect.js';
+import { controlOf, effectOf, VERDICT_WORDS, verdictOf, type EffectScale } from './results-effect.js';
 
 /** The axis: from `low` to `high` (both multiples of `step`, zero inside), ticks every `step`. */
 export interface Axis {
@@ -48,7 +48,8 @@ export function intervalChart(
 ): TemplateResult | typeof nothing {
   const rows = metric.variations.filter((v) => v.name !== control);
   if (!rows.length) return nothing;
-  const effects = rows.map((v) => effectOf(v, scale.difference));
+  const base = controlOf(metric, control);
+  const effects = rows.map((v) => effectOf(v, scale.difference, base));
   const axis = axisFor(effects.flatMap((e) => [...(e.ci ?? []), ...(e.value === null ? [] : [e.value])]), scale.factor);
   const x = (v: number): string => `${(MARGIN + ((v - axis.low) / (axis.high - axis.low)) * (100 - 2 * MARGIN)).toFixed(3)}%`;
   const ticks: number[] = [];
@@ -58,19 +59,21 @@ export function intervalChart(
   const what = scale.difference === 'relative' ? 'Uplift' : `Difference${scale.unit ? ' in percentage points' : ''}`;
   return html`<figure part="chart" class="chart">
     <figcaption>${what} against ${control}, with ${level} ${interval}${metric.inverse ? ' · lower is better' : ''}</figcaption>
-    <svg role="img" aria-label=${summary(metric, control, rows, scale, level)} width="100%" height=${height} class="chart-svg">
+    <svg role="img" aria-label=${summary(metric, control, rows, base, scale, level)} width="100%" height=${height} class="chart-svg">
       ${ticks.map((t) => svg`<line class="grid" x1=${x(t)} x2=${x(t)} y1="0" y2=${bottom}></line>
         <text class="tick" x=${x(t)} y=${bottom + 20} text-anchor="middle">${scale.tick(t, axis.digits)}</text>`)}
       <line class="axis" x1=${x(axis.low)} x2=${x(axis.high)} y1=${bottom} y2=${bottom}></line>
       <line class="zero" data-zero x1=${x(0)} x2=${x(0)} y1="0" y2=${bottom + 4}></line>
-      ${rows.map((v, i) => row(v, metric.inverse, i * ROW, x, scale))}
+      ${rows.map((v, i) => row(v, base, metric.inverse, i * ROW, x, scale))}
     </svg>
   </figure>`;
 }
 
-function row(v: VariationStats, inverse: boolean, top: number, x: (v: number) => string, scale: EffectScale): TemplateResult {
+function row(
+  v: VariationStats, base: VariationStats | undefined, inverse: boolean, top: number, x: (v: number) => string, scale: EffectScale,
+): TemplateResult {
   const verdict = verdictOf(v, inverse, scale.difference);
-  const { value, ci } = effectOf(v, scale.difference);
+  const { value, ci } = effectOf(v, scale.difference, base);
   const label = value === null ? `${v.name}: not enough data` : ci ? `${v.name}: ${scale.value(value)} (${scale.interval(ci)})` : `${v.name}: ${scale.value(value)}`;
   return svg`<g class=${`row ${verdict}`} data-variation=${v.name}>
     <text class="label" x=${`${MARGIN}%`} dx="6" y=${top + 14}>${label}</text>
@@ -80,10 +83,12 @@ function row(v: VariationStats, inverse: boolean, top: number, x: (v: number) =>
 }
 
 /** The chart in one sentence per variation, for the SVG's accessible name. */
-function summary(metric: MetricResult, control: string, rows: VariationStats[], scale: EffectScale, level: string): string {
+function summary(
+  metric: MetricResult, control: string, rows: VariationStats[], base: VariationStats | undefined, scale: EffectScale, level: string,
+): string {
   const word = scale.difference === 'relative' ? 'uplift' : 'difference';
   const parts = rows.map((v) => {
-    const { value, ci } = effectOf(v, scale.difference);
+    const { value, ci } = effectOf(v, scale.difference, base);
     if (value === null) return `${v.name}: not enough data`;
     if (!ci) return `${v.name}: ${word} ${scale.value(value)}, no interval yet`;
     return `${v.name}: ${word} ${scale.value(value)}, ${level} interval ${scale.interval(ci)}; ${VERDICT_WORDS[verdictOf(v, metric.inverse, scale.difference)].toLowerCase()}`;

@@ -10,15 +10,43 @@ export type ResultsDifference = 'relative' | 'absolute';
 /** One comparison's effect in the mode shown, each part `null` when the service could not compute it. */
 export interface Effect {
   value: number | null;
+  /** The interval as shown: a relative one cut at −100% where the means cannot be negative (`cut`). */
   ci: [number, number] | null;
   pValue: number | null;
+  /** The relative interval reached below −100% and is shown cut there. */
+  cut: boolean;
 }
 
 const numberOr = (n: number | null | undefined): number | null => (typeof n === 'number' ? n : null);
 
-export function effectOf(v: VariationStats, difference: ResultsDifference): Effect {
-  if (difference === 'absolute') return { value: numberOr(v.absolute?.effect), ci: v.absolute?.ci ?? null, pValue: numberOr(v.absolute?.pValue) };
-  return { value: numberOr(v.uplift), ci: v.ci ?? null, pValue: numberOr(v.pValue) };
+/**
+ * `v`'s effect against `control` (its stats, when known) in the mode shown. A relative interval is symmetric (a
+ * normal approximation, as gbstats computes it) so it may reach below −100%; but when both means are ≥ 0 (a rate, a
+ * count, an amount) the variation's mean cannot fall by more than all of the control's: the interval is shown cut at
+ * −100%. The answer's numbers are left as they are.
+ */
+export function effectOf(v: VariationStats, difference: ResultsDifference, control?: VariationStats): Effect {
+  if (difference === 'absolute') {
+    return { value: numberOr(v.absolute?.effect), ci: v.absolute?.ci ?? null, pValue: numberOr(v.absolute?.pValue), cut: false };
+  }
+  const ci = v.ci ?? null;
+  const bounded = ci !== null && ci[0] < -1 && isNonNegative(v.mean) && isNonNegative(control?.mean);
+  return {
+    value: numberOr(v.uplift),
+    ci: bounded ? [-1, Math.max(-1, ci[1])] : ci,
+    pValue: numberOr(v.pValue),
+    cut: bounded,
+  };
+}
+
+/** Said under a table or a date graph whose intervals were cut. */
+export const CUT_NOTE = 'Intervals are cut at −100 %: a mean that cannot be negative cannot fall by more than all of it.';
+
+const isNonNegative = (n: number | null | undefined): boolean => typeof n === 'number' && n >= 0;
+
+/** The control's stats among a metric's variations. */
+export function controlOf(m: MetricResult, control: string): VariationStats | undefined {
+  return m.variations.find((v) => v.name === control);
 }
 
 /** How one metric's effects are written in one mode. */

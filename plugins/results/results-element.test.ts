@@ -178,7 +178,7 @@ describe('<svc-results> against the service', () => {
       <svc-results organization="acme" project="shop" experience="results-hero" dimension="device"></svc-results>`);
     const sections = [...root(el).querySelectorAll('section[part="section"]')];
     expect(sections.map((s) => s.querySelector('h3')!.textContent!.split('(')[0]!.trim())).to.deep.equal([
-      'All units', 'device: desktop', 'device: mobile',
+      'All units', 'Device: desktop', 'Device: mobile',
     ]);
     for (const [i, device] of (['desktop', 'mobile'] as const).entries()) {
       const section = sections[i + 1]!;

@@ -31,6 +31,14 @@ export interface ResultsFormat {
   figure(n: number): string;
   /** A p-value with 4 decimals (a column of them stays aligned); below 0.0001 it reads `< 0.0001`. */
   pValue(n: number): string;
+  /** A p-value after its letter, in a sentence: `p = 0.0340`, `p < 0.0001` (never `p = < 0.0001`). */
+  p(n: number): string;
+  /** A variation's weight (a percent as configured) as a share: 20%, 4.75%. */
+  share(weight: number): string;
+  /** A date or an ISO 8601 time as its UTC day, the day the service counts in: 26 Nov 2026 (in the locale's order). */
+  date(iso: string): string;
+  /** A `YYYY-MM-DD` day without its year, for a date axis: 26 Nov. */
+  day(date: string): string;
   /** An axis tick of the interval chart, `digits` decimals of the percent. */
   tick(n: number, digits: number): string;
 }
@@ -63,6 +71,14 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
   const signedBy = new Map<number, Intl.NumberFormat>();
   const p = nf({ minimumFractionDigits: 4, maximumFractionDigits: 4 });
   const ticks = new Map<number, Intl.NumberFormat>();
+  const share = nf({ style: 'percent', maximumFractionDigits: 2 });
+  // UTC: the service's days (phases, a series' points) are UTC days, so a date here is the same wherever it is read.
+  const date = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const when = (iso: string, f: Intl.DateTimeFormat): string => {
+    const time = Date.parse(iso);
+    return Number.isNaN(time) ? iso : f.format(time);
+  };
   return {
     locale,
     units: (n) => units.format(n),
@@ -89,6 +105,11 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
     level: (alpha) => level.format(Math.round((1 - alpha) * 1e4) / 1e4),
     figure: (n) => figure.format(n),
     pValue: (n) => (n < 0.0001 ? `< ${p.format(0.0001)}` : p.format(n)),
+    p: (n) => (n < 0.0001 ? `p < ${p.format(0.0001)}` : `p = ${p.format(n)}`),
+    // 4.75 / 100 is 0.0475 exactly enough for 2 decimals of a percent.
+    share: (weight) => share.format(weight / 100),
+    date: (iso) => when(iso, date),
+    day: (d) => when(d, day),
     tick: (n, digits) => {
       let f = ticks.get(digits);
       if (!f) ticks.set(digits, (f = nf({ style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: digits, maximumFractionDigits: digits })));

@@ -1,9 +1,10 @@
 import { css } from 'lit';
+import { viewStyles } from './results-view-styles.js';
 
-// An admin page restyles the results through custom properties and ::part(header|title|summary|analysis|banner|
-// difference|section|metric|table-scroll|table|cuped|chart|state); the defaults read on a white page. Colours of the verdicts keep a 4.5:1
-// contrast on white, as they colour text too.
-export const resultsStyles = css`
+// An admin page restyles the results through custom properties and the parts the element's JSDoc lists; the defaults
+// read on a white page. Colours of the verdicts keep a 4.5:1 contrast on white, as they colour text too. Every custom
+// property is read here (the controls, phases and date graph's rules are in results-view-styles.ts).
+const baseStyles = css`
   :host {
     display: block;
     color: var(--svc-results-color, #1f2328);
@@ -115,7 +116,7 @@ export const resultsStyles = css`
     background: var(--svc-results-warning-background, #fff8c5);
     color: var(--svc-results-warning-color, #3b2300);
   }
-  [part~='banner'] strong {
+  [part~='banner'] > strong {
     display: block;
   }
   [part~='metric'] {
@@ -303,4 +304,19 @@ export const resultsStyles = css`
       transform: rotate(1turn);
     }
   }
+  /* The date graph's challengers: a colour each, and a marker shape each (so no colour has to tell them apart). */
+  .s0 {
+    color: var(--svc-results-series-1, #0969da);
+  }
+  .s1 {
+    color: var(--svc-results-series-2, #bc4c00);
+  }
+  .s2 {
+    color: var(--svc-results-series-3, #8250df);
+  }
+  .s3 {
+    color: var(--svc-results-series-4, #1b7c83);
+  }
 `;
+
+export const resultsStyles = [baseStyles, viewStyles];

@@ -1,18 +1,37 @@
 // A metric's table (one row per variation: units, mean, the effect with its interval, p-values, significance in words,
-// chance to win, risk), the note of CUPED's figures under it, and its interval chart.
+// chance to win, risk), the notes under it (CUPED's figures, intervals cut at −100%), its interval chart and, with a
+// series, its date graph.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { MetricResult, VariationStats } from './results-answer.js';
+import type { MetricResult, SeriesPoint, VariationStats } from './results-answer.js';
 import { intervalChart } from './results-chart.js';
-import { effectOf, effectScale, VERDICT_WORDS, verdictOf, type EffectScale, type ResultsDifference } from './results-effect.js';
+import {
+  CUT_NOTE, effectOf, effectScale, VERDICT_WORDS, verdictOf, type EffectScale, type ResultsDifference,
+} from './results-effect.js';
 import {
   BASELINE_REASON, capLabel, meanDigits, meanLabel, missingReason, typeLabel, type ResultsFormat,
 } from './results-format.js';
 import type { Reading } from './results-reading.js';
+import { harmMark, roleTag } from './results-roles.js';
+import { seriesChart } from './results-series-chart.js';
 
-/** One metric: its table, the CUPED note when there is one, and its interval chart. */
+/** What every metric of an answer is shown with. */
+export interface MetricContext {
+  control: string;
+  f: ResultsFormat;
+  reading: Reading;
+  difference: ResultsDifference;
+  /** The primary goal's name (the first goal), if the experiment names goals. */
+  primary: string | undefined;
+}
+
+/**
+ * One metric: its table, the notes under it when they apply, its interval chart, and its date graph when `series`
+ * has points (the overall section's). `scope` names a dimension's section in the caption.
+ */
 export function metricView(
-  m: MetricResult, control: string, f: ResultsFormat, reading: Reading, difference: ResultsDifference, id: string, scope: string,
+  m: MetricResult, ctx: MetricContext, id: string, scope: string, series?: readonly SeriesPoint[],
 ): TemplateResult {
+  const { control, f, reading, difference } = ctx;
   const base = m.variations.find((v) => v.name === control);
   const caption = `caption-${id}`;
   const digits = meanDigits(m.variations.flatMap((v) => (typeof v.mean === 'number' ? [v.mean] : [])));
@@ -25,10 +44,11 @@ export function metricView(
     scope,
   ].filter(Boolean).join(' · ');
   const cuped = m.variations.filter((v) => v.name !== control && v.cuped);
+  const cut = m.variations.some((v) => v.name !== control && effectOf(v, difference, base).cut);
   return html`<div part="metric" class="metric">
     <div part="table-scroll" tabindex="0" role="region" aria-labelledby=${caption}>
       <table part="table">
-        <caption id=${caption}>${m.name} <span class="muted">· ${about}</span></caption>
+        <caption id=${caption}>${m.name} ${roleTag(m, ctx.primary)} <span class="muted">· ${about}</span></caption>
         <thead>
           <tr>
             <th scope="col">Variation</th>
@@ -45,8 +65,10 @@ export function metricView(
         <tbody>${m.variations.map((v) => row(m, v, v.name === control, base, f, digits, scale, reading))}</tbody>
       </table>
     </div>
+    ${cut ? html`<p part="cut" class="note cut">${CUT_NOTE}</p>` : nothing}
     ${cuped.length ? html`<p part="cuped" class="note cuped">${cupedNote(m, cuped, control, f, digits)}</p>` : nothing}
     ${intervalChart(m, control, scale, reading.level, reading.intervals)}
+    ${seriesChart(m, series, control, scale, reading, f)}
   </div>`;
 }
 
@@ -61,12 +83,12 @@ function row(
   const relativeWhy = isControl ? BASELINE_REASON : missingReason(v, base);
   const value = <T>(n: T | null | undefined, show: (n: T) => string, reason = relativeWhy): TemplateResult | string =>
     n === null || n === undefined ? missing(reason) : show(n);
-  const effect = effectOf(v, scale.difference);
+  const effect = effectOf(v, scale.difference, base);
   const verdict = verdictOf(v, m.inverse, scale.difference);
   const test = scale.difference === 'absolute' ? v.absolute : v;
   const known = typeof test?.significant === 'boolean' || effect.ci !== null;
   return html`<tr>
-    <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}</th>
+    <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}${harmMark(m, v, f)}</th>
     <td>${f.units(v.units)}</td>
     <td>${typeof v.mean === 'number' ? f.mean(m.type, v.mean, digits) : missing(missingMean(v))}${m.type === 'ratio' && typeof v.denominator === 'number'
       ? html`<span class="sub">${f.amount(v.total)} / ${f.amount(v.denominator)}</span>` : nothing}</td>

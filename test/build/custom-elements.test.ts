@@ -116,7 +116,7 @@ const expected: {
     slots: [],
     parts: ['header', 'title', 'summary', 'banner', 'section', 'metric', 'table-scroll', 'table', 'chart', 'state'],
     cssProperties: ['--svc-results-color', '--svc-results-positive', '--svc-results-negative', '--svc-results-min-height'],
-    events: ['svc:results', 'svc:results-error'],
+    events: ['svc:results', 'svc:results-error', 'svc:results-view'],
   },
 ];
 
