@@ -268,7 +268,8 @@ export const adminStyles = css`
     background: #fff8c5;
     color: #6c4400;
   }
-  .badge.delete {
+  .badge.delete,
+  .badge.stop {
     border-color: #ffcecb;
     background: #ffebe9;
     color: #a40e26;

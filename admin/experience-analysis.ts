@@ -49,7 +49,7 @@ export function analysisFields(d: ExperienceDraft, set: (change: Partial<Experie
       </div>
     </div>
     <fieldset class="corrections">
-      <legend>Multiple-comparison correction <span class="muted">(across metrics and variations)</span></legend>
+      <legend>Multiple-comparison correction <span class="muted">(across the goals, or every metric without goals, × variations)</span></legend>
       ${CORRECTIONS.map(({ correction, label, hint }) => html`<label class="choice">
         <input type="radio" name="correction" .value=${correction} .checked=${d.correction === correction}
           @change=${() => set({ correction })}>

@@ -5,7 +5,9 @@
 // - floor: the cheapest question over the same tables — one SQL aggregate that counts converted units per variation
 //   (first exposure per profile from the exposure sets, joined with that profile's last order, read through the
 //   events' (project, name, received_at) index). No identity graph, no windows, no statistics.
-// Rounds alternate between the two; the ratio is results p50 / floor p50.
+// Rounds alternate between the two; the ratio is results p50 / floor p50. Then hero gets a second phase (its traffic
+// changed a week into its two weeks of exposures) and each phase's results are asked for with a breakdown by browser
+// and the daily series, alternating with the floor again: the slower phase against the same floor.
 //
 // The data is generated here and stored through the service's own programs (ingestBatch for events, the Choose
 // API's exposure insert for exposures); the HTTP paths that write them are what the ingest and Choose benches measure.
@@ -14,11 +16,9 @@
 // (80 %), add-to-cart (12 %) and orders (8 %), over four weeks, the first two before the units' first exposures
 // (what CUPED adjusts by).
 //
-// "Fifty experiments": the same experiment's results (hero, BENCH_RESULTS_FIFTY_UNITS units, 10 events each) in a
-// project where it is alone, and in ones where 24 and 49 other experiments of the same size have their own units,
-// exposures (a tenth reported when shown, as `Experiment Viewed` events, a tenth both), identity links and events
-// (their own metric's event, page views), p50 against p50: what the others cost a read of hero (1 = nothing).
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+// "Fifty experiments" (results-fifty-bench.ts): hero's results alone in its project and beside 49 others.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { measureFifty, OTHERS } from './results-fifty-bench.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -28,6 +28,7 @@ import { chooseStore } from '../server/choose/choose-store.js';
 import { INDEX_EXPOSURES } from '../server/results/exposure-indexer.js';
 import type { ExposureSet } from '../server/choose/exposure-programs.js';
 import { ingestBatch } from '../server/programs.js';
+import { recordPhaseStep } from '../server/phases/phase-store.js';
 import { op } from '../server/storage/sql-program.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
@@ -78,22 +79,27 @@ export interface ResultsBenchSize {
   /** Converted units (the binomial metric's total) by the answer and by the floor's aggregate. */
   convertedOurs: number;
   convertedFloor: number;
+  /** The slower phase's p50 with a browser breakdown and the daily series, and its ratio to the floor. */
+  phasedMs: number;
+  phasedRatio: number;
+  /** Units of phase 1 and phase 2 (their sum is the answer's units without phases). */
+  phaseUnits: number[];
+  /** Browser values and days the second phase's answer had: it did break down and draw the series. */
+  breakdownValues: number;
+  seriesDays: number;
 }
 
-const PROJECT = 'acme/shop';
-const DAY = 86_400_000;
-const BATCH = 20_000;
-const START = Date.parse('2026-10-01T00:00:00.000Z');
+export const PROJECT = 'acme/shop';
+export const DAY = 86_400_000;
+export const BATCH = 20_000;
+export const START = Date.parse('2026-10-01T00:00:00.000Z');
 
-function config(): ServiceConfigFile {
+export function config(): ServiceConfigFile {
   return {
     organizations: { acme: { projects: { shop: {
       apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
       experiences: [
-        { name: 'hero', variations: [
-          { name: 'control', weight: 50, body: { title: 'Welcome' } },
-          { name: 'bold', weight: 50, body: { title: 'Big sale' } },
-        ] },
+        { ...HERO_V1, traffic: 90 },
         { name: 'footer', variations: [
           { name: 'a', weight: 50, body: {} }, { name: 'b', weight: 50, body: {} },
         ] },
@@ -107,7 +113,20 @@ function config(): ServiceConfigFile {
   };
 }
 
-function uuid(rand: () => number): string {
+/** The browser families exposures carry (what the Choose route records from the User-Agent). */
+const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'];
+
+/** hero as the bench's config has it, before its traffic went from 100 % to 90 % halfway through the exposures. */
+const HERO_V1 = { name: 'hero', variations: [{ name: 'control', weight: 50, body: { title: 'Welcome' } }, { name: 'bold', weight: 50, body: { title: 'Big sale' } }] };
+
+/** hero's second phase, recorded as a management write would record it, a week into its two weeks of exposures. */
+async function recordSecondPhase(storage: Storage): Promise<void> {
+  await storage.transaction(function* () {
+    yield* recordPhaseStep({ project: PROJECT, name: 'hero', before: HERO_V1, beforeVersion: 1, after: { ...HERO_V1, traffic: 90 }, version: 2, at: START + 21 * DAY });
+  });
+}
+
+export function uuid(rand: () => number): string {
   const hex = Array.from({ length: 32 }, () => Math.floor(rand() * 16).toString(16)).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
@@ -122,7 +141,8 @@ async function generate(storage: Storage, units: number, events: number): Promis
     const variation = rand() < 0.5 ? 'control' : 'bold';
     const first = START + 14 * DAY + Math.floor(rand() * 14 * DAY);
     const choices = [{ name: 'hero', variation }, { name: 'footer', variation: rand() < 0.5 ? 'a' : 'b' }];
-    exposures.push({ project: PROJECT, profileId, sessionId: `s${u}`, device: rand() < 0.6 ? 'mobile' : 'desktop', time: first, choices });
+    const context = JSON.stringify({ browser: BROWSERS[Math.floor(rand() * BROWSERS.length)], ...(rand() < 0.3 ? { utm_source: 'news' } : {}) });
+    exposures.push({ project: PROJECT, profileId, sessionId: `s${u}`, device: rand() < 0.6 ? 'mobile' : 'desktop', time: first, context, choices });
     // A third come back in a later session and are exposed again.
     if (rand() < 0.33) exposures.push({ project: PROJECT, profileId, sessionId: `s${u}b`, device: null, time: first + DAY, choices });
   }
@@ -187,23 +207,28 @@ async function floor(storage: Storage): Promise<Map<string, number>> {
   return new Map(rows.map((r) => [String(r.variation), Number(r.converted)]));
 }
 
+/** What the phased measurement asks for besides the phase: a breakdown and the daily series. */
+const SEGMENTED = '&dimension=browser&series=day';
+
 interface Answer {
   units: number;
+  dimensions?: unknown[];
+  series?: unknown[];
   metrics: { name: string; variations: { name: string; total: number }[] }[];
 }
 
-async function results(app: FastifyInstance, query = ''): Promise<Answer> {
+export async function results(app: FastifyInstance, query = ''): Promise<Answer> {
   const res = await app.inject({ method: 'GET', url: `/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret${query}` });
   if (res.statusCode !== 200) throw new Error(`results answered ${res.statusCode}: ${res.body}`);
   return res.json() as Answer;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = process.hrtime.bigint();
   const value = await work();
   return [value, Number(process.hrtime.bigint() - started) / 1e6];
@@ -229,6 +254,18 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
         ours.push((await timed(() => results(app)))[1]);
         theirs.push((await timed(() => floor(storage)))[1]);
       }
+      // The same experiment in two phases (its traffic changed a week in), each phase's results broken down by browser
+      // with the daily series: the slower phase's p50 against the floor's.
+      await recordSecondPhase(storage);
+      const phased = [0, 0].map((): number[] => []);
+      const [first] = await timed(() => results(app, `&phase=1${SEGMENTED}`));
+      const [second] = await timed(() => results(app, SEGMENTED));
+      for (let r = 0; r < rounds; r++) {
+        phased[0]!.push((await timed(() => results(app, `&phase=1${SEGMENTED}`)))[1]);
+        theirs.push((await timed(() => floor(storage)))[1]);
+        phased[1]!.push((await timed(() => results(app, SEGMENTED)))[1]);
+      }
+      const phasedMs = Math.max(median(phased[0]!), median(phased[1]!));
       // Converted units by both: the floor ignores the identity graph, so a person's orders on a second device count
       // only in ours (a few per cent more).
       const purchase = answer.metrics.find((m) => m.name === 'purchase');
@@ -236,7 +273,11 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
       const convertedFloor = [...converted.values()].reduce((a, b) => a + b, 0);
       const resultsMs = median(ours);
       const floorMs = median(theirs);
-      return { units, events, setupSeconds, resultsMs, floorMs, ratio: resultsMs / floorMs, answerUnits: answer.units, convertedOurs, convertedFloor };
+      return {
+        units, events, setupSeconds, resultsMs, floorMs, ratio: resultsMs / floorMs, answerUnits: answer.units, convertedOurs, convertedFloor,
+        phasedMs, phasedRatio: phasedMs / floorMs, phaseUnits: [first.units, second.units],
+        breakdownValues: (second.dimensions ?? []).length, seriesDays: (second.series ?? []).length,
+      };
     } finally {
       await app.close();
     }
@@ -246,115 +287,12 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
   }
 }
 
-const OTHERS = 49;
-/** The others in the middle project: the time beside 24 and beside 49 others shows whether it grows with them. */
-const HALF = 24;
-const experimentName = (k: number): string => (k === 0 ? 'hero' : `exp${String(k).padStart(2, '0')}`);
-/** Hero's metrics: those of the main sections, asked for by name (the project also has the others' goals). */
-const HERO_METRICS = '&metrics=purchase,revenue,revenue-cuped';
-
-function fiftyConfig(): ServiceConfigFile {
-  const file = config();
-  const shop = file.organizations.acme!.projects.shop!;
-  const variations = [{ name: 'control', weight: 50, body: {} }, { name: 'bold', weight: 50, body: {} }];
-  shop.experiences = Array.from({ length: OTHERS + 1 }, (_, k) => ({ name: experimentName(k), variations }));
-  for (let k = 1; k <= OTHERS; k++) shop.metrics!.push({ name: `goal-${k}`, event: `Goal ${k}`, type: 'binomial' });
-  return file;
-}
-
-/**
- * Experiment `k` (0: hero) at its own seed, so hero's rows are the same in both projects: its units (profiles of
- * its own; a fifth identified, one in five of those on a second device too), each exposed by its Choose answer
- * (beside a personalization), reported when shown, or both; then `events` over four weeks by its profiles.
- */
-async function generateExperiment(storage: Storage, k: number, units: number, events: number): Promise<void> {
-  const rand = seededRandom(1000 + k);
-  const name = experimentName(k);
-  const exposures: ExposureSet[] = [];
-  const batch: ServiceEvent[] = [];
-  const profiles: string[] = [];
-  const done = START + 28 * DAY;
-  for (let u = 0; u < units; u++) {
-    const profileId = `e${k}u${u}`;
-    profiles.push(profileId);
-    const variation = rand() < 0.5 ? 'control' : 'bold';
-    const first = START + 14 * DAY + Math.floor(rand() * 14 * DAY);
-    const roll = rand();
-    const base = { profileId, sessionId: `s${profileId}`, pageId: 'p' };
-    if (roll >= 0.1) exposures.push({ ...base, project: PROJECT, device: 'mobile', time: first, choices: [{ name, variation }, { name: 'banner' }] });
-    if (roll < 0.2) {
-      const data = { experience: name, variation, device: 'desktop' };
-      batch.push({ ...base, eventId: uuid(rand), type: 'track', name: 'Experiment Viewed', timestamp: new Date(first + 1000).toISOString(), data });
-    }
-    if (u % 5 === 0) {
-      const identify: ServiceEvent = { ...base, eventId: uuid(rand), type: 'identify', name: 'Identify', timestamp: new Date(START).toISOString(), userId: `e${k}user${u}` };
-      batch.push(identify);
-      if (u % 25 === 0) {
-        profiles.push(`${profileId}-2`);
-        batch.push({ ...identify, eventId: uuid(rand), profileId: `${profileId}-2` });
-      }
-    }
-  }
-  await chooseStore(storage).recordExposures(exposures);
-  await indexExposures(storage);
-  await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt: done });
-  for (let e = 0; e < events; e++) {
-    const at = START + Math.floor((e / events) * 28 * DAY);
-    const base = { eventId: uuid(rand), profileId: profiles[Math.floor(rand() * profiles.length)] as string, sessionId: 's', pageId: 'p', timestamp: new Date(at).toISOString() };
-    const roll = rand();
-    if (roll < 0.8) batch.push({ ...base, type: 'page', name: 'View Page', data: { path: '/' } });
-    else if (k > 0) batch.push({ ...base, type: 'track', name: `Goal ${k}` });
-    else if (roll < 0.92) batch.push({ ...base, type: 'track', name: 'Added to cart', data: { sku: 'p1' } });
-    else batch.push({ ...base, type: 'track', name: 'Product ordered', data: { orderId: `o${e}`, price: Math.round(5 + rand() * 95) } });
-    if (batch.length >= BATCH || e === events - 1) await ingestBatch(storage, PROJECT, 'web', batch.splice(0), { receivedAt: at });
-  }
-}
-
 /**
  * What a running service's indexer does within a second of the writes (results/exposure-indexer.ts): the exposures
  * measured are in results' index, as they are a moment after they were written.
  */
-async function indexExposures(storage: Storage): Promise<void> {
+export async function indexExposures(storage: Storage): Promise<void> {
   while ((await storage.place(INDEX_EXPOSURES, 5000)).more);
-}
-
-async function measureFifty(unitsEach: number, rounds: number): Promise<FiftyExperimentsSize> {
-  const eventsEach = unitsEach * 10;
-  const dir = mkdtempSync(join(tmpdir(), 'svc-results-fifty-'));
-  const setupStarted = Date.now();
-  // Hero alone; hero and 24 others; the same file copied, and 25 more.
-  for (const [file, from, to] of [['alone.db', 0, 1], ['half.db', 0, HALF + 1], ['fifty.db', HALF + 1, OTHERS + 1]] as const) {
-    if (from > 0) copyFileSync(join(dir, 'half.db'), join(dir, file));
-    const storage = await openSqliteStorage(join(dir, file), SCHEMA);
-    for (let k = from; k < to; k++) await generateExperiment(storage, k, unitsEach, eventsEach);
-    // Closed before it is read: every file checkpointed, so none is read through a long WAL.
-    await storage.close();
-  }
-  const setupSeconds = (Date.now() - setupStarted) / 1000;
-  const storages = [
-    await openSqliteStorage(join(dir, 'alone.db'), SCHEMA), await openSqliteStorage(join(dir, 'half.db'), SCHEMA), await openSqliteStorage(join(dir, 'fifty.db'), SCHEMA),
-  ];
-  try {
-    const apps = await Promise.all(storages.map((storage) => buildApp({ config: fiftyConfig(), storage })));
-    try {
-      const answers = await Promise.all(apps.map((app) => results(app, HERO_METRICS)));
-      const times: number[][] = [[], [], []];
-      for (let r = 0; r < rounds; r++) {
-        for (const [side, app] of apps.entries()) times[side]!.push((await timed(() => results(app, HERO_METRICS)))[1]);
-      }
-      const [aloneMs, halfMs, fiftyMs] = times.map(median) as [number, number, number];
-      // Every unit was exposed (by its Choose answer, its report, or both, in one variation): each is counted once.
-      return {
-        unitsEach, eventsEach, setupSeconds, aloneMs, halfMs, fiftyMs, ratio: fiftyMs / aloneMs, exposedUnits: unitsEach,
-        answerUnits: answers.map((a) => a.units), sameAnswers: answers.every((a) => JSON.stringify(a) === JSON.stringify(answers[0])),
-      };
-    } finally {
-      await Promise.all(apps.map((app) => app.close()));
-    }
-  } finally {
-    await Promise.all(storages.map((storage) => storage.close()));
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 export async function runResultsBench(options: ResultsBenchOptions = {}): Promise<ResultsBench> {
@@ -376,6 +314,13 @@ export function formatResultsBench({ sizes, fifty }: ResultsBench): string {
   for (const s of sizes) {
     const goal = s.ratio <= 3 && s.resultsMs < 1000 ? 'met (≤ 3×, < 1 s)' : 'missed (≤ 3×, < 1 s)';
     lines.push(`| ${n(s.units)} | ${n(s.events)} | ${s.resultsMs.toFixed(0)} ms | ${s.floorMs.toFixed(0)} ms | ${s.ratio.toFixed(2)}× | ${goal} | ${n(s.convertedOurs)} / ${n(s.convertedFloor)} of ${n(s.answerUnits)} |`);
+  }
+  lines.push('', '### The same, in two phases, each broken down by browser with the daily series (the slower phase)', '',
+    '| units | events | results p50 | floor p50 | results / floor | goal | units per phase | browsers · days |', '|---:|---:|---:|---:|---:|---|---|---|');
+  for (const s of sizes) {
+    const goal = s.phasedRatio <= 3 && s.phasedMs < 1000 ? 'met (≤ 3×, < 1 s)' : 'missed (≤ 3×, < 1 s)';
+    lines.push(`| ${n(s.units)} | ${n(s.events)} | ${s.phasedMs.toFixed(0)} ms | ${s.floorMs.toFixed(0)} ms | ${s.phasedRatio.toFixed(2)}× | ${goal} | `
+      + `${s.phaseUnits.map(n).join(' + ')} | ${s.breakdownValues} · ${s.seriesDays} |`);
   }
   lines.push('', 'Data stored through the service\'s own programs (setup: '
     + sizes.map((s) => `${s.setupSeconds.toFixed(0)} s for ${n(s.events)} events`).join(', ') + '); nothing precomputed for results.');

@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   let cap: number | undefined;
   let proxies: number;
   let port: number;
+  let guardrailIntervalMs: number | undefined;
   try {
+    guardrailIntervalMs = parseInterval(process.env.GUARDRAIL_INTERVAL_MS, 'GUARDRAIL_INTERVAL_MS');
     cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
     proxies = parseProxyHops(process.env.TRUST_PROXY);
     port = parsePort(process.env.PORT);
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
     processMetrics: true,
     warm: true,
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
+    ...(guardrailIntervalMs !== undefined ? { guardrailIntervalMs } : {}),
   });
 
   // A field the service does not know is ignored, and is most often a misspelt setting: said, not refused.
@@ -125,3 +128,11 @@ main().catch((error: unknown) => {
   process.stderr.write(`svc: failed to start: ${text}\n`);
   process.exit(1);
 });
+
+/** A period in milliseconds from the environment: a whole number from 100 (absent: the default). */
+function parseInterval(text: string | undefined, name: string): number | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 100) throw new Error(`${name} must be a whole number of milliseconds, at least 100 (got ${JSON.stringify(text)})`);
+  return ms;
+}
