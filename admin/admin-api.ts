@@ -83,10 +83,12 @@ export class AdminApi {
 
   /**
    * Creates or replaces `name`; with `version`, only if it is still at that version; without one, only if no experience
-   * of that name exists (else 412 `version_conflict`).
+   * of that name exists (else 412 `version_conflict`). `rerandomize`: the running experiment's new phase assigns
+   * everybody afresh.
    */
-  saveExperience(name: string, item: ExperienceItem, version?: number): Promise<Experience> {
-    return this.#request<Experience>(`experiences/${encodeURIComponent(name)}`, {
+  saveExperience(name: string, item: ExperienceItem, version?: number, options: { rerandomize?: boolean } = {}): Promise<Experience> {
+    const query = options.rerandomize ? '?rerandomize=true' : '';
+    return this.#request<Experience>(`experiences/${encodeURIComponent(name)}${query}`, {
       method: 'PUT', body: item, ...(version === undefined ? { createOnly: true } : { version }),
     });
   }

@@ -12,8 +12,9 @@ import {
   blockedReason, devicesHint, draftErrors, draftItem, draftOf, formatSum, variationDraft, weightsValid, weightSum, type ExperienceDraft,
   type VariationDraft,
 } from './experience-form.js';
+import { feedFields } from './experience-feed-fields.js';
 import { metricsFields, type MetricChoice } from './experience-metrics-panel.js';
-import { phaseChangesOf, phaseNotice } from './phase-change.js';
+import { phaseChangesOf, phaseNoticeView } from './phase-change.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -56,6 +57,7 @@ export class SvcAdminEditor extends ApiView {
     feeds: { state: true },
     saving: { state: true },
     saveError: { state: true },
+    rerandomize: { state: true },
   };
 
   declare experience: string;
@@ -68,6 +70,8 @@ export class SvcAdminEditor extends ApiView {
   declare metrics: MetricChoice[];
   declare saving: boolean;
   declare saveError: ApiError | undefined;
+  /** The save's new phase assigns everybody afresh (the phase notice's choice). */
+  declare rerandomize: boolean;
 
   constructor() {
     super();
@@ -76,6 +80,7 @@ export class SvcAdminEditor extends ApiView {
     this.feeds = [];
     this.metrics = [];
     this.saving = false;
+    this.rerandomize = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -141,7 +146,7 @@ export class SvcAdminEditor extends ApiView {
             <input type="radio" name="kind" .value=${kind} .checked=${d.kind === kind} @change=${() => this.#setKind(kind)}>
             ${label} <span class="muted">(${hint})</span></label>`)}
         </fieldset>
-        ${d.kind === 'experiment' ? this.#variations(d, errors) : d.kind === 'content' ? this.#body(d, errors) : this.#feed(d)}
+        ${d.kind === 'experiment' ? this.#variations(d, errors) : d.kind === 'content' ? this.#body(d, errors) : feedFields(d, this.feeds, (change) => this.#set(change))}
       </section>
       <section class="panel" aria-labelledby="audience-title">
         <h2 id="audience-title">Who gets it</h2>
@@ -228,25 +233,6 @@ export class SvcAdminEditor extends ApiView {
       (body) => this.#set({ body }));
   }
 
-  #feed(d: ExperienceDraft): TemplateResult {
-    return html`<div class="grid">
-      <div class="field">
-        <label for="feed">Feed</label>
-        ${this.feeds.length
-          ? html`<select id="feed" required .value=${d.feed} @change=${(e: Event) => this.#set({ feed: (e.target as HTMLSelectElement).value })}>
-              ${this.feeds.map((f) => html`<option value=${String(f.id)} ?selected=${String(f.id) === d.feed}>Feed ${f.id} · ${f.strategy}</option>`)}
-            </select>`
-          : html`<p class="hint">This project has no feeds yet.</p>`}
-      </div>
-      <div class="field">
-        <label for="limit">Limit</label>
-        <input id="limit" type="number" min="1" max="100" step="1" inputmode="numeric" aria-describedby="limit-hint"
-          .value=${d.limit} @input=${(e: Event) => this.#set({ limit: (e.target as HTMLInputElement).value })}>
-        <p id="limit-hint" class="hint">Optional. How many products, 1–100.</p>
-      </div>
-    </div>`;
-  }
-
   /** A JSON textarea with its label, hint and parse error (`aria-invalid`, described by the error). */
   #json(
     id: string, label: string | TemplateResult, value: string, error: string | undefined, hint: string | null, set: (text: string) => void, labelClass = '',
@@ -262,13 +248,20 @@ export class SvcAdminEditor extends ApiView {
     </div>`;
   }
 
-  /** Said before saving a running experiment whose split, traffic or targeting changes: the save starts a phase. */
+  #startsPhase(): boolean {
+    const loaded = this.loaded;
+    return loaded?.status === 'running' && phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)).length > 0;
+  }
+
+  /**
+   * Said before saving a running experiment whose split, traffic or targeting changes: the save starts a phase, which
+   * keeps everybody's assignment unless re-randomised.
+   */
   #phaseNotice(): TemplateResult | typeof nothing {
     const loaded = this.loaded;
     const changes = loaded?.status === 'running' ? phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)) : [];
     if (!changes.length) return nothing;
-    return html`<div class="alert warning phase-notice" role="status"><strong>Saving starts a new phase</strong>
-      ${phaseNotice(this.experience, changes)}</div>`;
+    return phaseNoticeView(this.experience, changes, this.rerandomize, (rerandomize) => (this.rerandomize = rerandomize));
   }
 
   #saveError(): TemplateResult | typeof nothing {
@@ -331,7 +324,7 @@ export class SvcAdminEditor extends ApiView {
     this.saveError = undefined;
     try {
       // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
-      const saved = await api.saveExperience(name, item, this.loaded?.version).catch((error: unknown) => {
+      const saved = await api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#startsPhase() }).catch((error: unknown) => {
         if (creating && error instanceof ApiError && error.code === 'version_conflict') {
           throw new ApiError(409, 'already_exists', `An experience named '${name}' already exists: choose another name, or edit that one.`);
         }

@@ -1,6 +1,7 @@
 // What the console says before saving a running experiment whose split or audience changes: such a save starts a new
 // phase, whose results count only the people who first see the experiment from then on (the service decides the
 // same way; this is its rule as the console reads it, to say so before anything is written).
+import { html, type TemplateResult } from 'lit';
 import type { ExperienceItem } from './experience.js';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -19,7 +20,21 @@ export function phaseChangesOf(before: ExperienceItem, after: ExperienceItem): s
 
 /** What a save that starts a new phase will do, said next to Save before it is pressed. */
 export function phaseNotice(name: string, changes: readonly string[]): string {
-  return `'${name}' is running, and this save changes ${changes.join(', ')}. People already in the experiment keep `
-    + 'their variation; the new phase\'s results count only the people who first see it from now on, checked against '
-    + 'the new weights, so no false sample-ratio alarm follows. Earlier phases stay readable on the results page.';
+  return `'${name}' is running, and this save changes ${changes.join(', ')}. The new phase's results count only the `
+    + 'people who first see it from now on, checked against the new weights, so no false sample-ratio alarm follows. '
+    + 'Earlier phases stay readable on the results page.';
+}
+
+/** The notice beside Save, with the choice of keeping everybody's assignment (the default) or re-randomising. */
+export function phaseNoticeView(
+  name: string, changes: readonly string[], rerandomize: boolean, choose: (rerandomize: boolean) => void,
+): TemplateResult {
+  return html`<div class="alert warning phase-notice" role="status"><strong>Saving starts a new phase</strong>
+    ${phaseNotice(name, changes)}
+    <fieldset class="assignments"><legend>Assignments</legend>
+      <label class="choice"><input type="radio" name="assignments" value="keep" .checked=${!rerandomize} @change=${() => choose(false)}>
+        Keep them <span class="muted">(default: nobody already in the experiment moves)</span></label>
+      <label class="choice"><input type="radio" name="assignments" value="rerandomize" .checked=${rerandomize} @change=${() => choose(true)}>
+        Re-randomise <span class="muted">(everybody is assigned afresh, with a new seed)</span></label>
+    </fieldset></div>`;
 }

@@ -63,6 +63,11 @@ export interface ExperienceConfig {
   stopOnSrm?: boolean;
   /** Written by the service when it stopped the experiment by itself: why, with the numbers. */
   stoppedBy?: AutomaticStop;
+  /**
+   * Written by the service: how many times the experiment's phases re-randomised it (PUT `?rerandomize=true`). Each
+   * time the hash seed and the stored first assignments are new ones, so everybody is assigned afresh.
+   */
+  randomization?: number;
 }
 
 /** Why the service stopped an experiment: a guardrail a variation harmed, or a sample-ratio mismatch. */

@@ -10,7 +10,7 @@ const FIELDS = {
   retention: ['eventsDays', 'exposuresDays'],
   experience: ['name', 'group', 'devices', 'traffic', 'stickiness', 'variations', 'body', 'feed', 'limit', 'condition',
     'namespace', 'seed', 'hashVersion', 'status', 'winner', 'alpha', 'sequential', 'sequentialTuning', 'correction',
-    'goals', 'secondary', 'guardrails', 'stopOnSrm', 'stoppedBy'],
+    'goals', 'secondary', 'guardrails', 'stopOnSrm', 'stoppedBy', 'randomization'],
   variation: ['name', 'weight', 'body'],
   metric: ['name', 'event', 'type', 'value', 'where', 'windowHours', 'cuped', 'cupedDays', 'numerator', 'denominator',
     'inverse', 'cap'],

@@ -15,7 +15,9 @@ export const METRIC_ROLES = [
   { field: 'guardrails', role: 'guardrail' },
 ] as const;
 
-const EXPERIMENT_ONLY = ['alpha', 'sequential', 'sequentialTuning', 'correction', 'goals', 'secondary', 'guardrails', 'stopOnSrm'];
+const EXPERIMENT_ONLY = [
+  'alpha', 'sequential', 'sequentialTuning', 'correction', 'goals', 'secondary', 'guardrails', 'stopOnSrm', 'randomization',
+];
 
 function fail(path: string, problem: string): never {
   throw new ConfigError(path, problem);
@@ -44,6 +46,9 @@ export function validateExperimentSettings(exp: Json, path: string): void {
     fail(`${path}.correction`, `must be one of ${CORRECTIONS.join(', ')}`);
   }
   if (exp.stopOnSrm !== undefined && typeof exp.stopOnSrm !== 'boolean') fail(`${path}.stopOnSrm`, 'must be true or false');
+  if (exp.randomization !== undefined && !(Number.isInteger(exp.randomization) && (exp.randomization as number) >= 1)) {
+    fail(`${path}.randomization`, 'must be a whole number >= 1 (the service counts re-randomisations)');
+  }
   const seen = new Map<string, string>();
   for (const { field } of METRIC_ROLES) {
     const list = exp[field];

@@ -63,6 +63,8 @@ export interface ItemWrite {
   at: number;
   /** The audit entry's action when it is not the write's own (`stop`: the service stopped an experiment by itself). */
   action?: 'stop';
+  /** Experiences: re-randomise (a new seed and new first assignments: `randomization` one more than before). */
+  rerandomize?: boolean;
 }
 
 export interface WriteOutcome {
@@ -101,6 +103,12 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
       write.check(stored.rows.map(storedItem));
     }
     const version = current + 1;
+    // The count of re-randomisations is the service's: carried over from the stored item, one more when asked.
+    if (kind === 'experience' && write.item !== null) {
+      const next = ((before as ExperienceConfig | null)?.randomization ?? 0) + (write.rerandomize ? 1 : 0);
+      if (next > 0) write.item.randomization = next;
+      else delete write.item.randomization;
+    }
     const json = write.item === null ? null : JSON.stringify(write.item);
     yield op(
       `INSERT INTO managed_items (project, kind, name, version, item, updated_at) VALUES (?, ?, ?, ?, ?, ?)

@@ -71,9 +71,11 @@ function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unkn
   const fromPath = kind === 'feed' ? Number(name) : name;
   // The name comes first, from the path when the body leaves it out.
   const item: Item = { [key]: fromPath, ...(body as Item) };
-  // What the API adds to answers is not part of an item: a client may send back what it read.
+  // What the API adds to answers is not part of an item: a client may send back what it read. The count of
+  // re-randomisations is the service's too (`?rerandomize=true` adds one).
   delete item.version;
   delete item.source;
+  if (kind === 'experience') delete item.randomization;
   // What parses and still breaks storing, compiling or serving it (U+0000 in the name, nesting past the stack).
   refuseJsonHazards(item, 'invalid_config', kind);
   try {
@@ -134,14 +136,32 @@ async function write(
 ): Promise<WriteOutcome> {
   const project = request.auth!.project;
   const expected = ifMatch(request);
+  const rerandomize = kind === 'experience' && item !== null && rerandomizeAsked(request, item);
   const outcome = await writeItem(ctx.storage, {
     project: project.key, kind, name, item, fileItem: fileItem(ctx, project, kind, name), keyId: request.auth!.key.id, at: ctx.now(),
     check: projectCheck(ctx, project, kind, name, item),
     ...(expected !== undefined ? { ifMatch: expected } : {}),
     ...(createOnly ? { createOnly } : {}),
+    ...(rerandomize ? { rerandomize } : {}),
   });
   await ctx.managed.refresh();
   return outcome;
+}
+
+/**
+ * `?rerandomize=true` on a PUT of an experiment that runs after it: its new phase assigns everybody afresh (a new seed,
+ * new first assignments). Refused for anything else: a draft, a stop, content.
+ * @throws ServiceError `invalid_request`.
+ */
+function rerandomizeAsked(request: FastifyRequest, item: Item): boolean {
+  const asked = (request.query as Record<string, unknown> | undefined)?.rerandomize;
+  if (asked === undefined || asked === 'false') return false;
+  if (asked !== 'true') throw new ServiceError('invalid_request', 'rerandomize: must be true or false');
+  const experience = item as unknown as ExperienceConfig;
+  if (experience.variations === undefined || (experience.status ?? 'running') !== 'running') {
+    throw new ServiceError('invalid_request', 'rerandomize: only an experiment that runs after this write can be re-randomised');
+  }
+  return true;
 }
 
 /** The project's current item of that name, or the kind's 404. */

@@ -25,7 +25,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /**
  * What changed between two versions of a running experiment that makes their units incomparable: its weights (or
- * variations), its traffic, its targeting (condition, devices, namespace). Other edits (a body, analysis settings,
+ * variations), its traffic, its targeting (condition, devices, namespace), a re-randomisation. Other edits (a body, analysis settings,
  * metrics) keep the phase. Empty when nothing did.
  */
 export function phaseChanges(before: ExperienceConfig, after: ExperienceConfig): string[] {
@@ -40,6 +40,7 @@ export function phaseChanges(before: ExperienceConfig, after: ExperienceConfig):
   if (!same(before.condition, after.condition) || !same(before.devices, after.devices) || !same(before.namespace, after.namespace)) {
     changes.push('targeting changed');
   }
+  if ((before.randomization ?? 0) !== (after.randomization ?? 0)) changes.push('re-randomised');
   return changes;
 }
 
@@ -53,7 +54,10 @@ export function phaseChanges(before: ExperienceConfig, after: ExperienceConfig):
 export function phaseStep(before: ExperienceConfig | null, after: ExperienceConfig | null, hadPhase: boolean): PhaseStep {
   const wasRunning = isRunningExperiment(before);
   const runs = isRunningExperiment(after);
-  if (!wasRunning && runs) return { end: false, start: hadPhase ? 'restarted' : 'started' };
+  if (!wasRunning && runs) {
+    const rerandomised = (before?.randomization ?? 0) !== ((after as ExperienceConfig).randomization ?? 0);
+    return { end: false, start: `${hadPhase ? 'restarted' : 'started'}${rerandomised ? '; re-randomised' : ''}` };
+  }
   if (wasRunning && !runs) return { end: true, start: null };
   if (!wasRunning || !runs) return NONE;
   const changes = phaseChanges(before as ExperienceConfig, after as ExperienceConfig);

@@ -12,12 +12,14 @@ export interface StoredPhase {
   weights: Record<string, number>;
   version: number;
   reason: string;
+  /** The experiment's count of re-randomisations during the phase: the phases of one count share their people. */
+  randomization: number;
 }
 
 /** The experiment's phases, oldest first (none: it was never changed, started or stopped through the API). */
 export function* phasesProgram(project: string, experience: string): SqlProgram<StoredPhase[]> {
   const { rows } = yield op(
-    `SELECT phase, started_at, ended_at, weights, version, reason FROM experiment_phases
+    `SELECT phase, started_at, ended_at, weights, version, reason, randomization FROM experiment_phases
      WHERE project = ? AND experience = ? ORDER BY phase`,
     project, experience,
   );
@@ -28,6 +30,7 @@ export function* phasesProgram(project: string, experience: string): SqlProgram<
     weights: JSON.parse(String(r.weights)) as Record<string, number>,
     version: Number(r.version),
     reason: String(r.reason),
+    randomization: Number(r.randomization),
   }));
 }
 
@@ -62,9 +65,9 @@ export function* recordPhaseStep(write: ExperienceWrite): SqlProgram<void> {
   const step = phaseStep(write.before, write.after, last !== undefined);
   let phase = last === undefined ? 0 : Number(last.phase);
   const insert = (started: number | null, ended: number | null, experience: ExperienceConfig, version: number, reason: string) => op(
-    `INSERT INTO experiment_phases (project, experience, phase, started_at, ended_at, weights, version, reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    project, name, ++phase, started, ended, JSON.stringify(weightsOf(experience)), version, reason,
+    `INSERT INTO experiment_phases (project, experience, phase, started_at, ended_at, weights, version, reason, randomization)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    project, name, ++phase, started, ended, JSON.stringify(weightsOf(experience)), version, reason, experience.randomization ?? 0,
   );
   if (step.end) {
     if (last === undefined) yield insert(null, at, write.before as ExperienceConfig, write.beforeVersion, 'started');

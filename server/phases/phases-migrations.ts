@@ -3,7 +3,8 @@ import type { Migration } from '../storage/migrations.js';
 // An experiment's phases: each change to a running experiment's weights, traffic or targeting (and each start and
 // restart) begins one. Results answer one phase over the units first exposed in it, and test its split against its
 // weights. `started_at` NULL: the phase began before phases were recorded (the file's experiment, or one the API
-// started before this version): since the experiment's first exposure.
+// started before this version): since the experiment's first exposure. `randomization`: the experiment's count of
+// re-randomisations during the phase (a phase that re-randomised has a higher one than the phase before it).
 const phases = (t: { int: string }): string => `
 CREATE TABLE experiment_phases (
   project TEXT NOT NULL,
@@ -14,6 +15,7 @@ CREATE TABLE experiment_phases (
   weights TEXT NOT NULL,
   version INTEGER NOT NULL,
   reason TEXT NOT NULL,
+  randomization INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (project, experience, phase)
 );
 `;

@@ -19,6 +19,9 @@ export interface PhaseWindow {
   to?: number;
   /** The phase's weights; absent: the experiment's current ones. */
   weights?: Record<string, number>;
+  /** The exposures that count at all: those of the phase's randomisation (exposed-units.ts, UnitWindow). */
+  since?: number;
+  until?: number;
 }
 
 /**
@@ -37,7 +40,10 @@ export function* experimentResultsProgram(
   const earlier = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
   const from = later(query.from, phase.from);
   const to = earlier(query.to, phase.to);
-  const window = { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+  const window = {
+    ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}),
+    ...(phase.since !== undefined ? { since: phase.since } : {}), ...(phase.until !== undefined ? { until: phase.until } : {}),
+  };
   const { units, personOf } = yield* exposedUnitsProgram(project, experience.name, variations, window);
   const values = yield* metricValuesProgram(project, query.counted, units, personOf);
   const dimension = query.dimension === undefined

@@ -35,6 +35,12 @@ export interface UnitWindow {
   from?: number;
   /** …and before this one. */
   to?: number;
+  /**
+   * Only exposures at or after `since` and before `until` count at all: those of one randomisation of the experiment
+   * (a re-randomisation assigned everybody afresh; what people saw before it is another experiment's).
+   */
+  since?: number;
+  until?: number;
 }
 
 /** What an exposure's request told of the visitor, as results break units down by. */
@@ -94,6 +100,7 @@ export function* exposedUnitsProgram(
   const personOf = yield* personGraphProgram(project, profiles);
   const people = new Map<unknown, Exposure>();
   const add = (person: unknown, exposure: Exposure): void => {
+    if ((window.since !== undefined && exposure.first < window.since) || (window.until !== undefined && exposure.first >= window.until)) return;
     const seen = people.get(person);
     if (seen === undefined) {
       people.set(person, exposure);

@@ -21,12 +21,18 @@ export function phaseWindow(phases: readonly StoredPhase[], asked: number | unde
     throw new ServiceError('invalid_request', `phase: the experiment has ${count === 1 ? 'one phase (1)' : `phases 1 to ${count}`}, not ${phase}`);
   }
   const stored = phases[phase - 1];
+  // The phases of one randomisation share their people; a re-randomisation begins another set of them.
+  const randomization = stored?.randomization ?? 0;
+  const since = randomization > 0 ? phases.find((p) => p.randomization === randomization)?.startedAt : undefined;
+  const until = phases.find((p) => p.phase > phase && p.randomization !== randomization)?.startedAt;
   return {
     phase,
     phases: [...phases],
     ...(stored?.startedAt != null ? { from: stored.startedAt } : {}),
     ...(stored?.endedAt != null ? { to: stored.endedAt } : {}),
     ...(stored !== undefined ? { weights: stored.weights } : {}),
+    ...(since != null ? { since } : {}),
+    ...(until != null ? { until } : {}),
   };
 }
 

@@ -153,12 +153,15 @@ describe('exposureSetParams', () => {
     const choice: { name: string; variation?: string | null } = { name: 'hero "big"', variation: 'bold' };
     const params = (choices: { name: string; variation?: string | null }[]) =>
       exposureSetParams({ project: P, profileId: 'p', sessionId: 's', device: 'mobile', time: 5, choices }, 9);
-    assert.deepEqual(params([choice, { name: 'note' }]), [P, 'p', 's', 'mobile', 5, 2, '[["hero \\"big\\"","bold"],["note",null]]']);
+    assert.deepEqual(params([choice, { name: 'note' }]), [P, 'p', 's', 'mobile', 5, 2, '[["hero \\"big\\"","bold"],["note",null]]', null]);
     assert.equal(params([choice])[6], '[["hero \\"big\\"","bold"]]');
     choice.variation = 'control';
     assert.equal(params([choice])[6], '[["hero \\"big\\"","control"]]');
     choice.variation = null;
     assert.equal(params([choice])[6], '[["hero \\"big\\"",null]]');
+    // What results break the exposure down by, as the Choose route found it.
+    const context = '{"browser":"Firefox"}';
+    assert.equal(exposureSetParams({ project: P, profileId: 'p', context, choices: [choice] }, 9)[7], context);
   });
 });
 

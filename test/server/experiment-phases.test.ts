@@ -174,6 +174,39 @@ for (const driver of DRIVERS) {
       assert.equal(answer.units, 0);
     });
 
+    it('re-randomises on request: a new phase assigns everybody afresh, and each phase counts its own randomisation', async () => {
+      const app = h.app;
+      const name = `rerandomised-${driver.name}`;
+      clock += HOUR;
+      assert.equal((await put(app, experiment(name, [50, 50]))).statusCode, 201);
+      const before = new Map<string, string | undefined>();
+      for (let i = 0; i < 60; i++) before.set(`${name}-${i}`, await expose(app, name, `${name}-${i}`));
+      clock += HOUR;
+      // The service keeps the count: what a client sends back is not taken.
+      const res = await app.inject({
+        method: 'PUT', url: `${BASE}/experiences/${name}?rerandomize=true`, headers: ADMIN, payload: { ...experiment(name, [50, 50]), randomization: 7 },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().randomization, 1);
+      clock += HOUR;
+      let moved = 0;
+      for (const [profile, variation] of before) if ((await expose(app, name, profile)) !== variation) moved++;
+      assert.ok(moved >= 10, `only ${moved} of 60 people moved`);
+      const current = await results(app, name);
+      assert.equal(current.phase, 2);
+      assert.equal(current.phases[1]!.reason, 're-randomised');
+      assert.equal(current.units, 60, 'the people seen again count in the new randomisation');
+      assert.equal(current.multipleExposures, 0);
+      assert.equal((await results(app, name, '&phase=1')).units, 60);
+      // An edit without the flag keeps the randomisation.
+      assert.equal((await put(app, { ...experiment(name, [50, 50]), group: 'g' })).json().randomization, 1);
+      for (const [query, body] of [['?rerandomize=maybe', experiment(name, [50, 50])], ['?rerandomize=true', experiment(name, [50, 50], { status: 'draft' })]] as const) {
+        const refused = await app.inject({ method: 'PUT', url: `${BASE}/experiences/${name}${query}`, headers: ADMIN, payload: body });
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.equal(refused.json().error.code, 'invalid_request');
+      }
+    });
+
     it('answers a daily series: each day\'s results over the units first exposed by its end, with every day between', async () => {
       const app = h.app;
       const name = `daily-${driver.name}`;

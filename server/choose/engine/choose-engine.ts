@@ -63,7 +63,7 @@ function select(compiled: CompiledExperiences, request: ChooseRequest): readonly
 
 /** The config's choice for the unit's stored variation of `experience`, or undefined (none known, or removed). */
 function knownChoice(experience: CompiledExperience, known: ReadonlyMap<string, string>): Readonly<Choice> | undefined {
-  const variation = known.get(experience.name);
+  const variation = known.get(experience.assignmentKey);
   const index = variation === undefined ? undefined : experience.variationIndex.get(variation);
   return index === undefined ? undefined : experience.choices[index];
 }
@@ -260,7 +260,7 @@ function resolveAssignments(
   waits: PromiseLike<unknown>[],
 ): void {
   const batch: AssignmentRequest[] = pending.map((p) => ({
-    experience: p.experience.name,
+    experience: p.experience.assignmentKey,
     unitKey: p.unit,
     proposedVariation: p.experience.variationNames[p.proposed]!,
     hashVersion: p.experience.hashVersion,

@@ -30,6 +30,11 @@ export interface CompiledExperience {
   readonly namespace: Namespace | null;
   readonly hashVersion: HashVersion;
   readonly seed: string;
+  /**
+   * The name its first assignments are stored under: the experience's name, with `#n` after the n-th
+   * re-randomisation, so that nobody's earlier assignment answers for the new one.
+   */
+  readonly assignmentKey: string;
   /** FNV state after the seed, so hash v2 walks only the unit id per request. */
   readonly seedState: number;
   /** One range per variation (a single range for personalization and feed, i.e. traffic only; none for a winner). */
@@ -66,6 +71,21 @@ export interface CompiledExperiences {
 
 const ALL_DEVICES: readonly Device[] = ['mobile', 'desktop'];
 
+/** The hash seed: the experience's (default its name), with `:n` after the n-th re-randomisation. */
+function seedOf(config: ExperienceConfig): string {
+  const seed = config.seed ?? config.name;
+  return config.randomization ? `${seed}:${config.randomization}` : seed;
+}
+
+/**
+ * Where first assignments are stored: the name, with `#n` after the n-th re-randomisation. (An experience literally
+ * named `hero#1` beside a twice re-randomised `hero` would share rows: a name nobody gives, and the price of keeping the
+ * key readable in exports.)
+ */
+export function assignmentKeyOf(config: Pick<ExperienceConfig, 'name' | 'randomization'>): string {
+  return config.randomization ? `${config.name}#${config.randomization}` : config.name;
+}
+
 function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined): CompiledExperience | null {
   // Drafts and experiments stopped without a winner are served to nobody: left out here, they cost requests nothing
   // and leave no assignment or exposure, as if absent from the config. Not warned about: both are normal states.
@@ -91,7 +111,7 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
 
   const traffic = config.traffic ?? 100;
   const coverage = traffic / 100;
-  const seed = config.seed ?? name;
+  const seed = seedOf(config);
   let ranges: BucketRange[];
   let variationNames: string[] = [];
   let bodies: Readonly<Record<string, unknown>>[] = [];
@@ -123,6 +143,7 @@ function compileOne(config: ExperienceConfig, logger: ChooseLogger | undefined):
     namespace: config.namespace ?? null,
     hashVersion,
     seed,
+    assignmentKey: assignmentKeyOf(config),
     seedState: seedState(seed),
     ranges,
     needsHash: kind === 'experiment' || !(coverage >= 1),
@@ -150,7 +171,7 @@ function compileWinner(config: ExperienceConfig, winner: string, logger: ChooseL
     logger?.warn({ experience: name, winner }, 'Experience is stopped with a winner that is not one of its variations; it is never served');
     return null;
   }
-  const seed = config.seed ?? name;
+  const seed = seedOf(config);
   const body = variation.body ?? EMPTY_BODY;
   return {
     name,
@@ -162,6 +183,7 @@ function compileWinner(config: ExperienceConfig, winner: string, logger: ChooseL
     namespace: null,
     hashVersion: config.hashVersion ?? 2,
     seed,
+    assignmentKey: assignmentKeyOf(config),
     seedState: seedState(seed),
     ranges: [],
     needsHash: false,
