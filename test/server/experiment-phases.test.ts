@@ -207,6 +207,28 @@ for (const driver of DRIVERS) {
       }
     });
 
+    it('warns of a sample-ratio mismatch in the current phase, and stops for one only when the experiment asks', async () => {
+      const app = h.app;
+      clock += HOUR;
+      const names = [`srm-stop-${driver.name}`, `srm-warn-${driver.name}`];
+      assert.equal((await put(app, experiment(names[0]!, [50, 50], { stopOnSrm: true }))).statusCode, 201);
+      assert.equal((await put(app, experiment(names[1]!, [50, 50]))).statusCode, 201);
+      // Exposures reported when shown, lopsided as a broken page would report them: 120 control, 40 bold.
+      const shown = names.flatMap((name) => Array.from({ length: 160 }, (_, i) => event('Experiment Viewed', `${name}-${i}`, {
+        experience: name, variation: i < 120 ? 'control' : 'bold',
+      })));
+      await track(app, shown);
+      assert.equal((await results(app, names[0]!)).srm.mismatch, true);
+      const svc = (app as unknown as { svc: ServiceContext }).svc;
+      const watch = new GuardrailWatch({ ...svc, results: new ResultsService(svc.storage) }, { now: () => clock });
+      const stopped = await watch.check();
+      await watch.close();
+      assert.deepEqual(stopped.map((s) => [s.experience, s.stop.rule]), [[names[0], 'srm']]);
+      const items = await Promise.all(names.map((name) => app.inject({ method: 'GET', url: `${BASE}/experiences/${name}`, headers: ADMIN })));
+      assert.deepEqual(items.map((r) => r.json().status), ['stopped', 'running']);
+      assert.equal(typeof items[0]!.json().stoppedBy.srmPValue, 'number');
+    });
+
     it('answers a daily series: each day\'s results over the units first exposed by its end, with every day between', async () => {
       const app = h.app;
       const name = `daily-${driver.name}`;
