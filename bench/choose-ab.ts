@@ -22,6 +22,7 @@ const seconds = Number(arg('seconds', '6'));
 // Seconds of load before measuring: long enough, a server whose per-node caches are full (a node that has run a while).
 const warm = Number(arg('warm', '2'));
 const profile = process.argv.includes('--prof');
+const BROWSER_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /** The choose bench's mix: returning visitors continue a session or start one (a quarter), new ones are new. */
 function requestBody(state: { newVisitors: number; sessions: Map<number, number> }): string {
@@ -56,7 +57,9 @@ async function run(tree: string): Promise<{ rps: number; cpu: number; busy: numb
   const state = { newVisitors: 0, sessions: new Map<number, number>() };
   const load = (duration: number) => autocannon({
     url: `http://127.0.0.1:${port}/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret`,
-    method: 'POST', connections: Number(arg('connections', '10')), duration, headers: { 'content-type': 'application/json' },
+    method: 'POST', connections: Number(arg('connections', '10')), duration,
+    // A browser's request: the service reads its User-Agent for results' browser breakdown.
+    headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA },
     requests: [{ setupRequest: (req) => ({ ...req, body: requestBody(state) }) }],
   });
   try {

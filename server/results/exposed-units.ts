@@ -22,8 +22,11 @@ export interface ExposedUnits {
   device: (string | null)[];
   /** Per unit: the profile its first exposure named. */
   profile: string[];
-  /** Per unit: what its first exposure's request told of it (browser family, utm_source, utm_medium), if anything. */
-  context: (ExposureFacts | null)[];
+  /**
+   * Per unit: what its first exposure's request told of it (browser family, utm_source, utm_medium), if anything; as
+   * the exposure row's JSON text until a breakdown parses it (unit-dimensions.ts).
+   */
+  context: (ExposureFacts | string | null)[];
   /** People exposed to two variations or more: left out of the units, counted here. */
   multipleExposures: number;
   /** The experiment's first exposure of anybody (epoch ms), whatever the window; null when nobody was exposed. */
@@ -56,15 +59,8 @@ interface Exposure {
   id: number;
   device: string | null;
   profile: string;
-  context: ExposureFacts | null;
+  context: ExposureFacts | string | null;
   multiple: boolean;
-}
-
-/** The context column of an exposure row (JSON text), or null. */
-function factsOf(raw: unknown): ExposureFacts | null {
-  if (typeof raw !== 'string') return null;
-  const parsed = JSON.parse(raw) as unknown;
-  return typeof parsed === 'object' && parsed !== null ? (parsed as ExposureFacts) : null;
 }
 
 /** An `Experiment Viewed` event's facts: its data's utm fields and the browser the service noted on receipt. */
@@ -114,7 +110,8 @@ export function* exposedUnitsProgram(
   for (const [id, profileId, device, ts, variation, context] of rows) {
     add(personOf(str(profileId)), {
       variation: str(variation), first: num(ts), id: num(id), device: device == null ? null : str(device),
-      profile: str(profileId), context: factsOf(context), multiple: false,
+      // The context column's JSON text as stored: parsed only by a breakdown that reads it (unit-dimensions.ts).
+      profile: str(profileId), context: typeof context === 'string' ? context : null, multiple: false,
     });
   }
   reported.forEach(([profileId, time, rawData, browser], i) => {
@@ -132,7 +129,7 @@ export function* exposedUnitsProgram(
   const first: number[] = [];
   const device: (string | null)[] = [];
   const profile: string[] = [];
-  const context: (ExposureFacts | null)[] = [];
+  const context: (ExposureFacts | string | null)[] = [];
   let multipleExposures = 0;
   let earliest: number | null = null;
   for (const [person, exposure] of people) {

@@ -1,6 +1,6 @@
 import { valuesOp, type SqlProgram } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
-import type { ExposedUnits } from './exposed-units.js';
+import type { ExposedUnits, ExposureFacts } from './exposed-units.js';
 
 // What results break an experiment's units down by: facts of each unit's first exposure (its device, its browser, the
 // page's utm_source and utm_medium), whether it was a new visitor then, or an attribute of its profile.
@@ -43,7 +43,7 @@ export function* dimensionValuesProgram(project: string, dimension: ResultsDimen
   if (dimension === 'device') return units.device.map((d) => d ?? UNKNOWN);
   if (dimension === 'visitor') return units.profile.map((p, i) => visitorOf(p, units.first[i] as number));
   if (dimension === 'browser' || dimension === 'utm_source' || dimension === 'utm_medium') {
-    return units.context.map((c) => c?.[dimension] ?? UNKNOWN);
+    return units.context.map((c) => (typeof c === 'string' ? JSON.parse(c) as ExposureFacts : c)?.[dimension] ?? UNKNOWN);
   }
   const key = dimension.slice('attribute:'.length);
   const byProfile = new Map<string, string>();
