@@ -18,14 +18,14 @@
 //
 // "Fifty experiments" (results-fifty-bench.ts): hero's results alone in its project and beside 49 others.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { measureFifty, OTHERS } from './results-fifty-bench.js';
+import { measureFifty, OTHERS, type FiftyExperimentsSize } from './results-fifty-bench.js';
+import {
+  BATCH, config, DAY, HERO_V1, indexExposures, median, PROJECT, results, START, timed, uuid,
+} from './results-data.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
-import type { ServiceConfigFile } from '../server/config/config-types.js';
 import { chooseStore } from '../server/choose/choose-store.js';
-import { INDEX_EXPOSURES } from '../server/results/exposure-indexer.js';
 import type { ExposureSet } from '../server/choose/exposure-programs.js';
 import { ingestBatch } from '../server/programs.js';
 import { recordPhaseStep } from '../server/phases/phase-store.js';
@@ -50,23 +50,6 @@ export interface ResultsBench {
   fifty: FiftyExperimentsSize | null;
 }
 
-/** Hero's results alone in its project, and beside 24 and 49 other experiments of the same size. */
-export interface FiftyExperimentsSize {
-  unitsEach: number;
-  eventsEach: number;
-  setupSeconds: number;
-  aloneMs: number;
-  halfMs: number;
-  fiftyMs: number;
-  /** Beside 49 others / alone. */
-  ratio: number;
-  /** Units the three answers counted, and the units exposed to hero (each is one person). */
-  answerUnits: number[];
-  exposedUnits: number;
-  /** Whether the three answers are the same (they should be: the others share no person and no metric's event). */
-  sameAnswers: boolean;
-}
-
 export interface ResultsBenchSize {
   units: number;
   events: number;
@@ -89,46 +72,14 @@ export interface ResultsBenchSize {
   seriesDays: number;
 }
 
-export const PROJECT = 'acme/shop';
-export const DAY = 86_400_000;
-export const BATCH = 20_000;
-export const START = Date.parse('2026-10-01T00:00:00.000Z');
-
-export function config(): ServiceConfigFile {
-  return {
-    organizations: { acme: { projects: { shop: {
-      apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
-      experiences: [
-        { ...HERO_V1, traffic: 90 },
-        { name: 'footer', variations: [
-          { name: 'a', weight: 50, body: {} }, { name: 'b', weight: 50, body: {} },
-        ] },
-      ],
-      metrics: [
-        { name: 'purchase', event: 'Product ordered', type: 'binomial' },
-        { name: 'revenue', event: 'Product ordered', type: 'sum', value: 'price' },
-        { name: 'revenue-cuped', event: 'Product ordered', type: 'sum', value: 'price', cuped: true },
-      ],
-    } } } },
-  };
-}
-
 /** The browser families exposures carry (what the Choose route records from the User-Agent). */
 const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet'];
-
-/** hero as the bench's config has it, before its traffic went from 100 % to 90 % halfway through the exposures. */
-const HERO_V1 = { name: 'hero', variations: [{ name: 'control', weight: 50, body: { title: 'Welcome' } }, { name: 'bold', weight: 50, body: { title: 'Big sale' } }] };
 
 /** hero's second phase, recorded as a management write would record it, a week into its two weeks of exposures. */
 async function recordSecondPhase(storage: Storage): Promise<void> {
   await storage.transaction(function* () {
     yield* recordPhaseStep({ project: PROJECT, name: 'hero', before: HERO_V1, beforeVersion: 1, after: { ...HERO_V1, traffic: 90 }, version: 2, at: START + 21 * DAY });
   });
-}
-
-export function uuid(rand: () => number): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(rand() * 16).toString(16)).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
 
 async function generate(storage: Storage, units: number, events: number): Promise<void> {
@@ -210,30 +161,6 @@ async function floor(storage: Storage): Promise<Map<string, number>> {
 /** What the phased measurement asks for besides the phase: a breakdown and the daily series. */
 const SEGMENTED = '&dimension=browser&series=day';
 
-interface Answer {
-  units: number;
-  dimensions?: unknown[];
-  series?: unknown[];
-  metrics: { name: string; variations: { name: string; total: number }[] }[];
-}
-
-export async function results(app: FastifyInstance, query = ''): Promise<Answer> {
-  const res = await app.inject({ method: 'GET', url: `/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret${query}` });
-  if (res.statusCode !== 200) throw new Error(`results answered ${res.statusCode}: ${res.body}`);
-  return res.json() as Answer;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = process.hrtime.bigint();
-  const value = await work();
-  return [value, Number(process.hrtime.bigint() - started) / 1e6];
-}
-
 async function measure(scale: number, rounds: number): Promise<ResultsBenchSize> {
   const units = Math.round(100_000 * scale);
   const events = Math.round(1_000_000 * scale);
@@ -285,14 +212,6 @@ async function measure(scale: number, rounds: number): Promise<ResultsBenchSize>
     await storage.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * What a running service's indexer does within a second of the writes (results/exposure-indexer.ts): the exposures
- * measured are in results' index, as they are a moment after they were written.
- */
-export async function indexExposures(storage: Storage): Promise<void> {
-  while ((await storage.place(INDEX_EXPOSURES, 5000)).more);
 }
 
 export async function runResultsBench(options: ResultsBenchOptions = {}): Promise<ResultsBench> {

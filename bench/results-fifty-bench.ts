@@ -15,7 +15,24 @@ import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { SCHEMA } from '../server/schema.js';
 import { seededRandom } from './seeded-random.js';
-import { BATCH, config, DAY, indexExposures, median, PROJECT, results, START, timed, uuid, type FiftyExperimentsSize } from './results-bench.js';
+import { BATCH, config, DAY, indexExposures, median, PROJECT, results, START, timed, uuid } from './results-data.js';
+
+/** Hero's results alone in its project, and beside 24 and 49 other experiments of the same size. */
+export interface FiftyExperimentsSize {
+  unitsEach: number;
+  eventsEach: number;
+  setupSeconds: number;
+  aloneMs: number;
+  halfMs: number;
+  fiftyMs: number;
+  /** Beside 49 others / alone. */
+  ratio: number;
+  /** Units the three answers counted, and the units exposed to hero (each is one person). */
+  answerUnits: number[];
+  exposedUnits: number;
+  /** Whether the three answers are the same (they should be: the others share no person and no metric's event). */
+  sameAnswers: boolean;
+}
 
 export const OTHERS = 49;
 /** The others in the middle project: the time beside 24 and beside 49 others shows whether it grows with them. */
