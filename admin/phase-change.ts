@@ -33,8 +33,8 @@ export function phaseNoticeView(
     ${phaseNotice(name, changes)}
     <fieldset class="assignments"><legend>Assignments</legend>
       <label class="choice"><input type="radio" name="assignments" value="keep" .checked=${!rerandomize} @change=${() => choose(false)}>
-        Keep them <span class="muted">(default: nobody already in the experiment moves)</span></label>
+        <span>Keep them <span class="muted">(default: nobody already in the experiment moves)</span></span></label>
       <label class="choice"><input type="radio" name="assignments" value="rerandomize" .checked=${rerandomize} @change=${() => choose(true)}>
-        Re-randomise <span class="muted">(everybody is assigned afresh, with a new seed)</span></label>
+        <span>Re-randomise <span class="muted">(everybody is assigned afresh, with a new seed)</span></span></label>
     </fieldset></div>`;
 }

@@ -60,6 +60,24 @@ export class SvcAdminResults extends ApiView {
     .alert {
       margin-block-end: 1rem;
     }
+    form.attribute {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem 0.75rem;
+      margin: 0 0 1rem;
+    }
+    form.attribute label {
+      font-weight: 600;
+    }
+    form.attribute input {
+      inline-size: 12rem;
+      max-inline-size: 100%;
+    }
+    form.attribute .hint {
+      flex-basis: 100%;
+      margin: 0;
+    }
     svc-results {
       display: block;
       padding: 1.25rem;
@@ -140,6 +158,7 @@ export class SvcAdminResults extends ApiView {
       </div>
       ${this.#stopped()}
       ${this.#facts()}
+      ${this.#attributeForm()}
       ${s
         ? html`<svc-results organization=${s.organization} project=${s.project} experience=${this.experience} api=${this.base}
             .apiKey=${s.key} phase=${this.phase === undefined ? '' : String(this.phase)} metrics=${this.metric ?? ''}
@@ -162,6 +181,23 @@ export class SvcAdminResults extends ApiView {
       ...('metric' in detail ? (detail.metric ? { metric: detail.metric } : {}) : this.metric ? { metric: this.metric } : {}),
       ...('dimension' in detail ? (detail.dimension ? { dimension: detail.dimension } : {}) : this.dimension ? { dimension: this.dimension } : {}),
     });
+  }
+
+  /** A breakdown by a profile attribute the reader names (`plan`): the results' own select offers the fixed ones. */
+  #attributeForm(): TemplateResult {
+    const current = this.dimension?.startsWith('attribute:') ? this.dimension.slice('attribute:'.length) : '';
+    const submit = (e: SubmitEvent): void => {
+      e.preventDefault();
+      const key = new FormData(e.target as HTMLFormElement).get('attribute')?.toString().trim() ?? '';
+      this.#moved({ dimension: key ? `attribute:${key}` : '' });
+    };
+    return html`<form class="attribute" @submit=${submit}>
+      <label for="attribute">Break down by a profile attribute</label>
+      <input id="attribute" name="attribute" spellcheck="false" autocapitalize="off" placeholder="plan" .value=${current}
+        aria-describedby="attribute-hint">
+      <button type="submit">Break down</button>
+      <p id="attribute-hint" class="hint">A key identify sets on profiles (userAttributes), as it is now; empty: no breakdown.</p>
+    </form>`;
   }
 
   #stopped(): TemplateResult | typeof nothing {
