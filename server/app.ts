@@ -217,7 +217,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),
   });
   app.addHook('onClose', () => guardrails.close());
-  resultsRoute(app, ctx, results);
+  resultsRoute(app, {
+    ...ctx,
+    // A reader's look at a running experiment's current phase is a look the guardrails act on too.
+    currentReport: (project, experience, report) => {
+      void guardrails.judge(project, experience, report).catch((error: unknown) => {
+        app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
+      });
+    },
+  }, results);
   managementRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);

@@ -9,6 +9,7 @@ import { parseResultsQuery } from '../results/results-query.js';
 import type { ResultsService } from '../results/results-service.js';
 import type { Storage } from '../storage/storage.js';
 import { describeStop, guardrailVerdict } from './guardrail-verdict.js';
+import type { ResultsAnswer } from '../../wire/results-answer.js';
 
 /** The audit log's key id of what the service does by itself. */
 export const SERVICE_ACTOR = 'service';
@@ -106,6 +107,16 @@ export class GuardrailWatch {
       metrics.srmMismatches.inc({ project: project.key, experience: experience.name });
       this.options.logger?.warn({ project: project.key, experience: experience.name, phase: report.phase, pValue: report.srm.pValue }, 'sample-ratio mismatch in the current phase');
     }
+    return this.judge(project, experience, report);
+  }
+
+  /**
+   * Acts on a report of the experiment's current phase over all its units (the watch's own, or one a reader asked for):
+   * stops the running experiment when a variation harms one of its guardrails (or, with `stopOnSrm`, on a mismatch).
+   * Answers the stop made, or null.
+   */
+  async judge(project: ProjectRef, experience: ExperienceConfig, report: ResultsAnswer): Promise<AutomaticStop | null> {
+    if (this.#closed || !isRunningExperiment(experience)) return null;
     const stop = guardrailVerdict(experience, report, new Date(this.#now()).toISOString());
     if (stop === null) return null;
     return (await this.#stop(project, experience, stop)) ? stop : null;

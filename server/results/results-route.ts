@@ -4,7 +4,9 @@ import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ResultsService } from './results-service.js';
 import { parseResultsQuery } from './results-query.js';
-import type { ConfigStore } from '../config/config-store.js';
+import type { ConfigStore, ProjectRef } from '../config/config-store.js';
+import type { ExperienceConfig } from '../config/config-types.js';
+import type { ResultsReport } from './results-report.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/results';
@@ -13,6 +15,11 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
 export interface ResultsRouteDeps {
   config: ConfigStore;
   metrics: ServiceMetrics;
+  /**
+   * Told of every report of an experiment's current phase over all its units (no `phase`, `from` or `to` asked): the
+   * guardrail watch acts on it at once, as it would at its next look.
+   */
+  currentReport?: (project: ProjectRef, experience: ExperienceConfig, report: ResultsReport) => void;
 }
 
 /**
@@ -41,6 +48,8 @@ export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, result
       const report = await results.compute(project, { ...experience, variations: experience.variations }, query);
       ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (report.srm.mismatch) ctx.metrics.srmMismatches.inc({ project, experience: experience.name });
+      const whole = query.phase === undefined && query.from === undefined && query.to === undefined;
+      if (whole) ctx.currentReport?.(auth.project, experience, report);
       return report;
     },
   );

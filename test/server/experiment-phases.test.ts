@@ -218,7 +218,8 @@ for (const driver of DRIVERS) {
         experience: name, variation: i < 120 ? 'control' : 'bold',
       })));
       await track(app, shown);
-      assert.equal((await results(app, names[0]!)).srm.mismatch, true);
+      // Read as phase 1 by number: a read of the current phase as a whole would have the watch act at once (below).
+      assert.equal((await results(app, names[0]!, '&phase=1')).srm.mismatch, true);
       const svc = (app as unknown as { svc: ServiceContext }).svc;
       const watch = new GuardrailWatch({ ...svc, results: new ResultsService(svc.storage) }, { now: () => clock });
       const stopped = await watch.check();
@@ -227,6 +228,31 @@ for (const driver of DRIVERS) {
       const items = await Promise.all(names.map((name) => app.inject({ method: 'GET', url: `${BASE}/experiences/${name}`, headers: ADMIN })));
       assert.deepEqual(items.map((r) => r.json().status), ['stopped', 'running']);
       assert.equal(typeof items[0]!.json().stoppedBy.srmPValue, 'number');
+    });
+
+    it('stops a harmed experiment as soon as somebody reads its current results, without waiting for the watch', async () => {
+      const app = h.app;
+      const name = `read-stops-${driver.name}`;
+      clock += HOUR;
+      assert.equal((await put(app, experiment(name, [50, 50], { guardrails: ['errors'] }))).statusCode, 201);
+      const events: ServiceEvent[] = [];
+      for (let i = 0; i < 300; i++) {
+        const variation = await expose(app, name, `${name}-${i}`);
+        if (variation === 'bold' ? i % 5 !== 0 : i % 20 === 0) events.push(event('Error shown', `${name}-${i}`));
+      }
+      await track(app, events);
+      // Reads of a part of it (a phase by number, a window) decide nothing.
+      await results(app, name, '&phase=1');
+      await results(app, name, `&from=${new Date(clock - HOUR).toISOString()}`);
+      const still = await app.inject({ method: 'GET', url: `${BASE}/experiences/${name}`, headers: ADMIN });
+      assert.equal(still.json().status, 'running');
+      await results(app, name);
+      let status = 'running';
+      for (let i = 0; i < 100 && status === 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        status = (await app.inject({ method: 'GET', url: `${BASE}/experiences/${name}`, headers: ADMIN })).json().status;
+      }
+      assert.equal(status, 'stopped');
     });
 
     it('answers a daily series: each day\'s results over the units first exposed by its end, with every day between', async () => {
@@ -263,7 +289,7 @@ for (const driver of DRIVERS) {
       }
       clock += 60_000;
       await track(app, events);
-      const before = await results(app, name);
+      const before = await results(app, name, '&phase=1');
       const harm = before.metrics.find((m) => m.name === 'errors')!.variations[1]!.harm!;
       assert.equal(harm.harmed, true, JSON.stringify(harm));
 
