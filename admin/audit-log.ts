@@ -167,7 +167,7 @@ export class SvcAdminAudit extends ApiView {
         : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action}>
       <td>${label('Time')}<time datetime=${entry.at}>${this.#time.format(new Date(entry.at))}</time></td>
-      <td>${label('Key')}<span class="mono">${entry.keyId}</span></td>
+      <td>${label('Key')}<span class="mono">${entry.actor?.name ?? entry.keyId}</span></td>
       <td>${label('Action')}<span><span class="badge ${entry.action}">${entry.action}</span></span></td>
       <td>${label('Kind')}${entry.kind}</td>
       <th scope="row">${entry.name}</th>

@@ -86,6 +86,8 @@ export interface AuditEntry {
   /** ISO 8601. */
   at: string;
   keyId: string;
+  /** Who made the change: a key (its name) or a person. */
+  actor?: { type: 'person' | 'key'; id: string; name: string };
   /** `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why). */
   action: 'create' | 'update' | 'delete' | 'stop';
   kind: 'experience' | 'metric' | 'feed';

@@ -14,6 +14,7 @@ import { tokenBucketStore } from './http/token-bucket-store.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { ManagedConfig } from './management/managed-config.js';
 import { managementRoutes } from './management/management-routes.js';
+import { accessRoutes } from './management/access-routes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { catalogRoute } from './recommendations/catalog-route.js';
 import { chooseRoute } from './choose/choose-route.js';
@@ -96,7 +97,7 @@ export interface BuildAppOptions {
  * await app.listen({ port: 8787 });
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const config = new ConfigStore(validateConfig(options.config));
+  const config = new ConfigStore(validateConfig(options.config), options.now ?? Date.now);
   const limits: ConnectionLimits = {
     ...DEFAULT_CONNECTION_LIMITS,
     // Behind a load balancer every client arrives from its address: a cap per address would cap everyone.
@@ -227,6 +228,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }, results);
   managementRoutes(app, ctx);
+  accessRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
   healthRoute(app, { storage: options.storage, configHealth: () => managed.health });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ConfigStore, KeyEntry, KeyKind, ProjectRef } from '../config/config-store.js';
+import { ROLES, type ConfigStore, type KeyEntry, type KeyKind, type ProjectRef, type Role } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { readCredentials } from './read-credentials.js';
@@ -17,6 +17,24 @@ export interface AuthOptions {
   adminOnly?: boolean;
   /** A source id the caller acts for (path or body): must be one of the project's `sources`. */
   sourceId?: string;
+  /** The least role an admin key needs here (viewer < editor < admin); below it: 403 `role_forbidden`. */
+  role?: Role;
+}
+
+/** Whether `role` is at least `needed` (viewer < editor < admin). */
+export function roleAtLeast(role: Role, needed: Role): boolean {
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+/**
+ * An admin key's role check: the file's admin keys are `admin`.
+ * @throws ServiceError `role_forbidden`.
+ */
+export function requireRole(entry: KeyEntry, needed: Role): void {
+  const role = entry.role ?? 'admin';
+  if (!roleAtLeast(role, needed)) {
+    throw new ServiceError('role_forbidden', `This needs the ${needed} role; the key ${quoted(entry.name ?? entry.id)} is ${role}.`);
+  }
 }
 
 export interface AuthResult {
@@ -62,10 +80,11 @@ export function authenticate(
   }
   const project = store.project(org, projectName);
   if (!project) throw new ServiceError('project_not_found', `There is no project ${quoted(projectName)} in organization ${quoted(org)}.`);
-  // An admin key (project null) opens every project of its organization.
-  if (entry.org !== org || (entry.project !== null && entry.project !== projectName)) {
+  // An admin key (project null) opens every project of its organization, or those it is narrowed to.
+  if (entry.org !== org || (entry.project !== null && entry.project !== projectName) || (entry.projects != null && !entry.projects.includes(projectName))) {
     throw new ServiceError('key_not_for_project', 'The key does not belong to this project.');
   }
+  if (options.role !== undefined && entry.kind === 'adminKey') requireRole(entry, options.role);
   if (options.sourceId !== undefined && !project.config.sources.includes(options.sourceId)) {
     throw new ServiceError('source_not_allowed', `The source ${quoted(options.sourceId)} is not a source of this project.`);
   }

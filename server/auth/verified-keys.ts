@@ -1,4 +1,5 @@
 import type { ConfigStore, KeyEntry } from '../config/config-store.js';
+import crypto from 'node:crypto';
 import { secretsEqual } from './secrets-equal.js';
 
 /**
@@ -31,12 +32,24 @@ const DUMMY_KEY = 'unknown.unknown';
  * compared in constant time with the key of its id (an unknown id is compared with a stand-in, at the same cost).
  * @example const entry = verifyKey(store, 'srv1.s3cret');
  */
-export function verifyKey(store: ConfigStore, key: string, id: string): KeyEntry | undefined {
+export function verifyKey(store: ConfigStore, key: string, id: string, now = store.now()): KeyEntry | undefined {
   const remembered = verifiedKey(store, key);
-  if (remembered !== undefined) return remembered;
+  if (remembered !== undefined) return expired(remembered, now) ? undefined : remembered;
   const entry = store.keyById(id);
-  const matches = secretsEqual(key, entry?.key ?? DUMMY_KEY);
-  if (!entry || !matches) return undefined;
+  // A stored key is known by its digest only: the presented key's digest is compared with it, in constant time.
+  const matches = entry?.hash !== undefined
+    ? secretsEqual(keyDigest(key), entry.hash)
+    : secretsEqual(key, entry?.key ?? DUMMY_KEY);
+  if (!entry || !matches || expired(entry, now)) return undefined;
   rememberVerifiedKey(store, key, entry);
   return entry;
+}
+
+function expired(entry: KeyEntry, now: number): boolean {
+  return entry.expiresAt != null && entry.expiresAt <= now;
+}
+
+/** The hex SHA-256 of a whole key: what the keys API stores (a key is 32 random bytes: no slow hash is needed). */
+export function keyDigest(key: string): string {
+  return crypto.createHash('sha256').update(key, 'utf8').digest('hex');
 }

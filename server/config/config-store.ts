@@ -2,13 +2,26 @@ import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
 
 export type KeyKind = 'apiKey' | 'writeKey' | 'adminKey';
 
+/** What a management caller may do, narrowest first: read; change experiences, metrics and feeds; manage access. */
+export type Role = 'viewer' | 'editor' | 'admin';
+
+export const ROLES: readonly Role[] = ['viewer', 'editor', 'admin'];
+
 /** A configured key with the project it opens (every project of its organization for an admin key: null). */
 export interface KeyEntry {
   kind: KeyKind;
   id: string;
+  /** The whole key (`<id>.<secret>`) of a file key; empty for a stored key, which is known by its hash only. */
   key: string;
   org: string;
   project: string | null;
+  /** Admin keys: what they may do (the file's admin keys are `admin`). */
+  role?: Role;
+  /** A stored key: its name, the hex SHA-256 of the whole key, the projects it is narrowed to, when it expires. */
+  name?: string;
+  hash?: string;
+  projects?: readonly string[] | null;
+  expiresAt?: number | null;
 }
 
 /** A project with its names, as routes and the choose engine see it. */
@@ -40,7 +53,7 @@ function index(config: ServiceConfigFile): Snapshot {
     projects.set(org, orgProjects);
     for (const k of orgConfig.adminKeys ?? []) {
       const id = k.slice(0, k.indexOf('.'));
-      keysById.set(id, { kind: 'adminKey', id, key: k, org, project: null });
+      keysById.set(id, { kind: 'adminKey', id, key: k, org, project: null, role: 'admin' });
     }
     for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
       const key = `${org}/${name}`;
@@ -65,7 +78,8 @@ function index(config: ServiceConfigFile): Snapshot {
 export class ConfigStore {
   private snapshot: Snapshot;
 
-  constructor(config: ServiceConfigFile) {
+  /** `now`: the clock keys expire by (the app's; tests pin it). */
+  constructor(config: ServiceConfigFile, readonly now: () => number = Date.now) {
     this.snapshot = index(config);
   }
 
@@ -87,9 +101,23 @@ export class ConfigStore {
     return this.snapshot.projects.get(org)?.get(project);
   }
 
-  /** The configured key whose id (the part before the first dot) is `id`; ids are unique (validated). */
+  /**
+   * The key whose id (the part before the first dot) is `id`: the file's (ids are unique, validated), else one created
+   * through the keys API (setStoredKeys).
+   */
   keyById(id: string): KeyEntry | undefined {
-    return this.snapshot.keysById.get(id);
+    return this.snapshot.keysById.get(id) ?? this.stored.get(id);
+  }
+
+  private stored = new Map<string, KeyEntry>();
+
+  /**
+   * The keys created through the keys API that are not revoked (ManagedConfig reads them with every change): a revoked
+   * or changed key stops at once, as keys already verified are forgotten.
+   */
+  setStoredKeys(keys: readonly KeyEntry[]): void {
+    this.stored = new Map(keys.map((k) => [k.id, k]));
+    this.snapshot.verifiedKeys.clear();
   }
 
   /**

@@ -132,7 +132,8 @@ export class GuardrailWatch {
     try {
       await writeItem(storage, {
         project: project.key, kind: 'experience', name: experience.name, item, fileItem: fileItem as Item | null,
-        keyId: SERVICE_ACTOR, at: this.#now(), action: 'stop', ifMatch: version,
+        keyId: SERVICE_ACTOR, actor: { type: 'key', id: SERVICE_ACTOR, name: 'svc guardrail watch' }, at: this.#now(), action: 'stop',
+        ifMatch: version,
       });
     } catch (error) {
       if (error instanceof ServiceError && error.code === 'version_conflict') return false;

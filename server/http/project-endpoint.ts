@@ -21,7 +21,7 @@ export interface ProjectParams {
  * @example app.post(path, { onRequest: projectEndpoint(app, store, { allowApiKey: true }) }, handler)
  */
 export function projectEndpoint(
-  app: FastifyInstance, store: ConfigStore, options: Pick<AuthOptions, 'allowApiKey' | 'allowAdminKey' | 'adminOnly'>,
+  app: FastifyInstance, store: ConfigStore, options: Pick<AuthOptions, 'allowApiKey' | 'allowAdminKey' | 'adminOnly' | 'role'>,
 ): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   const limit = projectRateLimiter(app, store);
   const admit = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
@@ -42,13 +42,14 @@ export function projectEndpoint(
 
 /** Authenticates the request for the project in its path; browser callers' origin must be allowed. */
 function projectAuth(
-  request: FastifyRequest, store: ConfigStore, options: Pick<AuthOptions, 'allowApiKey' | 'allowAdminKey' | 'adminOnly'>,
+  request: FastifyRequest, store: ConfigStore, options: Pick<AuthOptions, 'allowApiKey' | 'allowAdminKey' | 'adminOnly' | 'role'>,
 ): AuthResult {
   const params = request.params as ProjectParams;
   const auth = authenticate(request, store, params.org, params.project, {
     allowApiKey: options.allowApiKey,
     ...(options.allowAdminKey ? { allowAdminKey: true } : {}),
     ...(options.adminOnly ? { adminOnly: true } : {}),
+    ...(options.role !== undefined ? { role: options.role } : {}),
     ...(params.sourceId !== undefined ? { sourceId: params.sourceId } : {}),
   });
   const origin = request.headers.origin;

@@ -4,6 +4,7 @@ import { validateConfig } from '../config/validate-config.js';
 import type { Storage } from '../storage/storage.js';
 import { CHANGES_CHANNEL, readItems, readRevision, type StoredItem } from './managed-item-store.js';
 import { groupItems, mergeItems, type ProjectItems } from './merge-items.js';
+import { storedKeysProgram } from './access-store.js';
 import type { ConfigHealth } from '../http/health-route.js';
 
 export interface ManagedConfigOptions {
@@ -132,7 +133,9 @@ export class ManagedConfig {
 
   private async load(): Promise<void> {
     const { revision, items } = await this.storage.run(readItems);
+    const keys = await this.storage.run(storedKeysProgram);
     this.apply(revision, items);
+    this.store.setStoredKeys(keys);
   }
 
   private apply(revision: number, items: StoredItem[]): void {

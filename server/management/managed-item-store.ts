@@ -60,6 +60,8 @@ export interface ItemWrite {
    */
   check?: (stored: readonly StoredItem[]) => void;
   keyId: string;
+  /** Who made the change, for the audit log. */
+  actor?: AuditActor;
   at: number;
   /** The audit entry's action when it is not the write's own (`stop`: the service stopped an experiment by itself). */
   action?: 'stop';
@@ -123,9 +125,10 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
       });
     }
     const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
+    const actor: AuditActor = write.actor ?? { type: 'key', id: write.keyId, name: write.keyId };
     yield op(
-      'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json,
+      'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json, JSON.stringify(actor),
     );
     yield op('UPDATE managed_revision SET revision = revision + 1 WHERE id = 1');
     yield notify(CHANGES_CHANNEL);
@@ -133,10 +136,18 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
   });
 }
 
+/** Who made an audited change: a key (its id and name; the file's keys are named by their id) or a person. */
+export interface AuditActor {
+  type: 'person' | 'key';
+  id: string;
+  name: string;
+}
+
 /** One audit entry as `GET audit` answers it. */
 export interface AuditEntry {
   at: string;
   keyId: string;
+  actor: AuditActor;
   /** `stop`: the service stopped an experiment by itself (a guardrail or a sample-ratio mismatch: `after.stoppedBy`). */
   action: 'create' | 'update' | 'delete' | 'stop';
   /** An item's kind, or a privacy request's (`erasure`, `export`: named by the request's id, never the person). */
@@ -150,12 +161,14 @@ export interface AuditEntry {
 export function readAudit(storage: Storage, project: string, limit: number): Promise<AuditEntry[]> {
   return storage.run(function* () {
     const { rows } = yield op(
-      'SELECT at, key_id, action, kind, name, before_item, after_item FROM audit_log WHERE project = ? ORDER BY id DESC LIMIT ?',
+      'SELECT at, key_id, action, kind, name, before_item, after_item, actor FROM audit_log WHERE project = ? ORDER BY id DESC LIMIT ?',
       project, limit,
     );
     return rows.map((r): AuditEntry => ({
       at: new Date(Number(r.at)).toISOString(),
       keyId: String(r.key_id),
+      // Entries written before actors were recorded (and privacy requests' entries) were made with a key.
+      actor: r.actor == null ? { type: 'key', id: String(r.key_id), name: String(r.key_id) } : JSON.parse(String(r.actor)) as AuditActor,
       action: String(r.action) as AuditEntry['action'],
       kind: String(r.kind) as AuditEntry['kind'],
       name: String(r.name),

@@ -35,11 +35,44 @@ CREATE TABLE managed_revision (
 INSERT INTO managed_revision (id, revision) VALUES (1, 0);
 `;
 
+// Team access: keys created through the API (known by the SHA-256 of the whole key, never the key), the people of
+// each organization with their roles, and who made each audited change (`actor`, JSON: {type, id, name}).
+const access = (t: { int: string }): string => `
+CREATE TABLE access_keys (
+  id TEXT PRIMARY KEY,
+  org TEXT NOT NULL,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  projects TEXT,
+  key_hash TEXT NOT NULL,
+  created_at ${t.int} NOT NULL,
+  expires_at ${t.int},
+  revoked_at ${t.int}
+);
+CREATE INDEX access_keys_org ON access_keys (org, created_at);
+CREATE TABLE people (
+  org TEXT NOT NULL,
+  email TEXT NOT NULL,
+  role TEXT NOT NULL,
+  projects TEXT,
+  created_at ${t.int} NOT NULL,
+  updated_at ${t.int} NOT NULL,
+  PRIMARY KEY (org, email)
+);
+ALTER TABLE audit_log ADD COLUMN actor TEXT;
+`;
+
 export const MANAGEMENT_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
     name: 'management: items written through the API, the audit log, the revision nodes poll',
     sqlite: managedItems({ int: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT' }),
     postgres: managedItems({ int: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' }),
+  },
+  {
+    version: 19,
+    name: 'management: keys created through the API, people and roles, the audit\'s actor',
+    sqlite: access({ int: 'INTEGER' }),
+    postgres: access({ int: 'BIGINT' }),
   },
 ];

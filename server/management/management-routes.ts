@@ -143,6 +143,7 @@ async function write(
     ...(expected !== undefined ? { ifMatch: expected } : {}),
     ...(createOnly ? { createOnly } : {}),
     ...(rerandomize ? { rerandomize } : {}),
+    actor: { type: 'key', id: request.auth!.key.id, name: request.auth!.key.name ?? request.auth!.key.id },
   });
   await ctx.managed.refresh();
   return outcome;
@@ -186,7 +187,9 @@ export interface ManagementDeps {
  * this node before the answer and by every other node within a second (ManagedConfig).
  */
 export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): void {
-  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
+  // Reads need a viewer, writes an editor (people and keys, an admin: access-routes.ts).
+  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'viewer' });
+  const onWrite = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'editor' });
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
 
   for (const kind of Object.keys(KINDS) as ItemKind[]) {
@@ -203,7 +206,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): voi
       return answer(reply, view(ctx, p, kind, found(p, kind, request.params.name)));
     });
 
-    app.put<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
+    app.put<{ Params: Params }>(`${base}/:name`, { onRequest: onWrite }, async (request, reply) => {
       const p = project(request);
       const { name } = request.params;
       const item = validItem(p, kind, name, request.body);
@@ -213,7 +216,7 @@ export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): voi
       return answer(reply, { ...view(ctx, p, kind, served), version: outcome.version, source: 'api' });
     });
 
-    app.delete<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
+    app.delete<{ Params: Params }>(`${base}/:name`, { onRequest: onWrite }, async (request, reply) => {
       const p = project(request);
       const { name } = request.params;
       found(p, kind, name);

@@ -89,7 +89,7 @@ export interface PrivacyRouteDeps {
  * of a period.
  */
 export function privacyRoutes(app: FastifyInstance, ctx: PrivacyRouteDeps, runner: PrivacyRunner): void {
-  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true });
+  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'admin' });
   const base = '/v1/:org/projects/:project/privacy';
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
 
