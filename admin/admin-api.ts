@@ -185,4 +185,64 @@ export class AdminApi {
     }
     return answer as T;
   }
+
+  /** The organization's keys made through the API (admin role over the whole organization only), without secrets. */
+  async keys(signal?: AbortSignal): Promise<import('./access.js').AccessKey[]> {
+    return (await this.#orgRequest<{ keys: import('./access.js').AccessKey[] }>('keys', { signal })).keys;
+  }
+
+  /** Creates a key; the answer's `key` is the whole secret, which the service never shows again. */
+  createKey(key: import('./access.js').NewKey): Promise<import('./access.js').CreatedKey> {
+    return this.#orgRequest<import('./access.js').CreatedKey>('keys', { method: 'POST', body: key });
+  }
+
+  /** Revokes a key: anything using it is refused at once (404 `key_not_found` when there is no such key). */
+  async revokeKey(id: string): Promise<void> {
+    await this.#orgRequest<void>(`keys/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  }
+
+  async people(signal?: AbortSignal): Promise<import('./access.js').Person[]> {
+    return (await this.#orgRequest<{ people: import('./access.js').Person[] }>('people', { signal })).people;
+  }
+
+  /** Adds the person or changes their role and projects (left out: every project). */
+  putPerson(email: string, access: import('./access.js').PersonAccess): Promise<import('./access.js').Person> {
+    return this.#orgRequest<import('./access.js').Person>(`people/${encodeURIComponent(email)}`, { method: 'PUT', body: access });
+  }
+
+  /** Removes the person (404 `person_not_found` when there is no such person). */
+  async removePerson(email: string): Promise<void> {
+    await this.#orgRequest<void>(`people/${encodeURIComponent(email)}`, { method: 'DELETE' });
+  }
+
+  /** As #request, for the organization's own paths (`/{org}/{path}`) rather than the project's. */
+  async #orgRequest<T>(path: string, { method = 'GET', body, signal }: Pick<RequestOptions, 'method' | 'body' | 'signal'>): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.#key}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}/${encodeURIComponent(this.organization)}/${path}`, {
+        method, headers, signal, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
+    }
+    if (response.status === 204) return undefined as T;
+    let answer: unknown;
+    try {
+      answer = await response.json();
+    } catch {
+      throw new ApiError(response.status, 'invalid_answer', `The service answered ${response.status} without JSON.`);
+    }
+    if (!response.ok) {
+      const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      throw new ApiError(
+        response.status,
+        typeof error?.code === 'string' ? error.code : 'http_error',
+        typeof error?.message === 'string' ? error.message : `The service answered ${response.status}.`,
+      );
+    }
+    return answer as T;
+  }
 }

@@ -170,7 +170,7 @@ export class SvcAdmin extends LitElement {
         ${s
           ? html`<span class="context">${s.organization} / ${s.project}</span>
               <nav aria-label="Console">
-                <button type="button" aria-current=${!['audit', 'privacy', 'metrics'].includes(this.view.name) ? 'page' : nothing}
+                <button type="button" aria-current=${!['audit', 'privacy', 'metrics', 'access'].includes(this.view.name) ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'experiences' })}>Experiences</button>
                 <button type="button" aria-current=${this.view.name === 'audit' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'audit' })}>Audit log</button>
@@ -179,6 +179,8 @@ export class SvcAdmin extends LitElement {
                 <!-- Appended: the first three keep their places (links and habits rely on them). -->
                 <button type="button" aria-current=${this.view.name === 'metrics' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'metrics' })}>Metrics</button>
+                <button type="button" aria-current=${this.view.name === 'access' ? 'page' : nothing}
+                  @click=${() => this.#go({ name: 'access' })}>People and keys</button>
               </nav>
               <button type="button" class="sign-out" @click=${this.#signOut}>Sign out</button>`
           : nothing}
@@ -206,6 +208,7 @@ export class SvcAdmin extends LitElement {
     if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
     if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api}></svc-admin-metrics>`;
+    if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
     if (v.name === 'results') {
       return html`<svc-admin-results data-view .api=${api} .session=${s} base=${this.api} experience=${v.experience}
         .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension}></svc-admin-results>`;

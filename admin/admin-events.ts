@@ -9,6 +9,8 @@ export type AdminView =
   /** An experiment's results: a phase (default the current one), one metric (default its own), a breakdown. */
   | { name: 'results'; experience: string; phase?: number; metric?: string; dimension?: string }
   | { name: 'metrics' }
+  /** The organization's people and keys (admins). */
+  | { name: 'access' }
   | { name: 'audit' }
   | { name: 'privacy' };
 

@@ -19,6 +19,7 @@ export function hashOf(view: AdminView): string {
       return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
     }
     case 'metrics': return '#/metrics';
+    case 'access': return '#/access';
     case 'audit': return '#/audit';
     case 'privacy': return '#/privacy';
   }
@@ -36,6 +37,7 @@ export function viewOf(hash: string): AdminView {
   });
   const query = new URLSearchParams(queryText);
   if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
+  if (parts[0] === 'access' && parts.length === 1) return { name: 'access' };
   if (parts[0] === 'audit' && parts.length === 1) return { name: 'audit' };
   if (parts[0] === 'privacy' && parts.length === 1) return { name: 'privacy' };
   if (parts[0] === 'experiences') {

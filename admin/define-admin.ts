@@ -1,6 +1,7 @@
 // Registers the console's elements. The page loads one copy of dist/svc-admin.js, but a second script tag (or a test
 // that defines them too) must not make `customElements.define` throw: a tag already defined is left as it is.
 import { SvcAdmin } from './admin-app.js';
+import { SvcAdminAccess } from './access-page.js';
 import { SvcAdminAudit } from './audit-log.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
@@ -20,6 +21,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-metrics', SvcAdminMetrics],
   ['svc-admin-results', SvcAdminResults],
   ['svc-admin-confirm', SvcAdminConfirm],
+  ['svc-admin-access', SvcAdminAccess],
 ];
 
 /**
