@@ -3,6 +3,7 @@
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
+import type { AccessKey, CreatedKey, NewKey, Person, PersonAccess } from './access.js';
 
 /** Who is signed in: the project the console manages and the organization's admin key. */
 export interface Session {
@@ -152,16 +153,26 @@ export class AdminApi {
     return this.#request<ResultsAnswer>(`experiences/${encodeURIComponent(name)}/results`, { signal });
   }
 
-  async #request<T>(path: string, { method = 'GET', body, version, createOnly, signal }: RequestOptions): Promise<T> {
+  /** A path of the signed-in project (`/{org}/projects/{project}/{path}`). */
+  #request<T>(path: string, options: RequestOptions): Promise<T> {
+    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
+    return this.#send<T>(`${project}/${path}`, options);
+  }
+
+  /** A path of the organization itself (`/{org}/{path}`): its people and keys. */
+  #orgRequest<T>(path: string, options: RequestOptions): Promise<T> {
+    return this.#send<T>(`${encodeURIComponent(this.organization)}/${path}`, options);
+  }
+
+  async #send<T>(path: string, { method = 'GET', body, version, createOnly, signal }: RequestOptions): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.#key}` };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (version !== undefined) headers['If-Match'] = `"${version}"`;
     if (createOnly) headers['If-None-Match'] = '*';
-    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
     let response: Response;
     try {
       // no-store: an admin reads what is current, never a cached list from before their own write.
-      response = await fetch(`${this.base}/${project}/${path}`, {
+      response = await fetch(`${this.base}/${path}`, {
         method, headers, signal, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
@@ -187,13 +198,13 @@ export class AdminApi {
   }
 
   /** The organization's keys made through the API (admin role over the whole organization only), without secrets. */
-  async keys(signal?: AbortSignal): Promise<import('./access.js').AccessKey[]> {
-    return (await this.#orgRequest<{ keys: import('./access.js').AccessKey[] }>('keys', { signal })).keys;
+  async keys(signal?: AbortSignal): Promise<AccessKey[]> {
+    return (await this.#orgRequest<{ keys: AccessKey[] }>('keys', { signal })).keys;
   }
 
   /** Creates a key; the answer's `key` is the whole secret, which the service never shows again. */
-  createKey(key: import('./access.js').NewKey): Promise<import('./access.js').CreatedKey> {
-    return this.#orgRequest<import('./access.js').CreatedKey>('keys', { method: 'POST', body: key });
+  createKey(key: NewKey): Promise<CreatedKey> {
+    return this.#orgRequest<CreatedKey>('keys', { method: 'POST', body: key });
   }
 
   /** Revokes a key: anything using it is refused at once (404 `key_not_found` when there is no such key). */
@@ -201,48 +212,17 @@ export class AdminApi {
     await this.#orgRequest<void>(`keys/${encodeURIComponent(id)}`, { method: 'DELETE' });
   }
 
-  async people(signal?: AbortSignal): Promise<import('./access.js').Person[]> {
-    return (await this.#orgRequest<{ people: import('./access.js').Person[] }>('people', { signal })).people;
+  async people(signal?: AbortSignal): Promise<Person[]> {
+    return (await this.#orgRequest<{ people: Person[] }>('people', { signal })).people;
   }
 
   /** Adds the person or changes their role and projects (left out: every project). */
-  putPerson(email: string, access: import('./access.js').PersonAccess): Promise<import('./access.js').Person> {
-    return this.#orgRequest<import('./access.js').Person>(`people/${encodeURIComponent(email)}`, { method: 'PUT', body: access });
+  putPerson(email: string, access: PersonAccess): Promise<Person> {
+    return this.#orgRequest<Person>(`people/${encodeURIComponent(email)}`, { method: 'PUT', body: access });
   }
 
   /** Removes the person (404 `person_not_found` when there is no such person). */
   async removePerson(email: string): Promise<void> {
     await this.#orgRequest<void>(`people/${encodeURIComponent(email)}`, { method: 'DELETE' });
-  }
-
-  /** As #request, for the organization's own paths (`/{org}/{path}`) rather than the project's. */
-  async #orgRequest<T>(path: string, { method = 'GET', body, signal }: Pick<RequestOptions, 'method' | 'body' | 'signal'>): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.#key}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`${this.base}/${encodeURIComponent(this.organization)}/${path}`, {
-        method, headers, signal, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      if (signal?.aborted) throw signal.reason;
-      throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
-    }
-    if (response.status === 204) return undefined as T;
-    let answer: unknown;
-    try {
-      answer = await response.json();
-    } catch {
-      throw new ApiError(response.status, 'invalid_answer', `The service answered ${response.status} without JSON.`);
-    }
-    if (!response.ok) {
-      const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-      throw new ApiError(
-        response.status,
-        typeof error?.code === 'string' ? error.code : 'http_error',
-        typeof error?.message === 'string' ? error.message : `The service answered ${response.status}.`,
-      );
-    }
-    return answer as T;
   }
 }
