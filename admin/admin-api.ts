@@ -3,7 +3,7 @@
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
-import type { AccessKey, CreatedKey, NewKey, Person, PersonAccess } from './access.js';
+import type { AccessKey, CreatedKey, NewKey, Person, PersonAccess, Role } from './access.js';
 
 /** Who is signed in: the project the console manages and the organization's admin key. */
 export interface Session {
@@ -195,6 +195,11 @@ export class AdminApi {
       );
     }
     return answer as T;
+  }
+
+  /** Who the signed-in key is and what it may do (any role). */
+  me(signal?: AbortSignal): Promise<{ actor: { type: string; id: string; name: string }; role: Role; projects: string[] | null }> {
+    return this.#orgRequest('me', { signal });
   }
 
   /** The organization's keys made through the API (admin role over the whole organization only), without secrets. */

@@ -1,5 +1,6 @@
 import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { AdminApi, type Session } from './admin-api.js';
+import type { Role } from './access.js';
 import type { AdminView } from './admin-events.js';
 import { hashOf, viewOf } from './admin-routes.js';
 import { clearSession, readSession, saveSession } from './admin-session.js';
@@ -124,12 +125,18 @@ export class SvcAdmin extends LitElement {
     api: {},
     session: { state: true },
     view: { state: true },
+    keyRole: { state: true },
     notice: { state: true },
   };
 
   declare api: string;
   declare session: Session | null;
   declare view: AdminView;
+  /**
+   * What the signed-in key may do, once the service said (`GET /v1/{org}/me`): a viewer sees no write, a non-admin no
+   * privacy requests, people or keys. Unknown: everything is shown, and the service refuses what the role does not allow.
+   */
+  declare keyRole: Role | undefined;
   /** The last change saved, announced in the status region until the next one or a new screen. */
   declare notice: string;
   #client: AdminApi | undefined;
@@ -174,13 +181,13 @@ export class SvcAdmin extends LitElement {
                   @click=${() => this.#go({ name: 'experiences' })}>Experiences</button>
                 <button type="button" aria-current=${this.view.name === 'audit' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'audit' })}>Audit log</button>
-                <button type="button" aria-current=${this.view.name === 'privacy' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'privacy' })}>Privacy</button>
+                ${this.#admin() ? html`<button type="button" aria-current=${this.view.name === 'privacy' ? 'page' : nothing}
+                  @click=${() => this.#go({ name: 'privacy' })}>Privacy</button>` : nothing}
                 <!-- Appended: the first three keep their places (links and habits rely on them). -->
                 <button type="button" aria-current=${this.view.name === 'metrics' ? 'page' : nothing}
                   @click=${() => this.#go({ name: 'metrics' })}>Metrics</button>
-                <button type="button" aria-current=${this.view.name === 'access' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'access' })}>People and keys</button>
+                ${this.#admin() ? html`<button type="button" aria-current=${this.view.name === 'access' ? 'page' : nothing}
+                  @click=${() => this.#go({ name: 'access' })}>People and keys</button>` : nothing}
               </nav>
               <button type="button" class="sign-out" @click=${this.#signOut}>Sign out</button>`
           : nothing}
@@ -207,13 +214,13 @@ export class SvcAdmin extends LitElement {
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
     if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
-    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api}></svc-admin-metrics>`;
+    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${this.#readOnly()}></svc-admin-metrics>`;
     if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
     if (v.name === 'results') {
       return html`<svc-admin-results data-view .api=${api} .session=${s} base=${this.api} experience=${v.experience}
-        .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension}></svc-admin-results>`;
+        .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension} .readOnly=${this.#readOnly()}></svc-admin-results>`;
     }
-    return html`<svc-admin-experiences data-view .api=${api}></svc-admin-experiences>`;
+    return html`<svc-admin-experiences data-view .api=${api} .readOnly=${this.#readOnly()}></svc-admin-experiences>`;
   }
 
   override connectedCallback(): void {
@@ -237,6 +244,25 @@ export class SvcAdmin extends LitElement {
     this.notice = '';
     this.view = view;
   };
+
+  #readOnly(): boolean {
+    return this.keyRole === 'viewer';
+  }
+
+  #admin(): boolean {
+    return this.keyRole === undefined || this.keyRole === 'admin';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // A new session: ask what its key may do (a failure leaves everything shown; the service still refuses).
+    if (changed.has('session')) {
+      this.keyRole = undefined;
+      const api = this.#apiClient();
+      void api?.me().then((me) => {
+        if (this.#apiClient() === api) this.keyRole = me.role;
+      }, () => undefined);
+    }
+  }
 
   protected override updated(changed: PropertyValues<this>): void {
     // A new screen (not the first one, which the page's own load announces): focus its heading.

@@ -72,7 +72,11 @@ export class SvcAdminExperiences extends ApiView {
     headlines: { state: true },
     actionError: { state: true },
     busy: { state: true },
+    readOnly: { type: Boolean },
   };
+
+  /** The signed-in key may only read (a viewer): no New experience, Edit or lifecycle steps. */
+  declare readOnly: boolean;
 
   declare experiences: Experience[];
   declare headlines: ReadonlyMap<string, HeadlineState>;
@@ -124,7 +128,7 @@ export class SvcAdminExperiences extends ApiView {
         <h1 tabindex="-1">Experiences</h1>
         <div class="buttons">
           <button type="button" @click=${() => void this.reload()}>Refresh</button>
-          <button type="button" class="primary" @click=${() => navigate(this, { name: 'editor', experience: null })}>New experience</button>
+          ${this.readOnly ? nothing : html`<button type="button" class="primary" @click=${() => navigate(this, { name: 'editor', experience: null })}>New experience</button>`}
         </div>
       </div>
       ${this.actionError
@@ -147,8 +151,8 @@ export class SvcAdminExperiences extends ApiView {
     }
     if (this.status === 'empty') {
       return html`<div class="state">
-        <p>No experiences yet — create one.</p>
-        <button type="button" class="primary" @click=${() => navigate(this, { name: 'editor', experience: null })}>Create an experience</button>
+        <p>No experiences yet${this.readOnly ? '.' : ' — create one.'}</p>
+        ${this.readOnly ? nothing : html`<button type="button" class="primary" @click=${() => navigate(this, { name: 'editor', experience: null })}>Create an experience</button>`}
       </div>`;
     }
     return html`<div class="table-scroll" role="region" aria-labelledby="caption" tabindex="0">
@@ -193,13 +197,13 @@ export class SvcAdminExperiences extends ApiView {
       <td class="headline">${label('Result')}<span>${this.#headline(e)}</span></td>
       <td class="actions wide">
         <div class="buttons">
-          <button type="button" class="small" data-action="edit" @click=${() => navigate(this, { name: 'editor', experience: e.name })}>
-            Edit<span class="sr-only"> ${e.name}</span></button>
+          ${this.readOnly ? nothing : html`<button type="button" class="small" data-action="edit" @click=${() => navigate(this, { name: 'editor', experience: e.name })}>
+            Edit<span class="sr-only"> ${e.name}</span></button>`}
           ${kind === 'experiment'
             ? html`<button type="button" class="small" data-action="results" @click=${() => navigate(this, { name: 'results', experience: e.name })}>
                 Results<span class="sr-only"> of ${e.name}</span></button>`
             : nothing}
-          ${actionsFor(e).map((action) => html`<button type="button" class="small" data-action=${action} ?disabled=${busy}
+          ${(this.readOnly ? [] : actionsFor(e)).map((action) => html`<button type="button" class="small" data-action=${action} ?disabled=${busy}
             @click=${() => void this.#step(e, action)}>${ACTION_LABELS[action]}<span class="sr-only"> ${e.name}</span></button>`)}
         </div>
       </td>

@@ -70,9 +70,10 @@ export class SvcAdminMetrics extends ApiView {
 
   static override properties = {
     metrics: { state: true }, editing: { state: true }, loaded: { state: true }, draft: { state: true }, checked: { state: true },
-    saving: { state: true }, formError: { state: true }, actionError: { state: true }, busy: { state: true },
+    saving: { state: true }, formError: { state: true }, actionError: { state: true }, busy: { state: true }, readOnly: { type: Boolean },
   };
 
+  /** The signed-in key may only read (a viewer): no New, Edit or Delete. */ declare readOnly: boolean;
   declare metrics: Metric[];
   /** The form's metric: `undefined` shows the list, `null` a new metric. */
   declare editing: string | null | undefined;
@@ -119,7 +120,7 @@ export class SvcAdminMetrics extends ApiView {
         <h1 tabindex="-1">Metrics</h1>
         <div class="buttons">
           <button type="button" @click=${() => void this.reload()}>Refresh</button>
-          <button type="button" class="primary" @click=${() => void this.#show(null)}>New metric</button>
+          ${this.readOnly ? nothing : html`<button type="button" class="primary" @click=${() => void this.#show(null)}>New metric</button>`}
         </div>
       </div>
       ${this.actionError
@@ -169,7 +170,7 @@ export class SvcAdminMetrics extends ApiView {
       <td>${label('CUPED')}${m.cuped ? `${m.cupedDays ?? DEFAULT_CUPED_DAYS} days` : none}</td>
       <td>${label('Source')}${m.source}</td>
       <td class="num">${label('Version')}${m.version}</td>
-      <td class="wide"><div class="buttons">
+      <td class="wide"><div class="buttons" ?hidden=${this.readOnly}>
         <button type="button" class="small" data-action="edit" @click=${() => void this.#show(m.name)}>Edit<span class="sr-only"> ${m.name}</span></button>
         <button type="button" class="small danger" data-action="delete" ?disabled=${this.busy === m.name}
           @click=${() => void this.#delete(m)}>Delete…<span class="sr-only"> ${m.name}</span></button>

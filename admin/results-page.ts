@@ -105,7 +105,11 @@ export class SvcAdminResults extends ApiView {
     item: { state: true },
     answer: { state: true },
     computedAt: { state: true },
+    readOnly: { type: Boolean },
   };
+
+  /** The signed-in key may only read (a viewer): no Edit. */
+  declare readOnly: boolean;
 
   declare experience: string;
   /** The signed-in project and its key, which `<svc-results>` reads the results with. */
@@ -152,7 +156,7 @@ export class SvcAdminResults extends ApiView {
         <h1 tabindex="-1" data-heading>Results of <code>${this.experience}</code></h1>
         <div class="buttons">
           <button type="button" @click=${() => void this.refresh()}>Refresh</button>
-          <button type="button" @click=${() => navigate(this, { name: 'editor', experience: this.experience })}>Edit</button>
+          ${this.readOnly ? nothing : html`<button type="button" @click=${() => navigate(this, { name: 'editor', experience: this.experience })}>Edit</button>`}
           <button type="button" @click=${() => navigate(this, { name: 'experiences' })}>Back to experiences</button>
         </div>
       </div>

@@ -33,7 +33,7 @@ function invalid(field: string, problem: string): never {
  * @throws ServiceError `missing_credentials`, `invalid_credentials`, `admin_key_required`, `key_not_for_project`,
  * `role_forbidden`.
  */
-function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, now: number): KeyEntry {
+function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, now: number, needed: Role = 'admin'): KeyEntry {
   const credentials = readCredentials(request, true);
   if (credentials === 'missing') throw new ServiceError('missing_credentials', 'Send an admin key as ?apiKey= or Authorization: Bearer.');
   if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
@@ -42,8 +42,8 @@ function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, now:
   if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
   if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');
   if (entry.org !== org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
-  requireRole(entry, 'admin');
-  if (entry.projects != null) throw new ServiceError('role_forbidden', 'A key narrowed to projects cannot manage the organization\'s people and keys.');
+  requireRole(entry, needed);
+  if (needed === 'admin' && entry.projects != null) throw new ServiceError('role_forbidden', 'A key narrowed to projects cannot manage the organization\'s people and keys.');
   return entry;
 }
 
@@ -85,6 +85,12 @@ function emailOf(raw: string): string {
  */
 export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   const admin = (request: FastifyRequest<{ Params: OrgParams }>): KeyEntry => orgAdmin(request, ctx.config, request.params.org, ctx.now());
+
+  // Who the caller is and what it may do: the console shows only what its role allows (the service refuses the rest).
+  app.get<{ Params: OrgParams }>('/v1/:org/me', async (request) => {
+    const key = orgAdmin(request, ctx.config, request.params.org, ctx.now(), 'viewer');
+    return { actor: { type: 'key', id: key.id, name: key.name ?? key.id }, role: key.role ?? 'admin', projects: key.projects ?? null };
+  });
 
   app.get<{ Params: OrgParams }>('/v1/:org/keys', async (request) => {
     admin(request);

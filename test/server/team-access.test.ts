@@ -93,6 +93,15 @@ for (const driver of DRIVERS) {
       assert.ok(!JSON.stringify(entries).includes(editor.split('.')[1]!), 'no secret in the audit');
     });
 
+    it('tells a caller who it is and what it may do (GET /v1/{org}/me), for any role', async () => {
+      const viewer = await makeKey({ name: 'analyst', role: 'viewer', projects: ['shop'] });
+      const id = viewer.slice(0, viewer.indexOf('.'));
+      assert.deepEqual((await call('GET', '/v1/acme/me', viewer)).json(), { actor: { type: 'key', id, name: 'analyst' }, role: 'viewer', projects: ['shop'] });
+      assert.deepEqual((await call('GET', '/v1/acme/me', ADMIN)).json(), { actor: { type: 'key', id: 'adm1', name: 'adm1' }, role: 'admin', projects: null });
+      assert.equal((await call('GET', '/v1/acme/me', 'srv1.s3cret')).json().error.code, 'admin_key_required');
+      assert.equal((await call('GET', '/v1/acme/me')).statusCode, 401);
+    });
+
     it('narrows a key to its projects and stops it when it expires', async () => {
       const shopOnly = await makeKey({ name: 'shop reader', role: 'viewer', projects: ['shop'] });
       assert.equal((await call('GET', `${SHOP}/experiences`, shopOnly)).statusCode, 200);
