@@ -1,7 +1,8 @@
 // What the organization's people and keys API answers (server/management/access-routes.ts), as the console reads it.
 
-/** What a key or a person may do: `viewer` reads, `editor` also changes items, `admin` also manages who may. */
-export type Role = 'viewer' | 'editor' | 'admin';
+import type { AccessKey, CreatedKey, Person, Role } from '../wire/access.js';
+
+export type { AccessKey, CreatedKey, Person, Role };
 
 export const ROLES: readonly Role[] = ['viewer', 'editor', 'admin'];
 
@@ -12,36 +13,12 @@ export const ROLE_HINTS: Record<Role, string> = {
   admin: 'Also manages people, keys and privacy requests.',
 };
 
-/** An admin key made through the API, as listed: never its secret. `projects` null: every project of the organization. */
-export interface AccessKey {
-  id: string;
-  name: string;
-  role: Role;
-  projects: string[] | null;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
 /** A key to create. `expiresAt`: an ISO 8601 date or date-time in the future; left out, it never expires. */
 export interface NewKey {
   name: string;
   role: Role;
   projects?: string[];
   expiresAt?: string;
-}
-
-/** A key just created: `key` is the whole secret, answered this once (the service keeps only its digest). */
-export interface CreatedKey extends AccessKey {
-  key: string;
-}
-
-/** A person of the organization and what they may do. */
-export interface Person {
-  email: string;
-  role: Role;
-  projects: string[] | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** A person's access to set. `projects` left out: every project of the organization. */

@@ -1,5 +1,6 @@
 // An experience as the management API stores and answers it (server/config/config-types.ts is the service's side of
 // this contract; the console keeps its own copy rather than importing service code into a browser bundle).
+import type { AutomaticStop } from '../wire/automatic-stop.js';
 import type { PValueCorrection } from '../wire/results-answer.js';
 
 export type Device = 'mobile' | 'desktop';
@@ -51,19 +52,7 @@ export interface ExperienceItem {
   [field: string]: unknown;
 }
 
-/** Why the service stopped an experiment by itself, with the numbers (the service's `stoppedBy`). */
-export interface AutomaticStop {
-  rule: 'guardrail' | 'srm';
-  at: string;
-  metric?: string;
-  variation?: string;
-  uplift?: number | null;
-  ci?: [number, number] | null;
-  pValue?: number | null;
-  units?: number;
-  phase?: number;
-  srmPValue?: number | null;
-}
+export type { AutomaticStop };
 
 /** The service's defaults for an experiment's analysis settings: a setting at its default is not written. */
 export const ANALYSIS_DEFAULTS = { alpha: 0.05, sequential: false, sequentialTuning: 5000, correction: 'none' } as const;

@@ -1,9 +1,9 @@
+import type { Role } from '../../wire/access.js';
 import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
 
 export type KeyKind = 'apiKey' | 'writeKey' | 'adminKey';
 
-/** What a management caller may do, narrowest first: read; change experiences, metrics and feeds; manage access. */
-export type Role = 'viewer' | 'editor' | 'admin';
+export type { Role };
 
 export const ROLES: readonly Role[] = ['viewer', 'editor', 'admin'];
 

@@ -1,5 +1,6 @@
 // The shape of svc.config.json. Extend it, never rename a field: deployed files rely on it.
 
+import type { AutomaticStop } from '../../wire/automatic-stop.js';
 import type { ChooseDevice } from '../../wire/choose.js';
 
 export type Device = ChooseDevice;
@@ -70,21 +71,7 @@ export interface ExperienceConfig {
   randomization?: number;
 }
 
-/** Why the service stopped an experiment: a guardrail a variation harmed, or a sample-ratio mismatch. */
-export interface AutomaticStop {
-  rule: 'guardrail' | 'srm';
-  at: string;
-  /** `guardrail`: the metric, the variation that harmed it, and the test's numbers. */
-  metric?: string;
-  variation?: string;
-  uplift?: number | null;
-  ci?: [number, number] | null;
-  pValue?: number | null;
-  units?: number;
-  phase?: number;
-  /** `srm`: the units per variation and the test's p-value. */
-  srmPValue?: number | null;
-}
+export type { AutomaticStop };
 
 export type PValueCorrection = 'none' | 'holm-bonferroni' | 'benjamini-hochberg';
 

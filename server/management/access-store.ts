@@ -5,29 +5,13 @@ import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import { CHANGES_CHANNEL } from './managed-item-store.js';
+import type { AccessKey, CreatedKey, Person } from '../../wire/access.js';
+
+export type { AccessKey, Person };
 
 // Keys and people of an organization, as the management API keeps them. A key is shown once, when it is made; the
 // database holds its SHA-256 only. Every change bumps the revision every node polls (and NOTIFYs on PostgreSQL), so
 // a revoked key stops on every node within a second, as item changes reach them.
-
-/** A key as the keys API lists it: never its secret. */
-export interface AccessKey {
-  id: string;
-  name: string;
-  role: Role;
-  projects: string[] | null;
-  createdAt: string;
-  expiresAt: string | null;
-}
-
-/** A person of an organization and what they may do. */
-export interface Person {
-  email: string;
-  role: Role;
-  projects: string[] | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const iso = (t: unknown): string => new Date(Number(t)).toISOString();
 const projectsOf = (raw: unknown): string[] | null => (raw === null || raw === undefined ? null : JSON.parse(String(raw)) as string[]);
@@ -56,7 +40,7 @@ export interface NewKey {
 }
 
 /** Makes a key: `k<24 hex>.<43 base64url>` (id and secret random), stored by its digest. Answers it whole, once. */
-export async function createKey(storage: Storage, key: NewKey): Promise<AccessKey & { key: string }> {
+export async function createKey(storage: Storage, key: NewKey): Promise<CreatedKey> {
   const id = `k${crypto.randomBytes(12).toString('hex')}`;
   const whole = `${id}.${crypto.randomBytes(32).toString('base64url')}`;
   await storage.transaction(function* () {
