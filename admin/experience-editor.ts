@@ -248,9 +248,10 @@ export class SvcAdminEditor extends ApiView {
     </div>`;
   }
 
-  #startsPhase(): boolean {
+  /** What this save changes of a running experiment that starts a new phase (nothing: it keeps its phase). */
+  #phaseChanges(): string[] {
     const loaded = this.loaded;
-    return loaded?.status === 'running' && phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)).length > 0;
+    return loaded?.status === 'running' ? phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)) : [];
   }
 
   /**
@@ -258,8 +259,7 @@ export class SvcAdminEditor extends ApiView {
    * keeps everybody's assignment unless re-randomised.
    */
   #phaseNotice(): TemplateResult | typeof nothing {
-    const loaded = this.loaded;
-    const changes = loaded?.status === 'running' ? phaseChangesOf(itemOf(loaded), draftItem(this.draft, loaded)) : [];
+    const changes = this.#phaseChanges();
     if (!changes.length) return nothing;
     return phaseNoticeView(this.experience, changes, this.rerandomize, (rerandomize) => (this.rerandomize = rerandomize));
   }
@@ -324,7 +324,7 @@ export class SvcAdminEditor extends ApiView {
     this.saveError = undefined;
     try {
       // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
-      const saved = await api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#startsPhase() }).catch((error: unknown) => {
+      const saved = await api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#phaseChanges().length > 0 }).catch((error: unknown) => {
         if (creating && error instanceof ApiError && error.code === 'version_conflict') {
           throw new ApiError(409, 'already_exists', `An experience named '${name}' already exists: choose another name, or edit that one.`);
         }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ROLES, type ConfigStore, type KeyEntry, type KeyKind, type ProjectRef, type Role } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { readCredentials } from './read-credentials.js';
+import { readCredentials, type Credentials } from './read-credentials.js';
 import { verifyKey } from './verified-keys.js';
 
 export interface AuthOptions {
@@ -44,6 +44,33 @@ export interface AuthResult {
 }
 
 /**
+ * The key a request presents, verified: 401 `missing_credentials` (saying `missing`), or `invalid_credentials` for one
+ * that is malformed or no key. A key that passed the comparison before skips the hashing (see verified-keys.ts).
+ */
+function presentedKey(
+  request: FastifyRequest, store: ConfigStore, allowApiKey: boolean, missing: string,
+): { credentials: Credentials; entry: KeyEntry } {
+  const credentials = readCredentials(request, allowApiKey);
+  if (credentials === 'missing') throw new ServiceError('missing_credentials', missing);
+  if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
+  const entry = verifyKey(store, credentials.key, credentials.id);
+  if (!entry) throw new ServiceError('invalid_credentials', 'The key is not valid.');
+  return { credentials, entry };
+}
+
+/**
+ * An organization's admin key, as `?apiKey=` or `Authorization: Bearer`: what every management route (a project's, or
+ * the organization's people and keys) begins with. Any other valid key is 403 `admin_key_required`.
+ * @throws ServiceError `missing_credentials` (saying `missing`), `invalid_credentials`, `admin_key_required`.
+ */
+export function verifiedAdminKey(request: FastifyRequest, store: ConfigStore, missing: string): KeyEntry {
+  const { credentials, entry } = presentedKey(request, store, true, missing);
+  if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
+  if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');
+  return entry;
+}
+
+/**
  * Authenticates a request for `/{org}/projects/{project}`. The order of checks is chosen so that a caller
  * without a valid key learns nothing about which organizations or projects exist:
  * 1. no credentials → 401 `missing_credentials`; malformed or unknown key, or a key of a kind the endpoint
@@ -59,20 +86,15 @@ export interface AuthResult {
 export function authenticate(
   request: FastifyRequest, store: ConfigStore, org: string, projectName: string, options: AuthOptions,
 ): AuthResult {
-  const credentials = readCredentials(request, options.allowApiKey || options.adminOnly === true);
-  if (credentials === 'missing') {
-    throw new ServiceError('missing_credentials', options.allowApiKey
-      ? 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.'
-      : 'Send HTTP Basic credentials with a writeKey.');
-  }
-  if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
-  // A key that passed the comparison before under this config skips the hashing (see verified-keys.ts).
-  const entry = verifyKey(store, credentials.key, credentials.id);
-  if (!entry) throw new ServiceError('invalid_credentials', 'The key is not valid.');
-  if (options.adminOnly) {
-    if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
-    if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');
-  } else {
+  const missing = options.allowApiKey
+    ? 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.'
+    : 'Send HTTP Basic credentials with a writeKey.';
+  let entry: KeyEntry;
+  if (options.adminOnly) entry = verifiedAdminKey(request, store, missing);
+  else {
+    const presented = presentedKey(request, store, options.allowApiKey, missing);
+    entry = presented.entry;
+    const credentials = presented.credentials;
     const kindAllowed = credentials.via === 'basic'
       ? entry.kind === 'writeKey'
       : entry.kind === 'apiKey' || (entry.kind === 'adminKey' && options.allowAdminKey === true);

@@ -100,8 +100,10 @@ export class GuardrailWatch {
   async #look(project: ProjectRef, experience: ExperienceConfig): Promise<AutomaticStop | null> {
     const { metrics, results } = this.deps;
     const guardrails = (experience.guardrails ?? []).join(',');
-    const query = parseResultsQuery({ metrics: guardrails === '' ? undefined : guardrails }, project.config.metrics ?? [], experience);
-    if (guardrails === '') query.metrics = [];
+    // Only the guardrails' events are read; without guardrails (stopOnSrm alone), none: the split needs no metric.
+    const query = guardrails === ''
+      ? { metrics: [], counted: [], roles: new Map() }
+      : parseResultsQuery({ metrics: guardrails }, project.config.metrics ?? [], experience);
     const report = await results.compute(project.key, { ...experience, variations: experience.variations ?? [] }, query);
     if (report.srm.mismatch) {
       metrics.srmMismatches.inc({ project: project.key, experience: experience.name });

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readCredentials } from '../auth/read-credentials.js';
-import { requireRole } from '../auth/authenticate.js';
-import { verifyKey } from '../auth/verified-keys.js';
+import { requireRole, verifiedAdminKey } from '../auth/authenticate.js';
 import { ROLES, type ConfigStore, type KeyEntry, type Role } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -33,14 +31,8 @@ function invalid(field: string, problem: string): never {
  * @throws ServiceError `missing_credentials`, `invalid_credentials`, `admin_key_required`, `key_not_for_project`,
  * `role_forbidden`.
  */
-function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, now: number, needed: Role = 'admin'): KeyEntry {
-  const credentials = readCredentials(request, true);
-  if (credentials === 'missing') throw new ServiceError('missing_credentials', 'Send an admin key as ?apiKey= or Authorization: Bearer.');
-  if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
-  const entry = verifyKey(store, credentials.key, credentials.id, now);
-  if (!entry) throw new ServiceError('invalid_credentials', 'The key is not valid.');
-  if (entry.kind !== 'adminKey') throw new ServiceError('admin_key_required', 'This endpoint needs an admin key of the organization.');
-  if (credentials.via === 'basic') throw new ServiceError('invalid_credentials', 'Send the admin key as ?apiKey= or Authorization: Bearer.');
+function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, needed: Role = 'admin'): KeyEntry {
+  const entry = verifiedAdminKey(request, store, 'Send an admin key as ?apiKey= or Authorization: Bearer.');
   if (entry.org !== org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
   requireRole(entry, needed);
   if (needed === 'admin' && entry.projects != null) throw new ServiceError('role_forbidden', 'A key narrowed to projects cannot manage the organization\'s people and keys.');
@@ -84,11 +76,11 @@ function emailOf(raw: string): string {
  *   `DELETE /v1/{org}/people/{email}`.
  */
 export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
-  const admin = (request: FastifyRequest<{ Params: OrgParams }>): KeyEntry => orgAdmin(request, ctx.config, request.params.org, ctx.now());
+  const admin = (request: FastifyRequest<{ Params: OrgParams }>): KeyEntry => orgAdmin(request, ctx.config, request.params.org);
 
   // Who the caller is and what it may do: the console shows only what its role allows (the service refuses the rest).
   app.get<{ Params: OrgParams }>('/v1/:org/me', async (request) => {
-    const key = orgAdmin(request, ctx.config, request.params.org, ctx.now(), 'viewer');
+    const key = orgAdmin(request, ctx.config, request.params.org, 'viewer');
     return { actor: { type: 'key', id: key.id, name: key.name ?? key.id }, role: key.role ?? 'admin', projects: key.projects ?? null };
   });
 

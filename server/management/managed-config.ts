@@ -132,8 +132,10 @@ export class ManagedConfig {
   }
 
   private async load(): Promise<void> {
-    const { revision, items } = await this.storage.run(readItems);
-    const keys = await this.storage.run(storedKeysProgram);
+    // One read of what management wrote: its items and the keys made through the API, at one revision.
+    const { revision, items, keys } = await this.storage.run(function* () {
+      return { ...(yield* readItems()), keys: yield* storedKeysProgram() };
+    });
     this.apply(revision, items);
     this.store.setStoredKeys(keys);
   }
