@@ -37,6 +37,8 @@ export interface PeekingResult {
   comparisons: number;
   fixed: { ever: number; atEnd: number };
   sequential: { ever: number; atEnd: number };
+  /** The guardrail test of harm (the treatment lowers the rate), one-sided sequential, on the same comparisons. */
+  harm: { ever: number; atEnd: number };
 }
 
 /** Moments of a binomial variation from its counts (what moments('binomial', values) gives for those values). */
@@ -58,6 +60,7 @@ export function simulatePeeking(options: PeekingOptions = {}): PeekingResult {
   const rates = [baseRate, baseRate * (1 + effect)];
   const result: PeekingResult = {
     experiments, days, unitsPerDay, effect, alpha, tuning, comparisons: 0, fixed: { ever: 0, atEnd: 0 }, sequential: { ever: 0, atEnd: 0 },
+    harm: { ever: 0, atEnd: 0 },
   };
   // The engine is checked against moments() of real values once, so the shortcut above is the same arithmetic.
   const check = binomialMoments(4, 1);
@@ -67,6 +70,7 @@ export function simulatePeeking(options: PeekingOptions = {}): PeekingResult {
     const converted = [0, 0];
     let everFixed = false;
     let everSequential = false;
+    let everHarm = false;
     for (let day = 1; day <= days; day++) {
       for (let arm = 0; arm < 2; arm++) {
         for (let u = 0; u < unitsPerDay; u++) if (random() < (rates[arm] as number)) (converted[arm] as number)++;
@@ -75,21 +79,24 @@ export function simulatePeeking(options: PeekingOptions = {}): PeekingResult {
       const a = binomialMoments(units, converted[0] as number);
       const b = binomialMoments(units, converted[1] as number);
       const fixed = compare(a, b, { alpha });
-      const sequential = compare(a, b, { alpha, sequential: true, sequentialTuning: tuning });
+      const sequential = compare(a, b, { alpha, sequential: true, sequentialTuning: tuning, guardrail: true });
       result.comparisons += 2;
       const fixedHit = fixed.pValue !== null && fixed.pValue < alpha;
       const sequentialHit = sequential.pValue !== null && sequential.pValue < alpha;
       everFixed ||= fixedHit;
       everSequential ||= sequentialHit;
+      everHarm ||= sequential.harm?.harmed === true;
       if (day === days) {
         if (fixedHit) result.fixed.atEnd++;
         if (sequentialHit) result.sequential.atEnd++;
+        if (sequential.harm?.harmed === true) result.harm.atEnd++;
       }
     }
     if (everFixed) result.fixed.ever++;
     if (everSequential) result.sequential.ever++;
+    if (everHarm) result.harm.ever++;
   }
-  for (const test of [result.fixed, result.sequential]) {
+  for (const test of [result.fixed, result.sequential, result.harm]) {
     test.ever /= experiments;
     test.atEnd /= experiments;
   }

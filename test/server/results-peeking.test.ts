@@ -18,6 +18,11 @@ describe('peeking at A/A experiments every day (400 experiments, 28 daily looks,
     assert.ok(result.sequential.ever <= bound, `ever significant ${result.sequential.ever} > ${bound}`);
   });
 
+  it('guardrails: the one-sided sequential test of harm, read daily, raises a false alarm within alpha', () => {
+    const bound = result.alpha + 2 * monteCarloError(result.alpha, experiments);
+    assert.ok(result.harm.ever <= bound, `ever harmed ${result.harm.ever} > ${bound}`);
+  });
+
   it('fixed-horizon p-values read daily declare several times alpha significant (why sequential exists)', () => {
     assert.ok(result.fixed.ever >= 3 * result.alpha, `ever significant ${result.fixed.ever}`);
     // Read once, at the planned end, the fixed-horizon test keeps its alpha.
