@@ -37,6 +37,10 @@ import { INGEST, PROGRAMS_MODULE } from './programs.js';
 import { modelApplier } from './recommendations/model-applier.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
+import { DEFAULT_SESSION_TIMEOUTS, Sessions, type SessionTimeouts } from './sessions/sessions.js';
+import { sessionRoutes } from './sessions/session-routes.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sessions/sign-in-limiter.js';
+import { oidcRoutes } from './sessions/oidc-routes.js';
 import type { Storage } from './storage/storage.js';
 
 /** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
@@ -87,6 +91,10 @@ export interface BuildAppOptions {
   retentionIntervalMs?: number;
   /** How often this node looks at running experiments' guardrails, to stop one a variation harms (default 10 min). */
   guardrailIntervalMs?: number;
+  /** Console sessions' idle and absolute timeouts (default 60 minutes idle, 12 hours in all). */
+  sessionTimeouts?: Partial<SessionTimeouts>;
+  /** Failed sign-ins allowed per account and per client IP in a window (default 10 and 50 in 15 minutes). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 /**
@@ -151,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     models,
     feeds: new FeedService(options.storage, models),
     canonicalProfiles: new CanonicalProfileCache(now),
+    sessions: new Sessions(options.storage, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
@@ -229,6 +238,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, results);
   managementRoutes(app, ctx);
   accessRoutes(app, ctx);
+  const limiter = new SignInLimiter(now, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  sessionRoutes(app, { ...ctx, limiter });
+  oidcRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
   healthRoute(app, { storage: options.storage, configHealth: () => managed.health });

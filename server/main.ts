@@ -2,8 +2,15 @@
 //   PORT (8787) · HOST (0.0.0.0) · DATA_DIR (./data → svc.db, SQLite) · DATABASE_URL (postgres://… → pg)
 //   SVC_CONFIG (./svc.config.json) · TRUST_PROXY (how many proxies in front: 1 behind a load balancer) · LOG_LEVEL
 //   (info) MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)
+//   SVC_FIRST_ADMIN and SVC_FIRST_ADMIN_PASSWORD (an email and password: made admin of SVC_FIRST_ADMIN_ORGANIZATION, or
+//   of the only organization, when it has no admin yet)
 // SIGHUP reloads the config (a failed reload keeps the last good one); SIGTERM/SIGINT shut down gracefully.
 import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceConfigFile } from './config/config-types.js';
+import { hasAdmin, makeAdmin } from './sessions/first-admin.js';
+import { emailOf } from './sessions/person-input.js';
+import type { Storage } from './storage/storage.js';
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { parseConnectionCap, parseProxyHops } from './http/connection-limits.js';
@@ -14,6 +21,27 @@ import { SCHEMA } from './schema.js';
 
 /** How long a graceful shutdown may take before the process exits anyway (orchestrators kill at 30 s). */
 const SHUTDOWN_DEADLINE_MS = 25_000;
+
+/** SVC_FIRST_ADMIN on start: the organization's first admin, when it has none yet (see the header). */
+async function firstAdminFromEnv(app: FastifyInstance, storage: Storage, config: ServiceConfigFile): Promise<void> {
+  const email = process.env.SVC_FIRST_ADMIN;
+  if (!email) return;
+  const orgs = Object.keys(config.organizations);
+  const org = process.env.SVC_FIRST_ADMIN_ORGANIZATION ?? (orgs.length === 1 ? orgs[0]! : '');
+  if (!Object.hasOwn(config.organizations, org)) {
+    app.log.error({ organizations: orgs }, 'SVC_FIRST_ADMIN: set SVC_FIRST_ADMIN_ORGANIZATION to one of the organizations');
+    return;
+  }
+  const password = process.env.SVC_FIRST_ADMIN_PASSWORD;
+  if (!password) {
+    // An invitation link is a secret: it goes to a terminal (npm run create-admin), never into the service's log.
+    app.log.error('SVC_FIRST_ADMIN needs SVC_FIRST_ADMIN_PASSWORD; or run `npm run create-admin -- --email …` for an invitation link');
+    return;
+  }
+  if (await hasAdmin(storage, org)) return;
+  await makeAdmin(storage, { org, email: emailOf(email), password }, Date.now());
+  app.log.info({ organization: org, email }, 'first admin added with the password given');
+}
 
 async function main(): Promise<void> {
   const configFile = resolve(process.env.SVC_CONFIG ?? './svc.config.json');
@@ -71,6 +99,12 @@ async function main(): Promise<void> {
     if (fields.length) app.log.warn({ file: configFile, fields }, 'configuration: unknown fields are ignored (a misspelt setting?)');
   };
   warnUnknown(config);
+  for (const [org, orgConfig] of Object.entries(config.organizations)) {
+    if (orgConfig.adminKeys?.length) {
+      app.log.warn({ organization: org, keys: orgConfig.adminKeys.length }, 'admin keys in the configuration file act as admin and are named by their id in the audit: make named keys and people in the console (People and keys), then remove them from the file');
+    }
+  }
+  await firstAdminFromEnv(app, storage, config);
 
   process.on('SIGHUP', () => {
     loadConfigFile(configFile)

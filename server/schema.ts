@@ -9,10 +9,11 @@ import { PHASES_MIGRATIONS } from './phases/phases-migrations.js';
 import { PRIVACY_MIGRATIONS } from './privacy/privacy-migrations.js';
 import { RECOMMENDATION_MIGRATIONS } from './recommendations/recommendation-migrations.js';
 import { RESULTS_MIGRATIONS } from './results/results-migrations.js';
+import { SESSION_MIGRATIONS } from './sessions/session-migrations.js';
 import type { Migration } from './storage/migrations.js';
 
 export const SCHEMA: readonly Migration[] = [
   ...INGEST_MIGRATIONS, ...IDENTITY_MIGRATIONS, ...CONSENT_MIGRATIONS, ...CHOOSE_MIGRATIONS, ...RECOMMENDATION_MIGRATIONS,
   ...MANAGEMENT_MIGRATIONS, ...PRIVACY_MIGRATIONS, ...RESULTS_MIGRATIONS,
-  ...PHASES_MIGRATIONS,
+  ...PHASES_MIGRATIONS, ...SESSION_MIGRATIONS,
 ];

@@ -4,6 +4,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';
 import type { ModelApplier } from './recommendations/model-applier.js';
 import type { ManagedConfig } from './management/managed-config.js';
+import type { Sessions } from './sessions/sessions.js';
 import type { Storage } from './storage/storage.js';
 
 /** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */
@@ -19,6 +20,8 @@ export interface ServiceContext {
   feeds: FeedService;
   /** Profile → canonical profile for the Choose API; cleared when this node stores an identify or alias. */
   canonicalProfiles: CanonicalProfileCache;
+  /** The console's sign-in sessions (cookies), read by every management route a person may call. */
+  sessions: Sessions;
   /** The clock (tests pin it); epoch milliseconds. */
   now: () => number;
   /** Most events this node holds accepted but not yet committed; a track request past it is answered 503. */

@@ -28,4 +28,8 @@ export interface Person {
   projects: string[] | null;
   createdAt: string;
   updatedAt: string;
+  /** Whether they have set a password (else they sign in with single sign-on, or have yet to accept an invitation). */
+  password: boolean;
+  /** When their open invitation link expires; null: none open. */
+  invitedUntil: string | null;
 }

@@ -19,6 +19,8 @@ export interface AuthOptions {
   sourceId?: string;
   /** The least role an admin key needs here (viewer < editor < admin); below it: 403 `role_forbidden`. */
   role?: Role;
+  /** The caller, already known from the console's session cookie (a person, or a key signed in): no key is read. */
+  caller?: KeyEntry;
 }
 
 /** Whether `role` is at least `needed` (viewer < editor < admin). */
@@ -33,7 +35,8 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
 export function requireRole(entry: KeyEntry, needed: Role): void {
   const role = entry.role ?? 'admin';
   if (!roleAtLeast(role, needed)) {
-    throw new ServiceError('role_forbidden', `This needs the ${needed} role; the key ${quoted(entry.name ?? entry.id)} is ${role}.`);
+    const who = entry.person ? `you (${quoted(entry.id)}) are` : `the key ${quoted(entry.name ?? entry.id)} is`;
+    throw new ServiceError('role_forbidden', `This needs the ${needed} role; ${who} ${role}.`);
   }
 }
 
@@ -90,7 +93,8 @@ export function authenticate(
     ? 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.'
     : 'Send HTTP Basic credentials with a writeKey.';
   let entry: KeyEntry;
-  if (options.adminOnly) entry = verifiedAdminKey(request, store, missing);
+  if (options.caller) entry = options.caller;
+  else if (options.adminOnly) entry = verifiedAdminKey(request, store, missing);
   else {
     const presented = presentedKey(request, store, options.allowApiKey, missing);
     entry = presented.entry;

@@ -22,6 +22,8 @@ export interface KeyEntry {
   hash?: string;
   projects?: readonly string[] | null;
   expiresAt?: number | null;
+  /** A person signed in to the console (`id` and `name`: their email), standing in for an admin key of their role. */
+  person?: boolean;
 }
 
 /** A project with its names, as routes and the choose engine see it. */

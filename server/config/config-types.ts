@@ -169,6 +169,22 @@ export interface OrganizationConfig {
   projects: Record<string, ProjectConfig>;
   /** Keys that open every project of the organization for administration (results today), `<id>.<secret>`. */
   adminKeys?: string[];
+  /** Single sign-on to the console with this OpenID Connect provider. */
+  oidc?: OidcConfig;
+}
+
+/**
+ * An organization's OpenID Connect provider (authorization code flow with PKCE). `redirectUri` is the service's
+ * `/admin/oidc/callback` as the browser reaches it (registered with the provider). With `roleClaim`, the ID token's
+ * (or userinfo's) claim of that name is the person's role (`viewer`, `editor` or `admin`; anything else: no access);
+ * without it, only people added to the organization get in, with the role given them there.
+ */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  roleClaim?: string;
 }
 
 export interface ServiceConfigFile {

@@ -4,7 +4,8 @@ import type { ServiceConfigFile } from './config-types.js';
 // loads), but a misspelt setting is then silently not applied: `allowedOrigin` leaves CORS open to every origin,
 // `limit` leaves the rate limits at their defaults. These names are what the service warns about.
 const FIELDS = {
-  organization: ['projects', 'adminKeys'],
+  organization: ['projects', 'adminKeys', 'oidc'],
+  oidc: ['issuer', 'clientId', 'clientSecret', 'redirectUri', 'roleClaim'],
   project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins', 'retention'],
   limits: ['writeKeyPerSecond', 'apiKeyPerSecond'],
   retention: ['eventsDays', 'exposuresDays'],
@@ -37,7 +38,7 @@ export function unknownFields(config: ServiceConfigFile): string[] {
   const found = unknownOf(config, ['organizations'], '').map((path) => path.slice(1));
   for (const [orgName, org] of Object.entries(config.organizations)) {
     const orgPath = `organizations.${orgName}`;
-    found.push(...unknownOf(org, FIELDS.organization, orgPath));
+    found.push(...unknownOf(org, FIELDS.organization, orgPath), ...unknownOf(org.oidc, FIELDS.oidc, `${orgPath}.oidc`));
     for (const [projectName, project] of Object.entries(org.projects)) {
       const path = `${orgPath}.projects.${projectName}`;
       found.push(...unknownOf(project, FIELDS.project, path), ...unknownOf(project.limits, FIELDS.limits, `${path}.limits`),

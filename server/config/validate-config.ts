@@ -346,6 +346,28 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
   }
 }
 
+/** An organization's OpenID Connect settings: https URLs (http only on this machine's own names, for tests). */
+function validateOidc(raw: unknown, path: string): void {
+  const oidc = requireObject(raw, path);
+  for (const field of ['issuer', 'redirectUri'] as const) {
+    const value = requireString(oidc[field], `${path}.${field}`);
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      fail(`${path}.${field}`, 'must be an absolute URL');
+    }
+    const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) fail(`${path}.${field}`, 'must be an https URL');
+  }
+  if (!/\/admin\/oidc\/callback$/.test(new URL(oidc.redirectUri as string).pathname)) {
+    fail(`${path}.redirectUri`, 'must be the service\'s /admin/oidc/callback address');
+  }
+  requireString(oidc.clientId, `${path}.clientId`);
+  requireString(oidc.clientSecret, `${path}.clientSecret`);
+  optionalString(oidc.roleClaim, `${path}.roleClaim`);
+}
+
 /**
  * Checks a parsed svc.config.json against the configuration's shape (config-types.ts) and returns it typed.
  * @throws ConfigError whose message names the first bad path.
@@ -360,6 +382,7 @@ export function validateConfig(raw: unknown): ServiceConfigFile {
     if (!NAME.test(orgName)) fail(orgPath, 'organization names are letters, digits, "_" or "-" (at most 64)');
     const org = requireObject(orgRaw, orgPath);
     if (org.adminKeys !== undefined) validateKeys(org.adminKeys, `${orgPath}.adminKeys`, seenKeyIds);
+    if (org.oidc !== undefined) validateOidc(org.oidc, `${orgPath}.oidc`);
     const projects = requireObject(org.projects, `${orgPath}.projects`);
     for (const [projectName, projectRaw] of Object.entries(projects)) {
       const projectPath = `${orgPath}.projects.${projectName}`;

@@ -3,12 +3,13 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 // Secrets never reach the logs: server keys travel in the query string (`?apiKey=`, and a browser's writeKey as
 // `?writeKey=`, public but a key all the same), which Fastify's request log line
 // prints as part of the URL. Headers (Basic and Bearer credentials) are not in the request line; should a log call
-// pass a request's headers, pino's `redact` censors their Authorization.
+// pass a request's headers, pino's `redact` censors their Authorization and Cookie.
 
 // `?name=value` or `&name=value`; the name is compared decoded, as the query parser reads it (`%61piKey` is apiKey).
 const PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
 
-const REDACTED_PARAMS = new Set(['apikey', 'writekey']);
+// `code`: the authorization code a single sign-on provider sends back to /admin/oidc/callback.
+const REDACTED_PARAMS = new Set(['apikey', 'writekey', 'code']);
 
 function decodedName(name: string): string {
   try {
@@ -27,8 +28,11 @@ export function redactUrl(url: string): string {
     (REDACTED_PARAMS.has(decodedName(name)) ? `${separator}${name}=[redacted]` : param));
 }
 
-/** Where a log object may carry credentials. */
-const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'];
+/** Where a log object may carry credentials: keys, and the console's session cookie. */
+const REDACTED_PATHS = [
+  'req.headers.authorization', 'headers.authorization', 'request.headers.authorization',
+  'req.headers.cookie', 'headers.cookie', 'request.headers.cookie', 'res.headers["set-cookie"]', 'headers["set-cookie"]',
+];
 
 /** Fastify's request log fields, with the URL redacted; anything else logged under `req` passes as it is. */
 function request(req: FastifyRequest): Record<string, unknown> {

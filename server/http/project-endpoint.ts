@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate, type AuthOptions, type AuthResult } from '../auth/authenticate.js';
+import { sendsKey } from '../auth/management-caller.js';
+import { sessionToken } from '../sessions/sessions.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -24,7 +26,7 @@ export function projectEndpoint(
   app: FastifyInstance, store: ConfigStore, options: Pick<AuthOptions, 'allowApiKey' | 'allowAdminKey' | 'adminOnly' | 'role'>,
 ): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
   const limit = projectRateLimiter(app, store);
-  const admit = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
+  const admit = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     try {
       request.auth = projectAuth(request, store, options);
     } catch (error) {
@@ -33,10 +35,19 @@ export function projectEndpoint(
     }
     done();
   };
+  // The console's requests carry a session cookie instead of a key: the session is read first (from the database).
+  const consoleAllowed = options.adminOnly === true || options.allowAdminKey === true;
+  const admitSession = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    app.svc.sessions.caller(request, reply).then((session) => {
+      request.session = session ?? undefined;
+      admit(request, reply, done);
+    }, done);
+  };
   return (request, reply, done) => {
+    const next = consoleAllowed && sessionToken(request) !== null && !sendsKey(request) ? admitSession : admit;
     const limiting = limit(request, reply);
-    if (limiting === null) admit(request, done);
-    else limiting.then(() => admit(request, done), done);
+    if (limiting === null) next(request, reply, done);
+    else limiting.then(() => next(request, reply, done), done);
   };
 }
 
@@ -47,6 +58,7 @@ function projectAuth(
   const params = request.params as ProjectParams;
   const auth = authenticate(request, store, params.org, params.project, {
     allowApiKey: options.allowApiKey,
+    ...(request.session ? { caller: request.session.entry } : {}),
     ...(options.allowAdminKey ? { allowAdminKey: true } : {}),
     ...(options.adminOnly ? { adminOnly: true } : {}),
     ...(options.role !== undefined ? { role: options.role } : {}),

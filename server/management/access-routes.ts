@@ -1,9 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireRole, verifiedAdminKey } from '../auth/authenticate.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireRole } from '../auth/authenticate.js';
 import { ROLES, type ConfigStore, type KeyEntry, type Role } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
+import { createInvitation, DEFAULT_INVITATION_HOURS } from '../sessions/invitations.js';
+import { bodyOf as objectOf, emailOf, invalid } from '../sessions/person-input.js';
+import { orgCaller } from '../sessions/session-routes.js';
+import type { Sessions } from '../sessions/sessions.js';
 import type { Storage } from '../storage/storage.js';
 import { createKey, deletePerson, listKeys, listPeople, putPerson, revokeKey } from './access-store.js';
 import type { ManagedConfig } from './managed-config.js';
@@ -13,29 +17,23 @@ export interface AccessDeps {
   config: ConfigStore;
   managed: ManagedConfig;
   storage: Storage;
+  sessions: Sessions;
   now: () => number;
 }
 
 type OrgParams = { org: string };
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
-const MAX_EMAIL = 254;
-
-function invalid(field: string, problem: string): never {
-  throw new ServiceError('invalid_request', `${field}: ${problem}`);
-}
-
 /**
- * An organization's admin with the `admin` role over the whole organization (a key narrowed to projects manages its
- * projects' items, not who may). The order of checks is authenticate()'s: 401 before anything about the organization.
- * @throws ServiceError `missing_credentials`, `invalid_credentials`, `admin_key_required`, `key_not_for_project`,
- * `role_forbidden`.
+ * An organization's admin with the `admin` role over the whole organization (a key or person narrowed to projects
+ * manages its projects' items, not who may): a key, or a person or key signed in to the console. The order of checks
+ * is authenticate()'s: 401 before anything about the organization.
+ * @throws ServiceError `missing_credentials`, `invalid_credentials`, `session_expired`, `csrf_failed`,
+ * `admin_key_required`, `key_not_for_project`, `role_forbidden`.
  */
-function orgAdmin(request: FastifyRequest, store: ConfigStore, org: string, needed: Role = 'admin'): KeyEntry {
-  const entry = verifiedAdminKey(request, store, 'Send an admin key as ?apiKey= or Authorization: Bearer.');
-  if (entry.org !== org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
-  requireRole(entry, needed);
-  if (needed === 'admin' && entry.projects != null) throw new ServiceError('role_forbidden', 'A key narrowed to projects cannot manage the organization\'s people and keys.');
+async function orgAdmin(request: FastifyRequest<{ Params: OrgParams }>, reply: FastifyReply, ctx: AccessDeps): Promise<KeyEntry> {
+  const entry = await orgCaller(request, reply, ctx);
+  requireRole(entry, 'admin');
+  if (entry.projects != null) throw new ServiceError('role_forbidden', 'Access narrowed to projects cannot manage the organization\'s people and keys.');
   return entry;
 }
 
@@ -55,17 +53,7 @@ function projectsOf(store: ConfigStore, org: string, value: unknown): string[] |
   return names;
 }
 
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) invalid('body', 'must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
-function emailOf(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) invalid('email', `${quoted(raw)} is not an email address`);
-  return email;
-}
+const bodyOf = (request: FastifyRequest): Record<string, unknown> => objectOf(request.body);
 
 /**
  * An organization's keys and people, for its admins (the file's admin keys, and keys made here with the admin role):
@@ -76,21 +64,15 @@ function emailOf(raw: string): string {
  *   `DELETE /v1/{org}/people/{email}`.
  */
 export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
-  const admin = (request: FastifyRequest<{ Params: OrgParams }>): KeyEntry => orgAdmin(request, ctx.config, request.params.org);
+  const admin = (request: FastifyRequest<{ Params: OrgParams }>, reply: FastifyReply): Promise<KeyEntry> => orgAdmin(request, reply, ctx);
 
-  // Who the caller is and what it may do: the console shows only what its role allows (the service refuses the rest).
-  app.get<{ Params: OrgParams }>('/v1/:org/me', async (request) => {
-    const key = orgAdmin(request, ctx.config, request.params.org, 'viewer');
-    return { actor: { type: 'key', id: key.id, name: key.name ?? key.id }, role: key.role ?? 'admin', projects: key.projects ?? null };
-  });
-
-  app.get<{ Params: OrgParams }>('/v1/:org/keys', async (request) => {
-    admin(request);
+  app.get<{ Params: OrgParams }>('/v1/:org/keys', async (request, reply) => {
+    await admin(request, reply);
     return { keys: await listKeys(ctx.storage, request.params.org) };
   });
 
   app.post<{ Params: OrgParams }>('/v1/:org/keys', async (request, reply) => {
-    admin(request);
+    await admin(request, reply);
     const body = bodyOf(request);
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (name === '' || name.length > 64) invalid('name', 'must be a name of 1 to 64 characters');
@@ -110,19 +92,19 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   app.delete<{ Params: OrgParams & { id: string } }>('/v1/:org/keys/:id', async (request, reply) => {
-    admin(request);
+    await admin(request, reply);
     await revokeKey(ctx.storage, request.params.org, request.params.id, ctx.now());
     await ctx.managed.refresh();
     return reply.code(204).send();
   });
 
-  app.get<{ Params: OrgParams }>('/v1/:org/people', async (request) => {
-    admin(request);
-    return { people: await listPeople(ctx.storage, request.params.org) };
+  app.get<{ Params: OrgParams }>('/v1/:org/people', async (request, reply) => {
+    await admin(request, reply);
+    return { people: await listPeople(ctx.storage, request.params.org, ctx.now()) };
   });
 
   app.put<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email', async (request, reply) => {
-    admin(request);
+    await admin(request, reply);
     const body = bodyOf(request);
     const email = emailOf(request.params.email);
     const { person, created } = await putPerson(
@@ -133,8 +115,27 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   app.delete<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email', async (request, reply) => {
-    admin(request);
-    await deletePerson(ctx.storage, request.params.org, emailOf(request.params.email));
+    await admin(request, reply);
+    const email = emailOf(request.params.email);
+    await deletePerson(ctx.storage, request.params.org, email);
+    // Their sessions would be refused at the next request anyway (no person behind them): this clears them away.
+    await ctx.sessions.endAll(request.params.org, 'person', email);
     return reply.code(204).send();
+  });
+
+  // An invitation link for a person already added: they set their password with it (also a reset, by an admin).
+  app.post<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email/invitation', async (request, reply) => {
+    await admin(request, reply);
+    const org = request.params.org;
+    const email = emailOf(request.params.email);
+    const body = request.body === undefined ? {} : bodyOf(request);
+    const hours = body.expiresInHours ?? DEFAULT_INVITATION_HOURS;
+    if (typeof hours !== 'number' || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) invalid('expiresInHours', 'must be a number of hours up to 720');
+    const at = ctx.now();
+    const expiresAt = at + Math.round(hours * 3600_000);
+    const token = await ctx.storage.transaction(() => createInvitation(org, email, at, expiresAt));
+    if (token === null) throw new ServiceError('person_not_found', `The organization has no person ${quoted(email)}: add them first.`);
+    reply.code(201);
+    return { email, url: `/admin/?organization=${encodeURIComponent(org)}#/invitation/${token}`, expiresAt: new Date(expiresAt).toISOString() };
   });
 }

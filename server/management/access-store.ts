@@ -82,10 +82,15 @@ export async function revokeKey(storage: Storage, org: string, id: string, at: n
   });
 }
 
-/** The organization's people, by email. */
-export function listPeople(storage: Storage, org: string): Promise<Person[]> {
+/** The organization's people, by email, with whether each has a password and their open invitation's expiry. */
+export function listPeople(storage: Storage, org: string, now: number): Promise<Person[]> {
   return storage.run(function* () {
-    const { rows } = yield op('SELECT email, role, projects, created_at, updated_at FROM people WHERE org = ? ORDER BY email', org);
+    const { rows } = yield op(
+      `SELECT p.email, p.role, p.projects, p.created_at, p.updated_at, p.password_hash IS NOT NULL AS has_password,
+              (SELECT MAX(i.expires_at) FROM invitations i WHERE i.org = p.org AND i.email = p.email AND i.expires_at > ?) AS invited_until
+         FROM people p WHERE p.org = ? ORDER BY p.email`,
+      now, org,
+    );
     return rows.map(personOf);
   });
 }
@@ -93,6 +98,8 @@ export function listPeople(storage: Storage, org: string): Promise<Person[]> {
 function personOf(r: Record<string, unknown>): Person {
   return {
     email: String(r.email), role: String(r.role) as Role, projects: projectsOf(r.projects), createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    password: r.has_password === true || Number(r.has_password) === 1,
+    invitedUntil: r.invited_until == null ? null : iso(r.invited_until),
   };
 }
 
@@ -102,14 +109,18 @@ export function putPerson(
 ): Promise<{ person: Person; created: boolean }> {
   return storage.transaction(function* () {
     yield lockKeys([`people:${org}:${email}`]);
-    const { rows: found } = yield op('SELECT created_at FROM people WHERE org = ? AND email = ?', org, email);
+    const { rows: found } = yield op('SELECT created_at, password_hash FROM people WHERE org = ? AND email = ?', org, email);
     const json = projects === null ? null : JSON.stringify(projects);
     if (found.length === 0) {
       yield op('INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', org, email, role, json, at, at);
     } else yield op('UPDATE people SET role = ?, projects = ?, updated_at = ? WHERE org = ? AND email = ?', role, json, at, org, email);
     yield* bumpRevision();
     const createdAt = found.length === 0 ? at : Number(found[0]!.created_at);
-    return { person: personOf({ email, role, projects: json, created_at: createdAt, updated_at: at }), created: found.length === 0 };
+    const { rows: invited } = yield op('SELECT MAX(expires_at) AS until FROM invitations WHERE org = ? AND email = ? AND expires_at > ?', org, email, at);
+    const person = personOf({
+      email, role, projects: json, created_at: createdAt, updated_at: at, has_password: found[0]?.password_hash != null, invited_until: invited[0]?.until ?? null,
+    });
+    return { person, created: found.length === 0 };
   });
 }
 
@@ -121,6 +132,7 @@ export async function deletePerson(storage: Storage, org: string, email: string)
   await storage.transaction(function* () {
     const { changes } = yield op('DELETE FROM people WHERE org = ? AND email = ?', org, email);
     if (changes === 0) throw new ServiceError('person_not_found', `The organization has no person ${JSON.stringify(email)}.`);
+    yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
     yield* bumpRevision();
   });
 }

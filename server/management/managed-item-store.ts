@@ -1,3 +1,4 @@
+import type { Actor } from '../auth/management-caller.js';
 import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
@@ -136,12 +137,11 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
   });
 }
 
-/** Who made an audited change: a key (its id and name; the file's keys are named by their id) or a person. */
-export interface AuditActor {
-  type: 'person' | 'key';
-  id: string;
-  name: string;
-}
+/**
+ * Who made an audited change: a key (its id and name; the file's keys are named by their id) or a person (their
+ * email), with their role and where they were (IP, user agent) when the change came through the API.
+ */
+export type AuditActor = Actor;
 
 /** One audit entry as `GET audit` answers it. */
 export interface AuditEntry {
@@ -157,12 +157,34 @@ export interface AuditEntry {
   after: Item | null;
 }
 
-/** A project's audit entries, newest first. */
-export function readAudit(storage: Storage, project: string, limit: number): Promise<AuditEntry[]> {
+/** Which audit entries to read: all given conditions hold (`until` inclusive). */
+export interface AuditFilter {
+  /** The key's id or the person's email. */
+  actor?: string;
+  kind?: string;
+  name?: string;
+  since?: number;
+  until?: number;
+}
+
+/** A project's audit entries, newest first, those the filter keeps. */
+export function readAudit(storage: Storage, project: string, limit: number, filter: AuditFilter = {}): Promise<AuditEntry[]> {
+  const where = ['project = ?'];
+  const params: (string | number)[] = [project];
+  const add = (sql: string, value: string | number | undefined): void => {
+    if (value === undefined) return;
+    where.push(sql);
+    params.push(value);
+  };
+  add('key_id = ?', filter.actor);
+  add('kind = ?', filter.kind);
+  add('name = ?', filter.name);
+  add('at >= ?', filter.since);
+  add('at <= ?', filter.until);
   return storage.run(function* () {
     const { rows } = yield op(
-      'SELECT at, key_id, action, kind, name, before_item, after_item, actor FROM audit_log WHERE project = ? ORDER BY id DESC LIMIT ?',
-      project, limit,
+      `SELECT at, key_id, action, kind, name, before_item, after_item, actor FROM audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`,
+      ...params, limit,
     );
     return rows.map((r): AuditEntry => ({
       at: new Date(Number(r.at)).toISOString(),

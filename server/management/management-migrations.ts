@@ -62,6 +62,18 @@ CREATE TABLE people (
 ALTER TABLE audit_log ADD COLUMN actor TEXT;
 `;
 
+// The audit log is append-only: the database itself refuses to change or remove an entry, whoever asks.
+const APPEND_ONLY_SQLITE = `
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+`;
+const APPEND_ONLY_POSTGRES = `
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'the audit log is append-only'; END $$;
+CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+`;
+
 export const MANAGEMENT_MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
@@ -74,5 +86,11 @@ export const MANAGEMENT_MIGRATIONS: readonly Migration[] = [
     name: 'management: keys created through the API, people and roles, the audit\'s actor',
     sqlite: access({ int: 'INTEGER' }),
     postgres: access({ int: 'BIGINT' }),
+  },
+  {
+    version: 20,
+    name: 'management: the audit log is append-only',
+    sqlite: APPEND_ONLY_SQLITE,
+    postgres: APPEND_ONLY_POSTGRES,
   },
 ];

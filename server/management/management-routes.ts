@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { actorOf } from '../auth/management-caller.js';
 import type { ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { ConfigError } from '../config/config-error.js';
@@ -7,9 +8,10 @@ import { experimentMetricNames } from '../config/validate-experiment-settings.js
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
+import { isoTime } from '../http/iso-time.js';
 import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
+import { readAudit, writeItem, type AuditFilter, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
@@ -143,7 +145,7 @@ async function write(
     ...(expected !== undefined ? { ifMatch: expected } : {}),
     ...(createOnly ? { createOnly } : {}),
     ...(rerandomize ? { rerandomize } : {}),
-    actor: { type: 'key', id: request.auth!.key.id, name: request.auth!.key.name ?? request.auth!.key.id },
+    actor: actorOf(request, request.auth!.key),
   });
   await ctx.managed.refresh();
   return outcome;
@@ -225,9 +227,42 @@ export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): voi
     });
   }
 
-  app.get<{ Params: ProjectParams; Querystring: { limit?: string } }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
-    return { entries: await readAudit(ctx.storage, project(request).key, listLimit(request.query.limit, AUDIT_LIMIT)) };
+  app.get<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
+    const filter = auditFilter(request.query);
+    return { entries: await readAudit(ctx.storage, project(request).key, listLimit(request.query.limit, AUDIT_LIMIT), filter) };
   });
+}
+
+const AUDIT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'];
+const DAY_MS = 86_400_000;
+
+/**
+ * The audit's filters from the query: `actor` (a key's id or a person's email), `kind`, `name`, and `since` / `until`
+ * (ISO dates or date-times; `until` a date alone means through that day).
+ * @throws ServiceError `invalid_request`.
+ */
+function auditFilter(query: Record<string, string | undefined>): AuditFilter {
+  const filter: AuditFilter = {};
+  const text = (field: 'actor' | 'name'): void => {
+    const value = query[field];
+    if (value === undefined) return;
+    if (typeof value !== 'string' || value === '' || value.length > 254) throw new ServiceError('invalid_request', `${field}: must be 1 to 254 characters`);
+    filter[field] = field === 'actor' && value.includes('@') ? value.toLowerCase() : value;
+  };
+  text('actor');
+  text('name');
+  if (query.kind !== undefined) {
+    if (!AUDIT_KINDS.includes(query.kind)) throw new ServiceError('invalid_request', `kind: must be one of ${AUDIT_KINDS.join(', ')}`);
+    filter.kind = query.kind;
+  }
+  for (const field of ['since', 'until'] as const) {
+    const value = query[field];
+    if (value === undefined) continue;
+    const at = isoTime(value, { dateOnly: true });
+    if (Number.isNaN(at)) throw new ServiceError('invalid_request', `${field}: must be an ISO 8601 date or date-time`);
+    filter[field] = field === 'until' && value.length === 10 ? at + DAY_MS - 1 : at;
+  }
+  return filter;
 }
 
 function answer(reply: FastifyReply, item: Item): Item {

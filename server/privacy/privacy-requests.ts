@@ -1,3 +1,4 @@
+import type { Actor } from '../auth/management-caller.js';
 import { randomUUID } from 'node:crypto';
 import { op, type SqlProgram, type SqlRow } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
@@ -85,7 +86,9 @@ export function viewOf(request: PrivacyRequest): RequestView {
 const COLUMNS = 'id, project, kind, subject_kind, subject, source_id, status, step, cursor, person, counts, key_id, created_at, updated_at, finished_at';
 
 /** Records a new request (`received`), with its audit entry; answers it. */
-export function* createRequest(project: string, kind: RequestKind, subject: Subject, keyId: string, at: number): SqlProgram<PrivacyRequest> {
+export function* createRequest(
+  project: string, kind: RequestKind, subject: Subject, keyId: string, at: number, actor: Actor | null = null,
+): SqlProgram<PrivacyRequest> {
   const id = `${kind === 'erasure' ? 'er' : 'ex'}_${randomUUID().replaceAll('-', '')}`;
   const step: Step = kind === 'erasure' ? 'resolve' : 'collect';
   yield op(
@@ -96,8 +99,9 @@ export function* createRequest(project: string, kind: RequestKind, subject: Subj
   );
   // The audit log names the request, never the person.
   yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     project, at, keyId, 'create', kind, id, null, JSON.stringify({ subject: { kind: subject.kind }, status: 'received' }),
+    actor === null ? null : JSON.stringify(actor),
   );
   return (yield* readRequest(project, id))!;
 }

@@ -1,3 +1,4 @@
+import { actorOf } from '../auth/management-caller.js';
 import { MAX_ID_LENGTH } from '../../wire/event.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRef } from '../config/config-store.js';
@@ -99,7 +100,7 @@ export function privacyRoutes(app: FastifyInstance, ctx: PrivacyRouteDeps, runne
     app.post<{ Params: ProjectParams }>(path, { onRequest }, async (request, reply) => {
       const p = project(request);
       const subject = subjectOf(p, request.body);
-      const created = await ctx.storage.transaction(() => createRequest(p.key, kind, subject, request.auth!.key.id, ctx.now()));
+      const created = await ctx.storage.transaction(() => createRequest(p.key, kind, subject, request.auth!.key.id, ctx.now(), actorOf(request, request.auth!.key)));
       void runner.kick();
       reply.code(202);
       reply.header('location', `/v1/${p.org}/projects/${p.name}/privacy/${PATHS[kind]}/${created.id}`);

@@ -88,7 +88,8 @@ for (const driver of DRIVERS) {
       const entries = (await call('GET', `${SHOP}/audit?limit=2`, ADMIN)).json().entries as { keyId: string; actor: object }[];
       const id = editor.slice(0, editor.indexOf('.'));
       assert.deepEqual(entries.map((e) => [e.keyId, e.actor]), [
-        ['adm1', { type: 'key', id: 'adm1', name: 'adm1' }], [id, { type: 'key', id, name: 'Mia (marketing)' }],
+        ['adm1', { type: 'key', id: 'adm1', name: 'adm1', role: 'admin', ip: '127.0.0.1', userAgent: 'lightMyRequest' }],
+        [id, { type: 'key', id, name: 'Mia (marketing)', role: 'editor', ip: '127.0.0.1', userAgent: 'lightMyRequest' }],
       ]);
       assert.ok(!JSON.stringify(entries).includes(editor.split('.')[1]!), 'no secret in the audit');
     });
@@ -140,7 +141,7 @@ for (const driver of DRIVERS) {
       const added = await put('Mia@Example.com', { role: 'editor', projects: ['shop'] });
       assert.equal(added.statusCode, 201, added.body);
       assert.deepEqual({ ...added.json(), createdAt: undefined, updatedAt: undefined }, {
-        email: 'mia@example.com', role: 'editor', projects: ['shop'], createdAt: undefined, updatedAt: undefined,
+        email: 'mia@example.com', role: 'editor', projects: ['shop'], createdAt: undefined, updatedAt: undefined, password: false, invitedUntil: null,
       });
       assert.equal((await put('mia@example.com', { role: 'viewer' })).statusCode, 200);
       const people = (await call('GET', '/v1/acme/people', ADMIN)).json().people as { email: string; role: string; projects: unknown }[];

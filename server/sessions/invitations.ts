@@ -1,0 +1,38 @@
+import crypto from 'node:crypto';
+import { op, type SqlProgram } from '../storage/sql-program.js';
+
+// Invitation links: a random token in the link's fragment (never sent in a request line, so no access log keeps it),
+// known to the database by its SHA-256. A new invitation replaces the person's earlier ones; accepting one uses it up.
+
+export const DEFAULT_INVITATION_HOURS = 168;
+
+const digest = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** Makes an invitation for a person of the organization; answers its token (shown once) or null: no such person. */
+export function* createInvitation(org: string, email: string, at: number, expiresAt: number): SqlProgram<string | null> {
+  const { rows } = yield op('SELECT email FROM people WHERE org = ? AND email = ?', org, email);
+  if (rows.length === 0) return null;
+  const token = crypto.randomBytes(32).toString('base64url');
+  yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
+  yield op('INSERT INTO invitations (token_hash, org, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', digest(token), org, email, at, expiresAt);
+  return token;
+}
+
+/** Uses an invitation up: answers the email it was for, or null when it is unknown, used, expired or of a removed person. */
+export function* takeInvitation(org: string, token: string, now: number): SqlProgram<string | null> {
+  const hash = digest(token);
+  const { rows } = yield op(
+    `SELECT i.email, i.expires_at FROM invitations i JOIN people p ON p.org = i.org AND p.email = i.email
+      WHERE i.token_hash = ? AND i.org = ?`,
+    hash, org,
+  );
+  yield op('DELETE FROM invitations WHERE token_hash = ?', hash);
+  const r = rows[0];
+  return r && Number(r.expires_at) > now ? String(r.email) : null;
+}
+
+/** Each person's open invitation's expiry, by email. */
+export function* openInvitations(org: string, now: number): SqlProgram<Map<string, number>> {
+  const { rows } = yield op('SELECT email, expires_at FROM invitations WHERE org = ? AND expires_at > ?', org, now);
+  return new Map(rows.map((r) => [String(r.email), Number(r.expires_at)]));
+}

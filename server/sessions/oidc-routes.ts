@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as client from 'openid-client';
+import { ROLES, type ConfigStore, type Role } from '../config/config-store.js';
+import type { OidcConfig } from '../config/config-types.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { Storage } from '../storage/storage.js';
+import { FLOW_TTL_MS, startFlow, takeFlow } from './oidc-flows.js';
+import { personCredentials, upsertProvidedPerson } from './session-store.js';
+import type { Sessions } from './sessions.js';
+
+/** What single sign-on uses of the service. */
+export interface OidcDeps {
+  config: ConfigStore;
+  storage: Storage;
+  sessions: Sessions;
+  now: () => number;
+}
+
+const FLOW_COOKIE = 'svc_oidc';
+const FLOW_PATH = '/admin/oidc/';
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+type SignInError = 'sso_no_access' | 'sso_failed' | 'sso_expired';
+
+/** The console's address for an organization (and project), with a sign-in error to show when there is one. */
+function consoleUrl(org: string | null, project: string | null, error?: SignInError): string {
+  const query = new URLSearchParams();
+  if (org !== null) query.set('organization', org);
+  if (project !== null) query.set('project', project);
+  if (error) query.set('signInError', error);
+  const search = query.toString();
+  return `/admin/${search === '' ? '' : `?${search}`}`;
+}
+
+function flowId(request: FastifyRequest): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, value] = part.split('=').map((s) => s.trim());
+    if (name === FLOW_COOKIE && value && /^[A-Za-z0-9_-]{43}$/.test(value)) return value;
+  }
+  return null;
+}
+
+function flowCookie(request: FastifyRequest, value: string, maxAge: number): string {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/**
+ * The role a provider's claims give a person under `roleClaim`: the claim's value when it is a role; of a list (a
+ * groups claim), the widest role in it; anything else, none.
+ */
+export function claimedRole(value: unknown): Role | null {
+  const values = Array.isArray(value) ? value : [value];
+  const roles = values.filter((v): v is Role => typeof v === 'string' && (ROLES as readonly string[]).includes(v));
+  return roles.length === 0 ? null : roles.reduce((a, b) => (ROLES.indexOf(b) > ROLES.indexOf(a) ? b : a));
+}
+
+/**
+ * Single sign-on to the console with an organization's OpenID Connect provider (openid-client: authorization code
+ * flow with PKCE, state and nonce, the ID token's signature, issuer, audience and expiry checked):
+ * - `GET /admin/oidc/start?organization=…&project=…` sends the browser to the provider;
+ * - `GET /admin/oidc/callback` takes its answer, signs the person in (see OidcConfig for who gets in, with which role)
+ *   and sends the browser to the console, or back to its sign-in with `signInError`.
+ */
+export function oidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
+  // The provider's discovered metadata, per organization, fetched again when its settings change (a config reload).
+  const providers = new Map<string, { settings: string; config: Promise<client.Configuration> }>();
+  const provider = (org: string, oidc: OidcConfig): Promise<client.Configuration> => {
+    const settings = JSON.stringify(oidc);
+    const known = providers.get(org);
+    if (known?.settings === settings) return known.config;
+    const issuer = new URL(oidc.issuer);
+    // Plain http only for a provider on this machine (tests); the config refuses it elsewhere.
+    const options = issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined;
+    const config = client.discovery(issuer, oidc.clientId, oidc.clientSecret, undefined, options);
+    providers.set(org, { settings, config });
+    config.catch(() => providers.delete(org));
+    return config;
+  };
+  const settingsOf = (org: string): OidcConfig | undefined =>
+    Object.hasOwn(deps.config.config.organizations, org) ? deps.config.config.organizations[org]?.oidc : undefined;
+
+  app.get<{ Querystring: { organization?: string; project?: string } }>('/admin/oidc/start', async (request, reply) => {
+    const org = request.query.organization ?? '';
+    const project = typeof request.query.project === 'string' && NAME.test(request.query.project) ? request.query.project : null;
+    const oidc = NAME.test(org) ? settingsOf(org) : undefined;
+    if (!oidc) throw new ServiceError('sso_not_configured', 'This organization has no single sign-on.');
+    let config: client.Configuration;
+    try {
+      config = await provider(org, oidc);
+    } catch (error) {
+      request.log.warn({ org, error: String(error) }, 'single sign-on: the provider\'s metadata could not be read');
+      return reply.redirect(consoleUrl(org, project, 'sso_failed'));
+    }
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const createdAt = deps.now();
+    const id = await deps.storage.transaction(() => startFlow({ org, project, state, nonce, verifier, createdAt }));
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: oidc.redirectUri, scope: 'openid email profile', state, nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    reply.header('set-cookie', flowCookie(request, id, FLOW_TTL_MS / 1000));
+    return reply.redirect(url.href);
+  });
+
+  app.get('/admin/oidc/callback', async (request, reply) => {
+    const id = flowId(request);
+    reply.header('set-cookie', flowCookie(request, '', 0));
+    const flow = id === null ? null : await deps.storage.transaction(() => takeFlow(id));
+    if (!flow || deps.now() - flow.createdAt > FLOW_TTL_MS) return reply.redirect(consoleUrl(flow?.org ?? null, flow?.project ?? null, 'sso_expired'));
+    const back = (error?: SignInError): FastifyReply => reply.redirect(consoleUrl(flow.org, flow.project, error));
+    const oidc = settingsOf(flow.org);
+    if (!oidc) return back('sso_failed');
+    let claims: Record<string, unknown>;
+    try {
+      const config = await provider(flow.org, oidc);
+      // The answer's parameters, on the address the provider was told (the service may sit behind a proxy).
+      const current = new URL(oidc.redirectUri);
+      current.search = new URL(request.url, 'http://callback').search;
+      const tokens = await client.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true,
+      });
+      claims = { ...tokens.claims() };
+      const wanted = oidc.roleClaim;
+      if (typeof claims.email !== 'string' || (wanted !== undefined && claims[wanted] === undefined)) {
+        claims = { ...(await client.fetchUserInfo(config, tokens.access_token, String(claims.sub))), ...claims };
+      }
+    } catch (error) {
+      request.log.warn({ org: flow.org, error: String(error) }, 'single sign-on: the provider\'s answer was refused');
+      return back('sso_failed');
+    }
+    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+    // A provider that says the address is not verified does not prove who holds it.
+    if (email === '' || claims.email_verified === false) return back('sso_no_access');
+    if (oidc.roleClaim !== undefined) {
+      const role = claimedRole(claims[oidc.roleClaim]);
+      if (role === null) return back('sso_no_access');
+      await deps.storage.transaction(() => upsertProvidedPerson(flow.org, email, role, deps.now()));
+    } else if (!(await deps.storage.run(() => personCredentials(flow.org, email))).exists) {
+      return back('sso_no_access');
+    }
+    await deps.sessions.start(request, reply, flow.org, 'person', email);
+    return back();
+  });
+}

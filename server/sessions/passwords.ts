@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { ServiceError } from '../errors/service-error.js';
+
+// Passwords are hashed with scrypt (Node's own, no native module to build): N = 2^15, r = 8, p = 3 is one of OWASP's
+// equivalent settings for scrypt (about 32 MiB and a few tens of milliseconds a hash here). The parameters travel in
+// the stored string, so a later change of them still verifies the hashes made before it.
+
+const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+
+const PARAMS = { N: 2 ** 15, r: 8, p: 3 };
+const KEY_LENGTH = 32;
+/** scrypt needs 128 · N · r bytes; Node's default cap (32 MiB) is just under that for these parameters. */
+const maxmem = (N: number, r: number): number => 128 * N * r + 1024 * 1024;
+
+export const PASSWORD_LENGTH = { min: 12, max: 128 };
+
+/**
+ * A new password's check: 12 to 128 characters, and nothing else (no composition rules: length is what resists
+ * guessing, and rules push people to predictable patterns).
+ * @throws ServiceError `invalid_request`.
+ */
+export function checkNewPassword(value: unknown): string {
+  const length = typeof value === 'string' ? [...value].length : 0;
+  if (typeof value !== 'string' || length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max) {
+    throw new ServiceError('invalid_request', `password: must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
+  }
+  return value;
+}
+
+/** `scrypt$<N>$<r>$<p>$<salt b64url>$<hash b64url>` of the password with a fresh salt. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16);
+  const { N, r, p } = PARAMS;
+  const hash = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r) });
+  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+/** A hash of no one's password: verified against when the email is unknown, so both cases take the same time. */
+let decoy: Promise<string> | undefined;
+
+/**
+ * Whether `password` is the one `stored` was made from (compared in constant time). With `stored` null (no such person,
+ * or no password set) it hashes anyway and answers false: an unknown email takes as long as a wrong password.
+ */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const against = stored ?? await (decoy ??= hashPassword(crypto.randomBytes(16).toString('hex')));
+  const [scheme, n, r, p, salt, hash] = against.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, { ...params, maxmem: maxmem(params.N, params.r) });
+  return crypto.timingSafeEqual(actual, expected) && stored !== null;
+}

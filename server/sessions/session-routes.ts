@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { managementCaller, sendsKey } from '../auth/management-caller.js';
+import { verifiedAdminKey } from '../auth/authenticate.js';
+import type { ConfigStore, KeyEntry } from '../config/config-store.js';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { Storage } from '../storage/storage.js';
+import { takeInvitation } from './invitations.js';
+import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
+import { bodyOf, emailOf, invalid } from './person-input.js';
+import { personCredentials, setPasswordHash } from './session-store.js';
+import type { SessionCaller, Sessions } from './sessions.js';
+import type { SignInLimiter } from './sign-in-limiter.js';
+
+/** What the sign-in routes use of the service. */
+export interface SessionDeps {
+  config: ConfigStore;
+  storage: Storage;
+  sessions: Sessions;
+  limiter: SignInLimiter;
+  now: () => number;
+}
+
+type OrgParams = { org: string };
+
+const MISSING = 'Sign in to the console, or send an admin key as ?apiKey= or Authorization: Bearer.';
+
+/** `GET /v1/{org}/me` and what every sign-in answers: who the caller is, what it may do, and its session. */
+export function meAnswer(entry: KeyEntry, session?: SessionCaller): Record<string, unknown> {
+  const answer: Record<string, unknown> = {
+    actor: session?.actor ?? { type: 'key', id: entry.id, name: entry.name ?? entry.id },
+    role: entry.role ?? 'admin',
+    projects: entry.projects ?? null,
+  };
+  if (session) {
+    answer.csrfToken = session.csrfToken;
+    answer.expiresAt = new Date(session.expiresAt).toISOString();
+    if (session.actor.type === 'person') answer.password = session.hasPassword;
+  }
+  return answer;
+}
+
+/** The organization's caller (a key or a session), of this organization. */
+export async function orgCaller(
+  request: FastifyRequest<{ Params: OrgParams }>, reply: FastifyReply, deps: Pick<SessionDeps, 'config' | 'sessions'>,
+): Promise<KeyEntry> {
+  const entry = await managementCaller(request, reply, deps.config, deps.sessions, MISSING);
+  if (entry.org !== request.params.org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
+  return entry;
+}
+
+function hasOrganization(config: ConfigStore, org: string): boolean {
+  return Object.hasOwn(config.config.organizations, org);
+}
+
+/**
+ * Signing in to the console and out of it, for an organization's people (email and password) and keys:
+ * - `GET /v1/{org}/sign-in`: how one signs in there (`{organization, password, sso}`);
+ * - `POST /v1/{org}/session` `{email, password}` (or an admin key as Bearer and `{}`) → the session cookie and `me`;
+ *   failures are counted per account and client IP (429 past the limit);
+ * - `GET /v1/{org}/me`; `DELETE /v1/{org}/session` (this browser) and `DELETE /v1/{org}/sessions` (everywhere);
+ * - `PUT /v1/{org}/me/password` `{currentPassword, password}`: the person's other sessions end;
+ * - `POST /v1/{org}/invitations/accept` `{token, password}`: sets the invited person's password and signs them in.
+ */
+export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
+  app.get<{ Params: OrgParams }>('/v1/:org/sign-in', async (request) => {
+    const org = request.params.org;
+    if (!hasOrganization(deps.config, org)) throw new ServiceError('organization_not_found', `There is no organization ${quoted(org)}.`);
+    return { organization: org, password: true, sso: deps.config.config.organizations[org]?.oidc !== undefined };
+  });
+
+  app.post<{ Params: OrgParams }>('/v1/:org/session', async (request, reply) => {
+    const org = request.params.org;
+    if (sendsKey(request)) {
+      const entry = verifiedAdminKey(request, deps.config, MISSING);
+      if (entry.org !== org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
+      return meAnswer(entry, await deps.sessions.start(request, reply, org, 'key', entry.id));
+    }
+    const body = bodyOf(request.body);
+    const email = emailOf(body.email);
+    if (typeof body.password !== 'string' || body.password === '') invalid('password', 'is required');
+    const account = `${org}\u0000${email}`;
+    refuseWhileLimited(deps.limiter, account, request, reply);
+    const stored = hasOrganization(deps.config, org) ? await deps.storage.run(() => personCredentials(org, email)) : { hash: null };
+    // An unknown email or organization is hashed against too: the answer takes as long, and says the same.
+    if (!(await verifyPassword(body.password, stored.hash))) {
+      deps.limiter.failed(account, request.ip);
+      throw new ServiceError('invalid_credentials', 'The email or password is wrong.');
+    }
+    deps.limiter.succeeded(account);
+    const session = await deps.sessions.start(request, reply, org, 'person', email);
+    return meAnswer(session.entry, session);
+  });
+
+  app.get<{ Params: OrgParams }>('/v1/:org/me', async (request, reply) => {
+    const entry = await orgCaller(request, reply, deps);
+    return meAnswer(entry, request.session);
+  });
+
+  app.delete<{ Params: OrgParams }>('/v1/:org/session', async (request, reply) => {
+    await orgCaller(request, reply, deps);
+    if (request.session) await deps.sessions.end(request, reply, request.session);
+    return reply.code(204).send();
+  });
+
+  app.delete<{ Params: OrgParams }>('/v1/:org/sessions', async (request, reply) => {
+    const entry = await orgCaller(request, reply, deps);
+    await deps.sessions.endAll(entry.org, entry.person ? 'person' : 'key', entry.id);
+    deps.sessions.clearCookie(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.put<{ Params: OrgParams }>('/v1/:org/me/password', async (request, reply) => {
+    const entry = await orgCaller(request, reply, deps);
+    const session = request.session;
+    if (!entry.person || !session) throw new ServiceError('invalid_request', 'Only a person signed in to the console has a password to change.');
+    const body = bodyOf(request.body);
+    const password = checkNewPassword(body.password);
+    const account = `${entry.org}\u0000${entry.id}`;
+    refuseWhileLimited(deps.limiter, account, request, reply);
+    const stored = await deps.storage.run(() => personCredentials(entry.org, entry.id));
+    if (!(await verifyPassword(typeof body.currentPassword === 'string' ? body.currentPassword : '', stored.hash))) {
+      deps.limiter.failed(account, request.ip);
+      throw new ServiceError('wrong_password', 'The current password is wrong.');
+    }
+    const hash = await hashPassword(password);
+    await deps.storage.transaction(() => setPasswordHash(entry.org, entry.id, hash, deps.now()));
+    await deps.sessions.endAll(entry.org, 'person', entry.id, session.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: OrgParams }>('/v1/:org/invitations/accept', async (request, reply) => {
+    const org = request.params.org;
+    const body = bodyOf(request.body);
+    if (typeof body.token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(body.token)) throw invalidInvitation();
+    const password = checkNewPassword(body.password);
+    const tries = `${org}\u0000invitation\u0000${request.ip}`;
+    refuseWhileLimited(deps.limiter, tries, request, reply);
+    const hash = await hashPassword(password);
+    const now = deps.now();
+    const email = await deps.storage.transaction(function* () {
+      const invited = yield* takeInvitation(org, body.token as string, now);
+      if (invited !== null) yield* setPasswordHash(org, invited, hash, now);
+      return invited;
+    });
+    if (email === null) {
+      deps.limiter.failed(tries, request.ip);
+      throw invalidInvitation();
+    }
+    // A password set from an invitation ends any session the person had (a reset by an admin's new invitation).
+    await deps.sessions.endAll(org, 'person', email);
+    const session = await deps.sessions.start(request, reply, org, 'person', email);
+    return meAnswer(session.entry, session);
+  });
+}
+
+function invalidInvitation(): ServiceError {
+  return new ServiceError('invalid_invitation', 'This invitation link is not valid: it was used, replaced or has expired. Ask an admin for a new one.');
+}
+
+/** @throws ServiceError `rate_limited` (with Retry-After) while the account or address has failed too often. */
+function refuseWhileLimited(limiter: SignInLimiter, account: string, request: FastifyRequest, reply: FastifyReply): void {
+  const wait = limiter.retryAfter(account, request.ip);
+  if (wait > 0) {
+    reply.header('retry-after', String(wait));
+    throw new ServiceError('rate_limited', `Too many failed attempts; try again in ${Math.ceil(wait / 60)} minute(s).`);
+  }
+}

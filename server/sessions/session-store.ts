@@ -1,0 +1,98 @@
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { Role } from '../config/config-store.js';
+
+// Sessions as the database keeps them: by the SHA-256 of the cookie's token. A person's role and projects are read
+// from `people` on every request (a removed person has no row: their sessions stop at their next request); a key's
+// from the keys every node holds.
+
+export type ActorType = 'person' | 'key';
+
+export interface StoredSession {
+  id: string;
+  org: string;
+  actorType: ActorType;
+  actorId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  /** A person's role and projects; null when the person is no longer there (or the session is a key's). */
+  person: { role: Role; projects: string[] | null; hasPassword: boolean } | null;
+}
+
+export interface NewSession {
+  id: string;
+  org: string;
+  actorType: ActorType;
+  actorId: string;
+  at: number;
+  expiresAt: number;
+}
+
+export function* insertSession(s: NewSession): SqlProgram<void> {
+  yield op(
+    'INSERT INTO sessions (id, org, actor_type, actor_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    s.id, s.org, s.actorType, s.actorId, s.at, s.at, s.expiresAt,
+  );
+}
+
+export function* findSession(id: string): SqlProgram<StoredSession | null> {
+  const { rows } = yield op(
+    `SELECT s.id, s.org, s.actor_type, s.actor_id, s.created_at, s.last_seen_at, s.expires_at,
+            p.role, p.projects, p.password_hash
+       FROM sessions s LEFT JOIN people p ON s.actor_type = 'person' AND p.org = s.org AND p.email = s.actor_id
+      WHERE s.id = ?`,
+    id,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: String(r.id), org: String(r.org), actorType: String(r.actor_type) as ActorType, actorId: String(r.actor_id),
+    createdAt: Number(r.created_at), lastSeenAt: Number(r.last_seen_at), expiresAt: Number(r.expires_at),
+    person: r.role == null ? null : {
+      role: String(r.role) as Role,
+      projects: r.projects == null ? null : JSON.parse(String(r.projects)) as string[],
+      hasPassword: r.password_hash != null,
+    },
+  };
+}
+
+export function* touchSession(id: string, at: number): SqlProgram<void> {
+  yield op('UPDATE sessions SET last_seen_at = ? WHERE id = ?', at, id);
+}
+
+export function* deleteSession(id: string): SqlProgram<void> {
+  yield op('DELETE FROM sessions WHERE id = ?', id);
+}
+
+/** Ends every session of a person or key (sign out everywhere, a changed password, a removed person). */
+export function* deleteSessionsOf(org: string, actorType: ActorType, actorId: string, except: string | null = null): SqlProgram<void> {
+  yield op('DELETE FROM sessions WHERE org = ? AND actor_type = ? AND actor_id = ? AND id <> ?', org, actorType, actorId, except ?? '');
+}
+
+/** Removes sessions past their end (idle or absolute), so the table holds only live ones. */
+export function* deleteEndedSessions(now: number, idleMs: number): SqlProgram<number> {
+  const { changes } = yield op('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?', now, now - idleMs);
+  return changes;
+}
+
+/** A person's password hash (null: no such person, or no password yet) and role, for signing in. */
+export function* personCredentials(org: string, email: string): SqlProgram<{ hash: string | null; exists: boolean }> {
+  const { rows } = yield op('SELECT password_hash FROM people WHERE org = ? AND email = ?', org, email);
+  const r = rows[0];
+  return { hash: r?.password_hash == null ? null : String(r.password_hash), exists: r !== undefined };
+}
+
+export function* setPasswordHash(org: string, email: string, hash: string, at: number): SqlProgram<number> {
+  const { changes } = yield op('UPDATE people SET password_hash = ?, updated_at = ? WHERE org = ? AND email = ?', hash, at, org, email);
+  return changes;
+}
+
+/** A person whose role the identity provider says: added with it, or their role changed to it (projects kept). */
+export function* upsertProvidedPerson(org: string, email: string, role: Role, at: number): SqlProgram<void> {
+  const { changes } = yield op('UPDATE people SET role = ?, updated_at = ? WHERE org = ? AND email = ? AND role <> ?', role, at, org, email, role);
+  if (changes > 0) return;
+  yield op(
+    'INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (org, email) DO NOTHING',
+    org, email, role, at, at,
+  );
+}

@@ -1,0 +1,190 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConfigStore, KeyEntry, Role } from '../config/config-store.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { Storage } from '../storage/storage.js';
+import {
+  deleteEndedSessions, deleteSession, deleteSessionsOf, findSession, insertSession, touchSession, type ActorType, type StoredSession,
+} from './session-store.js';
+
+// The console's sessions: a random 256-bit token in an HttpOnly cookie, known to the database by its SHA-256 only.
+// Every request reads the session and the person behind it, so a removed person, a revoked key, or a session past
+// its idle or absolute end is refused at its next request on any node. A session's CSRF token is derived from its
+// token (a page of another site can read neither), and every unsafe method sent with the cookie must carry it.
+
+export const SESSION_COOKIE = 'svc_session';
+export const CSRF_HEADER = 'x-csrf-token';
+const COOKIE_PATH = '/v1/';
+/** How stale `last_seen_at` may get before a request writes it again: the idle timeout's precision. */
+const TOUCH_EVERY_MS = 60_000;
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface SessionTimeouts {
+  /** A session nobody used this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however much it is used. */
+  absoluteMs: number;
+}
+
+export const DEFAULT_SESSION_TIMEOUTS: SessionTimeouts = { idleMs: 60 * 60_000, absoluteMs: 12 * 3600_000 };
+
+/** Who a request's session is, as the routes see them. */
+export interface SessionCaller {
+  /** The session's id (the SHA-256 of its token). */
+  id: string;
+  org: string;
+  actor: { type: ActorType; id: string; name: string };
+  role: Role;
+  projects: readonly string[] | null;
+  csrfToken: string;
+  expiresAt: number;
+  /** A person who signs in with a password (and so may change it). */
+  hasPassword: boolean;
+  /** The caller as key authentication sees one: a key, or a person standing in for one. */
+  entry: KeyEntry;
+}
+
+const digest = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+const csrfOf = (token: string): string => crypto.createHash('sha256').update(`csrf\0${token}`, 'utf8').digest('base64url');
+
+/** The session cookie's token, or null when the request has none. */
+export function sessionToken(request: FastifyRequest): string | null {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+function equal(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export class Sessions {
+  readonly #storage: Storage;
+  readonly #config: ConfigStore;
+  readonly #now: () => number;
+  readonly timeouts: SessionTimeouts;
+
+  constructor(storage: Storage, config: ConfigStore, now: () => number, timeouts: SessionTimeouts = DEFAULT_SESSION_TIMEOUTS) {
+    this.#storage = storage;
+    this.#config = config;
+    this.#now = now;
+    this.timeouts = timeouts;
+  }
+
+  /**
+   * The request's session, or null when it sends no session cookie. An unsafe method must carry the session's CSRF
+   * token, and an `Origin`, when sent, must be the service's own.
+   * @throws ServiceError `session_expired` (and clears the cookie) for a session that is unknown or over, or whose
+   * person or key is gone; `csrf_failed`.
+   */
+  async caller(request: FastifyRequest, reply: FastifyReply): Promise<SessionCaller | null> {
+    const token = sessionToken(request);
+    if (token === null) return null;
+    const now = this.#now();
+    const stored = await this.#storage.run(() => findSession(digest(token)));
+    const caller = stored && now < stored.expiresAt && now - stored.lastSeenAt < this.timeouts.idleMs
+      ? this.#callerOf(stored, token)
+      : null;
+    if (caller === null) {
+      if (stored) await this.#storage.transaction(() => deleteSession(stored.id));
+      this.clearCookie(request, reply);
+      throw new ServiceError('session_expired', 'Your session has ended. Sign in again.');
+    }
+    if (UNSAFE.has(request.method)) checkCsrf(request, caller.csrfToken);
+    if (now - stored!.lastSeenAt >= TOUCH_EVERY_MS) await this.#storage.transaction(() => touchSession(caller.id, now));
+    return caller;
+  }
+
+  /** The session's caller: its person (still there) or key (still valid, of the same organization). */
+  #callerOf(stored: StoredSession, token: string): SessionCaller | null {
+    const base = { id: stored.id, org: stored.org, csrfToken: csrfOf(token), expiresAt: stored.expiresAt };
+    if (stored.actorType === 'person') {
+      if (!stored.person) return null;
+      const { role, projects, hasPassword } = stored.person;
+      const entry: KeyEntry = { kind: 'adminKey', id: stored.actorId, key: '', org: stored.org, project: null, role, projects, name: stored.actorId, person: true };
+      return { ...base, actor: { type: 'person', id: stored.actorId, name: stored.actorId }, role, projects, hasPassword, entry };
+    }
+    const key = this.#config.keyById(stored.actorId);
+    if (!key || key.kind !== 'adminKey' || key.org !== stored.org || (key.expiresAt != null && key.expiresAt <= this.#now())) return null;
+    const role = key.role ?? 'admin';
+    return { ...base, actor: { type: 'key', id: key.id, name: key.name ?? key.id }, role, projects: key.projects ?? null, hasPassword: false, entry: key };
+  }
+
+  /**
+   * Signs a person or key in: a new session with a new token (whatever session cookie the browser sent is ended, so a
+   * token planted before sign-in is never the signed-in one), set as the cookie.
+   */
+  async start(request: FastifyRequest, reply: FastifyReply, org: string, actorType: ActorType, actorId: string): Promise<SessionCaller> {
+    const token = crypto.randomBytes(32).toString('base64url');
+    const now = this.#now();
+    const previous = sessionToken(request);
+    const id = digest(token);
+    const expiresAt = now + this.timeouts.absoluteMs;
+    await this.#storage.transaction(function* () {
+      if (previous !== null) yield* deleteSession(digest(previous));
+      yield* insertSession({ id, org, actorType, actorId, at: now, expiresAt });
+    });
+    const stored = await this.#storage.run(() => findSession(id));
+    const caller = stored ? this.#callerOf(stored, token) : null;
+    if (!caller) throw new ServiceError('session_expired', 'The session could not be started. Sign in again.');
+    reply.header('set-cookie', this.#cookie(request, token, Math.floor(this.timeouts.absoluteMs / 1000)));
+    return caller;
+  }
+
+  /** Signs this browser out: its session ends and its cookie is cleared. */
+  async end(request: FastifyRequest, reply: FastifyReply, caller: SessionCaller): Promise<void> {
+    await this.#storage.transaction(() => deleteSession(caller.id));
+    this.clearCookie(request, reply);
+  }
+
+  /** Ends every session of a person or key (`except` one, e.g. the one changing its password). */
+  async endAll(org: string, actorType: ActorType, actorId: string, except: string | null = null): Promise<void> {
+    await this.#storage.transaction(() => deleteSessionsOf(org, actorType, actorId, except));
+  }
+
+  /** Removes ended sessions; answers how many. */
+  sweep(): Promise<number> {
+    return this.#storage.transaction(() => deleteEndedSessions(this.#now(), this.timeouts.idleMs));
+  }
+
+  clearCookie(request: FastifyRequest, reply: FastifyReply): void {
+    reply.header('set-cookie', this.#cookie(request, '', 0));
+  }
+
+  // Secure whenever the browser reached us over https (directly, or through a proxy Fastify trusts).
+  #cookie(request: FastifyRequest, value: string, maxAge: number): string {
+    const secure = request.protocol === 'https' ? '; Secure' : '';
+    return `${SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+  }
+}
+
+/**
+ * An unsafe request sent with the session cookie must carry the session's CSRF token (which a page of another site
+ * cannot read) and, when the browser says where it comes from, come from the service's own origin.
+ * @throws ServiceError `csrf_failed`.
+ */
+function checkCsrf(request: FastifyRequest, expected: string): void {
+  const sent = request.headers[CSRF_HEADER];
+  if (typeof sent !== 'string' || !equal(sent, expected)) {
+    throw new ServiceError('csrf_failed', `Send the session's CSRF token in the X-CSRF-Token header (GET /v1/{organization}/me answers it).`);
+  }
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') {
+    let same = false;
+    try {
+      // Compared as URLs: an Origin names a default port only by leaving it out, a Host header may name it.
+      same = new URL(origin).origin === new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
+    } catch {
+      // Not a URL: refused below.
+    }
+    if (!same) throw new ServiceError('csrf_failed', 'A request with the session cookie must come from the console\'s own origin.');
+  }
+}

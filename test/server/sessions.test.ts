@@ -1,0 +1,283 @@
+// Signing in to the console, on SQLite and PostgreSQL: people with passwords (set through invitation links), the
+// session cookie (HttpOnly, SameSite=Lax, Secure over https, a new token at every sign-in), CSRF on every unsafe
+// method, idle and absolute timeouts, sign out (here and everywhere), a removed person or revoked key stopping at the
+// next request, brute force slowed down, and no secret in the log, the audit or the database.
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import type { ServiceConfigFile } from '../../server/config/config-types.js';
+import { op } from '../../server/storage/sql-program.js';
+import { DRIVERS } from './helpers/storage-drivers.js';
+import { testConfig } from './helpers/test-config.js';
+import { useApp } from './helpers/use-test-app.js';
+
+const ADMIN = 'adm1.s3cret';
+const SHOP = '/v1/acme/projects/shop';
+const PASSWORD = 'correct horse battery';
+const HOUR = 3600_000;
+
+function config(): ServiceConfigFile {
+  const file = testConfig();
+  file.organizations.acme!.adminKeys = [ADMIN];
+  file.organizations.other!.adminKeys = ['admother.x'];
+  file.organizations.acme!.projects.shop!.experiences = [];
+  return file;
+}
+
+type Answer = { statusCode: number; json(): any; body: string; headers: Record<string, string | string[] | number | undefined> };
+
+const logLines: string[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logLines.push(String(chunk));
+    done();
+  },
+});
+
+/** The session cookie a response sets: its token and attributes. */
+function setCookie(res: Answer): { token: string; attributes: string[] } {
+  const header = res.headers['set-cookie'];
+  const line = [header].flat().find((c) => typeof c === 'string' && c.startsWith('svc_session=')) as string | undefined;
+  assert.ok(line, `no session cookie in ${JSON.stringify(header)}`);
+  const [pair, ...attributes] = line.split(';').map((s) => s.trim());
+  return { token: pair!.slice('svc_session='.length), attributes };
+}
+
+for (const driver of DRIVERS) {
+  describe(`console sessions (${driver.name})`, () => {
+    let clock = Date.parse('2026-11-27T09:00:00.000Z');
+    const h = useApp(driver, () => ({ config: config(), now: () => clock, trustProxy: 1, logger: { level: 'info', stream: logStream } }));
+    type Caller = { key?: string; cookie?: string; csrf?: string; headers?: Record<string, string> };
+    const call = (method: string, url: string, who: Caller = {}, payload?: unknown): Promise<Answer> => h.app.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        ...(who.key ? { authorization: `Bearer ${who.key}` } : {}),
+        ...(who.cookie ? { cookie: `svc_session=${who.cookie}` } : {}),
+        ...(who.csrf ? { 'x-csrf-token': who.csrf } : {}),
+        ...who.headers,
+      },
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    }) as Promise<Answer>;
+
+    /** A person added by the admin key with a role, who set their password from the invitation: their session. */
+    const person = async (email: string, role: string, projects?: string[]): Promise<{ cookie: string; csrf: string; email: string }> => {
+      const added = await call('PUT', `/v1/acme/people/${encodeURIComponent(email)}`, { key: ADMIN }, { role, ...(projects ? { projects } : {}) });
+      assert.ok([200, 201].includes(added.statusCode), added.body);
+      const invited = await call('POST', `/v1/acme/people/${encodeURIComponent(email)}/invitation`, { key: ADMIN }, {});
+      assert.equal(invited.statusCode, 201, invited.body);
+      const token = /#\/invitation\/([\w-]{43})$/.exec(invited.json().url)![1];
+      const accepted = await call('POST', '/v1/acme/invitations/accept', {}, { token, password: PASSWORD });
+      assert.equal(accepted.statusCode, 200, accepted.body);
+      return { cookie: setCookie(accepted).token, csrf: accepted.json().csrfToken, email };
+    };
+    const signIn = (email: string, password: string, extra: Caller = {}) => call('POST', '/v1/acme/session', extra, { email, password });
+    const experience = { variations: [{ name: 'a', weight: 50, body: {} }, { name: 'b', weight: 50, body: {} }] };
+
+    it('signs a person in with a password: an HttpOnly, SameSite=Lax cookie (Secure over https) and who they are', async () => {
+      await person('ana@example.com', 'editor');
+      const res = await signIn('Ana@Example.com', PASSWORD);
+      assert.equal(res.statusCode, 200, res.body);
+      const { token, attributes } = setCookie(res);
+      assert.match(token, /^[\w-]{43}$/);
+      assert.deepEqual(attributes.filter((a) => !a.startsWith('Max-Age')), ['Path=/v1/', 'HttpOnly', 'SameSite=Lax']);
+      assert.equal(attributes.find((a) => a.startsWith('Max-Age')), `Max-Age=${12 * 3600}`);
+      const me = res.json();
+      assert.deepEqual({ ...me, csrfToken: typeof me.csrfToken }, {
+        actor: { type: 'person', id: 'ana@example.com', name: 'ana@example.com' }, role: 'editor', projects: null,
+        csrfToken: 'string', expiresAt: new Date(clock + 12 * HOUR).toISOString(), password: true,
+      });
+      assert.deepEqual((await call('GET', '/v1/acme/me', { cookie: token })).json().actor.id, 'ana@example.com');
+      const overHttps = await signIn('ana@example.com', PASSWORD, { headers: { 'x-forwarded-proto': 'https' } });
+      assert.ok(setCookie(overHttps).attributes.includes('Secure'));
+    });
+
+    it('answers a wrong password and an unknown email alike, and stores only a scrypt hash', async () => {
+      await person('ben@example.com', 'viewer');
+      const wrong = await signIn('ben@example.com', 'not the password');
+      const unknown = await signIn('nobody@example.com', PASSWORD);
+      const otherOrg = await call('POST', '/v1/nope/session', {}, { email: 'ben@example.com', password: PASSWORD });
+      for (const res of [wrong, unknown, otherOrg]) {
+        assert.equal(res.statusCode, 401, res.body);
+        assert.deepEqual(res.json(), { error: { code: 'invalid_credentials', message: 'The email or password is wrong.' } });
+        assert.equal(res.headers['set-cookie'], undefined);
+      }
+      const rows = await h.storage.run(function* () {
+        return (yield op('SELECT password_hash FROM people WHERE org = ? AND email = ?', 'acme', 'ben@example.com')).rows;
+      });
+      const hash = String(rows[0]!.password_hash);
+      assert.match(hash, /^scrypt\$32768\$8\$3\$[\w-]{22}\$[\w-]{43}$/);
+      assert.ok(!hash.includes(PASSWORD));
+    });
+
+    it('slows down password guessing: past 10 failures an account is refused (429, Retry-After) until the window passes', async () => {
+      await person('cy@example.com', 'viewer');
+      for (let i = 0; i < 10; i++) assert.equal((await signIn('cy@example.com', `guess number ${i}`)).statusCode, 401);
+      const limited = await signIn('cy@example.com', PASSWORD);
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.equal(limited.json().error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0 && Number(limited.headers['retry-after']) <= 15 * 60);
+      clock += 15 * 60_000 + 1;
+      assert.equal((await signIn('cy@example.com', PASSWORD)).statusCode, 200);
+    });
+
+    it('refuses an unsafe request with the cookie but without the CSRF token, or from another origin; nothing is stored', async () => {
+      const ed = await person('dee@example.com', 'editor');
+      const put = (who: Caller) => call('PUT', `${SHOP}/experiences/csrf-probe`, who, experience);
+      for (const who of [{ cookie: ed.cookie }, { cookie: ed.cookie, csrf: 'x'.repeat(43) }, { cookie: ed.cookie, csrf: ed.csrf, headers: { origin: 'https://evil.example' } }]) {
+        const res = await put(who);
+        assert.equal(res.statusCode, 403, res.body);
+        assert.equal(res.json().error.code, 'csrf_failed');
+      }
+      assert.equal((await call('GET', `${SHOP}/experiences/csrf-probe`, { key: ADMIN })).statusCode, 404);
+      const same = await put({ cookie: ed.cookie, csrf: ed.csrf, headers: { origin: 'http://localhost:80', host: 'localhost:80' } });
+      assert.equal(same.statusCode, 201, same.body);
+      // Reads need no token; a key in the Authorization header is no ambient credential and needs none either.
+      assert.equal((await call('GET', `${SHOP}/experiences`, { cookie: ed.cookie })).statusCode, 200);
+      assert.equal((await call('DELETE', `${SHOP}/experiences/csrf-probe`, { key: ADMIN })).statusCode, 204);
+    });
+
+    it('never takes a token it did not issue, and gives a new one at every sign-in (no session fixation)', async () => {
+      await person('eve@example.com', 'viewer');
+      const planted = 'p'.repeat(43);
+      const refused = await call('GET', '/v1/acme/me', { cookie: planted });
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.json().error.code, 'session_expired');
+      assert.match(String(refused.headers['set-cookie']), /svc_session=; .*Max-Age=0/);
+      const first = setCookie(await signIn('eve@example.com', PASSWORD, { cookie: planted })).token;
+      assert.notEqual(first, planted);
+      const second = setCookie(await signIn('eve@example.com', PASSWORD, { cookie: first })).token;
+      assert.notEqual(second, first);
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: first })).statusCode, 401, 'the session signed in over is ended');
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: second })).statusCode, 200);
+    });
+
+    it('ends a session after 60 idle minutes, and 12 hours after sign-in however busy', async () => {
+      const idle = await person('fay@example.com', 'viewer');
+      clock += 59 * 60_000;
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: idle.cookie })).statusCode, 200);
+      clock += 59 * 60_000;
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: idle.cookie })).statusCode, 200, 'use keeps it alive');
+      clock += 61 * 60_000;
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: idle.cookie })).json().error.code, 'session_expired');
+      const busy = setCookie(await signIn('fay@example.com', PASSWORD)).token;
+      for (let used = 0; used < 12 * HOUR - 30 * 60_000; used += 30 * 60_000) {
+        clock += 30 * 60_000;
+        assert.equal((await call('GET', '/v1/acme/me', { cookie: busy })).statusCode, 200);
+      }
+      clock += 30 * 60_000;
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: busy })).statusCode, 401);
+    });
+
+    it('signs out this browser, or everywhere', async () => {
+      const a = await person('gus@example.com', 'viewer');
+      const b = setCookie(await signIn('gus@example.com', PASSWORD)).token;
+      const c = setCookie(await signIn('gus@example.com', PASSWORD)).token;
+      assert.equal((await call('DELETE', '/v1/acme/session', { cookie: a.cookie })).statusCode, 403, 'sign out needs the CSRF token too');
+      assert.equal((await call('DELETE', '/v1/acme/session', a)).statusCode, 204);
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: a.cookie })).statusCode, 401);
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: b })).statusCode, 200);
+      const bCsrf = (await call('GET', '/v1/acme/me', { cookie: b })).json().csrfToken;
+      assert.equal((await call('DELETE', '/v1/acme/sessions', { cookie: b, csrf: bCsrf })).statusCode, 204);
+      for (const token of [b, c]) assert.equal((await call('GET', '/v1/acme/me', { cookie: token })).statusCode, 401);
+    });
+
+    it('stops a removed person\'s session at their next request, and a revoked key\'s', async () => {
+      const gone = await person('hal@example.com', 'admin');
+      assert.equal((await call('GET', '/v1/acme/people', { cookie: gone.cookie })).statusCode, 200);
+      assert.equal((await call('DELETE', '/v1/acme/people/hal%40example.com', { key: ADMIN })).statusCode, 204);
+      assert.equal((await call('GET', `${SHOP}/experiences`, { cookie: gone.cookie })).json().error.code, 'session_expired');
+      const key = (await call('POST', '/v1/acme/keys', { key: ADMIN }, { name: 'kiosk', role: 'viewer' })).json();
+      const keySession = await call('POST', '/v1/acme/session', { key: key.key }, {});
+      assert.equal(keySession.statusCode, 200, keySession.body);
+      assert.deepEqual(keySession.json().actor, { type: 'key', id: key.id, name: 'kiosk' });
+      const cookie = setCookie(keySession).token;
+      assert.equal((await call('GET', `${SHOP}/experiences`, { cookie })).statusCode, 200);
+      assert.equal((await call('DELETE', `/v1/acme/keys/${key.id}`, { key: ADMIN })).statusCode, 204);
+      assert.equal((await call('GET', `${SHOP}/experiences`, { cookie })).json().error.code, 'session_expired');
+    });
+
+    it('holds a person to their role and projects: a viewer changes nothing, an editor manages no people', async () => {
+      const viewer = await person('ivy@example.com', 'viewer');
+      const editor = await person('jo@example.com', 'editor', ['blog']);
+      const write = await call('PUT', `${SHOP}/experiences/by-viewer`, viewer, experience);
+      assert.equal(write.statusCode, 403);
+      assert.equal(write.json().error.code, 'role_forbidden');
+      assert.match(write.json().error.message, /you \("ivy@example.com"\) are viewer/);
+      assert.equal((await call('GET', '/v1/acme/people', editor)).json().error.code, 'role_forbidden');
+      assert.equal((await call('GET', `${SHOP}/experiences`, editor)).json().error.code, 'key_not_for_project');
+      assert.equal((await call('GET', '/v1/other/me', viewer)).statusCode, 403, 'a session is its organization\'s only');
+    });
+
+    it('names the person, their role and where they were in the audit, and keeps no secret there or in the log', async () => {
+      logLines.length = 0;
+      const kim = await person('kim@example.com', 'editor');
+      const res = await call('PUT', `${SHOP}/experiences/by-kim`, { ...kim, headers: { 'user-agent': 'Mozilla/5.0 test', 'x-forwarded-for': '203.0.113.7' } }, experience);
+      assert.equal(res.statusCode, 201, res.body);
+      const entries = (await call('GET', `${SHOP}/audit?actor=kim@example.com`, { key: ADMIN })).json().entries;
+      assert.equal(entries.length, 1);
+      assert.deepEqual(entries[0].actor, { type: 'person', id: 'kim@example.com', name: 'kim@example.com', role: 'editor', ip: '203.0.113.7', userAgent: 'Mozilla/5.0 test' });
+      const everything = JSON.stringify(entries) + logLines.join('');
+      for (const secret of [PASSWORD, kim.cookie, kim.csrf]) assert.ok(!everything.includes(secret), 'a secret leaked');
+      assert.ok(logLines.length > 0, 'the log was written');
+    });
+
+    it('changes a password: the current one is checked, the person\'s other sessions end, this one stays', async () => {
+      const here = await person('lu@example.com', 'viewer');
+      const elsewhere = setCookie(await signIn('lu@example.com', PASSWORD)).token;
+      const wrong = await call('PUT', '/v1/acme/me/password', here, { currentPassword: 'nope nope nope', password: 'a new long password' });
+      assert.equal(wrong.json().error.code, 'wrong_password');
+      const short = await call('PUT', '/v1/acme/me/password', here, { currentPassword: PASSWORD, password: 'short' });
+      assert.equal(short.statusCode, 400);
+      assert.equal((await call('PUT', '/v1/acme/me/password', here, { currentPassword: PASSWORD, password: 'a new long password' })).statusCode, 204);
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: here.cookie })).statusCode, 200);
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: elsewhere })).statusCode, 401);
+      assert.equal((await signIn('lu@example.com', PASSWORD)).statusCode, 401);
+      assert.equal((await signIn('lu@example.com', 'a new long password')).statusCode, 200);
+    });
+
+    it('uses an invitation once, and never an expired or replaced one', async () => {
+      await call('PUT', '/v1/acme/people/mo%40example.com', { key: ADMIN }, { role: 'viewer' });
+      const invite = async (body: object = {}) => /([\w-]{43})$/.exec((await call('POST', '/v1/acme/people/mo%40example.com/invitation', { key: ADMIN }, body)).json().url)![1]!;
+      const accept = (token: string) => call('POST', '/v1/acme/invitations/accept', {}, { token, password: PASSWORD });
+      const replaced = await invite();
+      const current = await invite();
+      assert.equal((await accept(replaced)).json().error.code, 'invalid_invitation');
+      const people = (await call('GET', '/v1/acme/people', { key: ADMIN })).json().people;
+      assert.equal(people.find((p: { email: string }) => p.email === 'mo@example.com').invitedUntil, new Date(clock + 168 * HOUR).toISOString());
+      assert.equal((await accept(current)).statusCode, 200);
+      assert.equal((await accept(current)).json().error.code, 'invalid_invitation');
+      const late = await invite({ expiresInHours: 1 });
+      clock += HOUR;
+      assert.equal((await accept(late)).json().error.code, 'invalid_invitation');
+      const unknown = await call('POST', '/v1/acme/people/nobody%40example.com/invitation', { key: ADMIN }, {});
+      assert.equal(unknown.json().error.code, 'person_not_found');
+    });
+
+    it('filters the audit by who, what and when, and the database refuses to change or remove an entry', async () => {
+      const nia = await person('nia@example.com', 'editor');
+      await call('PUT', `${SHOP}/experiences/filtered`, nia, experience);
+      clock += 24 * HOUR;
+      await call('PUT', `${SHOP}/experiences/filtered`, { key: ADMIN }, { ...experience, status: 'stopped' });
+      const read = async (query: string) => (await call('GET', `${SHOP}/audit?${query}`, { key: ADMIN })).json().entries.map((e: { keyId: string; name: string }) => e.keyId);
+      assert.deepEqual(await read('name=filtered'), ['adm1', 'nia@example.com']);
+      assert.deepEqual(await read('name=filtered&actor=NIA@example.com'), ['nia@example.com']);
+      const day = new Date(clock).toISOString().slice(0, 10);
+      assert.deepEqual(await read(`name=filtered&since=${day}`), ['adm1']);
+      assert.deepEqual(await read(`name=filtered&until=${new Date(clock - 24 * HOUR).toISOString().slice(0, 10)}`), ['nia@example.com']);
+      assert.deepEqual(await read('kind=metric&name=filtered'), []);
+      assert.equal((await call('GET', `${SHOP}/audit?since=yesterday`, { key: ADMIN })).statusCode, 400);
+      for (const sql of ['UPDATE audit_log SET key_id = ?', 'DELETE FROM audit_log WHERE key_id = ?']) {
+        await assert.rejects(h.storage.transaction(function* () {
+          yield op(sql + (sql.startsWith('UPDATE') ? ' WHERE key_id = ?' : ''), ...(sql.startsWith('UPDATE') ? ['x', 'adm1'] : ['adm1']));
+        }), /append-only/);
+      }
+      assert.deepEqual(await read('name=filtered'), ['adm1', 'nia@example.com']);
+    });
+
+    it('tells the sign-in page how an organization signs in, without a key', async () => {
+      assert.deepEqual((await call('GET', '/v1/acme/sign-in')).json(), { organization: 'acme', password: true, sso: false });
+      assert.equal((await call('GET', '/v1/nope/sign-in')).json().error.code, 'organization_not_found');
+    });
+  });
+}
