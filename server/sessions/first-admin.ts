@@ -33,7 +33,7 @@ export function hasAdmin(storage: Storage, org: string): Promise<boolean> {
  * @throws ServiceError `invalid_request` for a password that is too short or too long.
  */
 export async function makeAdmin(storage: Storage, admin: FirstAdmin, now: number): Promise<FirstAdminOutcome> {
-  const hash = admin.password === null ? null : await hashPassword(checkNewPassword(admin.password));
+  const hash = admin.password === null ? null : await hashPassword(checkNewPassword(admin.password, admin.email));
   return storage.transaction(function* () {
     const { rows } = yield op('SELECT role, projects, password_hash FROM people WHERE org = ? AND email = ?', admin.org, admin.email);
     const before = rows[0];

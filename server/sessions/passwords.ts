@@ -15,15 +15,29 @@ const maxmem = (N: number, r: number): number => 128 * N * r + 1024 * 1024;
 
 export const PASSWORD_LENGTH = { min: 12, max: 128 };
 
+// Passwords long enough for the rule and still among the first any guesser tries (public lists of leaked passwords),
+// compared lower-cased. A short list, not a breach corpus: the length rule already rules out most of such lists.
+const COMMON = new Set([
+  '123456789012', '1234567890123', '12345678901234', '123456123456', '123412341234', 'password1234', 'password12345',
+  'password123456', 'passwordpassword', 'qwertyuiop12', 'qwertyuiopas', 'qwertyuiopasdfgh', 'qwerty123456',
+  '1q2w3e4r5t6y', '1qaz2wsx3edc', '1qazxsw23edc', 'zaq12wsxcde3', 'qazwsxedcrfv', 'abcdefghijkl', 'abc123abc123',
+  'iloveyou1234', 'letmein12345', 'welcome12345', 'changeme1234', 'administrator', 'trustno1trustno1',
+]);
+
 /**
- * A new password's check: 12 to 128 characters, and nothing else (no composition rules: length is what resists
- * guessing, and rules push people to predictable patterns).
+ * A new password's check: 12 to 128 characters, any characters (spaces, emoji), not one character repeated, not one
+ * of the commonest passwords, not the person's email. No composition rules: length is what resists guessing, and
+ * rules push people to predictable patterns.
  * @throws ServiceError `invalid_request`.
  */
-export function checkNewPassword(value: unknown): string {
-  const length = typeof value === 'string' ? [...value].length : 0;
-  if (typeof value !== 'string' || length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max) {
+export function checkNewPassword(value: unknown, email?: string): string {
+  const chars = typeof value === 'string' ? [...value] : [];
+  if (typeof value !== 'string' || chars.length < PASSWORD_LENGTH.min || chars.length > PASSWORD_LENGTH.max) {
     throw new ServiceError('invalid_request', `password: must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
+  }
+  const lower = value.toLowerCase();
+  if (new Set(chars).size === 1 || COMMON.has(lower) || (email !== undefined && lower === email.toLowerCase())) {
+    throw new ServiceError('invalid_request', 'password: is among the first any attacker tries; choose another');
   }
   return value;
 }

@@ -115,7 +115,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const session = request.session;
     if (!entry.person || !session) throw new ServiceError('invalid_request', 'Only a person signed in to the console has a password to change.');
     const body = bodyOf(request.body);
-    const password = checkNewPassword(body.password);
+    const password = checkNewPassword(body.password, entry.id);
     const account = `${entry.org}\u0000${entry.id}`;
     refuseWhileLimited(deps.limiter, account, request, reply);
     const stored = await deps.storage.run(() => personCredentials(entry.org, entry.id));

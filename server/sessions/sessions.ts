@@ -13,8 +13,12 @@ import {
 // token (a page of another site can read neither), and every unsafe method sent with the cookie must carry it.
 
 export const SESSION_COOKIE = 'svc_session';
+/**
+ * Over https the cookie is `__Host-svc_session`: the browser then takes it only from this very host, with Secure and
+ * Path=/, so a sibling subdomain cannot plant or shadow one. Plain http (a laptop, tests) cannot use the prefix.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'x-csrf-token';
-const COOKIE_PATH = '/v1/';
 /** How stale `last_seen_at` may get before a request writes it again: the idle timeout's precision. */
 const TOUCH_EVERY_MS = 60_000;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -47,13 +51,14 @@ export interface SessionCaller {
 const digest = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 const csrfOf = (token: string): string => crypto.createHash('sha256').update(`csrf\0${token}`, 'utf8').digest('base64url');
 
-/** The session cookie's token, or null when the request has none. */
+/** The session cookie's token, or null when the request has none (over https, only the `__Host-` cookie counts). */
 export function sessionToken(request: FastifyRequest): string | null {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return null;
+  const name = request.protocol === 'https' ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim();
       return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
     }
@@ -159,10 +164,13 @@ export class Sessions {
     reply.header('set-cookie', this.#cookie(request, '', 0));
   }
 
-  // Secure whenever the browser reached us over https (directly, or through a proxy Fastify trusts).
+  // Secure whenever the browser reached us over https (directly, or through a proxy Fastify trusts); sent with the API's
+  // requests only where the prefix allows a path.
   #cookie(request: FastifyRequest, value: string, maxAge: number): string {
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    return `${SESSION_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+    const attributes = `Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
+    return request.protocol === 'https'
+      ? `${SECURE_SESSION_COOKIE}=${value}; Path=/; ${attributes}; Secure`
+      : `${SESSION_COOKIE}=${value}; Path=/v1/; ${attributes}`;
   }
 }
 

@@ -88,8 +88,16 @@ for (const driver of DRIVERS) {
         csrfToken: 'string', expiresAt: new Date(clock + 12 * HOUR).toISOString(), password: true,
       });
       assert.deepEqual((await call('GET', '/v1/acme/me', { cookie: token })).json().actor.id, 'ana@example.com');
-      const overHttps = await signIn('ana@example.com', PASSWORD, { headers: { 'x-forwarded-proto': 'https' } });
-      assert.ok(setCookie(overHttps).attributes.includes('Secure'));
+      assert.ok(!res.body.includes(token), 'the token is in the cookie only, never in an answer or a URL');
+      // Over https: Secure, and the __Host- prefix (this host only, Path=/); a plain-named cookie is not read there.
+      const https = { 'x-forwarded-proto': 'https' };
+      const overHttps = await signIn('ana@example.com', PASSWORD, { headers: https });
+      const line = String([overHttps.headers['set-cookie']].flat()[0]);
+      assert.match(line, /^__Host-svc_session=[\w-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Lax; Secure$/);
+      const secureToken = /=([\w-]{43});/.exec(line)![1];
+      const hostCookie = await call('GET', '/v1/acme/me', { headers: { ...https, cookie: `__Host-svc_session=${secureToken}` } });
+      assert.equal(hostCookie.statusCode, 200, hostCookie.body);
+      assert.equal((await call('GET', '/v1/acme/me', { headers: { ...https, cookie: `svc_session=${secureToken}` } })).statusCode, 401);
     });
 
     it('answers a wrong password and an unknown email alike, and stores only a scrypt hash', async () => {
