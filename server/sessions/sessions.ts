@@ -133,8 +133,11 @@ export class Sessions {
     const previous = sessionToken(request);
     const id = digest(token);
     const expiresAt = now + this.timeouts.absoluteMs;
+    const { idleMs } = this.timeouts;
     await this.#storage.transaction(function* () {
       if (previous !== null) yield* deleteSession(digest(previous));
+      // Sessions that ended without a sign-out are cleared as people sign in: the table holds the live ones.
+      yield* deleteEndedSessions(now, idleMs);
       yield* insertSession({ id, org, actorType, actorId, at: now, expiresAt });
     });
     const stored = await this.#storage.run(() => findSession(id));
@@ -153,11 +156,6 @@ export class Sessions {
   /** Ends every session of a person or key (`except` one, e.g. the one changing its password). */
   async endAll(org: string, actorType: ActorType, actorId: string, except: string | null = null): Promise<void> {
     await this.#storage.transaction(() => deleteSessionsOf(org, actorType, actorId, except));
-  }
-
-  /** Removes ended sessions; answers how many. */
-  sweep(): Promise<number> {
-    return this.#storage.transaction(() => deleteEndedSessions(this.#now(), this.timeouts.idleMs));
   }
 
   clearCookie(request: FastifyRequest, reply: FastifyReply): void {

@@ -81,7 +81,7 @@ describe('single sign-on', () => {
         const cookie = cookieValue(callback, 'svc_session')!;
         assert.match(cookie, /^[\w-]{43}$/);
         const me = await h.app.inject({ url: '/v1/acme/me', headers: { cookie: `svc_session=${cookie}` } });
-        assert.deepEqual({ ...me.json(), csrfToken: undefined, expiresAt: undefined }, {
+        assert.deepEqual({ ...(me.json() as object), csrfToken: undefined, expiresAt: undefined }, {
           actor: { type: 'person', id: 'oda@example.com', name: 'oda@example.com' }, role: 'editor', projects: null,
           csrfToken: undefined, expiresAt: undefined, password: false,
         });
