@@ -29,7 +29,6 @@ export function tomorrow(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-
 /** A form's role select with the chosen role's hint. */
 export function roleSelect(form: 'person' | 'key', role: Role, choose: (role: Role) => void, invalid: 'true' | typeof nothing): TemplateResult {
   return html`<div class="field">
@@ -49,8 +48,6 @@ export function projectChoice(project: string, invalid: 'true' | typeof nothing)
     <label class="choice"><input type="radio" name="projects" value="this"> Only this project (${project})</label>
   </fieldset>`;
 }
-
-/** The form's choice of projects as the API takes it: left out for all of them. */
 
 /** A row's projects: their names, or all of them. */
 export function projectsText(projects: string[] | null): TemplateResult {
@@ -84,8 +81,12 @@ export function personForm(f: FormState): TemplateResult {
     ${projectChoice(f.project, invalid('projects'))}
     ${error ? html`<div class="alert error" id="person-error" role="alert">${error.message}</div>` : nothing}
     <div class="buttons">
-      <button type="submit" class="primary" ?disabled=${f.busy === 'person'}>${f.busy === 'person' ? 'Adding…' : 'Add person'}</button>
+      <button type="submit" class="primary" value="invite" ?disabled=${f.busy === 'person'} aria-describedby="invite-hint">
+        ${f.busy === 'person' ? 'Adding…' : 'Add and invite'}</button>
+      <button type="submit" value="add" ?disabled=${f.busy === 'person'}>Add without invitation</button>
     </div>
+    <p class="hint" id="invite-hint">The invitation is a link to send them, with which they set a password. People who sign in
+      with single sign-on need none.</p>
   </form>`;
 }
 

@@ -5,8 +5,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { SvcAdminAccess } from './access-page.js';
 import type { CreatedKey } from './access.js';
-import { AdminApi } from './admin-api.js';
-import { ADMIN_KEY, attributeValues, fill, find, get, shop, text, unique, until } from './admin-test-helpers.js';
+import { ADMIN_KEY, attributeValues, fill, find, get, keyApi, shop, text, unique, until } from './admin-test-helpers.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { defineAdmin } from './define-admin.js';
 
@@ -20,7 +19,7 @@ const orgFetch = (path: string, init: RequestInit = {}): Promise<Response> => fe
 });
 
 async function page(key = ADMIN_KEY): Promise<SvcAdminAccess> {
-  const api = new AdminApi({ organization: 'acme', project: 'shop', key });
+  const api = await keyApi(key);
   return fixture<SvcAdminAccess>(html`<svc-admin-access .api=${api}></svc-admin-access>`);
 }
 
@@ -79,12 +78,14 @@ describe('<svc-admin-access>', () => {
     await el.updateComplete;
     expect(text(get(el, '#person-role-hint'))).to.contain('Changes experiences, metrics and feeds');
     get<HTMLInputElement>(el, 'form[aria-labelledby="add-person"] input[name="projects"][value="this"]').click();
-    get<HTMLButtonElement>(el, 'form[aria-labelledby="add-person"] button[type="submit"]').click();
+    get<HTMLButtonElement>(el, 'form[aria-labelledby="add-person"] button[value="add"]').click();
     let row = await personRow(el, email);
     expect(get<HTMLSelectElement>(row, 'select').value).to.equal('editor');
     expect(cell(row, 'Projects')).to.equal('shop');
+    expect(cell(row, 'Sign-in')).to.equal('no password yet');
     expect(seen).to.include(`${email} added as editor.`);
     expect(get<HTMLInputElement>(el, '#person-email').value).to.equal('');
+    expect(find(el, '.secret'), 'no invitation asked for').to.equal(null);
 
     // Change role: admin, still of this project only.
     await select(row.querySelector<HTMLSelectElement>('select')!, 'admin');
@@ -106,6 +107,62 @@ describe('<svc-admin-access>', () => {
     made.people.splice(made.people.indexOf(email), 1);
     expect(el.shadowRoot!.activeElement?.id).to.equal('people-title');
     await expect(el).to.be.accessible();
+  });
+
+  it('adds a person with an invitation: the link shows once, whole, with Copy; their row says they are invited', async function () {
+    this.timeout(20_000);
+    sessionStorage.clear();
+    localStorage.clear();
+    const email = `${unique('invited')}@example.com`;
+    made.people.push(email);
+    const el = await loaded(await page());
+    const seen = notices(el);
+    let written = '';
+    const clipboard = navigator.clipboard;
+    const copy = clipboard.writeText;
+    clipboard.writeText = async (value: string) => { written = value; };
+    try {
+      fill(get<HTMLInputElement>(el, '#person-email'), email);
+      // Enter, as a person would: the form's first button is "Add and invite".
+      get<HTMLButtonElement>(el, 'form[aria-labelledby="add-person"] button[type="submit"]').click();
+      const box = await until(() => find(el, '.secret[data-kind="invitation"]'), 'the invitation link');
+      const link = text(box.querySelector('code'));
+      expect(link.startsWith(`${location.origin}/admin/?organization=acme#/invitation/`), link).to.equal(true);
+      expect(text(box)).to.contain(`Invitation link for ${email}`).and.contain('it is not shown again');
+      expect(seen).to.include(`${email} added as viewer.`);
+      await until(() => el.shadowRoot!.activeElement?.matches('button[data-action="copy"]'), 'the focus on Copy');
+      get<HTMLButtonElement>(box, 'button[data-action="copy"]').click();
+      await until(() => text(box.querySelector('.copied')) === 'Copied to the clipboard.', 'the copy');
+      expect(written).to.equal(link);
+      const row = await personRow(el, email, (r) => cell(r, 'Sign-in').startsWith('invited until'));
+      expect(row.querySelector('[data-column="sign-in"] time')).to.exist;
+      expect(attributeValues(el).some((v) => v.includes(link.split('#/invitation/')[1]!))).to.equal(false);
+      const stored = [sessionStorage, localStorage].flatMap((s) => Object.keys(s).map((k) => `${k}=${s.getItem(k)}`));
+      expect(stored.some((v) => v.includes('invitation'))).to.equal(false);
+      await expect(el).to.be.accessible();
+
+      // A new link replaces it: the first one no longer works.
+      row.querySelector<HTMLButtonElement>('button[data-action="invite"]')!.click();
+      await until(() => seen.includes(`New invitation link for ${email}.`), 'the new link');
+      const second = text(get(el, '.secret[data-kind="invitation"] code'));
+      expect(second).not.to.equal(link);
+      // Without cookies: accepting signs in, and this page must stay signed in as the admin.
+      const accept = (url: string) => fetch(`${org}/invitations/accept`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'omit',
+        body: JSON.stringify({ token: url.split('#/invitation/')[1], password: 'a password long enough' }),
+      });
+      expect((await accept(link)).status).to.equal(400);
+
+      // Done forgets it; the row says the password is set once the link is used.
+      get<HTMLButtonElement>(el, '.secret button[data-action="dismiss"]').click();
+      await until(() => !find(el, '.secret'), 'the link gone');
+      expect(el.shadowRoot!.textContent).not.to.contain(second);
+      expect((await accept(second)).status).to.equal(200);
+      await el.reload();
+      await personRow(el, email, (r) => cell(r, 'Sign-in') === 'password set');
+    } finally {
+      clipboard.writeText = copy;
+    }
   });
 
   it('shows the service\'s message when it refuses a person', async () => {

@@ -1,14 +1,15 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { ROLES, type AccessKey, type CreatedKey, type Person, type Role } from './access.js';
-import { failure, formError, keyForm, personForm, projectsText, refusedForRole, spinner, type FormError } from './access-fields.js';
+import type { AccessKey, CreatedKey, Invitation, Person, Role } from './access.js';
+import { failure, formError, keyForm, personForm, refusedForRole, spinner, type FormError } from './access-fields.js';
+import { keyRow, personRow } from './access-rows.js';
 import { accessStyles } from './access-styles.js';
 import type { AdminApi } from './admin-api.js';
 import { notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
-import { label } from './cell-label.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
+import { copyText, secretBox } from './secret-box.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -18,18 +19,20 @@ declare global {
 
 /**
  * `<svc-admin-access>`: who may work on the organization, and its API keys. People (an email, a role, all projects or
- * only this one) are listed with their role to change and Remove (confirmed), and added by a form. Keys are listed
- * without secrets with Revoke (confirmed), and created by a form: the new key's secret shows once in a box with a Copy
- * button, held only in the element's state (never an attribute or web storage) and forgotten when dismissed or when the
- * element leaves the page. The service's refusals show next to the form or the list they are about; a key whose role
- * cannot manage people and keys sees that said plainly.
+ * only this one) are listed with how they sign in (a password set, an open invitation), their role to change, a new
+ * invitation link and Remove (confirmed), and added by a form, with an invitation link or without (single sign-on).
+ * Keys are listed without secrets with Revoke (confirmed), and created by a form. A new key's secret or invitation
+ * link shows once in a box with a Copy button, held only in the element's state (never an attribute or web storage)
+ * and forgotten when dismissed or when the element leaves the page. The service's refusals show next to the form or
+ * the list they are about; a key whose role cannot manage people and keys sees that said plainly.
  *
  * @tagname svc-admin-access
  * @summary The console's people and keys of the organization.
  *
  * @attr status - Reflected, read-only: `loading`, `ready`, `empty` (no person and no key yet) or `error`.
  *
- * @fires svc-admin:notice - A person was added, changed or removed, or a key created or revoked; `detail` says which.
+ * @fires svc-admin:notice - A person was added, changed, invited or removed, or a key created or revoked; `detail` says
+ * which.
  */
 export class SvcAdminAccess extends ApiView {
   static override styles = [adminStyles, accessStyles];
@@ -45,6 +48,7 @@ export class SvcAdminAccess extends ApiView {
     keysError: { state: true },
     busy: { state: true },
     created: { state: true },
+    invitation: { state: true },
     copied: { state: true },
   };
 
@@ -66,7 +70,9 @@ export class SvcAdminAccess extends ApiView {
   declare busy: string | undefined;
   /** The key just created, its secret shown until dismissed. Never reflected, stored or logged. */
   declare created: CreatedKey | undefined;
-  /** What copying the secret did: a sentence to read out, or empty. */
+  /** The invitation just made, its link a whole URL, shown until dismissed. Never reflected, stored or logged. */
+  declare invitation: (Invitation & { link: string }) | undefined;
+  /** What copying the secret or the link did: a sentence to read out, or empty. */
   declare copied: string;
   #date: Intl.DateTimeFormat | undefined;
 
@@ -81,12 +87,12 @@ export class SvcAdminAccess extends ApiView {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    // Navigating away takes the secret along: coming back never shows it again.
+    // Navigating away takes the secret (or the link) along: coming back never shows it again.
     this.#forgetSecret();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // Another session (or signing out) must not see the last one's new key.
+    // Another session (or signing out) must not see the last one's new key or invitation link.
     if (changed.has('api') && changed.get('api') !== undefined) this.#forgetSecret();
     super.willUpdate(changed);
   }
@@ -132,45 +138,32 @@ export class SvcAdminAccess extends ApiView {
   #peopleSection(): TemplateResult {
     return html`<section aria-labelledby="people-title">
       <h2 id="people-title" tabindex="-1">People</h2>
-      <p class="hint">Who may work on the organization, and with which role. Signing in to the console as a person
-        is on its way (single sign-on); until then the console signs in with a key.</p>
+      <p class="hint">Who may work on the organization, and with which role. A person signs in with the password they set
+        from an invitation link, or with single sign-on when the organization has it.</p>
       ${this.peopleError ? html`<div class="alert error list" role="alert"><strong>Not changed</strong>${this.peopleError}</div>` : nothing}
       ${this.people.length
         ? html`<div class="table-scroll" role="region" aria-labelledby="people-caption" tabindex="0">
             <table class="cards">
               <caption id="people-caption" class="sr-only">People of the organization</caption>
               <thead><tr>
-                <th scope="col">Email</th><th scope="col">Role</th><th scope="col">Projects</th><th scope="col">Added</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+                <th scope="col">Email</th><th scope="col">Role</th><th scope="col">Projects</th><th scope="col">Sign-in</th>
+                <th scope="col">Added</th><th scope="col"><span class="sr-only">Actions</span></th>
               </tr></thead>
-              <tbody>${repeat(this.people, (p) => p.email, (p, i) => this.#personRow(p, i))}</tbody>
+              <tbody>${repeat(this.people, (p) => p.email, (p, i) => personRow(p, i, this.busy === `person:${p.email}`, this.#date!, {
+                saveRole: (person, index) => void this.#changeRole(person, index),
+                remove: (person) => void this.#removePerson(person),
+                invite: (person) => void this.#invite(person),
+              }))}</tbody>
             </table>
           </div>`
         : html`<div class="state"><p>No people yet. A person is someone who may work on the organization, with a role: add
-            their email here, so that they arrive with that role once people sign in to the console.</p></div>`}
+            their email here, and send them the invitation link to set a password.</p></div>`}
+      ${this.#invitationBox()}
       ${personForm({
         error: this.personError, role: this.personRole, setRole: (role) => (this.personRole = role),
         project: this.api?.project ?? '', busy: this.busy, submit: (e) => void this.#addPerson(e),
       })}
     </section>`;
-  }
-
-  #personRow(p: Person, i: number): TemplateResult {
-    const busy = this.busy === `person:${p.email}`;
-    return html`<tr data-email=${p.email}>
-      <th scope="row">${p.email}</th>
-      <td>${label('Role')}<div class="role">
-        <select id=${`person-role-${i}`} aria-label=${`Role of ${p.email}`} ?disabled=${busy}>
-          ${ROLES.map((r) => html`<option .value=${r} ?selected=${p.role === r}>${r}</option>`)}
-        </select>
-        <button type="button" class="small" data-action="save-role" ?disabled=${busy}
-          @click=${() => void this.#changeRole(p, i)}>Save<span class="sr-only"> role of ${p.email}</span></button>
-      </div></td>
-      <td class="projects">${label('Projects')}${projectsText(p.projects)}</td>
-      <td>${label('Added')}<time datetime=${p.createdAt}>${this.#date?.format(new Date(p.createdAt))}</time></td>
-      <td><button type="button" class="small danger" data-action="remove" ?disabled=${busy}
-        @click=${() => void this.#removePerson(p)}>Remove…<span class="sr-only"> ${p.email}</span></button></td>
-    </tr>`;
   }
 
   async #addPerson(e: SubmitEvent): Promise<void> {
@@ -181,19 +174,61 @@ export class SvcAdminAccess extends ApiView {
     const data = new FormData(form);
     const email = String(data.get('email') ?? '').trim();
     const role = this.personRole;
+    const invite = (e.submitter as HTMLButtonElement | null)?.value !== 'add';
     this.busy = 'person';
     this.personError = undefined;
+    this.#forgetSecret();
     try {
       const person = await api.putPerson(email, { role, ...this.#projectsOf(data, api) });
       form.reset();
       this.personRole = 'viewer';
       notify(this, `${person.email} added as ${person.role}.`);
+      if (invite) await this.#makeInvitation(api, person.email);
       await this.reload();
+      if (this.invitation) await this.#focus('.secret button[data-action="copy"]');
     } catch (error) {
       this.personError = formError(error);
     } finally {
       this.busy = undefined;
     }
+  }
+
+  /** A new invitation link for someone already listed (the last one stops working). */
+  async #invite(p: Person): Promise<void> {
+    const api = this.api;
+    if (!api) return;
+    this.busy = `person:${p.email}`;
+    this.peopleError = undefined;
+    this.#forgetSecret();
+    try {
+      await this.#makeInvitation(api, p.email);
+      notify(this, `New invitation link for ${p.email}.`);
+    } catch (error) {
+      this.peopleError = failure(error).message;
+    } finally {
+      this.busy = undefined;
+    }
+    await this.reload();
+    if (this.invitation) await this.#focus('.secret button[data-action="copy"]');
+  }
+
+  async #makeInvitation(api: AdminApi, email: string): Promise<void> {
+    const invitation = await api.invite(email);
+    // The service answers a link relative to itself; the person gets it whole.
+    this.invitation = { ...invitation, link: new URL(invitation.url, api.base).href };
+  }
+
+  /** The new invitation link, this once. */
+  #invitationBox(): TemplateResult | typeof nothing {
+    const invitation = this.invitation;
+    if (!invitation) return nothing;
+    const until = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(invitation.expiresAt));
+    return secretBox({
+      kind: 'invitation', title: `Invitation link for ${invitation.email}`, secret: invitation.link,
+      note: `Send it to them yourself: it is not shown again. It works once, until ${until}; a newer link replaces it.`,
+      copyLabel: 'Copy link', copied: this.copied,
+      copy: () => void this.#copy(invitation.link, 'link'), dismiss: () => void this.#dismiss('#people-title'),
+    });
   }
 
   async #changeRole(p: Person, i: number): Promise<void> {
@@ -254,7 +289,7 @@ export class SvcAdminAccess extends ApiView {
                 <th scope="col">Name</th><th scope="col">Role</th><th scope="col">Projects</th><th scope="col">Created</th>
                 <th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th>
               </tr></thead>
-              <tbody>${repeat(this.keys, (k) => k.id, (k) => this.#keyRow(k))}</tbody>
+              <tbody>${repeat(this.keys, (k) => k.id, (k) => keyRow(k, this.busy === `key:${k.id}`, this.#date!, (key) => void this.#revoke(key)))}</tbody>
             </table>
           </div>`
         : html`<div class="state"><p>No keys yet. A key lets a program or script use the management API with a role, for
@@ -267,33 +302,16 @@ export class SvcAdminAccess extends ApiView {
     </section>`;
   }
 
-  #keyRow(k: AccessKey): TemplateResult {
-    return html`<tr data-id=${k.id}>
-      <th scope="row">${k.name}<div class="hint mono">${k.id}</div></th>
-      <td>${label('Role')}${k.role}</td>
-      <td class="projects">${label('Projects')}${projectsText(k.projects)}</td>
-      <td>${label('Created')}<time datetime=${k.createdAt}>${this.#date?.format(new Date(k.createdAt))}</time></td>
-      <td>${label('Expires')}${k.expiresAt
-        ? html`<time datetime=${k.expiresAt}>${this.#date?.format(new Date(k.expiresAt))}</time>` : html`<span class="muted">never</span>`}</td>
-      <td><button type="button" class="small danger" data-action="revoke" ?disabled=${this.busy === `key:${k.id}`}
-        @click=${() => void this.#revoke(k)}>Revoke…<span class="sr-only"> ${k.name}</span></button></td>
-    </tr>`;
-  }
-
   /** The new key's secret, this once. Text only: it never goes into an attribute. */
   #secretBox(): TemplateResult | typeof nothing {
     const created = this.created;
     if (!created) return nothing;
-    return html`<div class="secret" role="status" aria-labelledby="secret-title">
-      <strong id="secret-title">Key ${created.name} created</strong>
-      <code class="key">${created.key}</code>
-      <p>Copy it now: it is not shown again. The service keeps only a digest.</p>
-      <div class="buttons">
-        <button type="button" class="primary" data-action="copy" @click=${() => void this.#copy()}>Copy key</button>
-        <button type="button" data-action="dismiss" @click=${() => void this.#dismiss()}>Done</button>
-      </div>
-      <p class="copied" aria-live="polite">${this.copied}</p>
-    </div>`;
+    return secretBox({
+      kind: 'key', title: `Key ${created.name} created`, secret: created.key,
+      note: 'Copy it now: it is not shown again. The service keeps only a digest.',
+      copyLabel: 'Copy key', copied: this.copied,
+      copy: () => void this.#copy(created.key, 'key'), dismiss: () => void this.#dismiss('#keys-title'),
+    });
   }
 
   async #createKey(e: SubmitEvent): Promise<void> {
@@ -323,21 +341,13 @@ export class SvcAdminAccess extends ApiView {
     }
   }
 
-  async #copy(): Promise<void> {
-    const key = this.created?.key;
-    if (!key) return;
-    try {
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(key);
-      this.copied = 'Copied to the clipboard.';
-    } catch {
-      this.copied = 'The browser did not let the page copy it: select the key above and copy it yourself (Ctrl+C, or ⌘C on a Mac).';
-    }
+  async #copy(secret: string, what: string): Promise<void> {
+    this.copied = await copyText(secret, what);
   }
 
-  async #dismiss(): Promise<void> {
+  async #dismiss(heading: string): Promise<void> {
     this.#forgetSecret();
-    await this.#focus('#keys-title');
+    await this.#focus(heading);
   }
 
   async #revoke(k: AccessKey): Promise<void> {
@@ -376,6 +386,7 @@ export class SvcAdminAccess extends ApiView {
 
   #forgetSecret(): void {
     this.created = undefined;
+    this.invitation = undefined;
     this.copied = '';
   }
 

@@ -1,4 +1,4 @@
-// What the organization's people and keys API answers (server/management/access-routes.ts), as the console reads it.
+// What the organization's people, keys and sign-in API answers (server/management/), as the console reads it.
 
 import type { AccessKey, CreatedKey, Person, Role } from '../wire/access.js';
 
@@ -25,4 +25,32 @@ export interface NewKey {
 export interface PersonAccess {
   role: Role;
   projects?: string[];
+}
+
+/** Who is signed in (`GET /v1/{org}/me`, and the answer to every sign-in). */
+export interface Me {
+  actor: { type: 'person' | 'key'; id: string; name: string };
+  role: Role;
+  /** null: every project of the organization. */
+  projects: string[] | null;
+  /** Sent back in `X-CSRF-Token` on every write the cookie authenticates. */
+  csrfToken?: string;
+  /** ISO: when the session ends whatever happens (its absolute end). */
+  expiresAt?: string;
+  /** A person who has a password, so can change it. */
+  password?: boolean;
+}
+
+/** How an organization's people sign in (`GET /v1/{org}/sign-in`). */
+export interface SignInOptions {
+  organization: string;
+  password: boolean;
+  sso: boolean;
+}
+
+/** An invitation just made: `url` is relative to the service and shown this once. */
+export interface Invitation {
+  email: string;
+  url: string;
+  expiresAt: string;
 }

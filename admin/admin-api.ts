@@ -1,50 +1,44 @@
-// The console's one way to the management API: JSON over fetch with the admin key in the Authorization header (never
-// in a URL, where history and access logs would keep it), the service's `{error:{code, message}}` as an ApiError.
+// The console's one way to the management API: JSON over fetch. The service's session cookie (HttpOnly, same origin)
+// says who is signed in, so the page never holds a secret; the CSRF token the service hands out with the session is
+// kept in memory only and sent with every write. The service's `{error:{code, message}}` arrives as an ApiError.
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
-import type { AccessKey, CreatedKey, NewKey, Person, PersonAccess, Role } from './access.js';
+import type { AccessKey, CreatedKey, Invitation, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
+import { ApiError, retryAfterSeconds } from './api-error.js';
+import type { PrivacyRequest, PrivacySubject, Suppression } from './privacy.js';
 
-/** Who is signed in: the project the console manages and the organization's admin key. */
+export { ApiError };
+export type { PrivacyRequest, PrivacySubject, Suppression };
+
+/** Where the console works: the organization and the project it manages. Nothing secret. */
 export interface Session {
   organization: string;
   project: string;
-  key: string;
 }
 
-/** A request the service refused, or that never reached it (`status` 0). */
-export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
-    super(message);
-    this.name = 'ApiError';
-  }
+/** Why the console is signed out: the session `ended` on the service's side, or the person signed out. */
+export interface SignedOutDetail {
+  reason: 'ended' | 'signed-out' | 'everywhere';
+  /** The service's code when the session ended (`session_expired`, `missing_credentials`). */
+  code?: string;
 }
 
-/** Whom a privacy request names. */
-export type PrivacySubject =
-  | { kind: 'userId'; userId: string }
-  | { kind: 'email'; email: string }
-  | { kind: 'profileId'; profileId: string; sourceId: string };
-
-/** An erasure or export as the service answers it. */
-export interface PrivacyRequest {
-  id: string;
-  kind: 'erasure' | 'export';
-  status: 'received' | 'running' | 'done';
-  /** After an erasure is done, only the kind of id it named. */
-  subject: { kind: PrivacySubject['kind']; value?: string; sourceId?: string };
-  counts: Record<string, number>;
-  createdAt: string;
-  finishedAt: string | null;
+/** The audit log's filters, each optional, combined with AND. Dates are `YYYY-MM-DD`; `until` takes its whole day. */
+export interface AuditFilter {
+  /** A person's or key's actor id. */
+  actor?: string;
+  kind?: string;
+  name?: string;
+  since?: string;
+  until?: string;
 }
 
-/** An erased id, refused from then on. */
-export interface Suppression {
-  kind: 'profile' | 'user' | 'email';
-  value: string;
-  requestId: string;
-  createdAt: string;
-}
+/** The event an AdminApi sends when its session is over; `<svc-admin>` then shows the sign-in form. */
+export const SIGNED_OUT = 'svc-admin:signed-out';
+
+/** The codes of a request whose session is gone (expired, signed out elsewhere, person removed, key revoked). */
+const SESSION_OVER = new Set(['session_expired', 'missing_credentials']);
 
 interface RequestOptions {
   method?: 'GET' | 'PUT' | 'DELETE' | 'POST';
@@ -54,25 +48,103 @@ interface RequestOptions {
   /** Create only (`If-None-Match: *`): an item of the same name already there is refused (412). */
   createOnly?: boolean;
   signal?: AbortSignal;
+  /** A sign-in request: a 401 is a refused sign-in, not the end of a session. */
+  signingIn?: boolean;
+  /** Only for signing in with an admin key: the key, sent once as `Authorization: Bearer`. */
+  bearer?: string;
 }
 
 /**
- * The management API of one project, e.g. `new AdminApi({organization: 'acme', project: 'shop', key})`. Every method
- * rejects with an `ApiError`; an abort rejects with the signal's reason.
+ * The management API of one project, e.g. `new AdminApi({organization: 'acme', project: 'shop'})`, signed in by
+ * `signInWithPassword`, `signInWithKey` or `acceptInvitation`, or by the cookie of an earlier sign-in (`me()` then
+ * fetches the CSRF token). Every method rejects with an `ApiError`; an abort rejects with the signal's reason.
+ *
+ * @fires svc-admin:signed-out - The session ended (a 401 `session_expired` or `missing_credentials` from any call) or
+ * was closed by `signOut` / `signOutEverywhere`; `detail` is a `SignedOutDetail`.
+ *
+ * @example
+ * const api = new AdminApi({ organization: 'acme', project: 'shop' });
+ * await api.signInWithPassword('ada@example.com', 'correct horse battery');
+ * const experiences = await api.experiences();
  */
-export class AdminApi {
+export class AdminApi extends EventTarget {
   readonly organization: string;
   readonly project: string;
   /** The service's base URL, ending in `/v1`. */
   readonly base: string;
-  readonly #key: string;
+  /** The session's CSRF token; memory only, so a page reload asks `me()` for it again. */
+  #csrf: string | undefined;
 
   constructor(session: Session, base = `${location.origin}/v1`) {
+    super();
     this.organization = session.organization;
     this.project = session.project;
-    this.#key = session.key;
     this.base = base.replace(/\/+$/, '');
   }
+
+  // Signing in and out
+
+  /** How the organization's people sign in (no credentials needed); 404 `organization_not_found`. */
+  signInOptions(signal?: AbortSignal): Promise<SignInOptions> {
+    return this.#orgRequest<SignInOptions>('sign-in', { signal, signingIn: true });
+  }
+
+  /** 401 `invalid_credentials` for a wrong email or password; 429 `rate_limited` (with `retryAfter`) after many. */
+  async signInWithPassword(email: string, password: string): Promise<Me> {
+    return this.#remember(await this.#orgRequest<Me>('session', { method: 'POST', body: { email, password }, signingIn: true }));
+  }
+
+  /** Opens a session for an admin key, which is sent this once and then forgotten: the cookie carries on. */
+  async signInWithKey(key: string): Promise<Me> {
+    return this.#remember(await this.#orgRequest<Me>('session', { method: 'POST', body: {}, bearer: key, signingIn: true }));
+  }
+
+  /** Sets the invited person's password and signs them in; 400 `invalid_invitation` for a used or expired link. */
+  async acceptInvitation(token: string, password: string): Promise<Me> {
+    return this.#remember(await this.#orgRequest<Me>('invitations/accept', { method: 'POST', body: { token, password }, signingIn: true }));
+  }
+
+  /** Who is signed in and what they may do; keeps the session's CSRF token for the writes that follow. */
+  async me(signal?: AbortSignal): Promise<Me> {
+    return this.#remember(await this.#orgRequest<Me>('me', { signal }));
+  }
+
+  /** Ends this browser's session. */
+  signOut(): Promise<void> {
+    return this.#endSession('session', 'signed-out');
+  }
+
+  /** Ends every session of the signed-in person (or key), on every device, this one included. */
+  signOutEverywhere(): Promise<void> {
+    return this.#endSession('sessions', 'everywhere');
+  }
+
+  /** 403 `wrong_password` for a wrong current password; the person's other sessions end. */
+  async changePassword(currentPassword: string, password: string): Promise<void> {
+    await this.#orgRequest<void>('me/password', { method: 'PUT', body: { currentPassword, password } });
+  }
+
+  #remember(me: Me): Me {
+    if (me.csrfToken) this.#csrf = me.csrfToken;
+    return me;
+  }
+
+  async #endSession(path: string, reason: SignedOutDetail['reason']): Promise<void> {
+    try {
+      await this.#orgRequest<void>(path, { method: 'DELETE', signingIn: true });
+    } catch (error) {
+      // A 401: the session had ended already, which is what was asked.
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    this.#signedOut({ reason });
+  }
+
+  #signedOut(detail: SignedOutDetail): void {
+    this.#csrf = undefined;
+    this.dispatchEvent(new CustomEvent<SignedOutDetail>(SIGNED_OUT, { detail }));
+  }
+
+  // The project's items
 
   async experiences(signal?: AbortSignal): Promise<Experience[]> {
     return (await this.#request<{ experiences: Experience[] }>('experiences', { signal })).experiences;
@@ -126,8 +198,11 @@ export class AdminApi {
     return (await this.#request<{ feeds: Feed[] }>('feeds', { signal })).feeds;
   }
 
-  async audit(limit: number, signal?: AbortSignal): Promise<AuditEntry[]> {
-    return (await this.#request<{ entries: AuditEntry[] }>(`audit?limit=${limit}`, { signal })).entries;
+  /** The latest `limit` changes, newest first, that match every filter given. */
+  async audit(limit: number, filter: AuditFilter = {}, signal?: AbortSignal): Promise<AuditEntry[]> {
+    const query = new URLSearchParams({ limit: String(limit) });
+    for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
+    return (await this.#request<{ entries: AuditEntry[] }>(`audit?${query}`, { signal })).entries;
   }
 
   async privacyRequests(kind: 'erasures' | 'exports', signal?: AbortSignal): Promise<PrivacyRequest[]> {
@@ -149,58 +224,13 @@ export class AdminApi {
     return (await this.#request<{ suppressions: Suppression[] }>('privacy/suppressions', { signal })).suppressions;
   }
 
-  results(name: string, signal?: AbortSignal): Promise<ResultsAnswer> {
-    return this.#request<ResultsAnswer>(`experiences/${encodeURIComponent(name)}/results`, { signal });
+  /** An experiment's results; `query` as the results endpoint takes it (`phase`, `metrics`, `dimension`, `series`). */
+  results(name: string, signal?: AbortSignal, query: Record<string, string> = {}): Promise<ResultsAnswer> {
+    const text = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString();
+    return this.#request<ResultsAnswer>(`experiences/${encodeURIComponent(name)}/results${text ? `?${text}` : ''}`, { signal });
   }
 
-  /** A path of the signed-in project (`/{org}/projects/{project}/{path}`). */
-  #request<T>(path: string, options: RequestOptions): Promise<T> {
-    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
-    return this.#send<T>(`${project}/${path}`, options);
-  }
-
-  /** A path of the organization itself (`/{org}/{path}`): its people and keys. */
-  #orgRequest<T>(path: string, options: RequestOptions): Promise<T> {
-    return this.#send<T>(`${encodeURIComponent(this.organization)}/${path}`, options);
-  }
-
-  async #send<T>(path: string, { method = 'GET', body, version, createOnly, signal }: RequestOptions): Promise<T> {
-    const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.#key}` };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (version !== undefined) headers['If-Match'] = `"${version}"`;
-    if (createOnly) headers['If-None-Match'] = '*';
-    let response: Response;
-    try {
-      // no-store: an admin reads what is current, never a cached list from before their own write.
-      response = await fetch(`${this.base}/${path}`, {
-        method, headers, signal, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      if (signal?.aborted) throw signal.reason;
-      throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
-    }
-    if (response.status === 204) return undefined as T;
-    let answer: unknown;
-    try {
-      answer = await response.json();
-    } catch {
-      throw new ApiError(response.status, 'invalid_answer', `The service answered ${response.status} without JSON.`);
-    }
-    if (!response.ok) {
-      const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-      throw new ApiError(
-        response.status,
-        typeof error?.code === 'string' ? error.code : 'http_error',
-        typeof error?.message === 'string' ? error.message : `The service answered ${response.status}.`,
-      );
-    }
-    return answer as T;
-  }
-
-  /** Who the signed-in key is and what it may do (any role). */
-  me(signal?: AbortSignal): Promise<{ actor: { type: string; id: string; name: string }; role: Role; projects: string[] | null }> {
-    return this.#orgRequest('me', { signal });
-  }
+  // The organization's people and keys
 
   /** The organization's keys made through the API (admin role over the whole organization only), without secrets. */
   async keys(signal?: AbortSignal): Promise<AccessKey[]> {
@@ -229,5 +259,76 @@ export class AdminApi {
   /** Removes the person (404 `person_not_found` when there is no such person). */
   async removePerson(email: string): Promise<void> {
     await this.#orgRequest<void>(`people/${encodeURIComponent(email)}`, { method: 'DELETE' });
+  }
+
+  /** A link with which the person sets a password, replacing their last one; 404 `person_not_found` before putPerson. */
+  invite(email: string, expiresInHours?: number): Promise<Invitation> {
+    const body = expiresInHours === undefined ? {} : { expiresInHours };
+    return this.#orgRequest<Invitation>(`people/${encodeURIComponent(email)}/invitation`, { method: 'POST', body });
+  }
+
+  // Transport
+
+  /** A path of the signed-in project (`/{org}/projects/{project}/{path}`). */
+  #request<T>(path: string, options: RequestOptions): Promise<T> {
+    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
+    return this.#send<T>(`${project}/${path}`, options);
+  }
+
+  /** A path of the organization itself (`/{org}/{path}`): its people, keys and sessions. */
+  #orgRequest<T>(path: string, options: RequestOptions): Promise<T> {
+    return this.#send<T>(`${encodeURIComponent(this.organization)}/${path}`, options);
+  }
+
+  async #send<T>(path: string, options: RequestOptions, retried = false): Promise<T> {
+    try {
+      return await this.#fetch<T>(path, options);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (!options.signingIn && error.status === 401 && SESSION_OVER.has(error.code)) this.#signedOut({ reason: 'ended', code: error.code });
+      // A token lost or replaced (another tab signed in again): fetch the session's current one and try once more.
+      if (error.code === 'csrf_failed' && !retried) {
+        await this.me(options.signal);
+        return this.#send<T>(path, options, true);
+      }
+      throw error;
+    }
+  }
+
+  async #fetch<T>(path: string, { method = 'GET', body, version, createOnly, signal, bearer }: RequestOptions): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
+    if (method !== 'GET' && this.#csrf) headers['X-CSRF-Token'] = this.#csrf;
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (version !== undefined) headers['If-Match'] = `"${version}"`;
+    if (createOnly) headers['If-None-Match'] = '*';
+    let response: Response;
+    try {
+      // no-store: an admin reads what is current, never a cached list from before their own write. same-origin: the
+      // session cookie goes along (the console is served by the service it manages).
+      response = await fetch(`${this.base}/${path}`, {
+        method, headers, signal, cache: 'no-store', credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
+    }
+    if (response.status === 204) return undefined as T;
+    let answer: unknown;
+    try {
+      answer = await response.json();
+    } catch {
+      throw new ApiError(response.status, 'invalid_answer', `The service answered ${response.status} without JSON.`);
+    }
+    if (!response.ok) {
+      const error = (answer as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      throw new ApiError(
+        response.status,
+        typeof error?.code === 'string' ? error.code : 'http_error',
+        typeof error?.message === 'string' ? error.message : `The service answered ${response.status}.`,
+        retryAfterSeconds(response.headers.get('Retry-After')),
+      );
+    }
+    return answer as T;
   }
 }

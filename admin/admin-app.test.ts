@@ -8,9 +8,11 @@ import { defineResults } from '../plugins/results/index.js';
 import type { SvcAdmin } from './admin-app.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import type { SvcAdminEditor } from './experience-editor.js';
-import type { SvcAdminSignIn } from './sign-in-form.js';
 import { SESSION_KEY } from './admin-session.js';
-import { ADMIN_KEY, adminFetch, attributeValues, fill, find, get, resetAddress, shop, signIn, text, unique, until } from './admin-test-helpers.js';
+import {
+  ADMIN_KEY, acme, adminFetch, attributeValues, fill, find, get, openConsole, resetAddress, signIn, signInForm, signOutEverywhere, shop,
+  storedValues, text, unique, until,
+} from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 
 defineResults();
@@ -39,9 +41,10 @@ async function rowWhere(app: SvcAdmin, name: string, holds: (row: HTMLElement) =
 describe('<svc-admin>', () => {
   const made: string[] = [];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     sessionStorage.clear();
     resetAddress();
+    await signOutEverywhere();
   });
   afterEach(() => {
     sessionStorage.clear();
@@ -59,8 +62,11 @@ describe('<svc-admin>', () => {
 
     await signIn(app);
     const experiences = await list(app);
-    expect(JSON.parse(sessionStorage.getItem(SESSION_KEY)!)).to.deep.equal({ organization: 'acme', project: 'shop', key: ADMIN_KEY });
+    // Only where the console works is kept: the session itself is the service's HttpOnly cookie.
+    expect(JSON.parse(sessionStorage.getItem(SESSION_KEY)!)).to.deep.equal({ organization: 'acme', project: 'shop' });
     expect(localStorage.getItem(SESSION_KEY)).to.equal(null);
+    expect(storedValues().filter((v) => v.includes(ADMIN_KEY))).to.deep.equal([]);
+    expect(document.cookie).not.to.contain('svc_session');
     expect(location.href).not.to.contain(ADMIN_KEY);
     expect(attributeValues(app).filter((v) => v.includes(ADMIN_KEY))).to.deep.equal([]);
 
@@ -151,7 +157,9 @@ describe('<svc-admin>', () => {
   for (const { key, code } of refused) {
     it(`shows the service's ${code} message for a wrong key and stores nothing`, async function () {
       this.timeout(20_000);
-      const expected = await (await fetch(`${shop}/experiences`, { headers: { Authorization: `Bearer ${key}` } })).json() as { error: { code: string; message: string } };
+      const expected = await (await fetch(`${acme}/session`, {
+        method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{}',
+      })).json() as { error: { code: string; message: string } };
       expect(expected.error.code).to.equal(code);
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
       await signIn(app, key);
@@ -168,23 +176,26 @@ describe('<svc-admin>', () => {
     history.replaceState(null, '', `${location.pathname}?organization=acme&project=shop`);
     try {
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
-      const form = get<SvcAdminSignIn>(app, 'svc-admin-sign-in');
-      await form.updateComplete;
+      // Nobody is signed in: the console asks the service, then shows the form.
+      const form = await signInForm(app);
       expect(get<HTMLInputElement>(form, '#organization').value).to.equal('acme');
       expect(get<HTMLInputElement>(form, '#project').value).to.equal('shop');
+      expect(get<HTMLInputElement>(form, '#email').value).to.equal('');
       expect(get<HTMLInputElement>(form, '#key').value).to.equal('');
     } finally {
       history.replaceState(null, '', url);
     }
   });
 
-  it('signs out: the key leaves sessionStorage and the sign-in form returns', async () => {
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+  it('signs out: the service ends the session, the tab forgets the project, and the sign-in form returns', async () => {
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     await list(app);
     get<HTMLButtonElement>(app, 'button.sign-out').click();
-    await until(() => find(app, 'svc-admin-sign-in'), 'the sign-in form');
+    const form = await signInForm(app);
+    expect(form.notice).to.equal('You signed out.');
     expect(sessionStorage.getItem(SESSION_KEY)).to.equal(null);
+    expect((await fetch(`${acme}/me`, { cache: 'no-store' })).status).to.equal(401);
   });
 
   it('shows a JSON error inline, the service\'s invalid_config message, and offers to load a version someone else saved', async function () {
@@ -193,7 +204,7 @@ describe('<svc-admin>', () => {
     made.push(name);
     const body = { variations: [{ name: 'control', weight: 50, body: {} }, { name: 'bold', weight: 50, body: {} }] };
     expect((await adminFetch(`experiences/${name}`, { method: 'PUT', body: JSON.stringify(body) })).status).to.equal(201);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     (await row(app, name)).querySelector<HTMLButtonElement>('button[data-action="edit"]')!.click();
     const form = await editor(app);
@@ -235,7 +246,7 @@ describe('<svc-admin>', () => {
     this.timeout(30_000);
     const name = unique('admin-analysis');
     made.push(name);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     get<HTMLButtonElement>(await list(app), '.toolbar button.primary').click();
     let form = await editor(app);
@@ -282,7 +293,7 @@ describe('<svc-admin>', () => {
     made.push(name);
     const body = { body: { text: 'theirs' } };
     expect((await adminFetch(`experiences/${name}`, { method: 'PUT', body: JSON.stringify(body) })).status).to.equal(201);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     get<HTMLButtonElement>(await list(app), '.toolbar button.primary').click();
     const form = await editor(app);
@@ -299,7 +310,7 @@ describe('<svc-admin>', () => {
   });
 
   it('says a project without experiences has none yet, and offers to create one', async () => {
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'closed', key: ADMIN_KEY }));
+    await openConsole(ADMIN_KEY, 'closed');
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     const empty = await until(() => find(app, 'svc-admin-experiences[status="empty"]'), 'the empty list');
     expect(text(get(empty, '.state'))).to.contain('No experiences yet — create one');
@@ -315,7 +326,7 @@ describe('<svc-admin>', () => {
       method: 'PUT', body: JSON.stringify({ group: '<b>bold</b>', body: { html: '<script>window.pwned=2</script>' } }),
     });
     expect(put.status).to.equal(201);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     const r = await row(app, name);
     expect(text(r.querySelector('th'))).to.equal(`${name}group <b>bold</b>`);
@@ -330,7 +341,7 @@ describe('<svc-admin>', () => {
 
   it('is accessible signed in: the list, the editor and the confirmation dialog (axe)', async function () {
     this.timeout(30_000);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key: ADMIN_KEY }));
+    await openConsole();
     const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
     const experiences = await list(app);
     await until(() => !text(experiences.shadowRoot!.querySelector('table')).includes('loading…'), 'the headline results');

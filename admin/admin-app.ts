@@ -1,10 +1,11 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { AdminApi, type Session } from './admin-api.js';
-import type { Role } from './access.js';
-import type { AdminView } from './admin-events.js';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { Me } from './access.js';
+import { AdminApi, ApiError, SIGNED_OUT, type Session, type SignedOutDetail } from './admin-api.js';
+import type { AdminView, SignedIn } from './admin-events.js';
 import { hashOf, viewOf } from './admin-routes.js';
 import { clearSession, readSession, saveSession } from './admin-session.js';
 import { adminStyles } from './admin-styles.js';
+import { appStyles } from './app-styles.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -18,10 +19,25 @@ interface ViewElement extends HTMLElement {
   focusHeading?(): void;
 }
 
+/** The screens a signed-in person reaches from the header, in the order they were added (habits rely on it). */
+const NAV: { view: AdminView['name']; label: string; admin?: true }[] = [
+  { view: 'experiences', label: 'Experiences' },
+  { view: 'audit', label: 'Audit log' },
+  { view: 'privacy', label: 'Privacy', admin: true },
+  { view: 'metrics', label: 'Metrics' },
+  { view: 'access', label: 'People and keys', admin: true },
+  { view: 'account', label: 'My account' },
+];
+
+/** The nav entry a screen belongs to: an experience's editor and results belong to the experiences. */
+const navOf = (view: AdminView): string => (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : view.name);
+
 /**
- * `<svc-admin>`: the admin console. Signs in with an organization's admin key (kept in sessionStorage only), then
- * lists the project's experiences, edits them, runs their lifecycle, shows their results, privacy requests and the audit log. The
- * organization and project are prefilled from the page's `?organization=&project=`.
+ * `<svc-admin>`: the admin console. Signs in on the service (a session cookie the page never reads; sessionStorage
+ * keeps only the organization and project), then lists the project's experiences, edits them, runs their lifecycle,
+ * shows their results, metrics, privacy requests, people and keys, the audit log, and the signed-in account. On load
+ * with an organization and project (the page's `?organization=&project=`, else this tab's last), it asks the service
+ * who is signed in; a session that ended, here or on any call, brings the sign-in form back.
  *
  * @tagname svc-admin
  * @summary The admin console: experiences, their lifecycle and results, and the audit log.
@@ -29,119 +45,38 @@ interface ViewElement extends HTMLElement {
  * @attr api - The service's base URL, ending in `/v1`; default `location.origin + '/v1'`.
  */
 export class SvcAdmin extends LitElement {
-  static override styles = [adminStyles, css`
-    :host {
-      min-block-size: 100vh;
-      background: #f6f8fa;
-    }
-    header button.skip {
-      position: absolute;
-      inset-inline-start: 1rem;
-      inset-block-start: -4rem;
-      z-index: 1;
-      background: #fff;
-      color: #0969da;
-      font-weight: 600;
-    }
-    header button.skip:focus {
-      inset-block-start: 0.5rem;
-    }
-    header {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: center;
-      gap: 0.5rem 1.5rem;
-      padding: 0.75rem 2rem;
-      background: #12355b;
-      color: #fff;
-    }
-    .brand {
-      font-size: 1.0625rem;
-      font-weight: 700;
-    }
-    .context {
-      color: #d0def0;
-      font-size: 0.875rem;
-    }
-    nav {
-      display: flex;
-      flex: 1;
-      flex-wrap: wrap;
-      gap: 0.25rem;
-    }
-    header button {
-      border-color: transparent;
-      background: transparent;
-      color: #fff;
-    }
-    header button:hover:not(:disabled) {
-      border-color: transparent;
-      background: rgb(255 255 255 / 0.12);
-    }
-    header button[aria-current='page'] {
-      background: rgb(255 255 255 / 0.18);
-    }
-    header button.sign-out {
-      border-color: rgb(255 255 255 / 0.5);
-    }
-    header :focus-visible {
-      outline-color: #f5a623;
-    }
-    main {
-      box-sizing: border-box;
-      max-inline-size: 84rem;
-      margin: 0 auto;
-      padding: 1.5rem 2rem 4rem;
-    }
-    main:focus {
-      outline: none;
-    }
-    .notices:not(:empty) {
-      margin-block-end: 1rem;
-    }
-    .notices .alert {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: center;
-      justify-content: space-between;
-      gap: 0.5rem;
-    }
-    @media (max-width: 40rem) {
-      header {
-        padding: 0.5rem 1rem;
-        gap: 0.25rem 1rem;
-      }
-      nav {
-        order: 3;
-        flex-basis: 100%;
-      }
-      main {
-        padding: 1rem 1rem 3rem;
-      }
-    }
-  `];
+  static override styles = [adminStyles, appStyles];
 
   static override properties = {
     api: {},
     session: { state: true },
+    me: { state: true },
+    checkError: { state: true },
     view: { state: true },
-    keyRole: { state: true },
     notice: { state: true },
+    signInNotice: { state: true },
+    signInError: { state: true },
   };
 
   declare api: string;
+  /** The organization and project being opened or worked on; null: the sign-in form. */
   declare session: Session | null;
+  /** Who is signed in, once the service said: until then the console shows that it is checking. */
+  declare me: Me | undefined;
+  /** Why asking who is signed in failed, other than a session that ended (the service could not be reached). */
+  declare checkError: ApiError | undefined;
   declare view: AdminView;
-  /**
-   * What the signed-in key may do, once the service said (`GET /v1/{org}/me`): a viewer sees no write, a non-admin no
-   * privacy requests, people or keys. Unknown: everything is shown, and the service refuses what the role does not allow.
-   */
-  declare keyRole: Role | undefined;
   /** The last change saved, announced in the status region until the next one or a new screen. */
   declare notice: string;
+  /** Why the sign-in form is back: the session ended, or the person signed out. */
+  declare signInNotice: string;
+  /** The code single sign-on came back with (`?signInError=`). */
+  declare signInError: string;
   #client: AdminApi | undefined;
   /** Prefill of the sign-in form: the page's query, else the last session's. */
-  #prefill: { organization: string; project: string };
+  #prefill: Session;
+  /** The screen shown last, so that only a move to another screen moves the focus. */
+  #screen: string | undefined;
 
   constructor() {
     super();
@@ -149,47 +84,33 @@ export class SvcAdmin extends LitElement {
     // The screen the address names: a reload, a link or Back lands where it says.
     this.view = viewOf(location.hash);
     this.notice = '';
+    this.signInNotice = '';
     const query = new URLSearchParams(location.search);
     const stored = readSession();
-    const organization = query.get('organization') ?? stored?.organization ?? '';
-    const project = query.get('project') ?? stored?.project ?? '';
-    this.#prefill = { organization, project };
-    // A link to another project (?project=…) asks for that project's sign-in rather than reopening this tab's.
-    this.session = stored && stored.organization === organization && stored.project === project ? stored : null;
-  }
-
-  /** The client of the signed-in project (made again when the session or the service's URL changes). */
-  #apiClient(): AdminApi | undefined {
-    const s = this.session;
-    if (!s) return undefined;
-    if (!this.#client || this.#client.organization !== s.organization || this.#client.project !== s.project || this.#client.base !== this.api.replace(/\/+$/, '')) {
-      this.#client = new AdminApi(s, this.api);
+    this.#prefill = { organization: query.get('organization') ?? stored?.organization ?? '', project: query.get('project') ?? stored?.project ?? '' };
+    this.signInError = query.get('signInError') ?? '';
+    if (this.signInError) {
+      // Said once: a reload shows the form without it.
+      query.delete('signInError');
+      history.replaceState(history.state, '', `${location.pathname}${query.size ? `?${query}` : ''}${location.hash}`);
     }
-    return this.#client;
+    // Single sign-on comes back signed in to `?organization=&project=`; a reload reopens this tab's project.
+    const { organization, project } = this.#prefill;
+    this.session = organization && project && !this.signInError ? { organization, project } : null;
   }
 
   override render() {
-    const s = this.session;
+    const me = this.me;
     return html`
       <header>
         <button type="button" class="skip" @click=${this.#skip}>Skip to content</button>
         <span class="brand">svc admin</span>
-        ${s
-          ? html`<span class="context">${s.organization} / ${s.project}</span>
-              <nav aria-label="Console">
-                <button type="button" aria-current=${!['audit', 'privacy', 'metrics', 'access'].includes(this.view.name) ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'experiences' })}>Experiences</button>
-                <button type="button" aria-current=${this.view.name === 'audit' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'audit' })}>Audit log</button>
-                ${this.#admin() ? html`<button type="button" aria-current=${this.view.name === 'privacy' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'privacy' })}>Privacy</button>` : nothing}
-                <!-- Appended: the first three keep their places (links and habits rely on them). -->
-                <button type="button" aria-current=${this.view.name === 'metrics' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'metrics' })}>Metrics</button>
-                ${this.#admin() ? html`<button type="button" aria-current=${this.view.name === 'access' ? 'page' : nothing}
-                  @click=${() => this.#go({ name: 'access' })}>People and keys</button>` : nothing}
+        ${me && this.session
+          ? html`<span class="context">${this.session.organization} / ${this.session.project}</span>
+              <nav aria-label="Console">${NAV.filter((n) => !n.admin || me.role === 'admin').map((n) => html`<button type="button"
+                aria-current=${navOf(this.view) === n.view ? 'page' : nothing} @click=${() => this.#go({ name: n.view } as AdminView)}>${n.label}</button>`)}
               </nav>
-              <button type="button" class="sign-out" @click=${this.#signOut}>Sign out</button>`
+              <button type="button" class="sign-out" @click=${() => void this.#signOut()}>Sign out</button>`
           : nothing}
       </header>
       <main id="main" tabindex="-1" @svc-admin:navigate=${(e: CustomEvent<AdminView>) => this.#go(e.detail)}
@@ -198,35 +119,56 @@ export class SvcAdmin extends LitElement {
           ? html`<div class="alert success"><span>${this.notice}</span>
               <button type="button" class="small" @click=${() => (this.notice = '')}>Dismiss</button></div>`
           : nothing}</div>
-        ${s ? this.#view(s) : this.#signIn()}
+        ${this.#main()}
       </main>
     `;
   }
 
-  #signIn(): TemplateResult {
-    return html`<svc-admin-sign-in data-view organization=${this.#prefill.organization} project=${this.#prefill.project} api=${this.api}
-      @svc-admin:sign-in=${(e: CustomEvent<Session>) => this.#signedIn(e.detail)}></svc-admin-sign-in>`;
+  #main(): TemplateResult {
+    const api = this.#client;
+    if (this.me && api) return this.#view(api, this.me);
+    if (this.checkError) {
+      return html`<div class="alert error" role="alert" data-heading tabindex="-1"><strong>The console could not check your sign-in</strong>
+        ${this.checkError.message}
+        <div class="buttons"><button type="button" @click=${() => void this.#check()}>Try again</button>
+          <button type="button" @click=${() => this.#toSignIn('')}>Sign in again</button></div></div>`;
+    }
+    if (this.session) {
+      return html`<div class="state" role="status"><div class="spinner" aria-hidden="true"></div><p>Checking your sign-in…</p></div>`;
+    }
+    const v = this.view;
+    if (v.name === 'invitation') {
+      return html`<svc-admin-invitation data-view .token=${v.token} organization=${this.#prefill.organization}
+        project=${this.#prefill.project} api=${this.api} @svc-admin:sign-in=${this.#onSignIn}></svc-admin-invitation>`;
+    }
+    return html`<svc-admin-sign-in data-view organization=${this.#prefill.organization} project=${this.#prefill.project}
+      api=${this.api} notice=${this.signInNotice} sign-in-error=${this.signInError} @svc-admin:sign-in=${this.#onSignIn}></svc-admin-sign-in>`;
   }
 
-  #view(s: Session): TemplateResult {
-    const api = this.#apiClient();
+  #view(api: AdminApi, me: Me): TemplateResult {
     const v = this.view;
+    const readOnly = me.role === 'viewer';
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
     if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
-    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${this.#readOnly()}></svc-admin-metrics>`;
+    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly}></svc-admin-metrics>`;
     if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
-    if (v.name === 'results') {
-      return html`<svc-admin-results data-view .api=${api} .session=${s} base=${this.api} experience=${v.experience}
-        .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension} .readOnly=${this.#readOnly()}></svc-admin-results>`;
+    if (v.name === 'account') return html`<svc-admin-account data-view .api=${api}></svc-admin-account>`;
+    if (v.name === 'invitation') {
+      return html`<svc-admin-invitation data-view .token=${v.token} .signedIn=${{ api, me }} api=${this.api}></svc-admin-invitation>`;
     }
-    return html`<svc-admin-experiences data-view .api=${api} .readOnly=${this.#readOnly()}></svc-admin-experiences>`;
+    if (v.name === 'results') {
+      return html`<svc-admin-results data-view .api=${api} base=${this.api} experience=${v.experience}
+        .phase=${v.phase} .metric=${v.metric} .dimension=${v.dimension} .readOnly=${readOnly}></svc-admin-results>`;
+    }
+    return html`<svc-admin-experiences data-view .api=${api} .readOnly=${readOnly}></svc-admin-experiences>`;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('popstate', this.#onAddress);
     window.addEventListener('hashchange', this.#onAddress);
+    if (this.session && !this.me) void this.#check();
   }
 
   override disconnectedCallback(): void {
@@ -245,29 +187,17 @@ export class SvcAdmin extends LitElement {
     this.view = view;
   };
 
-  #readOnly(): boolean {
-    return this.keyRole === 'viewer';
-  }
-
-  #admin(): boolean {
-    return this.keyRole === undefined || this.keyRole === 'admin';
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // A new session: ask what its key may do (a failure leaves everything shown; the service still refuses).
-    if (changed.has('session')) {
-      this.keyRole = undefined;
-      const api = this.#apiClient();
-      void api?.me().then((me) => {
-        if (this.#apiClient() === api) this.keyRole = me.role;
-      }, () => undefined);
-    }
+    // A new service URL: the session is asked about again there.
+    if (changed.has('api') && changed.get('api') !== undefined && this.session) void this.#check();
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    // A new screen (not the first one, which the page's own load announces): focus its heading.
-    const moved = (changed.has('view') && changed.get('view') !== undefined) || (changed.has('session') && changed.get('session') !== undefined);
-    if (moved) void this.#focusHeading();
+  protected override updated(): void {
+    // A move to another screen (not the first one, which the page's own load announces): focus its heading.
+    const screen = this.me ? hashOf(this.view) : this.session || this.checkError ? 'checking' : `signed-out ${this.view.name}`;
+    const before = this.#screen;
+    this.#screen = screen;
+    if (before !== undefined && before !== 'checking' && before !== screen) void this.#focusHeading();
   }
 
   async #focusHeading(): Promise<void> {
@@ -286,21 +216,84 @@ export class SvcAdmin extends LitElement {
     if (location.hash !== hash) history.pushState(null, '', hash);
   }
 
-  #signedIn(session: Session): void {
-    saveSession(session);
-    this.#prefill = { organization: session.organization, project: session.project };
-    this.notice = '';
-    // Signed in from a link: the screen the link named.
-    this.view = viewOf(location.hash);
-    this.session = session;
+  /** The client the views use; its end of session is heard here, whichever view caused it. */
+  #use(api: AdminApi | undefined): void {
+    this.#client?.removeEventListener(SIGNED_OUT, this.#onSignedOut);
+    this.#client = api;
+    api?.addEventListener(SIGNED_OUT, this.#onSignedOut);
   }
 
-  #signOut(): void {
-    clearSession();
-    this.#client = undefined;
+  /** Asks the service who is signed in for the session's organization (the cookie of an earlier sign-in). */
+  async #check(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    const api = new AdminApi(session, this.api);
+    this.#use(api);
+    this.me = undefined;
+    this.checkError = undefined;
+    try {
+      const me = await api.me();
+      if (this.#client !== api) return;
+      if (me.projects && !me.projects.includes(session.project)) return this.#toSignIn(`You may work on ${me.projects.join(', ')} only: sign in for ${session.project}.`);
+      saveSession(session);
+      this.me = me;
+    } catch (error) {
+      if (this.#client !== api) return;
+      // A session that ended was heard already (svc-admin:signed-out); any other 401 is no session either.
+      if (error instanceof ApiError && error.status === 401) return this.#toSignIn('');
+      this.checkError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
+    }
+  }
+
+  #onSignIn = (e: CustomEvent<SignedIn>): void => {
+    const { api, me } = e.detail;
+    const session = { organization: api.organization, project: api.project };
+    saveSession(session);
+    this.#prefill = session;
+    this.#use(api);
     this.notice = '';
+    this.signInNotice = '';
+    this.signInError = '';
+    this.checkError = undefined;
+    // Signed in from a link: the screen the link named; an invitation, used now, leaves the address and the history.
+    let view = viewOf(location.hash);
+    if (view.name === 'invitation') {
+      view = { name: 'experiences' };
+      history.replaceState(history.state, '', hashOf(view));
+    }
+    this.view = view;
+    this.session = session;
+    this.me = me;
+  };
+
+  #onSignedOut = (e: Event): void => {
+    const { reason, code } = (e as CustomEvent<SignedOutDetail>).detail;
+    const wasIn = this.me !== undefined;
+    if (reason === 'ended') {
+      this.#toSignIn(wasIn || code === 'session_expired' ? 'Your session ended; sign in again.' : '');
+      return;
+    }
+    this.#toSignIn(reason === 'everywhere' ? 'You signed out on every device.' : 'You signed out.');
+    // Signing out to use an invitation stays on it; any other screen is left for the list, signed in again later.
+    if (this.view.name !== 'invitation') this.#go({ name: 'experiences' });
+  };
+
+  #toSignIn(notice: string): void {
+    clearSession();
+    this.#use(undefined);
+    this.notice = '';
+    this.signInNotice = notice;
+    this.checkError = undefined;
+    this.me = undefined;
     this.session = null;
-    this.#go({ name: 'experiences' });
+  }
+
+  async #signOut(): Promise<void> {
+    try {
+      await this.#client?.signOut();
+    } catch (error) {
+      this.notice = `Not signed out: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /** A button rather than a `#main` link: a fragment cannot reach into a shadow root, focus can. */

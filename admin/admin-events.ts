@@ -1,6 +1,7 @@
 // The events the console's views send up to <svc-admin>: where to go next, and what just happened (announced in the
 // console's status region, which outlives the view that sent it). They bubble out of shadow roots (composed).
-import type { Session } from './admin-api.js';
+import type { Me } from './access.js';
+import type { AdminApi } from './admin-api.js';
 
 /** A screen of the console. */
 export type AdminView =
@@ -12,12 +13,22 @@ export type AdminView =
   /** The organization's people and keys (admins). */
   | { name: 'access' }
   | { name: 'audit' }
-  | { name: 'privacy' };
+  | { name: 'privacy' }
+  /** Who is signed in, their password and their sessions. */
+  | { name: 'account' }
+  /** Setting a password from an invitation link (before signing in). */
+  | { name: 'invitation'; token: string };
+
+/** A sign-in that worked: the client of the project, holding the session's CSRF token, and who signed in. */
+export interface SignedIn {
+  api: AdminApi;
+  me: Me;
+}
 
 declare global {
   interface GlobalEventHandlersEventMap {
-    /** The sign-in form verified a session. */
-    'svc-admin:sign-in': CustomEvent<Session>;
+    /** The sign-in form (or the invitation's) opened a session. */
+    'svc-admin:sign-in': CustomEvent<SignedIn>;
     'svc-admin:navigate': CustomEvent<AdminView>;
     /** A change was saved: the sentence to announce. */
     'svc-admin:notice': CustomEvent<string>;
@@ -33,7 +44,7 @@ export function notify(from: Element, message: string): void {
   from.dispatchEvent(new CustomEvent('svc-admin:notice', { detail: message, bubbles: true, composed: true }));
 }
 
-/** Sent on the form itself only (no bubbling): the key in its detail goes to <svc-admin>, not to the whole page. */
-export function signedIn(from: Element, session: Session): void {
-  from.dispatchEvent(new CustomEvent('svc-admin:sign-in', { detail: session }));
+/** Sent on the form itself only (no bubbling): the client in its detail can write, so it goes to <svc-admin> alone. */
+export function signedIn(from: Element, detail: SignedIn): void {
+  from.dispatchEvent(new CustomEvent('svc-admin:sign-in', { detail }));
 }

@@ -14,6 +14,8 @@ const screens: [AdminView, string][] = [
   [{ name: 'access' }, '#/access'],
   [{ name: 'audit' }, '#/audit'],
   [{ name: 'privacy' }, '#/privacy'],
+  [{ name: 'account' }, '#/account'],
+  [{ name: 'invitation', token: 'Ab_9-xYz' }, '#/invitation/Ab_9-xYz'],
 ];
 
 describe('console addresses', () => {
@@ -25,7 +27,7 @@ describe('console addresses', () => {
   }
 
   it('takes an empty, unknown or malformed address as the experience list', () => {
-    for (const hash of ['', '#', '#/', '#/nope', '#/experiences/hero/nope', '#/experiences/%E0%A4%A/edit/x']) {
+    for (const hash of ['', '#', '#/', '#/nope', '#/experiences/hero/nope', '#/experiences/%E0%A4%A/edit/x', '#/invitation', '#/invitation/a/b']) {
       expect(viewOf(hash)).to.deep.equal({ name: 'experiences' });
     }
   });

@@ -22,6 +22,8 @@ export function hashOf(view: AdminView): string {
     case 'access': return '#/access';
     case 'audit': return '#/audit';
     case 'privacy': return '#/privacy';
+    case 'account': return '#/account';
+    case 'invitation': return `#/invitation/${enc(view.token)}`;
   }
 }
 
@@ -40,6 +42,8 @@ export function viewOf(hash: string): AdminView {
   if (parts[0] === 'access' && parts.length === 1) return { name: 'access' };
   if (parts[0] === 'audit' && parts.length === 1) return { name: 'audit' };
   if (parts[0] === 'privacy' && parts.length === 1) return { name: 'privacy' };
+  if (parts[0] === 'account' && parts.length === 1) return { name: 'account' };
+  if (parts[0] === 'invitation' && parts[1] && parts.length === 2) return { name: 'invitation', token: parts[1] };
   if (parts[0] === 'experiences') {
     if (parts[1] === 'new' && parts.length === 2) return { name: 'editor', experience: null };
     const experience = parts[1];

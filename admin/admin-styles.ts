@@ -12,6 +12,10 @@ export const adminStyles = css`
   :host([hidden]) {
     display: none;
   }
+  /* A class that sets display (.buttons is flex) would otherwise show what the hidden attribute hides. */
+  [hidden] {
+    display: none !important;
+  }
   h1,
   h2,
   p {

@@ -1,6 +1,7 @@
 import { css, html, nothing, type TemplateResult } from 'lit';
-import type { AdminApi } from './admin-api.js';
+import type { AdminApi, AuditFilter } from './admin-api.js';
 import { adminStyles } from './admin-styles.js';
+import { auditFilterForm, filtering } from './audit-filters.js';
 import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { AuditEntry, AutomaticStop } from './experience.js';
@@ -25,8 +26,10 @@ export function changedFields(entry: AuditEntry): string[] {
 }
 
 /**
- * `<svc-admin-audit>`: the project's latest changes, newest first: when (in the reader's locale), which key, what was
- * done to which item, and the item before and after as JSON text in a disclosure per row.
+ * `<svc-admin-audit>`: the project's latest changes, newest first: when (in the reader's locale), who (a person or key,
+ * with the role they had), what was done to which item, and the item before and after as JSON text in a disclosure per
+ * row, with the address and browser the change came from. Filters (who, kind, item name, dates) are asked of the
+ * service.
  *
  * @tagname svc-admin-audit
  * @summary The console's audit log.
@@ -38,6 +41,32 @@ export class SvcAdminAudit extends ApiView {
     td,
     th {
       white-space: nowrap;
+    }
+    form.filters {
+      display: grid;
+      grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr));
+      align-items: start;
+      gap: 0.75rem;
+      margin-block-end: 1rem;
+      padding: 1rem;
+      border: 1px solid #d1d9e0;
+      border-radius: 6px;
+      background: #fff;
+    }
+    /* In a row of fields, the buttons line up with the inputs, below the labels. */
+    @media (min-width: 40rem) {
+      form.filters .buttons {
+        padding-block-start: calc(1.5em + 0.25rem);
+      }
+    }
+    .who .hint {
+      display: block;
+    }
+    .origin {
+      display: block;
+      margin-block-start: 0.5rem;
+      white-space: normal;
+      overflow-wrap: anywhere;
     }
     td.changes {
       inline-size: 50%;
@@ -100,20 +129,27 @@ export class SvcAdminAudit extends ApiView {
 
   static override properties = {
     entries: { state: true },
+    filter: { state: true },
   };
 
   declare entries: AuditEntry[];
+  /** The filters applied, sent with every load. */
+  declare filter: AuditFilter;
+  /** Every actor seen in this log (id → name), offered as the "Person or key" filter's suggestions. */
+  #actors = new Map<string, string>();
   #time: Intl.DateTimeFormat | undefined;
 
   constructor() {
     super();
     this.entries = [];
+    this.filter = {};
   }
 
   protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     if (!this.entries.length) this.status = 'loading';
-    const entries = await api.audit(LIMIT, signal);
+    const entries = await api.audit(LIMIT, this.filter, signal);
     if (signal.aborted) return;
+    for (const e of entries) if (e.actor) this.#actors.set(e.actor.id, e.actor.name);
     this.entries = entries;
     this.error = undefined;
     this.status = entries.length ? 'ready' : 'empty';
@@ -125,8 +161,17 @@ export class SvcAdminAudit extends ApiView {
         <h1 tabindex="-1">Audit log</h1>
         <button type="button" @click=${() => void this.reload()}>Refresh</button>
       </div>
+      ${auditFilterForm({
+        filter: this.filter, actors: this.#actors, apply: (filter) => this.#filter(filter), clear: () => this.#filter({}),
+      })}
       ${this.#body()}
     `;
+  }
+
+  #filter(filter: AuditFilter): void {
+    this.filter = filter;
+    this.status = 'loading';
+    void this.reload();
   }
 
   #body(): TemplateResult {
@@ -137,17 +182,21 @@ export class SvcAdminAudit extends ApiView {
       return html`<div class="alert error" role="alert"><strong>The audit log could not be loaded</strong>${this.error?.message ?? ''}
         <div class="buttons"><button type="button" @click=${() => void this.reload()}>Try again</button></div></div>`;
     }
+    if (this.status === 'empty' && filtering(this.filter)) {
+      return html`<div class="state"><p>No change matches these filters.</p>
+        <button type="button" @click=${() => this.#filter({})}>Clear filters</button></div>`;
+    }
     if (this.status === 'empty') {
       return html`<div class="state"><p>No changes yet: what is created, changed or deleted through the API shows here.</p></div>`;
     }
-    return html`<p class="hint" id="limit-note">The latest ${LIMIT} changes, newest first.</p>
+    return html`<p class="hint" id="limit-note">The latest ${LIMIT} changes${filtering(this.filter) ? ' that match the filters' : ''}, newest first.</p>
       <div class="table-scroll" role="region" aria-labelledby="caption" tabindex="0">
         <table class="cards">
           <caption id="caption" class="sr-only">Changes to the project, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Time</th>
-              <th scope="col">Key</th>
+              <th scope="col">Who</th>
               <th scope="col">Action</th>
               <th scope="col">Kind</th>
               <th scope="col">Name</th>
@@ -167,7 +216,8 @@ export class SvcAdminAudit extends ApiView {
         : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action}>
       <td>${label('Time')}<time datetime=${entry.at}>${this.#time.format(new Date(entry.at))}</time></td>
-      <td>${label('Key')}<span class="mono">${entry.actor?.name ?? entry.keyId}</span></td>
+      <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor
+        ? html`<span class="hint">${entry.actor.type}${entry.actor.role ? ` · ${entry.actor.role}` : ''}</span>` : nothing}</span></td>
       <td>${label('Action')}<span><span class="badge ${entry.action}">${entry.action}</span></span></td>
       <td>${label('Kind')}${entry.kind}</td>
       <th scope="row">${entry.name}</th>
@@ -185,6 +235,10 @@ export class SvcAdminAudit extends ApiView {
             <div><p>Before</p><pre>${entry.before ? JSON.stringify(entry.before, null, 2) : '(none)'}</pre></div>
             <div><p>After</p><pre>${entry.after ? JSON.stringify(entry.after, null, 2) : '(none)'}</pre></div>
           </div>
+          ${entry.actor?.ip || entry.actor?.userAgent
+            ? html`<p class="hint origin">From ${entry.actor.ip ? html`<span class="mono" data-field="ip">${entry.actor.ip}</span>` : 'an unknown address'}${
+              entry.actor.userAgent ? html`, with <span data-field="user-agent">${entry.actor.userAgent}</span>` : nothing}</p>`
+            : nothing}
         </details>
       </td>
     </tr>`;

@@ -2,10 +2,12 @@
 // that defines them too) must not make `customElements.define` throw: a tag already defined is left as it is.
 import { SvcAdmin } from './admin-app.js';
 import { SvcAdminAccess } from './access-page.js';
+import { SvcAdminAccount } from './account-page.js';
 import { SvcAdminAudit } from './audit-log.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
+import { SvcAdminInvitation } from './invitation-page.js';
 import { SvcAdminMetrics } from './metrics-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
 import { SvcAdminResults } from './results-page.js';
@@ -22,6 +24,8 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-results', SvcAdminResults],
   ['svc-admin-confirm', SvcAdminConfirm],
   ['svc-admin-access', SvcAdminAccess],
+  ['svc-admin-account', SvcAdminAccount],
+  ['svc-admin-invitation', SvcAdminInvitation],
 ];
 
 /**

@@ -75,11 +75,14 @@ export interface AuditEntry {
   /** ISO 8601. */
   at: string;
   keyId: string;
-  /** Who made the change: a key (its name) or a person. */
-  actor?: { type: 'person' | 'key'; id: string; name: string };
+  /**
+   * Who made the change: a key (its name) or a person, with the role they had then and, for a change made through the
+   * API, the address and browser it came from.
+   */
+  actor?: { type: 'person' | 'key'; id: string; name: string; role?: string; ip?: string; userAgent?: string };
   /** `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why). */
   action: 'create' | 'update' | 'delete' | 'stop';
-  kind: 'experience' | 'metric' | 'feed';
+  kind: 'experience' | 'metric' | 'feed' | 'erasure' | 'export';
   name: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;

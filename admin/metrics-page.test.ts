@@ -4,8 +4,7 @@
 // Then the form's logic as data: what it refuses before sending, and the item it sends.
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import { AdminApi } from './admin-api.js';
-import { ADMIN_KEY, adminFetch, fill, find, get, shop, text, unique, until } from './admin-test-helpers.js';
+import { ADMIN_KEY, adminFetch, fill, find, get, keyApi, shop, text, unique, until } from './admin-test-helpers.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { defineAdmin } from './define-admin.js';
 import { capText, metricItemOf, type Metric, type MetricItem } from './metric.js';
@@ -36,7 +35,7 @@ async function metricOfItsOwn(prefix: string, item: Partial<MetricItem> = {}): P
 }
 
 async function page(): Promise<SvcAdminMetrics> {
-  const api = new AdminApi({ organization: 'acme', project: 'shop', key: ADMIN_KEY });
+  const api = await keyApi();
   const el = await fixture<SvcAdminMetrics>(html`<svc-admin-metrics .api=${api}></svc-admin-metrics>`);
   return until(() => el.status === 'ready' && el, 'the metric list');
 }

@@ -2,22 +2,18 @@
 // the results, and the breakdown by a profile attribute the reader names, which moves the page's address.
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineResults } from '../plugins/results/index.js';
-import { AdminApi } from './admin-api.js';
 import type { AdminView } from './admin-events.js';
-import { ADMIN_KEY, fill, get, text, until } from './admin-test-helpers.js';
+import { fill, get, keyApi, text, until } from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 import type { SvcAdminResults } from './results-page.js';
 
 defineResults();
 defineAdmin();
 
-const session = { organization: 'acme', project: 'shop', key: ADMIN_KEY };
-
 describe('<svc-admin-results>', () => {
   it('says the status and phase of the results shown, and breaks them down by a profile attribute the reader names', async function () {
     this.timeout(20_000);
-    const el = await fixture<SvcAdminResults>(html`<svc-admin-results experience="results-hero" .session=${session}
-      .api=${new AdminApi(session, `${location.origin}/v1`)}></svc-admin-results>`);
+    const el = await fixture<SvcAdminResults>(html`<svc-admin-results experience="results-hero" .api=${await keyApi()}></svc-admin-results>`);
     await until(() => text(el.shadowRoot!.querySelector('.facts')).includes('Computed') && !text(el.shadowRoot!.querySelector('.facts')).includes('…'), 'the facts above the results');
     expect(text(get(el, '.facts'))).to.contain('running').and.contain('Phase').and.contain('1 of 1');
     const moved: AdminView[] = [];

@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { AdminApi, Session } from './admin-api.js';
+import type { AdminApi } from './admin-api.js';
 import { navigate } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
@@ -97,7 +97,6 @@ export class SvcAdminResults extends ApiView {
 
   static override properties = {
     experience: {},
-    session: { attribute: false },
     base: {},
     phase: { type: Number },
     metric: {},
@@ -112,8 +111,6 @@ export class SvcAdminResults extends ApiView {
   declare readOnly: boolean;
 
   declare experience: string;
-  /** The signed-in project and its key, which `<svc-results>` reads the results with. */
-  declare session: Session | undefined;
   /** The service's base URL, ending in `/v1`. */
   declare base: string;
   declare phase: number | undefined;
@@ -150,7 +147,7 @@ export class SvcAdminResults extends ApiView {
   }
 
   override render() {
-    const s = this.session;
+    const api = this.api;
     return html`
       <div class="toolbar">
         <h1 tabindex="-1" data-heading>Results of <code>${this.experience}</code></h1>
@@ -163,9 +160,9 @@ export class SvcAdminResults extends ApiView {
       ${this.#stopped()}
       ${this.#facts()}
       ${this.#attributeForm()}
-      ${s
-        ? html`<svc-results organization=${s.organization} project=${s.project} experience=${this.experience} api=${this.base}
-            .apiKey=${s.key} phase=${this.phase === undefined ? '' : String(this.phase)} metrics=${this.metric ?? ''}
+      ${api
+        ? html`<svc-results session organization=${api.organization} project=${api.project} experience=${this.experience} api=${this.base}
+            phase=${this.phase === undefined ? '' : String(this.phase)} metrics=${this.metric ?? ''}
             dimension=${this.dimension ?? ''} series="day"
             @svc:results=${(e: CustomEvent<ResultsAnswer>) => this.#answered(e.detail)}
             @svc:results-view=${(e: CustomEvent<ResultsViewDetail>) => this.#moved(e.detail)}></svc-results>`

@@ -3,8 +3,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineResults } from '../plugins/results/index.js';
 import type { SvcAdmin } from './admin-app.js';
-import { SESSION_KEY } from './admin-session.js';
-import { ADMIN_KEY, find, resetAddress, text, until } from './admin-test-helpers.js';
+import { ADMIN_KEY, find, openConsole, resetAddress, signOutEverywhere, text, until } from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 
 defineResults();
@@ -23,9 +22,10 @@ const revoke = (id: string) => fetch(`${location.origin}/v1/acme/keys/${id}`, { 
 const navTexts = (app: SvcAdmin) => [...app.shadowRoot!.querySelectorAll('header nav button')].map((b) => text(b));
 
 describe('<svc-admin> for a viewer', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     sessionStorage.clear();
     resetAddress();
+    await signOutEverywhere();
   });
   afterEach(() => sessionStorage.clear());
 
@@ -33,16 +33,29 @@ describe('<svc-admin> for a viewer', () => {
     this.timeout(20_000);
     const { id, key } = await makeKey('viewer');
     try {
-      sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key }));
+      await openConsole(key);
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
-      await until(() => navTexts(app).length === 3 || null, 'the nav of a viewer');
-      expect(navTexts(app)).to.deep.equal(['Experiences', 'Audit log', 'Metrics']);
+      await until(() => navTexts(app).length === 4 || null, 'the nav of a viewer');
+      expect(navTexts(app)).to.deep.equal(['Experiences', 'Audit log', 'Metrics', 'My account']);
       const list = await until(() => find(app, 'svc-admin-experiences[status="ready"]'), 'the experience list');
       await until(() => list.shadowRoot!.querySelector('tr[data-name="results-hero"]'), 'the rows');
       const buttons = [...list.shadowRoot!.querySelectorAll('button')].map((b) => text(b));
       expect(buttons.some((b) => b.startsWith('New experience') || b.startsWith('Edit') || b.startsWith('Stop') || b.startsWith('Start'))).to.equal(false);
       expect(buttons.some((b) => b.startsWith('Results'))).to.equal(true);
       await expect(app).to.be.accessible();
+
+      // Metrics: listed, with no New, Edit or Delete to be seen.
+      [...app.shadowRoot!.querySelectorAll<HTMLButtonElement>('header nav button')].find((b) => text(b) === 'Metrics')!.click();
+      const metrics = await until(() => find(app, 'svc-admin-metrics[status="ready"]'), 'the metric list');
+      await until(() => metrics.shadowRoot!.querySelector('tr[data-name="purchase"]'), 'the metric rows');
+      const visible = [...metrics.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].filter((b) => b.getClientRects().length > 0).map((b) => text(b));
+      expect(visible.filter((b) => /^(New metric|Edit|Delete)/.test(b))).to.deep.equal([]);
+
+      // Their account: the role, and no password (a key has none).
+      [...app.shadowRoot!.querySelectorAll<HTMLButtonElement>('header nav button')].find((b) => text(b) === 'My account')!.click();
+      const account = await until(() => find(app, 'svc-admin-account[status="ready"]'), 'the account page');
+      expect(text(account.shadowRoot!.querySelector('section'))).to.contain('Role viewer');
+      expect(account.shadowRoot!.querySelector('form')).to.equal(null);
     } finally {
       await revoke(id);
     }
@@ -52,9 +65,9 @@ describe('<svc-admin> for a viewer', () => {
     this.timeout(20_000);
     const { id, key } = await makeKey('editor');
     try {
-      sessionStorage.setItem(SESSION_KEY, JSON.stringify({ organization: 'acme', project: 'shop', key }));
+      await openConsole(key);
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
-      await until(() => navTexts(app).length === 3 || null, 'the nav of an editor');
+      await until(() => navTexts(app).length === 4 || null, 'the nav of an editor');
       const list = await until(() => find(app, 'svc-admin-experiences[status="ready"]'), 'the experience list');
       expect([...list.shadowRoot!.querySelectorAll('button')].some((b) => text(b) === 'New experience')).to.equal(true);
     } finally {

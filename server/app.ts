@@ -37,7 +37,7 @@ import { INGEST, PROGRAMS_MODULE } from './programs.js';
 import { modelApplier } from './recommendations/model-applier.js';
 import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
-import { DEFAULT_SESSION_TIMEOUTS, Sessions, type SessionTimeouts } from './sessions/sessions.js';
+import { DEFAULT_SESSION_TIMEOUTS, Sessions, type SessionTimeouts } from './auth/sessions.js';
 import { sessionRoutes } from './sessions/session-routes.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sessions/sign-in-limiter.js';
 import { oidcRoutes } from './sessions/oidc-routes.js';

@@ -4,7 +4,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { FeedService } from './recommendations/feed-service.js';
 import type { ModelApplier } from './recommendations/model-applier.js';
 import type { ManagedConfig } from './management/managed-config.js';
-import type { Sessions } from './sessions/sessions.js';
+import type { Sessions } from './auth/sessions.js';
 import type { Storage } from './storage/storage.js';
 
 /** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */

@@ -23,6 +23,7 @@ export interface ResultsQuery {
   organization: string;
   project: string;
   experience: string;
+  /** The server key; empty: the page's own session cookie (same origin) carries the access. */
   apiKey: string;
   /** Metric names; empty: every metric of the project. */
   metrics: string[];
@@ -57,7 +58,8 @@ export async function fetchResults(q: ResultsQuery, signal: AbortSignal): Promis
   try {
     // no-store: results change with every exposure.
     response = await fetch(resultsUrl(q), {
-      signal, cache: 'no-store', headers: { Accept: 'application/json', Authorization: `Bearer ${q.apiKey}` },
+      signal, cache: 'no-store', credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...(q.apiKey ? { Authorization: `Bearer ${q.apiKey}` } : {}) },
     });
   } catch {
     return { status: 0, code: 'network_error', message: 'The results service could not be reached.' };

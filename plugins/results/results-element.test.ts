@@ -285,6 +285,17 @@ describe('<svc-results> against the service', () => {
       return results(html`<svc-results organization="acme" project="shop" experience="stubbed" lang="en" difference=${difference ?? 'relative'}></svc-results>`);
     }
 
+    it('reads with the page\'s own session cookie when told to (`session`), sending no key', async () => {
+      sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify(answer({})), { headers: { 'content-type': 'application/json' } }));
+      const el = await fixture<SvcResults>(html`<svc-results session organization="acme" project="shop" experience="stubbed"></svc-results>`);
+      await settled(el);
+      expect(el.status).to.equal('empty');
+      const [url, init] = (window.fetch as sinon.SinonStub).firstCall.args as [string, RequestInit];
+      expect(url).to.match(/\/v1\/acme\/projects\/shop\/experiences\/stubbed\/results$/);
+      expect(init.credentials).to.equal('same-origin');
+      expect(init.headers).to.not.have.property('Authorization');
+    });
+
     /** A two-variation metric: control, and bold with its comparison (`bold` overrides any of its figures). */
     const metric = (over: Partial<MetricResult>, control: Partial<VariationStats>, bold: Partial<VariationStats>): MetricResult => ({
       name: 'purchase', type: 'binomial', inverse: false, cupedApplied: false, ...over,

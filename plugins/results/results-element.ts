@@ -41,7 +41,7 @@ declare global {
 }
 
 /** The properties a request is made of: a change of any of them fetches again. */
-const QUERY_KEYS = ['experience', 'apiKey', 'organization', 'project', 'api', 'metrics', 'dimension', 'phase', 'series'] as const;
+const QUERY_KEYS = ['experience', 'apiKey', 'session', 'organization', 'project', 'api', 'metrics', 'dimension', 'phase', 'series'] as const;
 
 /**
  * `<svc-results organization="acme" project="shop" experience="hero-banner">` shows an experiment's results, for
@@ -139,6 +139,7 @@ export class SvcResults extends LitElement {
     experience: {},
     // Property only, never an attribute, never reflected: a key in markup leaks with the page's HTML.
     apiKey: { attribute: false },
+    session: { type: Boolean },
     organization: {},
     project: {},
     api: {},
@@ -155,6 +156,11 @@ export class SvcResults extends LitElement {
   declare experience: string;
   /** The project's server key (`?apiKey=`). Set it from script; it is never read from nor written to an attribute. */
   declare apiKey: string;
+  /**
+   * Reads the results with the page's own sign-in (the service's console session cookie, same origin) instead of a key:
+   * what the admin console does.
+   */
+  declare session: boolean;
   declare organization: string;
   declare project: string;
   /** Base URL of the service, ending in `/v1`. */
@@ -190,6 +196,7 @@ export class SvcResults extends LitElement {
     super();
     this.experience = '';
     this.apiKey = '';
+    this.session = false;
     this.organization = '';
     this.project = '';
     this.api = `${location.origin}/v1`;
@@ -202,8 +209,8 @@ export class SvcResults extends LitElement {
   }
 
   /**
-   * Fetches the results again. Without experience, organization, project and apiKey the element stays `loading`
-   * until they are set.
+   * Fetches the results again. Without experience, organization, project and apiKey (or `session`) the element stays
+   * `loading` until they are set.
    * @example await document.querySelector('svc-results').refresh();
    */
   async refresh(): Promise<void> {
@@ -254,7 +261,7 @@ export class SvcResults extends LitElement {
 
   #query(): ResultsQuery | undefined {
     const { experience, apiKey, organization, project } = this;
-    if (!experience || !apiKey || !organization || !project) return undefined;
+    if (!experience || !(apiKey || this.session) || !organization || !project) return undefined;
     return {
       api: this.api || `${location.origin}/v1`,
       organization,

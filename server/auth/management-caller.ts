@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConfigStore, KeyEntry } from '../config/config-store.js';
-import type { SessionCaller, Sessions } from '../sessions/sessions.js';
+import type { SessionCaller, Sessions } from './sessions.js';
 import { verifiedAdminKey } from './authenticate.js';
 import { readCredentials } from './read-credentials.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { authenticate, type AuthOptions, type AuthResult } from '../auth/authenticate.js';
 import { sendsKey } from '../auth/management-caller.js';
-import { sessionToken } from '../sessions/sessions.js';
+import { sessionToken } from '../auth/sessions.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';

@@ -7,7 +7,7 @@ import { isoTime } from '../http/iso-time.js';
 import { createInvitation, DEFAULT_INVITATION_HOURS } from '../sessions/invitations.js';
 import { bodyOf as objectOf, emailOf, invalid } from '../sessions/person-input.js';
 import { orgCaller } from '../sessions/session-routes.js';
-import type { Sessions } from '../sessions/sessions.js';
+import type { Sessions } from '../auth/sessions.js';
 import type { Storage } from '../storage/storage.js';
 import { createKey, deletePerson, listKeys, listPeople, putPerson, revokeKey } from './access-store.js';
 import type { ManagedConfig } from './managed-config.js';

@@ -5,8 +5,8 @@ import type { OidcConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Storage } from '../storage/storage.js';
 import { FLOW_TTL_MS, startFlow, takeFlow } from './oidc-flows.js';
-import { personCredentials, upsertProvidedPerson } from './session-store.js';
-import type { Sessions } from './sessions.js';
+import { personCredentials, upsertProvidedPerson } from './credentials-store.js';
+import type { Sessions } from '../auth/sessions.js';
 
 /** What single sign-on uses of the service. */
 export interface OidcDeps {

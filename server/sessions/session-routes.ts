@@ -8,8 +8,8 @@ import type { Storage } from '../storage/storage.js';
 import { takeInvitation } from './invitations.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { bodyOf, emailOf, invalid } from './person-input.js';
-import { personCredentials, setPasswordHash } from './session-store.js';
-import type { SessionCaller, Sessions } from './sessions.js';
+import { personCredentials, setPasswordHash } from './credentials-store.js';
+import type { SessionCaller, Sessions } from '../auth/sessions.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
 /** What the sign-in routes use of the service. */

@@ -3,7 +3,7 @@
 // fresh SQLite directory and test/fixtures/recommendations.config.json, behind the test runner's own
 // origin: `/v1/*` is proxied to it, so pages call `location.origin + '/v1'` with no CORS in the way.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,25 @@ import { join } from 'node:path';
 const SERVER = 'dist/server.mjs';
 const CONFIG = 'test/fixtures/recommendations.config.json';
 const START_TIMEOUT_MS = 15000;
+
+// An organization with single sign-on beside the fixture's, for the console's sign-in tests (admin/sign-in.test.ts):
+// they check the link the console offers, so its provider is never reached. Written next to the service's data.
+const SSO_ORGANIZATION = {
+  adminKeys: ['ssotest.s3cret'],
+  oidc: {
+    issuer: 'http://127.0.0.1:9/', clientId: 'svc-console', clientSecret: 'not-a-secret',
+    redirectUri: 'http://localhost/admin/oidc/callback',
+  },
+  projects: { web: { apiKeys: ['srvsso.s3cret'], writeKeys: ['websso.p4ss'], sources: ['web'] } },
+};
+
+function configWithSso(dir) {
+  const config = JSON.parse(readFileSync(CONFIG, 'utf8'));
+  config.organizations.ssotest = SSO_ORGANIZATION;
+  const path = join(dir, 'service-under-test.config.json');
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -51,7 +70,7 @@ export function serviceUnderTest() {
     port = await freePort();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
     child = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: CONFIG, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn', DATABASE_URL: '' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const exited = new Promise((resolve) => child.once('exit', () => resolve(false)));
@@ -110,9 +129,12 @@ export function serviceUnderTest() {
       return;
     }
     ctx.respond = false;
+    // The browser's Host goes along, as a reverse proxy in front of the service keeps it: a write with the console's
+    // session cookie must come from the origin the browser sees (its Origin header), which the service compares.
+    const host = ctx.req.headers.host ?? `127.0.0.1:${port}`;
     await new Promise((resolve) => {
       const upstream = request(
-        { host: '127.0.0.1', port, method: ctx.method, path: ctx.url, headers: { ...ctx.req.headers, host: `127.0.0.1:${port}` } },
+        { host: '127.0.0.1', port, method: ctx.method, path: ctx.url, headers: { ...ctx.req.headers, host } },
         (res) => {
           ctx.res.writeHead(res.statusCode ?? 502, res.headers);
           res.pipe(ctx.res);

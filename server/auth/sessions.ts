@@ -187,7 +187,7 @@ function checkCsrf(request: FastifyRequest, expected: string): void {
     let same = false;
     try {
       // Compared as URLs: an Origin names a default port only by leaving it out, a Host header may name it.
-      same = new URL(origin).origin === new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
+      same = new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
     } catch {
       // Not a URL: refused below.
     }

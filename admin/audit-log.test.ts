@@ -1,0 +1,95 @@
+// <svc-admin-audit> against our running service: its filters go to the service as query parameters (the service
+// filters before it takes the latest entries), and each entry says who made it, with their role, address and browser.
+import { expect, fixture, html } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import { adminFetch, fill, find, get, keyApi, text, unique, until } from './admin-test-helpers.js';
+import type { SvcAdminAudit } from './audit-log.js';
+import { defineAdmin } from './define-admin.js';
+
+defineAdmin();
+
+const rows = (el: SvcAdminAudit): HTMLElement[] => [...el.shadowRoot!.querySelectorAll<HTMLElement>('tbody tr')];
+
+async function select(field: HTMLSelectElement, value: string): Promise<void> {
+  field.value = value;
+  field.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+describe('<svc-admin-audit>', () => {
+  const made: string[] = [];
+  const sent: string[] = [];
+  const realFetch = window.fetch;
+
+  beforeEach(() => {
+    // Records the audit requests on their way to the service (nothing is answered in its place).
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes('/audit')) sent.push(url);
+      return realFetch(input, init);
+    };
+  });
+  afterEach(async () => {
+    window.fetch = realFetch;
+    sent.length = 0;
+    await setViewport({ width: 800, height: 600 });
+  });
+  after(async () => {
+    for (const name of made) await adminFetch(`experiences/${encodeURIComponent(name)}`, { method: 'DELETE' });
+  });
+
+  it('sends who, kind, name and dates as query parameters and shows only what matches; Clear shows everything again', async function () {
+    this.timeout(20_000);
+    const [mine, other] = [unique('audit-mine'), unique('audit-other')];
+    made.push(mine, other);
+    for (const name of [mine, other]) {
+      expect((await adminFetch(`experiences/${name}`, { method: 'PUT', body: JSON.stringify({ body: { text: name } }) })).status).to.equal(201);
+    }
+    const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);
+    await until(() => el.status === 'ready' && rows(el).some((r) => r.dataset.name === mine), 'the log');
+    const entry = rows(el).find((r) => r.dataset.name === mine)!;
+    const actor = el.entries.find((e) => e.name === mine)!.actor!;
+    expect(actor).to.include({ type: 'key', role: 'admin' });
+
+    // Who, with the role they had; the address and browser in the row's details.
+    expect(text(entry.querySelector('td.who'))).to.contain(actor.name).and.contain('key · admin');
+    expect(text(entry.querySelector('[data-field="ip"]'))).to.equal(actor.ip);
+    expect(text(entry.querySelector('[data-field="user-agent"]'))).to.equal(navigator.userAgent.slice(0, 256));
+
+    const today = new Date().toISOString().slice(0, 10);
+    fill(get<HTMLInputElement>(el, '#filter-actor'), actor.id);
+    await select(get<HTMLSelectElement>(el, '#filter-kind'), 'experience');
+    fill(get<HTMLInputElement>(el, '#filter-name'), mine);
+    fill(get<HTMLInputElement>(el, '#filter-since'), today);
+    fill(get<HTMLInputElement>(el, '#filter-until'), today);
+    get<HTMLButtonElement>(el, 'form.filters button[type="submit"]').click();
+    await until(() => el.status === 'ready' && rows(el).every((r) => r.dataset.name === mine) && rows(el).length > 0, 'the filtered log');
+    const query = new URL(sent.at(-1)!).searchParams;
+    expect(Object.fromEntries(query)).to.deep.equal({ limit: '50', actor: actor.id, kind: 'experience', name: mine, since: today, until: today });
+    expect(text(get(el, '#limit-note'))).to.contain('that match the filters');
+    await expect(el).to.be.accessible();
+
+    get<HTMLButtonElement>(el, 'button[data-action="clear-filters"]').click();
+    await until(() => rows(el).some((r) => r.dataset.name === other), 'the whole log');
+    expect(new URL(sent.at(-1)!).search).to.equal('?limit=50');
+  });
+
+  it('says no change matches, and offers to clear the filters', async () => {
+    const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);
+    await until(() => el.status === 'ready' || el.status === 'empty', 'the log');
+    fill(get<HTMLInputElement>(el, '#filter-name'), unique('nothing'));
+    get<HTMLButtonElement>(el, 'form.filters button[type="submit"]').click();
+    await until(() => el.status === 'empty', 'the empty log');
+    expect(text(get(el, '.state'))).to.contain('No change matches these filters.');
+    get<HTMLButtonElement>(el, '.state button').click();
+    await until(() => el.status === 'ready', 'the whole log');
+    expect(find(el, 'button[data-action="clear-filters"]')).to.equal(null);
+  });
+
+  it('fits its filters on a phone', async () => {
+    await setViewport({ width: 390, height: 800 });
+    const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);
+    await until(() => el.status === 'ready' || el.status === 'empty', 'the log');
+    expect(document.documentElement.scrollWidth).to.be.at.most(390);
+    await expect(el).to.be.accessible();
+  });
+});

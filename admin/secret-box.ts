@@ -1,0 +1,41 @@
+// A secret shown once (a new key, an invitation link): in a box with a Copy button, as text only, never in an
+// attribute, where it would outlive the box in the DOM and in anything that serializes the page.
+import { html, type TemplateResult } from 'lit';
+
+export interface SecretBox {
+  /** `key` or `invitation`, reflected as `data-kind` for styles and tests. */
+  kind: string;
+  title: string;
+  secret: string;
+  /** What to do with it, and that it is not shown again. */
+  note: string;
+  copyLabel: string;
+  /** What copying did: a sentence read out, or empty. */
+  copied: string;
+  copy: () => void;
+  dismiss: () => void;
+}
+
+export function secretBox(b: SecretBox): TemplateResult {
+  return html`<div class="secret" role="status" aria-labelledby="secret-title" data-kind=${b.kind}>
+    <strong id="secret-title">${b.title}</strong>
+    <code class="key">${b.secret}</code>
+    <p>${b.note}</p>
+    <div class="buttons">
+      <button type="button" class="primary" data-action="copy" @click=${b.copy}>${b.copyLabel}</button>
+      <button type="button" data-action="dismiss" @click=${b.dismiss}>Done</button>
+    </div>
+    <p class="copied" aria-live="polite">${b.copied}</p>
+  </div>`;
+}
+
+/** Copies `text`; the sentence to read out, including what to do when the browser refuses. */
+export async function copyText(text: string, what: string): Promise<string> {
+  try {
+    if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
+    await navigator.clipboard.writeText(text);
+    return 'Copied to the clipboard.';
+  } catch {
+    return `The browser did not let the page copy it: select the ${what} above and copy it yourself (Ctrl+C, or ⌘C on a Mac).`;
+  }
+}

@@ -1,0 +1,27 @@
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { Role } from '../config/config-store.js';
+
+// What signing in reads and writes of the organization's people: password hashes, and the people an identity
+// provider vouches for.
+
+/** A person's password hash (null: no such person, or no password yet) and role, for signing in. */
+export function* personCredentials(org: string, email: string): SqlProgram<{ hash: string | null; exists: boolean }> {
+  const { rows } = yield op('SELECT password_hash FROM people WHERE org = ? AND email = ?', org, email);
+  const r = rows[0];
+  return { hash: r?.password_hash == null ? null : String(r.password_hash), exists: r !== undefined };
+}
+
+export function* setPasswordHash(org: string, email: string, hash: string, at: number): SqlProgram<number> {
+  const { changes } = yield op('UPDATE people SET password_hash = ?, updated_at = ? WHERE org = ? AND email = ?', hash, at, org, email);
+  return changes;
+}
+
+/** A person whose role the identity provider says: added with it, or their role changed to it (projects kept). */
+export function* upsertProvidedPerson(org: string, email: string, role: Role, at: number): SqlProgram<void> {
+  const { changes } = yield op('UPDATE people SET role = ?, updated_at = ? WHERE org = ? AND email = ? AND role <> ?', role, at, org, email, role);
+  if (changes > 0) return;
+  yield op(
+    'INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (org, email) DO NOTHING',
+    org, email, role, at, at,
+  );
+}
