@@ -96,8 +96,18 @@ export async function waitForText(page: Page, selector: string, pattern: RegExp)
 /** Signs in on the console's sign-in form (organization and project come prefilled from the page's query). */
 export async function signIn(page: Page, key: string): Promise<void> {
   const form = 'svc-admin >>> svc-admin-sign-in';
+  await click(page, `${form} >>> details summary`);
   await fill(page, `${form} >>> #key`, key);
-  await click(page, `${form} >>> button[type="submit"]`);
+  await click(page, `${form} >>> #key-submit`);
+  await find(page, 'svc-admin >>> nav');
+}
+
+/** Signs in on the console's sign-in form with an email and password (organization and project prefilled or typed). */
+export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
+  const form = 'svc-admin >>> svc-admin-sign-in';
+  await fill(page, `${form} >>> #email`, email);
+  await fill(page, `${form} >>> #password`, password);
+  await click(page, `${form} >>> form.password button[type="submit"]`);
   await find(page, 'svc-admin >>> nav');
 }
 

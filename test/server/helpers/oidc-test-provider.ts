@@ -2,6 +2,7 @@
 // with PKCE, signed ID tokens, userinfo. Whoever the test says is "at the keyboard" is signed in at the provider's
 // login step at once, and consent is given for the scopes the client asks (the provider's own screens are not ours
 // to test).
+import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -31,7 +32,10 @@ export async function startTestProvider(redirectUris: string[]): Promise<TestPro
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'svc-console';
   const clientSecret = 'a-test-client-secret-of-enough-length';
+  // The provider's own signing key, made for this run (the provider warns about its built-in development keys).
+  const signing = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {
+    jwks: { keys: [{ ...signing, kid: 'test', use: 'sig', alg: 'RS256' }] },
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'svc_role'] },
     features: { devInteractions: { enabled: false } },
