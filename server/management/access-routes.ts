@@ -9,6 +9,10 @@ import { bodyOf as objectOf, emailOf, invalid } from '../sessions/person-input.j
 import { orgCaller } from '../sessions/session-routes.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Storage } from '../storage/storage.js';
+import { actorOf } from '../auth/management-caller.js';
+import { listLimit } from '../http/list-limit.js';
+import { auditFilter, AUDIT_LIMIT } from './audit-filter.js';
+import { readAudit, recordAccessAudit } from './managed-item-store.js';
 import { createKey, deletePerson, listKeys, listPeople, putPerson, revokeKey } from './access-store.js';
 import type { ManagedConfig } from './managed-config.js';
 
@@ -22,6 +26,8 @@ export interface AccessDeps {
 }
 
 type OrgParams = { org: string };
+
+const ACCESS_KINDS = ['person', 'key'];
 
 /**
  * An organization's admin with the `admin` role over the whole organization (a key or person narrowed to projects
@@ -72,7 +78,7 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   app.post<{ Params: OrgParams }>('/v1/:org/keys', async (request, reply) => {
-    await admin(request, reply);
+    const caller = await admin(request, reply);
     const body = bodyOf(request);
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (name === '' || name.length > 64) invalid('name', 'must be a name of 1 to 64 characters');
@@ -84,7 +90,7 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
     }
     const role = roleOf(body.role);
     const projects = projectsOf(ctx.config, request.params.org, body.projects);
-    const key = await createKey(ctx.storage, { org: request.params.org, name, role, projects, expiresAt, at: ctx.now() });
+    const key = await createKey(ctx.storage, { org: request.params.org, name, role, projects, expiresAt, at: ctx.now() }, actorOf(request, caller));
     // This node takes it at once; the others within a second.
     await ctx.managed.refresh();
     reply.code(201);
@@ -92,10 +98,17 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   app.delete<{ Params: OrgParams & { id: string } }>('/v1/:org/keys/:id', async (request, reply) => {
-    await admin(request, reply);
-    await revokeKey(ctx.storage, request.params.org, request.params.id, ctx.now());
+    const caller = await admin(request, reply);
+    await revokeKey(ctx.storage, request.params.org, request.params.id, ctx.now(), actorOf(request, caller));
     await ctx.managed.refresh();
     return reply.code(204).send();
+  });
+
+  // The organization's own audit log: who gave whom which role, made or revoked which key, invited whom.
+  app.get<{ Params: OrgParams; Querystring: Record<string, string | undefined> }>('/v1/:org/audit', async (request, reply) => {
+    await admin(request, reply);
+    const filter = auditFilter(request.query, ACCESS_KINDS);
+    return { entries: await readAudit(ctx.storage, request.params.org, listLimit(request.query.limit, AUDIT_LIMIT), filter) };
   });
 
   app.get<{ Params: OrgParams }>('/v1/:org/people', async (request, reply) => {
@@ -104,20 +117,21 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   app.put<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email', async (request, reply) => {
-    await admin(request, reply);
+    const caller = await admin(request, reply);
     const body = bodyOf(request);
     const email = emailOf(request.params.email);
     const { person, created } = await putPerson(
       ctx.storage, request.params.org, email, roleOf(body.role), projectsOf(ctx.config, request.params.org, body.projects), ctx.now(),
+      actorOf(request, caller),
     );
     reply.code(created ? 201 : 200);
     return person;
   });
 
   app.delete<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email', async (request, reply) => {
-    await admin(request, reply);
+    const caller = await admin(request, reply);
     const email = emailOf(request.params.email);
-    await deletePerson(ctx.storage, request.params.org, email);
+    await deletePerson(ctx.storage, request.params.org, email, ctx.now(), actorOf(request, caller));
     // Their sessions would be refused at the next request anyway (no person behind them): this clears them away.
     await ctx.sessions.endAll(request.params.org, 'person', email);
     return reply.code(204).send();
@@ -125,7 +139,7 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
 
   // An invitation link for a person already added: they set their password with it (also a reset, by an admin).
   app.post<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email/invitation', async (request, reply) => {
-    await admin(request, reply);
+    const caller = await admin(request, reply);
     const org = request.params.org;
     const email = emailOf(request.params.email);
     const body = request.body === undefined ? {} : bodyOf(request);
@@ -133,7 +147,13 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
     if (typeof hours !== 'number' || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 30) invalid('expiresInHours', 'must be a number of hours up to 720');
     const at = ctx.now();
     const expiresAt = at + Math.round(hours * 3600_000);
-    const token = await ctx.storage.transaction(() => createInvitation(org, email, at, expiresAt));
+    const actor = actorOf(request, caller);
+    const token = await ctx.storage.transaction(function* () {
+      const made = yield* createInvitation(org, email, at, expiresAt);
+      const after = { expiresAt: new Date(expiresAt).toISOString() };
+      if (made !== null) yield* recordAccessAudit({ org, at, actor, action: 'invite', kind: 'person', name: email, before: null, after });
+      return made;
+    });
     if (token === null) throw new ServiceError('person_not_found', `The organization has no person ${quoted(email)}: add them first.`);
     reply.code(201);
     return { email, url: `/admin/?organization=${encodeURIComponent(org)}#/invitation/${token}`, expiresAt: new Date(expiresAt).toISOString() };

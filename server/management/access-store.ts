@@ -4,7 +4,8 @@ import type { KeyEntry, Role } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
-import { CHANGES_CHANNEL } from './managed-item-store.js';
+import type { Actor } from '../auth/management-caller.js';
+import { CHANGES_CHANNEL, recordAccessAudit } from './managed-item-store.js';
 import type { AccessKey, CreatedKey, Person } from '../../wire/access.js';
 
 export type { AccessKey, Person };
@@ -40,7 +41,7 @@ export interface NewKey {
 }
 
 /** Makes a key: `k<24 hex>.<43 base64url>` (id and secret random), stored by its digest. Answers it whole, once. */
-export async function createKey(storage: Storage, key: NewKey): Promise<CreatedKey> {
+export async function createKey(storage: Storage, key: NewKey, actor: Actor): Promise<CreatedKey> {
   const id = `k${crypto.randomBytes(12).toString('hex')}`;
   const whole = `${id}.${crypto.randomBytes(32).toString('base64url')}`;
   await storage.transaction(function* () {
@@ -49,6 +50,8 @@ export async function createKey(storage: Storage, key: NewKey): Promise<CreatedK
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
       id, key.org, key.name, key.role, key.projects === null ? null : JSON.stringify(key.projects), keyDigest(whole), key.at, key.expiresAt,
     );
+    const after = { name: key.name, role: key.role, projects: key.projects, expiresAt: key.expiresAt === null ? null : iso(key.expiresAt) };
+    yield* recordAccessAudit({ org: key.org, at: key.at, actor, action: 'create', kind: 'key', name: id, before: null, after });
     yield* bumpRevision();
   });
   return {
@@ -74,10 +77,13 @@ export function listKeys(storage: Storage, org: string): Promise<AccessKey[]> {
  * Revokes a key of the organization.
  * @throws ServiceError `key_not_found` when it has no such key (or it is revoked already).
  */
-export async function revokeKey(storage: Storage, org: string, id: string, at: number): Promise<void> {
+export async function revokeKey(storage: Storage, org: string, id: string, at: number, actor: Actor): Promise<void> {
   await storage.transaction(function* () {
+    const { rows } = yield op('SELECT name, role, projects FROM access_keys WHERE id = ? AND org = ? AND revoked_at IS NULL', id, org);
     const { changes } = yield op('UPDATE access_keys SET revoked_at = ? WHERE id = ? AND org = ? AND revoked_at IS NULL', at, id, org);
     if (changes === 0) throw new ServiceError('key_not_found', `The organization has no key ${JSON.stringify(id)}.`);
+    const before = { name: String(rows[0]!.name), role: String(rows[0]!.role), projects: projectsOf(rows[0]!.projects) };
+    yield* recordAccessAudit({ org, at, actor, action: 'delete', kind: 'key', name: id, before, after: null });
     yield* bumpRevision();
   });
 }
@@ -105,15 +111,17 @@ function personOf(r: Record<string, unknown>): Person {
 
 /** Adds a person or changes their role; answers them and whether they were added. */
 export function putPerson(
-  storage: Storage, org: string, email: string, role: Role, projects: string[] | null, at: number,
+  storage: Storage, org: string, email: string, role: Role, projects: string[] | null, at: number, actor: Actor,
 ): Promise<{ person: Person; created: boolean }> {
   return storage.transaction(function* () {
     yield lockKeys([`people:${org}:${email}`]);
-    const { rows: found } = yield op('SELECT created_at, password_hash FROM people WHERE org = ? AND email = ?', org, email);
+    const { rows: found } = yield op('SELECT created_at, password_hash, role, projects FROM people WHERE org = ? AND email = ?', org, email);
     const json = projects === null ? null : JSON.stringify(projects);
     if (found.length === 0) {
       yield op('INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', org, email, role, json, at, at);
     } else yield op('UPDATE people SET role = ?, projects = ?, updated_at = ? WHERE org = ? AND email = ?', role, json, at, org, email);
+    const before = found[0] ? { role: String(found[0].role), projects: projectsOf(found[0].projects) } : null;
+    yield* recordAccessAudit({ org, at, actor, action: before ? 'update' : 'create', kind: 'person', name: email, before, after: { role, projects } });
     yield* bumpRevision();
     const createdAt = found.length === 0 ? at : Number(found[0]!.created_at);
     const { rows: invited } = yield op('SELECT MAX(expires_at) AS until FROM invitations WHERE org = ? AND email = ? AND expires_at > ?', org, email, at);
@@ -128,10 +136,13 @@ export function putPerson(
  * Removes a person.
  * @throws ServiceError `person_not_found`.
  */
-export async function deletePerson(storage: Storage, org: string, email: string): Promise<void> {
+export async function deletePerson(storage: Storage, org: string, email: string, at: number, actor: Actor): Promise<void> {
   await storage.transaction(function* () {
+    const { rows } = yield op('SELECT role, projects FROM people WHERE org = ? AND email = ?', org, email);
     const { changes } = yield op('DELETE FROM people WHERE org = ? AND email = ?', org, email);
     if (changes === 0) throw new ServiceError('person_not_found', `The organization has no person ${JSON.stringify(email)}.`);
+    const before = { role: String(rows[0]!.role), projects: projectsOf(rows[0]!.projects) };
+    yield* recordAccessAudit({ org, at, actor, action: 'delete', kind: 'person', name: email, before, after: null });
     yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
     yield* bumpRevision();
   });

@@ -8,10 +8,10 @@ import { experimentMetricNames } from '../config/validate-experiment-settings.js
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
-import { isoTime } from '../http/iso-time.js';
 import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { readAudit, writeItem, type AuditFilter, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
+import { auditFilter, AUDIT_LIMIT } from './audit-filter.js';
+import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
@@ -24,9 +24,11 @@ const KINDS = {
   feed: { path: 'feeds', list: 'feeds', notFound: 'feed_not_found' },
 } as const;
 
-const AUDIT_LIMIT = { default: 100, max: 1000 };
 
 type Params = ProjectParams & { name: string };
+
+/** What a project's audit log holds: its items' changes and its privacy requests. */
+const PROJECT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'];
 
 /** An item as the API answers it: the item itself, plus `version`, `source` and (experiences) `status`. */
 function view(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, item: Item): Item {
@@ -228,41 +230,9 @@ export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): voi
   }
 
   app.get<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
-    const filter = auditFilter(request.query);
+    const filter = auditFilter(request.query, PROJECT_KINDS);
     return { entries: await readAudit(ctx.storage, project(request).key, listLimit(request.query.limit, AUDIT_LIMIT), filter) };
   });
-}
-
-const AUDIT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'];
-const DAY_MS = 86_400_000;
-
-/**
- * The audit's filters from the query: `actor` (a key's id or a person's email), `kind`, `name`, and `since` / `until`
- * (ISO dates or date-times; `until` a date alone means through that day).
- * @throws ServiceError `invalid_request`.
- */
-function auditFilter(query: Record<string, string | undefined>): AuditFilter {
-  const filter: AuditFilter = {};
-  const text = (field: 'actor' | 'name'): void => {
-    const value = query[field];
-    if (value === undefined) return;
-    if (typeof value !== 'string' || value === '' || value.length > 254) throw new ServiceError('invalid_request', `${field}: must be 1 to 254 characters`);
-    filter[field] = field === 'actor' && value.includes('@') ? value.toLowerCase() : value;
-  };
-  text('actor');
-  text('name');
-  if (query.kind !== undefined) {
-    if (!AUDIT_KINDS.includes(query.kind)) throw new ServiceError('invalid_request', `kind: must be one of ${AUDIT_KINDS.join(', ')}`);
-    filter.kind = query.kind;
-  }
-  for (const field of ['since', 'until'] as const) {
-    const value = query[field];
-    if (value === undefined) continue;
-    const at = isoTime(value, { dateOnly: true });
-    if (Number.isNaN(at)) throw new ServiceError('invalid_request', `${field}: must be an ISO 8601 date or date-time`);
-    filter[field] = field === 'until' && value.length === 10 ? at + DAY_MS - 1 : at;
-  }
-  return filter;
 }
 
 function answer(reply: FastifyReply, item: Item): Item {

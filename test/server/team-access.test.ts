@@ -156,6 +156,31 @@ for (const driver of DRIVERS) {
       assert.equal(gone.json().error.code, 'person_not_found');
       assert.deepEqual((await call('GET', '/v1/acme/people', ADMIN)).json().people, []);
     });
+
+    it('keeps the organization\'s own audit: people and keys added, changed, invited, removed, revoked, by whom', async () => {
+      const key = (await call('POST', '/v1/acme/keys', ADMIN, { name: 'audited key', role: 'viewer' })).json();
+      await call('PUT', '/v1/acme/people/ola%40example.com', ADMIN, { role: 'viewer' });
+      await call('PUT', '/v1/acme/people/ola%40example.com', ADMIN, { role: 'editor', projects: ['shop'] });
+      await call('POST', '/v1/acme/people/ola%40example.com/invitation', ADMIN, {});
+      await call('DELETE', '/v1/acme/people/ola%40example.com', ADMIN);
+      await call('DELETE', `/v1/acme/keys/${key.id}`, ADMIN);
+      const res = await call('GET', '/v1/acme/audit?limit=6', ADMIN);
+      assert.equal(res.statusCode, 200, res.body);
+      const entries = res.json().entries as { action: string; kind: string; name: string; before: unknown; after: unknown; actor: { id: string } }[];
+      assert.deepEqual(entries.map((e) => [e.action, e.kind, e.name, e.actor.id]), [
+        ['delete', 'key', key.id, 'adm1'], ['delete', 'person', 'ola@example.com', 'adm1'], ['invite', 'person', 'ola@example.com', 'adm1'],
+        ['update', 'person', 'ola@example.com', 'adm1'], ['create', 'person', 'ola@example.com', 'adm1'], ['create', 'key', key.id, 'adm1'],
+      ]);
+      assert.deepEqual([entries[3]!.before, entries[3]!.after], [{ role: 'viewer', projects: null }, { role: 'editor', projects: ['shop'] }]);
+      assert.ok(!res.body.includes(key.key.split('.')[1]) && !/invitation\/[\w-]{43}/.test(res.body), 'no secret in the audit');
+      const keys = (await call('GET', '/v1/acme/audit?kind=key', ADMIN)).json().entries as { kind: string }[];
+      assert.ok(keys.length >= 2 && keys.every((e) => e.kind === 'key'));
+      assert.equal((await call('GET', '/v1/acme/audit?kind=experience', ADMIN)).statusCode, 400);
+      // Only the organization's admins read it; a project's audit does not show it.
+      const editor = await makeKey({ name: 'e', role: 'editor' });
+      assert.equal((await call('GET', '/v1/acme/audit', editor)).json().error.code, 'role_forbidden');
+      assert.ok(((await call('GET', `${SHOP}/audit?kind=experience`, ADMIN)).json().entries as { kind: string }[]).every((e) => e.kind === 'experience'));
+    });
   });
 
   describe(`a revoked key on two service instances of one database (${driver.name})`, () => {
