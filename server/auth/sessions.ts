@@ -182,15 +182,24 @@ function checkCsrf(request: FastifyRequest, expected: string): void {
   if (typeof sent !== 'string' || !equal(sent, expected)) {
     throw new ServiceError('csrf_failed', `Send the session's CSRF token in the X-CSRF-Token header (GET /v1/{organization}/me answers it).`);
   }
+  checkSameOrigin(request);
+}
+
+/**
+ * A request that signs a browser in, or acts with its cookie, must come from the service's own origin when the browser
+ * says where it comes from (browsers send `Origin` with every POST, a form's too): another site cannot sign a visitor
+ * in to an account of its choosing, nor act in theirs.
+ * @throws ServiceError `csrf_failed`.
+ */
+export function checkSameOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null') {
-    let same = false;
-    try {
-      // Compared as URLs: an Origin names a default port only by leaving it out, a Host header may name it.
-      same = new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
-    } catch {
-      // Not a URL: refused below.
-    }
-    if (!same) throw new ServiceError('csrf_failed', 'A request with the session cookie must come from the console\'s own origin.');
+  if (typeof origin !== 'string') return;
+  let same = false;
+  try {
+    // Compared as URLs: an Origin names a default port only by leaving it out, a Host header may name it.
+    same = new URL(origin).origin === new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    // Not a URL ("null" from a sandboxed frame, say): refused below.
   }
+  if (!same) throw new ServiceError('csrf_failed', 'A request with the session cookie must come from the console\'s own origin.');
 }

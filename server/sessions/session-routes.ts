@@ -9,7 +9,7 @@ import { takeInvitation } from './invitations.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { bodyOf, emailOf, invalid } from './person-input.js';
 import { personCredentials, setPasswordHash } from './credentials-store.js';
-import type { SessionCaller, Sessions } from '../auth/sessions.js';
+import { checkSameOrigin, type SessionCaller, type Sessions } from '../auth/sessions.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
 /** What the sign-in routes use of the service. */
@@ -71,6 +71,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
 
   app.post<{ Params: OrgParams }>('/v1/:org/session', async (request, reply) => {
     const org = request.params.org;
+    checkSameOrigin(request);
     if (sendsKey(request)) {
       const entry = verifiedAdminKey(request, deps.config, MISSING);
       if (entry.org !== org) throw new ServiceError('key_not_for_project', 'The key does not belong to this organization.');
@@ -131,6 +132,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
 
   app.post<{ Params: OrgParams }>('/v1/:org/invitations/accept', async (request, reply) => {
     const org = request.params.org;
+    checkSameOrigin(request);
     const body = bodyOf(request.body);
     if (typeof body.token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(body.token)) throw invalidInvitation();
     const password = checkNewPassword(body.password);

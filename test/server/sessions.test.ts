@@ -145,6 +145,17 @@ for (const driver of DRIVERS) {
       assert.equal((await call('DELETE', `${SHOP}/experiences/csrf-probe`, { key: ADMIN })).statusCode, 204);
     });
 
+    it('signs no one in from another site\'s page (login CSRF): sign-in and invitations need the service\'s own origin', async () => {
+      await person('otto@example.com', 'viewer');
+      const evil = { headers: { origin: 'https://evil.example' } };
+      const res = await signIn('otto@example.com', PASSWORD, evil);
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(res.json().error.code, 'csrf_failed');
+      assert.equal(res.headers['set-cookie'], undefined);
+      assert.equal((await call('POST', '/v1/acme/invitations/accept', evil, { token: 'x'.repeat(43), password: PASSWORD })).json().error.code, 'csrf_failed');
+      assert.equal((await signIn('otto@example.com', PASSWORD, { headers: { origin: 'http://localhost:80', host: 'localhost:80' } })).statusCode, 200);
+    });
+
     it('never takes a token it did not issue, and gives a new one at every sign-in (no session fixation)', async () => {
       await person('eve@example.com', 'viewer');
       const planted = 'p'.repeat(43);
