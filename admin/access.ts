@@ -1,6 +1,7 @@
 // What the organization's people, keys and sign-in API answers (server/management/), as the console reads it.
 
 import type { AccessKey, CreatedKey, Person, Role } from '../wire/access.js';
+import type { AuditEntry } from './experience.js';
 
 export type { AccessKey, CreatedKey, Person, Role };
 
@@ -53,4 +54,17 @@ export interface Invitation {
   email: string;
   url: string;
   expiresAt: string;
+}
+
+/** An admin over the whole organization, who manages its people and keys (one narrowed to projects does not). */
+export const managesOrganization = (me: Me): boolean => me.role === 'admin' && me.projects === null;
+
+/**
+ * An entry of the organization's own audit log (`GET /v1/{org}/audit`): a person added, changed, removed or invited,
+ * a key made or revoked. `name` is the person's email or the key's id; `before` and `after` are `{role, projects}`
+ * for a person, `{name, role, projects, expiresAt}` for a key, and `{expiresAt}` after an invitation.
+ */
+export interface AccessAuditEntry extends Omit<AuditEntry, 'action' | 'kind'> {
+  action: 'create' | 'update' | 'delete' | 'invite';
+  kind: 'person' | 'key';
 }

@@ -6,6 +6,7 @@ import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { newPasswordFields, newPasswordProblem } from './new-password.js';
+import { PasswordReveal } from './password-reveal.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -89,6 +90,7 @@ export class SvcAdminAccount extends ApiView {
   /** Why signing out failed (the service could not be reached). */
   declare sessionsError: string | undefined;
   #time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  #reveal = new PasswordReveal(this);
 
   protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     if (!this.me) this.status = 'loading';
@@ -154,11 +156,15 @@ export class SvcAdminAccount extends ApiView {
       <form novalidate @submit=${this.#changePassword}>
         <div class="field">
           <label for="current-password">Current password</label>
-          <input id="current-password" name="current" type="password" autocomplete="current-password" required
-            aria-invalid=${problem?.field === 'current-password' ? 'true' : nothing}
-            aria-describedby=${problem?.field === 'current-password' ? 'password-error' : nothing}>
+          <div class="password-input">
+            <input id="current-password" name="current" type=${this.#reveal.type('current-password')} autocomplete="current-password"
+              required spellcheck="false" autocapitalize="off" autocorrect="off"
+              aria-invalid=${problem?.field === 'current-password' ? 'true' : nothing}
+              aria-describedby=${problem?.field === 'current-password' ? 'password-error' : nothing}>
+            ${this.#reveal.button('current-password')}
+          </div>
         </div>
-        ${newPasswordFields(problem?.field, 'password-error')}
+        ${newPasswordFields(problem?.field, 'password-error', this.#reveal)}
         ${problem ? html`<div id="password-error" class="alert error" role="alert">${problem.message}</div>` : nothing}
         <button type="submit" class="primary" ?disabled=${busy}>${busy ? 'Changing…' : 'Change password'}</button>
       </form>
@@ -192,6 +198,7 @@ export class SvcAdminAccount extends ApiView {
       this.passwordProblem = weak;
       return this.#focusInvalid();
     }
+    this.#reveal.hideAll();
     this.busy = 'password';
     this.passwordProblem = undefined;
     try {

@@ -4,7 +4,7 @@
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
-import type { AccessKey, CreatedKey, Invitation, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
+import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
 import { ApiError, retryAfterSeconds } from './api-error.js';
 import type { PrivacyRequest, PrivacySubject, Suppression } from './privacy.js';
 
@@ -32,6 +32,13 @@ export interface AuditFilter {
   name?: string;
   since?: string;
   until?: string;
+}
+
+/** An audit endpoint's query: the limit and the filters that are set. */
+function auditQuery(limit: number, filter: AuditFilter): URLSearchParams {
+  const query = new URLSearchParams({ limit: String(limit) });
+  for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
+  return query;
 }
 
 /** The event an AdminApi sends when its session is over; `<svc-admin>` then shows the sign-in form. */
@@ -200,9 +207,7 @@ export class AdminApi extends EventTarget {
 
   /** The latest `limit` changes, newest first, that match every filter given. */
   async audit(limit: number, filter: AuditFilter = {}, signal?: AbortSignal): Promise<AuditEntry[]> {
-    const query = new URLSearchParams({ limit: String(limit) });
-    for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
-    return (await this.#request<{ entries: AuditEntry[] }>(`audit?${query}`, { signal })).entries;
+    return (await this.#request<{ entries: AuditEntry[] }>(`audit?${auditQuery(limit, filter)}`, { signal })).entries;
   }
 
   async privacyRequests(kind: 'erasures' | 'exports', signal?: AbortSignal): Promise<PrivacyRequest[]> {
@@ -261,7 +266,17 @@ export class AdminApi extends EventTarget {
     await this.#orgRequest<void>(`people/${encodeURIComponent(email)}`, { method: 'DELETE' });
   }
 
-  /** A link with which the person sets a password, replacing their last one; 404 `person_not_found` before putPerson. */
+  /**
+   * The latest `limit` changes to the organization's people and keys, newest first, that match every filter given
+   * (`kind`: `person` or `key`); admins over the whole organization only (else 403 `role_forbidden`).
+   */
+  async organizationAudit(limit: number, filter: AuditFilter = {}, signal?: AbortSignal): Promise<AccessAuditEntry[]> {
+    return (await this.#orgRequest<{ entries: AccessAuditEntry[] }>(`audit?${auditQuery(limit, filter)}`, { signal })).entries;
+  }
+
+  /**
+   * A link with which the person sets a password, replacing their last one; 404 `person_not_found` before putPerson.
+   */
   invite(email: string, expiresInHours?: number): Promise<Invitation> {
     const body = expiresInHours === undefined ? {} : { expiresInHours };
     return this.#orgRequest<Invitation>(`people/${encodeURIComponent(email)}/invitation`, { method: 'POST', body });

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { Me } from './access.js';
+import { managesOrganization, type Me } from './access.js';
 import { AdminApi, ApiError, SIGNED_OUT, type Session, type SignedOutDetail } from './admin-api.js';
 import type { AdminView, SignedIn } from './admin-events.js';
 import { hashOf, viewOf } from './admin-routes.js';
@@ -149,7 +149,9 @@ export class SvcAdmin extends LitElement {
     const v = this.view;
     const readOnly = me.role === 'viewer';
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
-    if (v.name === 'audit') return html`<svc-admin-audit data-view .api=${api}></svc-admin-audit>`;
+    if (v.name === 'audit') {
+      return html`<svc-admin-audit data-view .api=${api} scope=${v.scope ?? 'project'} ?org-admin=${managesOrganization(me)}></svc-admin-audit>`;
+    }
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
     if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly}></svc-admin-metrics>`;
     if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
@@ -193,8 +195,9 @@ export class SvcAdmin extends LitElement {
   }
 
   protected override updated(): void {
-    // A move to another screen (not the first one, which the page's own load announces): focus its heading.
-    const screen = this.me ? hashOf(this.view) : this.session || this.checkError ? 'checking' : `signed-out ${this.view.name}`;
+    // A move to another screen (not the first one, which the page's own load announces): focus its heading. The same
+    // screen with other options (a phase of the results, the audit log's tab) leaves the focus where they were chosen.
+    const screen = this.me ? hashOf(this.view).split('?')[0] : this.session || this.checkError ? 'checking' : `signed-out ${this.view.name}`;
     const before = this.#screen;
     this.#screen = screen;
     if (before !== undefined && before !== 'checking' && before !== screen) void this.#focusHeading();

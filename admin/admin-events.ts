@@ -12,7 +12,8 @@ export type AdminView =
   | { name: 'metrics' }
   /** The organization's people and keys (admins). */
   | { name: 'access' }
-  | { name: 'audit' }
+  /** The audit log: the project's changes, or (`organization`, for its admins) the organization's people and keys'. */
+  | { name: 'audit'; scope?: 'organization' }
   | { name: 'privacy' }
   /** Who is signed in, their password and their sessions. */
   | { name: 'account' }

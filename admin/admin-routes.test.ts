@@ -13,6 +13,7 @@ const screens: [AdminView, string][] = [
   [{ name: 'metrics' }, '#/metrics'],
   [{ name: 'access' }, '#/access'],
   [{ name: 'audit' }, '#/audit'],
+  [{ name: 'audit', scope: 'organization' }, '#/audit?scope=organization'],
   [{ name: 'privacy' }, '#/privacy'],
   [{ name: 'account' }, '#/account'],
   [{ name: 'invitation', token: 'Ab_9-xYz' }, '#/invitation/Ab_9-xYz'],
@@ -30,6 +31,10 @@ describe('console addresses', () => {
     for (const hash of ['', '#', '#/', '#/nope', '#/experiences/hero/nope', '#/experiences/%E0%A4%A/edit/x', '#/invitation', '#/invitation/a/b']) {
       expect(viewOf(hash)).to.deep.equal({ name: 'experiences' });
     }
+  });
+
+  it('takes an unknown audit scope as the project\'s', () => {
+    expect(viewOf('#/audit?scope=everything')).to.deep.equal({ name: 'audit' });
   });
 
   it('ignores a phase that is not a phase number', () => {

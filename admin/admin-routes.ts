@@ -20,7 +20,7 @@ export function hashOf(view: AdminView): string {
     }
     case 'metrics': return '#/metrics';
     case 'access': return '#/access';
-    case 'audit': return '#/audit';
+    case 'audit': return view.scope === 'organization' ? '#/audit?scope=organization' : '#/audit';
     case 'privacy': return '#/privacy';
     case 'account': return '#/account';
     case 'invitation': return `#/invitation/${enc(view.token)}`;
@@ -40,7 +40,9 @@ export function viewOf(hash: string): AdminView {
   const query = new URLSearchParams(queryText);
   if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
   if (parts[0] === 'access' && parts.length === 1) return { name: 'access' };
-  if (parts[0] === 'audit' && parts.length === 1) return { name: 'audit' };
+  if (parts[0] === 'audit' && parts.length === 1) {
+    return query.get('scope') === 'organization' ? { name: 'audit', scope: 'organization' } : { name: 'audit' };
+  }
   if (parts[0] === 'privacy' && parts.length === 1) return { name: 'privacy' };
   if (parts[0] === 'account' && parts.length === 1) return { name: 'account' };
   if (parts[0] === 'invitation' && parts[1] && parts.length === 2) return { name: 'invitation', token: parts[1] };

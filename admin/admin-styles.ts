@@ -140,6 +140,18 @@ export const adminStyles = css`
     line-height: 1.45;
     resize: vertical;
   }
+  /* A password field and its Show button on one line; the button keeps its width as Show turns into Hide. */
+  .password-input {
+    display: flex;
+    gap: 0.5rem;
+  }
+  .password-input input {
+    flex: 1;
+    min-inline-size: 0;
+  }
+  .password-input button {
+    min-inline-size: 4.5rem;
+  }
   [aria-invalid='true'] {
     border-color: #cf222e !important;
     box-shadow: 0 0 0 1px #cf222e;

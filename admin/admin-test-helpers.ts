@@ -166,3 +166,17 @@ export async function removePeople(emails: string[]): Promise<void> {
 /** Every value of this origin's sessionStorage and localStorage, as `key=value`. */
 export const storedValues = (): string[] => [sessionStorage, localStorage].flatMap((s) => Object.keys(s).map((k) => `${k}=${s.getItem(k)}`));
 
+/**
+ * Records the URLs of the requests whose URL contains `part`, on their way to the service (nothing is answered in
+ * their place); `stop()` puts the page's fetch back and forgets them.
+ */
+export function recordRequests(part: string): { sent: string[]; stop(): void } {
+  const sent: string[] = [];
+  const realFetch = window.fetch;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.includes(part)) sent.push(url);
+    return realFetch(input, init);
+  };
+  return { sent, stop: () => { window.fetch = realFetch; sent.length = 0; } };
+}

@@ -1,9 +1,12 @@
 // The audit log's filters: who (a person's or key's actor id), what kind of item, which item, and a date range. They
-// travel as the audit endpoint's query parameters, so the service filters before it counts the latest entries.
+// travel as the audit endpoint's query parameters, so the service filters before it counts the latest entries. The
+// organization's log has kinds of its own (a person, a key), and its items are named by an email or a key id.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AuditFilter } from './admin-api.js';
+import type { AuditScope } from './audit-scope.js';
 
 export const AUDIT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'] as const;
+export const ACCESS_AUDIT_KINDS = ['person', 'key'] as const;
 
 /** Whether any filter is set. */
 export const filtering = (filter: AuditFilter): boolean => Object.values(filter).some(Boolean);
@@ -21,6 +24,8 @@ export function filterOf(form: HTMLFormElement): AuditFilter {
 
 /** What the form needs: the filters applied, the actors seen so far (offered as suggestions), and what to call. */
 export interface AuditFilterForm {
+  /** Whose log: it says which kinds there are and what an item's name is. */
+  scope: AuditScope;
   filter: AuditFilter;
   actors: Map<string, string>;
   apply: (filter: AuditFilter) => void;
@@ -33,6 +38,7 @@ export function auditFilterForm(f: AuditFilterForm): TemplateResult {
     f.apply(filterOf(e.target as HTMLFormElement));
   };
   const since = f.filter.since ?? '';
+  const access = f.scope === 'organization';
   return html`<form class="filters" role="search" aria-label="Filter the audit log" @submit=${submit}>
     <div class="field">
       <label for="filter-actor">Person or key</label>
@@ -45,12 +51,14 @@ export function auditFilterForm(f: AuditFilterForm): TemplateResult {
       <label for="filter-kind">Kind</label>
       <select id="filter-kind" name="kind">
         <option value="" ?selected=${!f.filter.kind}>Any kind</option>
-        ${AUDIT_KINDS.map((k) => html`<option value=${k} ?selected=${f.filter.kind === k}>${k}</option>`)}
+        ${(access ? ACCESS_AUDIT_KINDS : AUDIT_KINDS).map((k) => html`<option value=${k} ?selected=${f.filter.kind === k}>${k}</option>`)}
       </select>
     </div>
     <div class="field">
-      <label for="filter-name">Item name</label>
-      <input id="filter-name" name="name" spellcheck="false" autocapitalize="off" autocomplete="off" .value=${f.filter.name ?? ''}>
+      <label for="filter-name">${access ? 'Whose access' : 'Item name'}</label>
+      <input id="filter-name" name="name" spellcheck="false" autocapitalize="off" autocomplete="off" .value=${f.filter.name ?? ''}
+        aria-describedby=${access ? 'filter-name-hint' : nothing}>
+      ${access ? html`<span class="hint" id="filter-name-hint">An email or a key id.</span>` : nothing}
     </div>
     <div class="field">
       <label for="filter-since">Since</label>

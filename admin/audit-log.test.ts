@@ -2,7 +2,7 @@
 // filters before it takes the latest entries), and each entry says who made it, with their role, address and browser.
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import { adminFetch, fill, find, get, keyApi, text, unique, until } from './admin-test-helpers.js';
+import { adminFetch, fill, find, get, keyApi, recordRequests, text, unique, until } from './admin-test-helpers.js';
 import type { SvcAdminAudit } from './audit-log.js';
 import { defineAdmin } from './define-admin.js';
 
@@ -17,20 +17,15 @@ async function select(field: HTMLSelectElement, value: string): Promise<void> {
 
 describe('<svc-admin-audit>', () => {
   const made: string[] = [];
-  const sent: string[] = [];
-  const realFetch = window.fetch;
+  let recorder: ReturnType<typeof recordRequests>;
+  let sent: string[] = [];
 
   beforeEach(() => {
-    // Records the audit requests on their way to the service (nothing is answered in its place).
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (url.includes('/audit')) sent.push(url);
-      return realFetch(input, init);
-    };
+    recorder = recordRequests('/audit');
+    sent = recorder.sent;
   });
   afterEach(async () => {
-    window.fetch = realFetch;
-    sent.length = 0;
+    recorder.stop();
     await setViewport({ width: 800, height: 600 });
   });
   after(async () => {

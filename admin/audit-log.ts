@@ -1,7 +1,12 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
+import type { AccessAuditEntry } from './access.js';
+import { accessChange, isAccessEntry } from './access-audit.js';
 import type { AdminApi, AuditFilter } from './admin-api.js';
+import { navigate } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { auditFilterForm, filtering } from './audit-filters.js';
+import { auditScopeStyles, auditScopeTabs, SCOPE_PANEL, scopeTabId, type AuditScope } from './audit-scope.js';
 import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { AuditEntry, AutomaticStop } from './experience.js';
@@ -18,7 +23,7 @@ export type AuditState = ViewState;
 const LIMIT = 50;
 
 /** The top-level fields an entry changed: what a reader scans for before opening the JSON. */
-export function changedFields(entry: AuditEntry): string[] {
+export function changedFields(entry: Pick<AuditEntry, 'before' | 'after'>): string[] {
   const before = entry.before ?? {};
   const after = entry.after ?? {};
   const fields = new Set([...Object.keys(before), ...Object.keys(after)]);
@@ -29,15 +34,21 @@ export function changedFields(entry: AuditEntry): string[] {
  * `<svc-admin-audit>`: the project's latest changes, newest first: when (in the reader's locale), who (a person or key,
  * with the role they had), what was done to which item, and the item before and after as JSON text in a disclosure per
  * row, with the address and browser the change came from. Filters (who, kind, item name, dates) are asked of the
- * service.
+ * service. An admin over the whole organization also has a tab with the organization's own log: people and keys
+ * added, changed, invited, removed or revoked, each said in a sentence.
  *
  * @tagname svc-admin-audit
  * @summary The console's audit log.
  *
+ * @attr scope - `project` (the default) or `organization`: the log of the organization's people and keys, shown only
+ * with `org-admin`.
+ * @attr org-admin - The signed-in person or key is an admin over the whole organization: the page offers both logs.
  * @attr status - Reflected, read-only: `loading`, `ready`, `empty` or `error`.
+ *
+ * @fires svc-admin:navigate - The other log was chosen: the console's address follows (`#/audit?scope=organization`).
  */
 export class SvcAdminAudit extends ApiView {
-  static override styles = [adminStyles, css`
+  static override styles = [adminStyles, auditScopeStyles, css`
     td,
     th {
       white-space: nowrap;
@@ -99,6 +110,11 @@ export class SvcAdminAudit extends ApiView {
       margin: 0;
       overflow-wrap: anywhere;
     }
+    .badge.invite {
+      border-color: #80ccff;
+      background: #ddf4ff;
+      color: #0550ae;
+    }
     summary {
       cursor: pointer;
       color: #0969da;
@@ -128,26 +144,55 @@ export class SvcAdminAudit extends ApiView {
   `];
 
   static override properties = {
+    scope: {},
+    orgAdmin: { type: Boolean, attribute: 'org-admin' },
     entries: { state: true },
     filter: { state: true },
   };
 
-  declare entries: AuditEntry[];
+  declare scope: AuditScope;
+  declare orgAdmin: boolean;
+  declare entries: (AuditEntry | AccessAuditEntry)[];
   /** The filters applied, sent with every load. */
   declare filter: AuditFilter;
+  /** The log the entries and filters are of. */
+  #scoped: AuditScope | undefined;
   /** Every actor seen in this log (id → name), offered as the "Person or key" filter's suggestions. */
   #actors = new Map<string, string>();
   #time: Intl.DateTimeFormat | undefined;
+  /** Until when a key or an invitation is valid: to the minute. */
+  #until: Intl.DateTimeFormat | undefined;
 
   constructor() {
     super();
+    this.scope = 'project';
+    this.orgAdmin = false;
     this.entries = [];
     this.filter = {};
   }
 
+  /** The log shown: the organization's only for its admins, whatever the address asked for. */
+  #shown(): AuditScope {
+    return this.orgAdmin && this.scope === 'organization' ? 'organization' : 'project';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const scope = this.#shown();
+    if (this.#scoped !== undefined && this.#scoped !== scope) {
+      // The other log: its own entries, and no filter (their kinds and names are not the same).
+      this.entries = [];
+      this.filter = {};
+      if (!changed.has('api')) void this.reload();
+    }
+    this.#scoped = scope;
+    super.willUpdate(changed);
+  }
+
   protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     if (!this.entries.length) this.status = 'loading';
-    const entries = await api.audit(LIMIT, this.filter, signal);
+    const entries = this.#shown() === 'organization'
+      ? await api.organizationAudit(LIMIT, this.filter, signal)
+      : await api.audit(LIMIT, this.filter, signal);
     if (signal.aborted) return;
     for (const e of entries) if (e.actor) this.#actors.set(e.actor.id, e.actor.name);
     this.entries = entries;
@@ -156,17 +201,27 @@ export class SvcAdminAudit extends ApiView {
   }
 
   override render() {
+    const scope = this.#shown();
     return html`
       <div class="toolbar">
         <h1 tabindex="-1">Audit log</h1>
         <button type="button" @click=${() => void this.reload()}>Refresh</button>
       </div>
-      ${auditFilterForm({
-        filter: this.filter, actors: this.#actors, apply: (filter) => this.#filter(filter), clear: () => this.#filter({}),
-      })}
-      ${this.#body()}
+      ${this.orgAdmin ? auditScopeTabs(scope, this.#choose) : nothing}
+      <div id=${SCOPE_PANEL} role=${this.orgAdmin ? 'tabpanel' : nothing} aria-labelledby=${this.orgAdmin ? scopeTabId(scope) : nothing}>
+        ${keyed(scope, auditFilterForm({
+          scope, filter: this.filter, actors: this.#actors, apply: (filter) => this.#filter(filter), clear: () => this.#filter({}),
+        }))}
+        ${this.#body(scope)}
+      </div>
     `;
   }
+
+  /** Shows the other log at once, and moves the console's address to it (so Back returns to this one). */
+  #choose = (scope: AuditScope): void => {
+    this.scope = scope;
+    navigate(this, scope === 'organization' ? { name: 'audit', scope } : { name: 'audit' });
+  };
 
   #filter(filter: AuditFilter): void {
     this.filter = filter;
@@ -174,7 +229,8 @@ export class SvcAdminAudit extends ApiView {
     void this.reload();
   }
 
-  #body(): TemplateResult {
+  #body(scope: AuditScope): TemplateResult {
+    const organization = scope === 'organization';
     if (this.status === 'loading') {
       return html`<div class="state" role="status"><div class="spinner" aria-hidden="true"></div><p>Loading the audit log…</p></div>`;
     }
@@ -187,12 +243,14 @@ export class SvcAdminAudit extends ApiView {
         <button type="button" @click=${() => this.#filter({})}>Clear filters</button></div>`;
     }
     if (this.status === 'empty') {
-      return html`<div class="state"><p>No changes yet: what is created, changed or deleted through the API shows here.</p></div>`;
+      return html`<div class="state"><p>${organization
+        ? 'No changes yet: people and keys added, changed, invited, removed or revoked show here.'
+        : 'No changes yet: what is created, changed or deleted through the API shows here.'}</p></div>`;
     }
     return html`<p class="hint" id="limit-note">The latest ${LIMIT} changes${filtering(this.filter) ? ' that match the filters' : ''}, newest first.</p>
       <div class="table-scroll" role="region" aria-labelledby="caption" tabindex="0">
         <table class="cards">
-          <caption id="caption" class="sr-only">Changes to the project, newest first</caption>
+          <caption id="caption" class="sr-only">Changes to ${organization ? 'the organization\'s people and keys' : 'the project'}, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Time</th>
@@ -208,14 +266,17 @@ export class SvcAdminAudit extends ApiView {
       </div>`;
   }
 
-  #row(entry: AuditEntry): TemplateResult {
-    this.#time ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  #row(entry: AuditEntry | AccessAuditEntry): TemplateResult {
+    const time = (this.#time ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
     const fields = changedFields(entry);
-    const summary = entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
-      : entry.action === 'stop' ? `Stopped by the service: ${stopReason(entry.after?.stoppedBy as AutomaticStop | undefined)}`
-        : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
-    return html`<tr data-name=${entry.name} data-action=${entry.action}>
-      <td>${label('Time')}<time datetime=${entry.at}>${this.#time.format(new Date(entry.at))}</time></td>
+    const access = isAccessEntry(entry);
+    const until = (this.#until ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+    const summary = access ? accessChange(entry, (at) => until.format(new Date(at)))
+      : entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
+        : entry.action === 'stop' ? `Stopped by the service: ${stopReason(entry.after?.stoppedBy as AutomaticStop | undefined)}`
+          : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
+    return html`<tr data-name=${entry.name} data-action=${entry.action} data-kind=${entry.kind}>
+      <td>${label('Time')}<time datetime=${entry.at}>${time.format(new Date(entry.at))}</time></td>
       <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor
         ? html`<span class="hint">${entry.actor.type}${entry.actor.role ? ` · ${entry.actor.role}` : ''}</span>` : nothing}</span></td>
       <td>${label('Action')}<span><span class="badge ${entry.action}">${entry.action}</span></span></td>
@@ -223,7 +284,7 @@ export class SvcAdminAudit extends ApiView {
       <th scope="row">${entry.name}</th>
       <td class="changes wide">
         <details>
-          <summary>${summary}<span class="sr-only">: ${entry.kind} ${entry.name}, before and after</span></summary>
+          <summary>${summary}<span class="sr-only">${access ? '' : `: ${entry.kind} ${entry.name}`}, before and after</span></summary>
           ${(entry.action === 'update' || entry.action === 'stop') && fields.length
             ? html`<dl class="fields">${fields.map((f) => html`<div>
                 <dt>${f}</dt>

@@ -5,6 +5,7 @@ import { navigate, signedIn } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { newPasswordFields, newPasswordProblem } from './new-password.js';
 import { openProject } from './open-project.js';
+import { PasswordReveal } from './password-reveal.js';
 import { signInProblem, type SignInProblem } from './sign-in-messages.js';
 import { signInStyles } from './sign-in-styles.js';
 
@@ -55,6 +56,7 @@ export class SvcAdminInvitation extends LitElement {
   declare problem: SignInProblem | undefined;
   /** The password is set (the invitation is used): only the project remains to open. */
   declare accepted: { api: AdminApi; me: Me } | undefined;
+  #reveal = new PasswordReveal(this);
 
   constructor() {
     super();
@@ -96,7 +98,7 @@ export class SvcAdminInvitation extends LitElement {
               aria-invalid=${invalid === 'project' ? 'true' : nothing} aria-describedby=${invalid === 'project' ? 'invitation-error' : nothing}>
           </div>
         </div>
-        ${accepted ? nothing : newPasswordFields(invalid === 'password' ? 'new-password' : invalid, 'invitation-error')}
+        ${accepted ? nothing : newPasswordFields(invalid === 'password' ? 'new-password' : invalid, 'invitation-error', this.#reveal)}
         ${problem ? html`<div id="invitation-error" class="alert error" role="alert">${problem.message}</div>` : nothing}
         <button type="submit" class="primary" ?disabled=${this.busy}>${this.#label()}</button>
       </form>
@@ -147,6 +149,7 @@ export class SvcAdminInvitation extends LitElement {
       this.problem = empty ? { fields: [empty], message: `Enter the ${empty}.` } : { fields: [weak!.field], message: weak!.message };
       return this.#focusInvalid();
     }
+    this.#reveal.hideAll();
     this.organization = session.organization;
     this.project = session.project;
     this.busy = true;

@@ -1,6 +1,7 @@
 // A new password and its confirmation, as the invitation page and the account page ask for it. The length rule is the
 // service's (12 to 128 characters); checking it here too says so before anything is sent.
 import { html, nothing, type TemplateResult } from 'lit';
+import type { PasswordReveal } from './password-reveal.js';
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
@@ -17,22 +18,29 @@ export function newPasswordProblem(password: string, confirm: string): { field: 
 }
 
 /**
- * The two fields. `invalid` names the one to mark, and `errorId` the message that describes it. Browsers and password
- * managers offer a strong password for a field with `autocomplete="new-password"`.
+ * The two fields, each with its Show button (`reveal` is the element's). `invalid` names the one to mark, and `errorId`
+ * the message that describes it. Browsers and password managers offer a strong password for a field with
+ * `autocomplete="new-password"`.
  */
-export function newPasswordFields(invalid: string | undefined, errorId: string): TemplateResult {
+export function newPasswordFields(invalid: string | undefined, errorId: string, reveal: PasswordReveal): TemplateResult {
   const described = (field: string, hint?: string) => [invalid === field ? errorId : '', hint ?? ''].filter(Boolean).join(' ') || nothing;
   return html`<div class="field">
       <label for="new-password">New password</label>
-      <input id="new-password" name="password" type="password" autocomplete="new-password" required minlength=${PASSWORD_MIN}
-        maxlength=${PASSWORD_MAX} aria-invalid=${invalid === 'new-password' ? 'true' : nothing}
-        aria-describedby=${described('new-password', 'new-password-hint')}>
+      <div class="password-input">
+        <input id="new-password" name="password" type=${reveal.type('new-password')} autocomplete="new-password" required
+          minlength=${PASSWORD_MIN} maxlength=${PASSWORD_MAX} spellcheck="false" autocapitalize="off" autocorrect="off"
+          aria-invalid=${invalid === 'new-password' ? 'true' : nothing} aria-describedby=${described('new-password', 'new-password-hint')}>
+        ${reveal.button('new-password')}
+      </div>
       <span class="hint" id="new-password-hint">At least ${PASSWORD_MIN} characters. A few unrelated words make a good one.</span>
     </div>
     <div class="field">
       <label for="confirm-password">Confirm the new password</label>
-      <input id="confirm-password" name="confirm" type="password" autocomplete="new-password" required
-        maxlength=${PASSWORD_MAX} aria-invalid=${invalid === 'confirm-password' ? 'true' : nothing}
-        aria-describedby=${described('confirm-password')}>
+      <div class="password-input">
+        <input id="confirm-password" name="confirm" type=${reveal.type('confirm-password')} autocomplete="new-password" required
+          maxlength=${PASSWORD_MAX} spellcheck="false" autocapitalize="off" autocorrect="off"
+          aria-invalid=${invalid === 'confirm-password' ? 'true' : nothing} aria-describedby=${described('confirm-password')}>
+        ${reveal.button('confirm-password')}
+      </div>
     </div>`;
 }

@@ -4,6 +4,7 @@ import { AdminApi, ApiError } from './admin-api.js';
 import { signedIn } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { openProject } from './open-project.js';
+import { PasswordReveal } from './password-reveal.js';
 import { signInErrorText, signInProblem, type SignInProblem } from './sign-in-messages.js';
 import { signInStyles } from './sign-in-styles.js';
 
@@ -58,6 +59,8 @@ export class SvcAdminSignIn extends LitElement {
   declare options: SignInOptions | 'missing' | undefined;
   declare keyOpen: boolean;
   #asked: AbortController | undefined;
+  /** The password may be shown as it is typed (the admin key may not: it is pasted, not typed). */
+  #reveal = new PasswordReveal(this);
 
   constructor() {
     super();
@@ -131,14 +134,15 @@ export class SvcAdminSignIn extends LitElement {
       name === 'organization' && this.options === 'missing' ? 'organization-missing' : '',
       name === 'key' ? 'key-hint' : '',
     ].filter(Boolean).join(' ');
-    const type = name === 'password' || name === 'key' ? 'password' : name === 'email' ? 'email' : 'text';
+    const type = name === 'password' ? this.#reveal.type(name) : name === 'key' ? 'password' : name === 'email' ? 'email' : 'text';
     const autocomplete = { email: 'username', password: 'current-password', key: 'off' }[name] ?? 'off';
+    const input = html`<input id=${name} name=${name} type=${type} autocomplete=${autocomplete} spellcheck="false" autocapitalize="off"
+      autocorrect="off" .value=${value} aria-invalid=${invalid ? 'true' : nothing} aria-describedby=${described || nothing}
+      @change=${name === 'organization' ? this.#organizationChanged : nothing}
+      @input=${name === 'project' ? this.#projectTyped : nothing}>`;
     return html`<div class="field">
       <label for=${name}>${text}</label>
-      <input id=${name} name=${name} type=${type} autocomplete=${autocomplete} spellcheck="false" autocapitalize="off"
-        .value=${value} aria-invalid=${invalid ? 'true' : nothing} aria-describedby=${described || nothing}
-        @change=${name === 'organization' ? this.#organizationChanged : nothing}
-        @input=${name === 'project' ? this.#projectTyped : nothing}>
+      ${name === 'password' ? html`<div class="password-input">${input}${this.#reveal.button(name)}</div>` : input}
       ${after}
     </div>`;
   }
@@ -203,6 +207,7 @@ export class SvcAdminSignIn extends LitElement {
     event.preventDefault();
     const fields = ['organization', 'project', 'email', 'password'].map((id) => this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)!);
     if (!this.#require('password', fields)) return;
+    this.#reveal.hideAll();
     void this.#signIn('password', (api) => api.signInWithPassword(this.#value('email'), fields[3]!.value));
   };
 
