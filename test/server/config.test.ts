@@ -155,6 +155,22 @@ describe('CLI (server/main.ts)', () => {
     assert.match(output, /organizations\.acme\.projects\.shop\.experiences\[0\]\.variations: weights must sum to 100/);
   });
 
+  it('notes the file\'s admin keys in the log, and makes the first admin from SVC_FIRST_ADMIN without logging the password', async () => {
+    const file = join(dir, 'keys.json');
+    writeFileSync(file, JSON.stringify(shipped()));
+    const password = 'first admin from the environment';
+    const { code, output } = await runCli(
+      { SVC_CONFIG: file, DATA_DIR: join(dir, 'data-keys'), SVC_FIRST_ADMIN: 'Root@Example.com', SVC_FIRST_ADMIN_PASSWORD: password },
+      (out, pid) => {
+        if (/svc service ready/.test(out)) process.kill(pid, 'SIGTERM');
+      },
+    );
+    assert.equal(code, 0);
+    assert.match(output, /"organization":"acme","keys":1,"msg":"admin keys in the configuration file act as admin/);
+    assert.match(output, /"organization":"acme","email":"Root@Example.com","msg":"first admin added with the password given"/);
+    assert.ok(!output.includes(password), 'the password is not logged');
+  });
+
   it('reloads on SIGHUP, keeps the last good config when the reload fails, shuts down on SIGTERM', async () => {
     const file = join(dir, 'good.json');
     writeFileSync(file, JSON.stringify(shipped()));
