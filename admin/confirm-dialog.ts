@@ -118,6 +118,9 @@ export class SvcAdminConfirm extends LitElement {
 
   #closed(): void {
     const dialog = this.renderRoot.querySelector('dialog')!;
+    // `close` is dispatched a task after the dialog closed: asked again quickly (Delete right after Cancel), the dialog
+    // is open once more by then, and that late event is the last question's, already answered by ask().
+    if (dialog.open) return;
     const answer = this.#answer;
     this.#answer = undefined;
     answer?.(dialog.returnValue === 'confirm' ? { choice: this.choice } : null);
