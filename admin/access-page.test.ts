@@ -56,6 +56,15 @@ function notices(el: SvcAdminAccess): string[] {
   return seen;
 }
 
+
+/** The clipboard's writeText, recorded instead of done (`written`) until `restore()`. */
+function stubClipboard(): { written: string; restore(): void } {
+  const copy = navigator.clipboard.writeText;
+  const clip = { written: '', restore: () => { navigator.clipboard.writeText = copy; } };
+  navigator.clipboard.writeText = async (value: string) => { clip.written = value; };
+  return clip;
+}
+
 describe('<svc-admin-access>', () => {
   afterEach(async () => {
     await setViewport({ width: 800, height: 600 });
@@ -117,10 +126,7 @@ describe('<svc-admin-access>', () => {
     made.people.push(email);
     const el = await loaded(await page());
     const seen = notices(el);
-    let written = '';
-    const clipboard = navigator.clipboard;
-    const copy = clipboard.writeText;
-    clipboard.writeText = async (value: string) => { written = value; };
+    const clip = stubClipboard();
     try {
       fill(get<HTMLInputElement>(el, '#person-email'), email);
       // Enter, as a person would: the form's first button is "Add and invite".
@@ -133,7 +139,7 @@ describe('<svc-admin-access>', () => {
       await until(() => el.shadowRoot!.activeElement?.matches('button[data-action="copy"]'), 'the focus on Copy');
       get<HTMLButtonElement>(box, 'button[data-action="copy"]').click();
       await until(() => text(box.querySelector('.copied')) === 'Copied to the clipboard.', 'the copy');
-      expect(written).to.equal(link);
+      expect(clip.written).to.equal(link);
       const row = await personRow(el, email, (r) => cell(r, 'Sign-in').startsWith('invited until'));
       expect(row.querySelector('[data-column="sign-in"] time')).to.exist;
       expect(attributeValues(el).some((v) => v.includes(link.split('#/invitation/')[1]!))).to.equal(false);
@@ -161,7 +167,7 @@ describe('<svc-admin-access>', () => {
       await el.reload();
       await personRow(el, email, (r) => cell(r, 'Sign-in') === 'password set');
     } finally {
-      clipboard.writeText = copy;
+      clip.restore();
     }
   });
 
@@ -184,10 +190,7 @@ describe('<svc-admin-access>', () => {
     const name = unique('ci');
     const el = await loaded(await page());
     const seen = notices(el);
-    let written = '';
-    const clipboard = navigator.clipboard;
-    const copy = clipboard.writeText;
-    clipboard.writeText = async (value: string) => { written = value; };
+    const clip = stubClipboard();
     try {
       fill(get<HTMLInputElement>(el, '#key-name'), name);
       get<HTMLInputElement>(el, 'form[aria-labelledby="new-key"] input[name="projects"][value="this"]').click();
@@ -204,8 +207,8 @@ describe('<svc-admin-access>', () => {
       // Copy puts it on the clipboard; without a clipboard the page says what to do instead.
       get<HTMLButtonElement>(box, 'button[data-action="copy"]').click();
       await until(() => text(box.querySelector('.copied')) === 'Copied to the clipboard.', 'the copy');
-      expect(written).to.equal(secret);
-      clipboard.writeText = async () => { throw new DOMException('denied', 'NotAllowedError'); };
+      expect(clip.written).to.equal(secret);
+      navigator.clipboard.writeText = async () => { throw new DOMException('denied', 'NotAllowedError'); };
       get<HTMLButtonElement>(box, 'button[data-action="copy"]').click();
       await until(() => text(box.querySelector('.copied')).startsWith('The browser did not let the page copy it'), 'the fallback');
 
@@ -237,7 +240,7 @@ describe('<svc-admin-access>', () => {
       expect((await read()).status).to.equal(401);
       made.keys.splice(made.keys.indexOf(id), 1);
     } finally {
-      clipboard.writeText = copy;
+      clip.restore();
     }
   });
 
