@@ -143,29 +143,6 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
  */
 export type AuditActor = Actor;
 
-/**
- * An organization's own audit entry (its people and keys): kept under the organization's name, where a project's are
- * under `org/project`. `before` and `after` hold roles and projects, never a secret.
- */
-export interface AccessAudit {
-  org: string;
-  at: number;
-  actor: AuditActor;
-  action: 'create' | 'update' | 'delete' | 'invite';
-  kind: 'person' | 'key';
-  name: string;
-  before: object | null;
-  after: object | null;
-}
-
-export function* recordAccessAudit(entry: AccessAudit): SqlProgram<void> {
-  yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    entry.org, entry.at, entry.actor.id, entry.action, entry.kind, entry.name,
-    entry.before === null ? null : JSON.stringify(entry.before), entry.after === null ? null : JSON.stringify(entry.after), JSON.stringify(entry.actor),
-  );
-}
-
 /** One audit entry as `GET audit` answers it. */
 export interface AuditEntry {
   at: string;

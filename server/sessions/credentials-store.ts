@@ -1,5 +1,7 @@
 import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { Actor } from '../auth/management-caller.js';
 import type { Role } from '../config/config-store.js';
+import { recordAccessAudit } from './access-audit.js';
 
 // What signing in reads and writes of the organization's people: password hashes, and the people an identity
 // provider vouches for.
@@ -16,12 +18,26 @@ export function* setPasswordHash(org: string, email: string, hash: string, at: n
   return changes;
 }
 
-/** A person whose role the identity provider says: added with it, or their role changed to it (projects kept). */
-export function* upsertProvidedPerson(org: string, email: string, role: Role, at: number): SqlProgram<void> {
-  const { changes } = yield op('UPDATE people SET role = ?, updated_at = ? WHERE org = ? AND email = ? AND role <> ?', role, at, org, email, role);
-  if (changes > 0) return;
-  yield op(
-    'INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (org, email) DO NOTHING',
-    org, email, role, at, at,
-  );
+/**
+ * A person whose role the identity provider says: added with it, or their role changed to it (projects kept); the
+ * change, if any, goes to the organization's audit, made by the person signing in.
+ */
+export function* upsertProvidedPerson(org: string, email: string, role: Role, at: number, actor: Actor): SqlProgram<void> {
+  const { rows } = yield op('SELECT role, projects FROM people WHERE org = ? AND email = ?', org, email);
+  const found = rows[0];
+  if (found && found.role === role) return;
+  const projects = found?.projects == null ? null : JSON.parse(String(found.projects)) as string[];
+  if (found) {
+    yield op('UPDATE people SET role = ?, updated_at = ? WHERE org = ? AND email = ?', role, at, org, email);
+  } else {
+    const { changes } = yield op(
+      'INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (org, email) DO NOTHING',
+      org, email, role, at, at,
+    );
+    if (changes === 0) return; // added by a sign-in at the same moment, which audited it
+  }
+  yield* recordAccessAudit({
+    org, at, actor, action: found ? 'update' : 'create', kind: 'person', name: email,
+    before: found ? { role: String(found.role), projects } : null, after: { role, projects, from: 'single sign-on' },
+  });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
+import { actorOf } from '../auth/management-caller.js';
 import { ROLES, type ConfigStore, type Role } from '../config/config-store.js';
 import type { OidcConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -137,7 +138,8 @@ export function oidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
     if (oidc.roleClaim !== undefined) {
       const role = claimedRole(claims[oidc.roleClaim]);
       if (role === null) return back('sso_no_access');
-      await deps.storage.transaction(() => upsertProvidedPerson(flow.org, email, role, deps.now()));
+      const actor = actorOf(request, { kind: 'adminKey', id: email, key: '', org: flow.org, project: null, role, name: email, person: true });
+      await deps.storage.transaction(() => upsertProvidedPerson(flow.org, email, role, deps.now(), actor));
     } else if (!(await deps.storage.run(() => personCredentials(flow.org, email))).exists) {
       return back('sso_no_access');
     }

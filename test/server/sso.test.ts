@@ -88,6 +88,14 @@ describe('single sign-on', () => {
         const people = (await h.app.inject({ url: '/v1/acme/people', headers: { authorization: `Bearer ${ADMIN}` } })).json().people;
         assert.deepEqual(people.map((p: { email: string; role: string }) => [p.email, p.role]), [['oda@example.com', 'editor']]);
         assert.ok(!log.join('').includes(new URL((await signInWithSso('acme')).url).searchParams.get('code')!), 'the code is not logged');
+        // The provider's role is the organization's to see: the audit says who got which role from it, and when.
+        provider.signInAs({ email: 'oda@example.com', role: 'admin' });
+        await signInWithSso('acme');
+        const audit = (await h.app.inject({ url: '/v1/acme/audit?actor=oda@example.com', headers: { authorization: `Bearer ${ADMIN}` } })).json().entries;
+        assert.deepEqual(audit.map((e: { action: string; before: unknown; after: unknown; actor: { type: string; role: string } }) => [e.action, e.before, e.after, e.actor.type, e.actor.role]), [
+          ['update', { role: 'editor', projects: null }, { role: 'admin', projects: null, from: 'single sign-on' }, 'person', 'admin'],
+          ['create', null, { role: 'editor', projects: null, from: 'single sign-on' }, 'person', 'editor'],
+        ]);
       });
 
       it('lets no one in whose claim is not a role, or whose email the provider has not verified', async () => {
