@@ -162,8 +162,8 @@ export class Sessions {
     reply.header('set-cookie', this.#cookie(request, '', 0));
   }
 
-  // Secure whenever the browser reached us over https (directly, or through a proxy Fastify trusts); sent with the API's
-  // requests only where the prefix allows a path.
+  // Over https (directly, or through a proxy Fastify trusts): Secure, with the __Host- prefix, which requires Path=/.
+  // Over http: sent with the API's requests only.
   #cookie(request: FastifyRequest, value: string, maxAge: number): string {
     const attributes = `Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
     return request.protocol === 'https'
