@@ -100,7 +100,7 @@ export class SvcAdminSignIn extends LitElement {
           ${this.#field('project', 'Project', this.project)}
         </div>
         ${sso
-          ? html`<a class="button" id="sso" href=${this.#ssoHref()} @click=${this.#startSso}>Sign in with SSO</a>
+          ? html`<button type="button" class="sso" id="sso" @click=${this.#startSso}>Sign in with SSO</button>
               ${password ? html`<p class="or">or with your email and password</p>` : nothing}`
           : nothing}
         ${password
@@ -179,18 +179,20 @@ export class SvcAdminSignIn extends LitElement {
     }
   }
 
-  #ssoHref(): string {
+  /** Where single sign-on starts: the service's redirect to the provider, naming the project it comes back to. */
+  get ssoUrl(): string {
     const query = new URLSearchParams({ organization: this.organization, project: this.project });
     return new URL(`/admin/oidc/start?${query}`, this.api).href;
   }
 
-  /** Single sign-on comes back to this project: it must be named first. */
-  #startSso = (event: MouseEvent): void => {
+  /** Single sign-on comes back to this project: it must be named first. Then the browser goes to the provider. */
+  #startSso = (): void => {
     const project = this.renderRoot.querySelector<HTMLInputElement>('#project');
     if (project && !this.#value('project')) {
-      event.preventDefault();
       this.#require('password', [project]);
+      return;
     }
+    location.assign(this.ssoUrl);
   };
 
   /** Marks the empty ones of `fields` as required (said in `form`) and focuses the first; true when none is empty. */

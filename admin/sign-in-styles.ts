@@ -26,8 +26,9 @@ export const signInStyles = css`
   form button {
     justify-self: start;
   }
-  /* A link that starts a sign-in looks like the button it acts as. */
-  a.button {
+  /* Single sign-on: the whole width, outlined, above the password form it is the alternative to. */
+  form button.sso {
+    justify-self: stretch;
     display: inline-flex;
     align-items: center;
     justify-content: center;
@@ -41,7 +42,7 @@ export const signInStyles = css`
     font-weight: 600;
     text-decoration: none;
   }
-  a.button:hover {
+  form button.sso:hover {
     background: #ddf4ff;
   }
   .or {

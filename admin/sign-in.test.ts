@@ -42,17 +42,17 @@ describe('<svc-admin> sign-in', () => {
   });
   after(() => removePeople(people));
 
-  it('offers single sign-on for an organization that has it, as a link to the service\'s start with the project', async () => {
+  it('offers single sign-on for an organization that has it, a button to the service\'s start with the project', async () => {
     await withQuery('?organization=ssotest&project=web', async () => {
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
       const form = await signInForm(app);
-      const sso = await until(() => find<HTMLAnchorElement>(form, '#sso'), 'the SSO link');
+      const sso = await until(() => find<HTMLButtonElement>(form, 'button#sso'), 'the SSO button');
       expect(text(sso)).to.contain('SSO');
-      expect(sso.href).to.equal(`${location.origin}/admin/oidc/start?organization=ssotest&project=web`);
-      // The link follows the project typed.
+      expect(form.ssoUrl).to.equal(`${location.origin}/admin/oidc/start?organization=ssotest&project=web`);
+      // It follows the project typed.
       fill(get<HTMLInputElement>(form, '#project'), 'other');
       await form.updateComplete;
-      expect(sso.href).to.equal(`${location.origin}/admin/oidc/start?organization=ssotest&project=other`);
+      expect(form.ssoUrl).to.equal(`${location.origin}/admin/oidc/start?organization=ssotest&project=other`);
       expect(find(form, '#email'), 'the password too').to.exist;
       await expect(app).to.be.accessible();
     });

@@ -147,7 +147,7 @@ describe('team access, end to end (two nodes on one PostgreSQL)', { skip }, () =
     provider.signInAs({ email: 'oda@example.com', role: 'editor' });
     await page.goto(`${a}/admin/?organization=acme&project=shop`, { waitUntil: 'load' });
     const sso = await find(page, `${FORM} >>> #sso`);
-    assert.match(await sso.evaluate((el) => el.textContent ?? ''), /SSO/);
+    assert.deepEqual(await sso.evaluate((el) => [el.tagName, /SSO/.test(el.textContent ?? '')]), ['BUTTON', true]);
     await click(page, `${FORM} >>> #sso`);
     const labels = await nav(page);
     assert.ok(labels.includes('Experiences') && labels.includes('My account'), labels.join());
