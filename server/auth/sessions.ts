@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConfigStore, KeyEntry, Role } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
+import { secretsEqual } from './secrets-equal.js';
+import { keyDigest } from './verified-keys.js';
 import type { Storage } from '../storage/storage.js';
 import {
   deleteEndedSessions, deleteSession, deleteSessionsOf, findSession, insertSession, touchSession, type ActorType, type StoredSession,
@@ -48,14 +50,12 @@ export interface SessionCaller {
   entry: KeyEntry;
 }
 
-const digest = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 const csrfOf = (token: string): string => crypto.createHash('sha256').update(`csrf\0${token}`, 'utf8').digest('base64url');
 
-/** The session cookie's token, or null when the request has none (over https, only the `__Host-` cookie counts). */
-export function sessionToken(request: FastifyRequest): string | null {
+/** The token (32 random bytes, base64url) in the request's cookie `name`, or null when it has none of that shape. */
+export function cookieToken(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return null;
-  const name = request.protocol === 'https' ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === name) {
@@ -66,9 +66,9 @@ export function sessionToken(request: FastifyRequest): string | null {
   return null;
 }
 
-function equal(a: string, b: string): boolean {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
+/** The session cookie's token, or null when the request has none (over https, only the `__Host-` cookie counts). */
+export function sessionToken(request: FastifyRequest): string | null {
+  return cookieToken(request, request.protocol === 'https' ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 }
 
 export class Sessions {
@@ -94,7 +94,7 @@ export class Sessions {
     const token = sessionToken(request);
     if (token === null) return null;
     const now = this.#now();
-    const stored = await this.#storage.run(() => findSession(digest(token)));
+    const stored = await this.#storage.run(() => findSession(keyDigest(token)));
     const caller = stored && now < stored.expiresAt && now - stored.lastSeenAt < this.timeouts.idleMs
       ? this.#callerOf(stored, token)
       : null;
@@ -131,16 +131,16 @@ export class Sessions {
     const token = crypto.randomBytes(32).toString('base64url');
     const now = this.#now();
     const previous = sessionToken(request);
-    const id = digest(token);
+    const id = keyDigest(token);
     const expiresAt = now + this.timeouts.absoluteMs;
     const { idleMs } = this.timeouts;
-    await this.#storage.transaction(function* () {
-      if (previous !== null) yield* deleteSession(digest(previous));
+    const stored = await this.#storage.transaction(function* () {
+      if (previous !== null) yield* deleteSession(keyDigest(previous));
       // Sessions that ended without a sign-out are cleared as people sign in: the table holds the live ones.
       yield* deleteEndedSessions(now, idleMs);
       yield* insertSession({ id, org, actorType, actorId, at: now, expiresAt });
+      return yield* findSession(id);
     });
-    const stored = await this.#storage.run(() => findSession(id));
     const caller = stored ? this.#callerOf(stored, token) : null;
     if (!caller) throw new ServiceError('session_expired', 'The session could not be started. Sign in again.');
     reply.header('set-cookie', this.#cookie(request, token, Math.floor(this.timeouts.absoluteMs / 1000)));
@@ -179,7 +179,7 @@ export class Sessions {
  */
 function checkCsrf(request: FastifyRequest, expected: string): void {
   const sent = request.headers[CSRF_HEADER];
-  if (typeof sent !== 'string' || !equal(sent, expected)) {
+  if (typeof sent !== 'string' || !secretsEqual(sent, expected)) {
     throw new ServiceError('csrf_failed', `Send the session's CSRF token in the X-CSRF-Token header (GET /v1/{organization}/me answers it).`);
   }
   checkSameOrigin(request);

@@ -49,7 +49,10 @@ function expired(entry: KeyEntry, now: number): boolean {
   return entry.expiresAt != null && entry.expiresAt <= now;
 }
 
-/** The hex SHA-256 of a whole key: what the keys API stores (a key is 32 random bytes: no slow hash is needed). */
+/**
+ * The hex SHA-256 of a whole key, or of a session, invitation or sign-in flow token: what the database keeps of each
+ * (they are 32 random bytes: no slow hash is needed).
+ */
 export function keyDigest(key: string): string {
   return crypto.createHash('sha256').update(key, 'utf8').digest('hex');
 }

@@ -4,7 +4,7 @@ import { ROLES, type ConfigStore, type KeyEntry, type Role } from '../config/con
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
-import { createInvitation, DEFAULT_INVITATION_HOURS } from '../sessions/invitations.js';
+import { createInvitation, DEFAULT_INVITATION_HOURS, invitationPath } from '../sessions/invitations.js';
 import { bodyOf as objectOf, emailOf, invalid } from '../sessions/person-input.js';
 import { orgCaller } from '../sessions/session-routes.js';
 import type { Sessions } from '../auth/sessions.js';
@@ -157,6 +157,6 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
     });
     if (token === null) throw new ServiceError('person_not_found', `The organization has no person ${quoted(email)}: add them first.`);
     reply.code(201);
-    return { email, url: `/admin/?organization=${encodeURIComponent(org)}#/invitation/${token}`, expiresAt: new Date(expiresAt).toISOString() };
+    return { email, url: invitationPath(org, token), expiresAt: new Date(expiresAt).toISOString() };
   });
 }

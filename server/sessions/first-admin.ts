@@ -1,6 +1,6 @@
 import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
-import { createInvitation, DEFAULT_INVITATION_HOURS } from './invitations.js';
+import { createInvitation, DEFAULT_INVITATION_HOURS, invitationPath } from './invitations.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 
 // The first admin of an organization, made from the command line (`npm run create-admin`) or from the environment
@@ -51,6 +51,6 @@ export async function makeAdmin(storage: Storage, admin: FirstAdmin, now: number
     const changed = before === undefined || before.role !== 'admin' || before.projects !== null || hash !== null || before.password_hash == null;
     if (hash !== null || before?.password_hash != null) return { changed, invitation: null };
     const token = yield* createInvitation(admin.org, admin.email, now, now + DEFAULT_INVITATION_HOURS * 3600_000);
-    return { changed, invitation: `/admin/?organization=${encodeURIComponent(admin.org)}#/invitation/${token}` };
+    return { changed, invitation: token === null ? null : invitationPath(admin.org, token) };
   });
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { keyDigest } from '../auth/verified-keys.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 
 // Invitation links: a random token in the link's fragment (never sent in a request line, so no access log keeps it),
@@ -6,7 +7,10 @@ import { op, type SqlProgram } from '../storage/sql-program.js';
 
 export const DEFAULT_INVITATION_HOURS = 168;
 
-const digest = (token: string): string => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+/** The console's address of an invitation (relative to the service): the token in the fragment. */
+export function invitationPath(org: string, token: string): string {
+  return `/admin/?organization=${encodeURIComponent(org)}#/invitation/${token}`;
+}
 
 /** Makes an invitation for a person of the organization; answers its token (shown once) or null: no such person. */
 export function* createInvitation(org: string, email: string, at: number, expiresAt: number): SqlProgram<string | null> {
@@ -14,13 +18,13 @@ export function* createInvitation(org: string, email: string, at: number, expire
   if (rows.length === 0) return null;
   const token = crypto.randomBytes(32).toString('base64url');
   yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
-  yield op('INSERT INTO invitations (token_hash, org, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', digest(token), org, email, at, expiresAt);
+  yield op('INSERT INTO invitations (token_hash, org, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', keyDigest(token), org, email, at, expiresAt);
   return token;
 }
 
 /** Uses an invitation up: answers the email it was for, or null when it is unknown, used, expired or of a removed person. */
 export function* takeInvitation(org: string, token: string, now: number): SqlProgram<string | null> {
-  const hash = digest(token);
+  const hash = keyDigest(token);
   const { rows } = yield op(
     `SELECT i.email, i.expires_at FROM invitations i JOIN people p ON p.org = i.org AND p.email = i.email
       WHERE i.token_hash = ? AND i.org = ?`,

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { actorOf } from '../auth/management-caller.js';
+import { cookieToken, type Sessions } from '../auth/sessions.js';
 import { ROLES, type ConfigStore, type Role } from '../config/config-store.js';
 import type { OidcConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Storage } from '../storage/storage.js';
 import { FLOW_TTL_MS, startFlow, takeFlow } from './oidc-flows.js';
 import { personCredentials, upsertProvidedPerson } from './credentials-store.js';
-import type { Sessions } from '../auth/sessions.js';
 
 /** What single sign-on uses of the service. */
 export interface OidcDeps {
@@ -31,14 +31,6 @@ function consoleUrl(org: string | null, project: string | null, error?: SignInEr
   if (error) query.set('signInError', error);
   const search = query.toString();
   return `/admin/${search === '' ? '' : `?${search}`}`;
-}
-
-function flowId(request: FastifyRequest): string | null {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, value] = part.split('=').map((s) => s.trim());
-    if (name === FLOW_COOKIE && value && /^[A-Za-z0-9_-]{43}$/.test(value)) return value;
-  }
-  return null;
 }
 
 function flowCookie(request: FastifyRequest, value: string, maxAge: number): string {
@@ -107,7 +99,7 @@ export function oidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
   });
 
   app.get('/admin/oidc/callback', async (request, reply) => {
-    const id = flowId(request);
+    const id = cookieToken(request, FLOW_COOKIE);
     reply.header('set-cookie', flowCookie(request, '', 0));
     const flow = id === null ? null : await deps.storage.transaction(() => takeFlow(id));
     if (!flow || deps.now() - flow.createdAt > FLOW_TTL_MS) return reply.redirect(consoleUrl(flow?.org ?? null, flow?.project ?? null, 'sso_expired'));
