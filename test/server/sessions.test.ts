@@ -294,6 +294,34 @@ for (const driver of DRIVERS) {
       assert.deepEqual(await read('name=filtered'), ['adm1', 'nia@example.com']);
     });
 
+    it('refuses bad input to every sign-in route with a 400 in the error shape, and changes nothing', async () => {
+      const pia = await person('pia@example.com', 'viewer');
+      const cases: [string, string, Caller, unknown, string][] = [
+        ['POST', '/v1/acme/session', {}, [1, 2], 'invalid_request'],
+        ['POST', '/v1/acme/session', {}, { email: 'not-an-email', password: PASSWORD }, 'invalid_request'],
+        ['POST', '/v1/acme/session', {}, { email: 'pia@example.com' }, 'invalid_request'],
+        ['POST', '/v1/acme/invitations/accept', {}, { token: 'short', password: PASSWORD }, 'invalid_invitation'],
+        ['POST', '/v1/acme/invitations/accept', {}, { token: 'x'.repeat(43), password: 'short' }, 'invalid_request'],
+        ['PUT', '/v1/acme/me/password', pia, { currentPassword: PASSWORD, password: 'a'.repeat(20) }, 'invalid_request'],
+        ['PUT', '/v1/acme/me/password', pia, ['not an object'], 'invalid_request'],
+        ['POST', '/v1/acme/people/pia%40example.com/invitation', { key: ADMIN }, { expiresInHours: -1 }, 'invalid_request'],
+        ['POST', '/v1/acme/people/pia%40example.com/invitation', { key: ADMIN }, { expiresInHours: 'soon' }, 'invalid_request'],
+        ['GET', `${SHOP}/audit?kind=person`, { key: ADMIN }, undefined, 'invalid_request'],
+        ['GET', `${SHOP}/audit?until=2026-02-30`, { key: ADMIN }, undefined, 'invalid_request'],
+      ];
+      for (const [method, url, who, body, code] of cases) {
+        const res = await call(method, url, who, body);
+        assert.equal(res.statusCode, 400, `${method} ${url} ${JSON.stringify(body)}: ${res.body}`);
+        assert.equal(res.json().error.code, code);
+        assert.equal(typeof res.json().error.message, 'string');
+      }
+      // Pia's password and sessions are as they were; no invitation was made.
+      assert.equal((await call('GET', '/v1/acme/me', { cookie: pia.cookie })).statusCode, 200);
+      assert.equal((await signIn('pia@example.com', PASSWORD)).statusCode, 200);
+      const people = (await call('GET', '/v1/acme/people', { key: ADMIN })).json().people as { email: string; invitedUntil: unknown }[];
+      assert.equal(people.find((p) => p.email === 'pia@example.com')!.invitedUntil, null);
+    });
+
     it('tells the sign-in page how an organization signs in, without a key', async () => {
       assert.deepEqual((await call('GET', '/v1/acme/sign-in')).json(), { organization: 'acme', password: true, sso: false });
       assert.equal((await call('GET', '/v1/nope/sign-in')).json().error.code, 'organization_not_found');
