@@ -37,8 +37,11 @@ export interface ChooseServiceOptions {
   /** Counts the first assignments and exposures written. */
   metrics: Pick<ServiceMetrics, 'assignmentsWritten' | 'exposuresWritten'>;
   logger: ChooseLogger & ExposureWriterLogger & { error(details: Record<string, unknown>, message: string): void };
-  /** Erased profiles (this node's copy of the suppression list): answered without any experience, nothing stored. */
-  suppressions?: { hasProfile(project: string, profileId: string): boolean };
+  /**
+   * Erased profiles and users (this node's copy of the suppression list): a request naming one, or resolving to one, is
+   * answered without any experience, and nothing is stored.
+   */
+  suppressions?: { hasProfile(project: string, profileId: string): boolean; hasUser(project: string, userId: string): boolean };
 }
 
 /** A project's compiled experiences and the engine's ports for it. */
@@ -105,6 +108,8 @@ export class ChooseService {
       if (auth.kind !== 'apiKey') {
         throw new ServiceError('identification_not_allowed', "identification.userId: needs an apiKey; browser callers send {sourceId, profileId}.");
       }
+      // An erased user: answered as an erased profile is, before any read.
+      if (this.options.suppressions?.hasUser(project.key, identification.userId)) return NO_CHOICES;
       return this.fromStorage(resolveUser(this.options.storage, project.key, identification.userId)).then((resolved) => {
         if (resolved === null) {
           throw new ServiceError('unknown_user', `identification.userId: no profile is linked to user ${quoted(identification.userId)}.`);
@@ -268,6 +273,12 @@ export class ChooseService {
   /** Reads the targeting attributes when a requested experience has a condition. */
   private withUnit(pending: Pending, unitProfileId: string): string | Promise<string> {
     const { auth: { project }, body, profileId } = pending;
+    // The person the ids resolved to (through identify and alias links) may be an erased one whose links this node
+    // still remembers, or that a link stored before the erasure finished led to: nothing is assigned to them.
+    const suppressions = this.options.suppressions;
+    if (suppressions !== undefined && (suppressions.hasProfile(project.key, unitProfileId) || suppressions.hasProfile(project.key, profileId))) {
+      return NO_CHOICES;
+    }
     const chooseRequest = this.chooseRequest(body, unitProfileId, profileId);
     const prepared = this.prepared(project);
     if (!needsTargeting(prepared.compiled, body.names, body.groups)) return this.chosen(pending, prepared, chooseRequest);

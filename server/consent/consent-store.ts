@@ -32,7 +32,7 @@ export function recordConsent(storage: Storage, project: string, record: ValidCo
     : [[record.category ?? DEFAULT_CATEGORY, record.action, record.eventId ?? null]];
   return storage.run(function* () {
     // An erased person's record (an old outbox replaying) is stored nowhere.
-    if ((yield* suppressedIds(project, [record.profileId], [])).size > 0) return false;
+    if ((yield* suppressedIds(project, { profiles: [record.profileId], users: [] })).size > 0) return false;
     if (record.email !== undefined) {
       const { rows } = yield op("SELECT 1 FROM suppressions WHERE project = ? AND kind = 'email' AND value = ?", project, record.email);
       if (rows.length > 0) return false;

@@ -1,5 +1,6 @@
 import type { ServiceEvent } from '../../wire/event.js';
 import { applyIdentityEffects } from '../identity/identity-programs.js';
+import { normalEmail } from '../privacy/email-address.js';
 import { erasureLock, suppressedIds } from '../privacy/suppressions.js';
 import { groupProgram, type GroupProgram } from '../storage/program.js';
 import { insertRows, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
@@ -61,32 +62,52 @@ export interface IngestInput {
 
 const byEventId = (a: ServiceEvent, b: ServiceEvent): number => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
 
+/** Every id of the suppression list's kinds that `event` names: each one of them keeps it out once erased. */
+function namedIds(event: ServiceEvent): { users: string[]; email: string | null } {
+  const users: string[] = [];
+  if (event.userId != null) users.push(event.userId);
+  // An alias's other id: the person it links may be the erased one.
+  if (event.anotherUserId != null) users.push(event.anotherUserId);
+  // Traits' email: an erasure by email looks for the address, so an event bringing it back brings the person back.
+  const email = event.userAttributes?.email;
+  return { users, email: typeof email === 'string' && email.length > 0 ? normalEmail(email) : null };
+}
+
+function namesSuppressed(event: ServiceEvent, found: Set<string>): boolean {
+  if (found.has(`profile\n${event.profileId}`)) return true;
+  const { users, email } = namedIds(event);
+  return users.some((u) => found.has(`user\n${u}`)) || (email !== null && found.has(`email\n${email}`));
+}
+
 /**
- * The batches without the events that name a suppressed profile or user (an erased person's old outbox), read in the
- * storing transaction: nothing of theirs is stored once their erasure has begun. One indexed read per distinct id.
+ * The batches without the events that name a suppressed id (an erased person's old outbox, or a new device of theirs
+ * aliased to an erased id), read in the storing transaction: nothing of theirs is stored once their erasure has begun.
+ * One statement per project for every kind of id.
  */
 function* withoutSuppressed(batches: readonly IngestInput[]): SqlProgram<IngestInput[]> {
-  const byProject = new Map<string, { profiles: Set<string>; users: Set<string> }>();
+  const byProject = new Map<string, { profiles: Set<string>; users: Set<string>; emails: Set<string> }>();
   for (const b of batches) {
     let ids = byProject.get(b.project);
-    if (ids === undefined) byProject.set(b.project, (ids = { profiles: new Set(), users: new Set() }));
+    if (ids === undefined) byProject.set(b.project, (ids = { profiles: new Set(), users: new Set(), emails: new Set() }));
     for (const e of b.events) {
       ids.profiles.add(e.profileId);
-      if (e.userId !== undefined) ids.users.add(e.userId);
+      const { users, email } = namedIds(e);
+      for (const u of users) ids.users.add(u);
+      if (email !== null) ids.emails.add(email);
     }
   }
   const suppressed = new Map<string, Set<string>>();
   // In project order, like every lock of this program.
   yield erasureLock([...byProject.keys()].sort(), 'shared');
   for (const [project, ids] of byProject) {
-    const found = yield* suppressedIds(project, [...ids.profiles], [...ids.users]);
+    const found = yield* suppressedIds(project, { profiles: [...ids.profiles], users: [...ids.users], emails: [...ids.emails] });
     if (found.size > 0) suppressed.set(project, found);
   }
   if (suppressed.size === 0) return batches as IngestInput[];
   return batches.map((b) => {
     const found = suppressed.get(b.project);
     if (found === undefined) return b;
-    return { ...b, events: b.events.filter((e) => !found.has(`profile\n${e.profileId}`) && (e.userId == null || !found.has(`user\n${e.userId}`))) };
+    return { ...b, events: b.events.filter((e) => !namesSuppressed(e, found)) };
   });
 }
 
