@@ -2,6 +2,7 @@ import { MAX_ID_LENGTH } from '../../wire/event.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
+import { normalEmail } from '../privacy/email-address.js';
 import type { ValidConsent } from './consent-store.js';
 
 const MAX_EMAIL = 320;
@@ -84,7 +85,11 @@ export function validateConsent(body: unknown): ValidConsent {
   }
   if (sourceId !== undefined) record.sourceId = sourceId;
   if (category !== undefined) record.category = category;
-  if (email !== undefined) record.email = email;
+  if (email !== undefined) {
+    // One address however it was typed: erasure and the suppression list look it up so (email-address.ts).
+    record.email = normalEmail(email);
+    if (record.email === '') invalid('email', 'must be a non-empty string');
+  }
   if (message !== undefined) record.message = message;
   if (eventId !== undefined) record.eventId = eventId;
   if (timestamp !== undefined) record.timestamp = timestamp;

@@ -1,5 +1,6 @@
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
+import { normalEmail } from './email-address.js';
 
 /** Whom a privacy request is about, as its body names them. */
 export type Subject =
@@ -26,7 +27,8 @@ export function* resolvePerson(project: string, subject: Subject): SqlProgram<Pe
   const todo: [keyof typeof found, string][] = [];
   const add = (kind: keyof typeof found, value: unknown): void => {
     if (value === null || value === undefined || value === '') return;
-    const id = str(value);
+    // Addresses as consent records store them; a subject or a row from before they were normalized matches too.
+    const id = kind === 'emails' ? normalEmail(str(value)) : str(value);
     if (found[kind].has(id)) return;
     found[kind].add(id);
     todo.push([kind, id]);

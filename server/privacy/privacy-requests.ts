@@ -2,6 +2,7 @@ import type { Actor } from '../auth/management-caller.js';
 import { randomUUID } from 'node:crypto';
 import { op, type SqlProgram, type SqlRow } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
+import { normalEmail } from './email-address.js';
 import type { Person, Subject } from './person.js';
 
 // Privacy requests as the database keeps them: what was asked, by which key, how far it got (step and cursor, so a
@@ -195,7 +196,8 @@ export function* clearExportsOf(project: string, person: Person): SqlProgram<num
   let cleared = 0;
   for (const r of rows) {
     const other = JSON.parse(str(r.person)) as Person;
-    if (![...other.profiles, ...other.users, ...other.emails].some((id) => ids.has(id))) continue;
+    // An export taken before addresses were normalized holds them as typed.
+    if (![...other.profiles, ...other.users, ...other.emails.map(normalEmail)].some((id) => ids.has(id))) continue;
     yield op(
       `UPDATE privacy_requests SET result = NULL, person = NULL, subject = NULL, source_id = NULL, counts = '{"erased":1}' WHERE id = ?`, str(r.id),
     );

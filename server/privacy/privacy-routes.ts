@@ -9,6 +9,7 @@ import { listLimit } from '../http/list-limit.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { op } from '../storage/sql-program.js';
 import { num } from '../storage/sql-values.js';
+import { normalEmail } from './email-address.js';
 import { exportRow } from './person-rows.js';
 import type { Subject } from './person.js';
 import {
@@ -55,7 +56,8 @@ function subjectOf(project: ProjectRef, body: unknown): Subject {
   }
   if (fields.sourceId !== undefined) invalid('sourceId', 'goes with profileId only');
   if (named[0] === 'userId') return { kind: 'userId', value: text('userId', MAX_ID_LENGTH) };
-  const email = text('email', MAX_EMAIL);
+  // One address however it was typed, as consent records store it (email-address.ts).
+  const email = normalEmail(text('email', MAX_EMAIL));
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) invalid('email', 'must be an email address');
   return { kind: 'email', value: email };
 }

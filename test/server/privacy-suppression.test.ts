@@ -98,5 +98,35 @@ for (const driver of DRIVERS) {
       assert.deepEqual(mentions(await readAllRows(h.db), ids), []);
       assert.deepEqual(exportedKinds(await requestDone(app, 'exports', { userId: user })), []);
     });
+
+    it('after erasing an address in one spelling, consent records and traits in other spellings are not stored', async () => {
+      const { app } = h;
+      await send(app, CONSENT, { profileId: 'prof-mail-1-8e0a', action: 'accept', validUntil: FUTURE, email: 'Erased.X@Example.com' });
+      await requestDone(app, 'erasures', { email: 'Erased.X@Example.com' });
+      const spellings = ['erased.x@example.com', 'ERASED.X@EXAMPLE.COM', '  Erased.X@Example.com\t', 'erased.X@example.COM '];
+      for (const [i, email] of spellings.entries()) {
+        await send(app, CONSENT, { profileId: `prof-mail-late-${i}-8e0a`, action: 'accept', validUntil: FUTURE, email });
+      }
+      const traits = makeEvent({ profileId: 'prof-mail-trait-8e0a', type: 'identify', name: 'identify', userId: 'user-mail-8e0a', userAttributes: { email: ' ERASED.x@example.com' } });
+      assert.deepEqual(await send(app, TRACK, { batch: [traits] }), { accepted: 1, duplicates: 0 });
+      await app.svc.models.settle();
+      assert.deepEqual(mentions(await readAllRows(h.db), ['erased.x@example.com', 'prof-mail-', 'user-mail-8e0a']), []);
+    });
+
+    it('an erasure by one spelling of an address finds every record stored under any spelling of it', async () => {
+      const { app } = h;
+      const spelt = ['Twice.Y@Example.org', 'twice.y@example.org ', 'TWICE.Y@EXAMPLE.ORG'];
+      for (const [i, email] of spelt.entries()) {
+        await send(app, CONSENT, { profileId: `prof-twice-${i}-3c55`, action: 'accept', validUntil: FUTURE, email });
+        await send(app, TRACK, { batch: [makeEvent({ profileId: `prof-twice-${i}-3c55`, sessionId: `s-twice-${i}` })] });
+      }
+      const exported = await requestDone(app, 'exports', { email: ' twice.Y@example.ORG' });
+      assert.deepEqual((exported.profiles as { profileId: string }[]).map((p) => p.profileId), ['prof-twice-0-3c55', 'prof-twice-1-3c55', 'prof-twice-2-3c55']);
+      const erased = await requestDone(app, 'erasures', { email: 'tWiCe.y@Example.Org' });
+      assert.deepEqual([(erased.counts as Record<string, number>).consents, (erased.counts as Record<string, number>).events], [3, 3]);
+      assert.deepEqual(mentions(await readAllRows(h.db), ['twice.y@example.org', 'prof-twice-']), []);
+      const listed = (await app.inject({ method: 'GET', url: `${PRIVACY}/suppressions`, headers: ADMIN })).json() as { suppressions: { kind: string; value: string }[] };
+      assert.deepEqual(listed.suppressions.filter((s) => s.kind === 'email' && s.value.includes('twice')).map((s) => s.value), ['twice.y@example.org']);
+    });
   });
 }
