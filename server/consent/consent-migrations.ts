@@ -1,3 +1,4 @@
+import { NORMAL_EMAIL_SQL } from '../privacy/email-address.js';
 import type { Migration } from '../storage/migrations.js';
 
 // Consent's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
@@ -32,6 +33,13 @@ ALTER TABLE consents ADD COLUMN banner_version TEXT;
 ALTER TABLE consents ADD COLUMN page TEXT;
 `;
 
+// Emails as the service now stores them (normalEmail): trimmed, lower-cased; one left empty is none. No unique key
+// holds the email, so spellings that become one collide nowhere.
+const normalEmails = (norm: (column: string) => string): string => `
+UPDATE consents SET email = CASE WHEN ${norm('email')} = '' THEN NULL ELSE ${norm('email')} END
+  WHERE email IS NOT NULL AND email <> ${norm('email')};
+`;
+
 export const CONSENT_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -44,5 +52,11 @@ export const CONSENT_MIGRATIONS: readonly Migration[] = [
     name: 'proof of consent: how each decision was made, the version of what was shown, and the page',
     sqlite: consentProof,
     postgres: consentProof,
+  },
+  {
+    version: 21,
+    name: 'consent records\' emails trimmed and lower-cased',
+    sqlite: normalEmails(NORMAL_EMAIL_SQL.sqlite),
+    postgres: normalEmails(NORMAL_EMAIL_SQL.postgres),
   },
 ];

@@ -1,4 +1,5 @@
 import type { Migration } from '../storage/migrations.js';
+import { NORMAL_EMAIL_SQL } from './email-address.js';
 
 // Privacy's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
 // every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
@@ -46,11 +47,30 @@ CREATE TABLE experiment_lifetimes (
 );
 `;
 
+// Emails as the service now stores them (normalEmail): the suppression list's and privacy requests' subjects. The list's
+// key (project, kind, value) would collide where two spellings of one address were suppressed: the first suppressed
+// (then the least spelling) stays, the others go, so the address keeps its first request.
+const normalEmails = (norm: (column: string) => string): string => `
+DELETE FROM suppressions WHERE kind = 'email' AND EXISTS (
+  SELECT 1 FROM suppressions AS earlier
+  WHERE earlier.project = suppressions.project AND earlier.kind = 'email' AND ${norm('earlier.value')} = ${norm('suppressions.value')}
+    AND (earlier.created_at < suppressions.created_at OR (earlier.created_at = suppressions.created_at AND earlier.value < suppressions.value))
+);
+UPDATE suppressions SET value = ${norm('value')} WHERE kind = 'email' AND value <> ${norm('value')};
+UPDATE privacy_requests SET subject = ${norm('subject')} WHERE subject_kind = 'email' AND subject IS NOT NULL AND subject <> ${norm('subject')};
+`;
+
 export const PRIVACY_MIGRATIONS: readonly Migration[] = [
   {
     version: 15,
     name: 'privacy: erasure and export requests, the suppression list, when experiments ended (retention)',
     sqlite: privacy({ int: 'INTEGER' }),
     postgres: privacy({ int: 'BIGINT' }),
+  },
+  {
+    version: 21,
+    name: 'the suppression list\'s and privacy requests\' emails trimmed and lower-cased, one entry per address',
+    sqlite: normalEmails(NORMAL_EMAIL_SQL.sqlite),
+    postgres: normalEmails(NORMAL_EMAIL_SQL.postgres),
   },
 ];

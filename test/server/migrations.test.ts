@@ -2,6 +2,7 @@
 // the latest version with those rows readable through the storage. Run on SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { op } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { migrateUpTo } from './helpers/migrate-up-to.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
@@ -63,6 +64,42 @@ for (const driver of DRIVERS) {
       ]);
       assert.deepEqual(answers.map((a) => [a.variation, a.created]), [['bold', false], ['control', false], ['x', true]]);
       assert.equal((await firstAssignment(storage, { project: 'acme/shop', experience: 'new-exp', unit: 'p1', variation: 'y', hashVersion: 2 })).variation, 'x');
+    });
+
+    it('21: stored emails are trimmed and lower-cased; two suppressed spellings of one address keep the first', async () => {
+      await storage?.close();
+      storage = undefined;
+      await db.destroy();
+      db = await driver.create();
+      const exec = await migrateUpTo(db, 20);
+      await exec(`INSERT INTO consents (project, profile_id, category, action, valid_until, email, event_id, ts, received_at) VALUES
+        ('acme/shop', 'p1', 'default', 'accept', 1900000000000, 'Pat.X@Example.com', 'e1', 1, 1),
+        ('acme/shop', 'p2', 'default', 'accept', 1900000000000, '  PAT.X@EXAMPLE.COM ', 'e2', 2, 2),
+        ('acme/shop', 'p3', 'default', 'accept', 1900000000000, NULL, 'e3', 3, 3),
+        ('acme/shop', 'p4', 'default', 'accept', 1900000000000, '   ', 'e4', 4, 4)`);
+      await exec(`INSERT INTO suppressions (project, kind, value, request_id, created_at) VALUES
+        ('acme/shop', 'email', 'Dup@Example.com', 'er_late', 200),
+        ('acme/shop', 'email', 'dup@example.com ', 'er_early', 100),
+        ('acme/shop', 'email', 'DUP@EXAMPLE.COM', 'er_later', 300),
+        ('acme/blog', 'email', 'Dup@Example.com', 'er_blog', 400),
+        ('acme/shop', 'profile', 'Prof-Case', 'er_profile', 500)`);
+      await exec(`INSERT INTO privacy_requests (id, project, kind, subject_kind, subject, status, step, counts, key_id, created_at, updated_at, lease_until)
+        VALUES ('ex_1', 'acme/shop', 'export', 'email', ' Ask@Example.COM', 'done', 'done', '{}', 'adm1', 1, 1, 0),
+               ('ex_2', 'acme/shop', 'export', 'userId', 'User-Case', 'done', 'done', '{}', 'adm1', 1, 1, 0)`);
+      storage = await db.open();
+      const read = (sql: string) => storage!.run(function* () {
+        // BIGINT comes back as text from PostgreSQL: created_at as a number, as SQLite answers it.
+        return (yield op(sql)).rows.map((r) => Object.entries(r).map(([column, v]) => (column === 'created_at' ? Number(v) : v)));
+      });
+      assert.deepEqual(await read('SELECT profile_id, email FROM consents ORDER BY id'), [
+        ['p1', 'pat.x@example.com'], ['p2', 'pat.x@example.com'], ['p3', null], ['p4', null],
+      ]);
+      assert.deepEqual(await read('SELECT project, kind, value, request_id, created_at FROM suppressions ORDER BY project, kind, value'), [
+        ['acme/blog', 'email', 'dup@example.com', 'er_blog', 400],
+        ['acme/shop', 'email', 'dup@example.com', 'er_early', 100],
+        ['acme/shop', 'profile', 'Prof-Case', 'er_profile', 500],
+      ]);
+      assert.deepEqual(await read('SELECT id, subject FROM privacy_requests ORDER BY id'), [['ex_1', 'ask@example.com'], ['ex_2', 'User-Case']]);
     });
   });
 }
