@@ -1,5 +1,5 @@
 import type { ConsentRecord } from '../../wire/consent.js';
-import { suppressedIds } from '../privacy/suppressions.js';
+import { erasureLock, suppressedIds } from '../privacy/suppressions.js';
 import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -19,6 +19,7 @@ const DEFAULT_CATEGORY = 'default';
 /**
  * Stores a consent record, once per `eventId` when it has one; false when that eventId was stored before, or when the
  * record names an erased person (the suppression list).
+ * `email` comes normalized (validate-consent.ts), as every stored address is.
  * A record with `categories` is stored as a row per category, in one transaction, each row deduplicated by
  * `<eventId>:<category>`.
  * @example await recordConsent(storage, 'acme/shop', { profileId: 'p1', action: 'accept', validUntil })
@@ -30,13 +31,13 @@ export function recordConsent(storage: Storage, project: string, record: ValidCo
         category, accepted ? 'accept' : 'reject', record.eventId === undefined ? null : `${record.eventId}:${category}`,
       ])
     : [[record.category ?? DEFAULT_CATEGORY, record.action, record.eventId ?? null]];
-  return storage.run(function* () {
-    // An erased person's record (an old outbox replaying) is stored nowhere.
-    if ((yield* suppressedIds(project, { profiles: [record.profileId], users: [] })).size > 0) return false;
-    if (record.email !== undefined) {
-      const { rows } = yield op("SELECT 1 FROM suppressions WHERE project = ? AND kind = 'email' AND value = ?", project, record.email);
-      if (rows.length > 0) return false;
-    }
+  return storage.transaction(function* () {
+    // An erased person's record (an old outbox replaying, or the address typed another way) is stored nowhere. Checked
+    // in the storing transaction under the erasure lock, as ingestion checks events: an erasure that begins meanwhile
+    // waits for this record, which it then finds and strips; one that began first is on the list this reads.
+    yield erasureLock([project], 'shared');
+    const named = { profiles: [record.profileId], users: [], emails: record.email === undefined ? [] : [record.email] };
+    if ((yield* suppressedIds(project, named)).size > 0) return false;
     let stored = false;
     for (const [category, action, eventId] of rows) {
       const { rows: inserted } = yield op(

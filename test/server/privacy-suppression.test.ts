@@ -5,12 +5,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { readAllRows, type AllRows } from './helpers/all-rows.js';
 import { makeEvent } from './helpers/events.js';
-import { DRIVERS } from './helpers/storage-drivers.js';
+import { op, type SqlProgram } from '../../server/storage/sql-program.js';
+import type { Storage } from '../../server/storage/storage.js';
+import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
-import { useApp } from './helpers/use-test-app.js';
+import { useApp, useStorage } from './helpers/use-test-app.js';
 
 const CHOOSE_API = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
@@ -130,3 +134,82 @@ for (const driver of DRIVERS) {
     });
   });
 }
+
+/** A session advisory lock the test holds: the consent's program waits on it right after reading the list. */
+const GATE = 4242;
+
+/**
+ * `storage`, whose next program that looks ids up on the suppression list waits, right after that read, until the test
+ * lets it go (it asks for the test's lock): the moment between the consent endpoint's check and its store, held open.
+ */
+function pausedAfterListRead(storage: Storage): Storage {
+  let armed = true;
+  function* paused<T>(program: SqlProgram<T>): SqlProgram<T> {
+    let step = program.next();
+    while (!step.done) {
+      const result = yield step.value;
+      if (armed && /FROM suppressions WHERE project = \? AND kind = \?/.test(step.value.sql)) {
+        armed = false;
+        yield op(`SELECT pg_advisory_lock_shared(${GATE})`);
+        yield op(`SELECT pg_advisory_unlock_shared(${GATE})`);
+      }
+      step = program.next(result);
+    }
+    return step.value;
+  }
+  return new Proxy(storage, {
+    get(target, prop) {
+      if (prop === 'run' || prop === 'transaction') {
+        return (make: () => SqlProgram<unknown>, options?: object) => target[prop](() => paused(make()), options);
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+// PostgreSQL only: on SQLite a consent's program runs whole on the one connection, so no erasure can commit between its
+// check and its store, and there is no moment to hold open.
+describe('a consent record sent while its person is erased (postgres)', () => {
+  const h = useStorage(POSTGRES_DRIVER);
+
+  it('an erasure that runs between the check and the store still leaves no record naming the person', async () => {
+    const profileId = 'prof-race-41f0';
+    const side = new pg.Client({ connectionString: h.db.location });
+    await side.connect();
+    const app = await buildApp({ config: config(), storage: pausedAfterListRead(h.storage) });
+    try {
+      await side.query(`SELECT pg_advisory_lock(${GATE})`);
+      const waiting = async (gate: boolean): Promise<boolean> => (await side.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND (classid = 0 AND objid = ${GATE}) = $1`, [gate],
+      )).rows.length > 0;
+      const consent = send(app, CONSENT, { profileId, action: 'accept', validUntil: FUTURE });
+      for (let polls = 0; !(await waiting(true)); polls++) {
+        assert.ok(polls < 500, 'the consent never read the list');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // The consent has read the list (its id is not on it yet) and waits to store. The erasure runs now: to its end,
+      // or until it waits for the consent.
+      const created = await app.inject({ method: 'POST', url: `${PRIVACY}/erasures`, headers: ADMIN, payload: { profileId, sourceId: 'web' } });
+      const { id } = created.json() as { id: string };
+      for (let polls = 0; ; polls++) {
+        assert.ok(polls < 1000, 'the erasure neither finished nor waited');
+        const status = (await app.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN })).json() as { status: string };
+        if (status.status === 'done' || (await waiting(false))) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await side.query(`SELECT pg_advisory_unlock(${GATE})`);
+      await consent;
+      for (let polls = 0; ; polls++) {
+        assert.ok(polls < 1000, 'the erasure did not finish');
+        const status = (await app.inject({ method: 'GET', url: `${PRIVACY}/erasures/${id}`, headers: ADMIN })).json() as { status: string };
+        if (status.status === 'done') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual(mentions(await readAllRows(h.db), [profileId]), []);
+    } finally {
+      await side.end();
+      await app.close();
+    }
+  });
+});
