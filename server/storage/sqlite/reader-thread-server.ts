@@ -18,6 +18,8 @@ export function serveReaderThread(programs: ThreadPrograms): void {
   const { file } = workerData as ProgramThreadData;
   const db = new Database(file, { readonly: true });
   db.pragma('busy_timeout = 5000');
+  // Read-only, so it deletes nothing; on all the same, so that no connection to the file is the exception.
+  db.pragma('secure_delete = ON');
   // The pages of a large read stay cached between requests (an upper bound, not an allocation).
   db.pragma('cache_size = -65536');
   const runner = new SqliteProgramRunner(db);

@@ -91,6 +91,9 @@ export class SqliteStorage extends SqlStorage {
     // FULL: a batch is acknowledged only after its commit reached the disk (nothing accepted is lost).
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
+    // An erasure must not leave the person's bytes in a freed page or cell, where a copy of the file would still hold
+    // them: every connection that can delete overwrites what it deletes (the writer threads and the checkpointer too).
+    this.db.pragma('secure_delete = ON');
     // 64 MiB of page cache instead of SQLite's 2 MiB: eventIds are random UUIDs, so every insert lands on a
     // random page of the (project, event_id) index, and the hot index pages stay cached. An upper bound, not an
     // allocation.

@@ -51,6 +51,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('synchronous = FULL');
+db.pragma('secure_delete = ON');
 let timer = setTimeout(checkpoint, workerData.intervalMs);
 function checkpoint() {
   const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');

@@ -56,6 +56,8 @@ export function serveWriterThread(programs: ThreadPrograms): void {
   // take turns: the connections wait up to busy_timeout for each other's (short) transactions.
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
+  // Erased rows are overwritten, not only unlinked (as on the main connection, sqlite-storage.ts).
+  db.pragma('secure_delete = ON');
   // Checkpoints belong to the storage's checkpoint thread (wal-checkpointer.ts); this connection only takes part at
   // the same bound as the main one. At SQLite's default of 1000 pages it would checkpoint after most of its commits.
   db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
