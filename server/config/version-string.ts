@@ -1,7 +1,6 @@
 // Version strings made comparable as plain strings, for the `$v…` condition operators.
 
 const NUMERIC = /^[0-9]+$/;
-const PREFIX_AND_BUILD = /(^v|\+.*$)/g;
 const SEPARATORS = /[-.]/;
 
 /**
@@ -12,10 +11,22 @@ const SEPARATORS = /[-.]/;
  *
  * @example paddedVersionString('v1.2.3+b7') // '    1-    2-    3-~'
  */
+/**
+ * The text without a leading `v` and without its `+build`: what GrowthBook's `/(^v|\+.*$)/g` removes, in one pass.
+ * That expression tries `.*$` from every `+`, quadratic in a visitor's attribute made of them. `.` stops at line
+ * terminators, so the build starts at the first `+` of the last line.
+ */
+function withoutPrefixAndBuild(text: string): string {
+  const start = text.startsWith('v') ? 1 : 0;
+  const lastLine = Math.max(...['\n', '\r', '\u2028', '\u2029'].map((end) => text.lastIndexOf(end))) + 1;
+  const plus = text.indexOf('+', Math.max(lastLine, start));
+  return text.slice(start, plus < 0 ? text.length : plus);
+}
+
 export function paddedVersionString(input: unknown): string {
   const text =
     typeof input === 'number' ? String(input) : typeof input === 'string' && input !== '' ? input : '0';
-  const parts = text.replace(PREFIX_AND_BUILD, '').split(SEPARATORS);
+  const parts = withoutPrefixAndBuild(text).split(SEPARATORS);
   if (parts.length === 3) parts.push('~');
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;

@@ -6,7 +6,9 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 // pass a request's headers, pino's `redact` censors their Authorization and Cookie.
 
 // `?name=value` or `&name=value`; the name is compared decoded, as the query parser reads it (`%61piKey` is apiKey).
-const PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
+// A name stops at a `?` too: otherwise every `?` of a URL made of them starts a scan to its end (quadratic in a
+// 16 KiB request line). A literal `?` in a name is then read as a new name: more is redacted, never less.
+const PARAM = /([?&])([^=&#?]*)=([^&#]*)/g;
 
 // `code`: the authorization code a single sign-on provider sends back to /admin/oidc/callback.
 const REDACTED_PARAMS = new Set(['apikey', 'writekey', 'code']);
