@@ -86,7 +86,10 @@ function validateVariations(value: unknown, path: string): void {
 
 function validateExperience(raw: unknown, path: string, feedIds: ReadonlySet<number>): void {
   const exp = requireObject(raw, path);
-  requireString(exp.name, `${path}.name`);
+  const name = requireString(exp.name, `${path}.name`);
+  // A re-randomisation's assignments are stored under `name#n` (compile-experiences.ts): an experience named hero#1
+  // would share them with hero randomised again.
+  if (name.includes('#')) fail(`${path}.name`, 'must not contain "#", which names a re-randomisation\'s assignments');
   optionalString(exp.group, `${path}.group`);
   const kinds = (['variations', 'body', 'feed'] as const).filter((k) => exp[k] !== undefined);
   if (kinds.length !== 1) fail(path, 'must have exactly one of variations, body or feed');

@@ -27,6 +27,7 @@ const exp = (shop: Record<string, unknown>, i: number) => (shop.experiences as R
 const metric = (shop: Record<string, unknown>, i: number) => (shop.metrics as Record<string, unknown>[])[i] as Record<string, unknown>;
 
 const CASES: { name: string; mutate: Mutate; message: string }[] = [
+  { name: 'experience named like a re-randomisation', mutate: (s) => { s.experiences = [{ name: 'hero#1', body: {} }]; }, message: `${SHOP}.experiences[0].name: must not contain "#", which names a re-randomisation's assignments` },
   { name: 'admin key malformed', mutate: (_s, r) => { ((r.organizations as Record<string, Record<string, unknown>>).acme!).adminKeys = ['nodot']; }, message: 'organizations.acme.adminKeys[0]: must be a key of the form <id>.<secret>' },
   { name: 'admin key id used by a project key', mutate: (_s, r) => { ((r.organizations as Record<string, Record<string, unknown>>).acme!).adminKeys = ['srv1.other']; }, message: `${SHOP}.apiKeys[0]: key id "srv1" is already used at organizations.acme.adminKeys[0]` },
   { name: 'metrics not an array', mutate: (s) => { s.metrics = {}; }, message: `${SHOP}.metrics: must be an array` },
