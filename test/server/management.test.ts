@@ -115,6 +115,8 @@ for (const driver of DRIVERS) {
         // What parses and still breaks storing or serving: U+0000 in a name, nesting past the stack.
         ['/experiences/a%00b', { body: {} }, 'experience.name: must not contain U+0000'],
         ['/metrics/a%00b', { event: 'x', type: 'count' }, 'metric.name: must not contain U+0000'],
+        // A re-randomised hero's assignments are stored as hero#1: no experience may take that name.
+        ['/experiences/hero%231', { body: {} }, 'experience.name: must not contain "#", which names a re-randomisation\'s assignments'],
         // (as JSON text: the test's own JSON.stringify would overflow on the first)
         ['/experiences/x', `{"body":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`, `experience.body.x${'[0]'.repeat(30)}: must not nest deeper than 32 levels`],
       ];
@@ -125,6 +127,7 @@ for (const driver of DRIVERS) {
       }
       assert.equal((await api.get('/experiences/hero')).json().version, 1);
       assert.equal((await api.get('/experiences/x')).statusCode, 404);
+      assert.equal((await api.get('/experiences/hero%231')).statusCode, 404);
       assert.deepEqual((await api.get('/audit')).json().entries, []);
     });
 
