@@ -8,6 +8,7 @@ import { ServiceError } from '../errors/service-error.js';
 import type { Storage } from '../storage/storage.js';
 import { FLOW_TTL_MS, startFlow, takeFlow } from './oidc-flows.js';
 import { personCredentials, upsertProvidedPerson } from './credentials-store.js';
+import { validEmail } from './person-input.js';
 
 /** What single sign-on uses of the service. */
 export interface OidcDeps {
@@ -124,9 +125,11 @@ export function oidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
       request.log.warn({ org: flow.org, error: String(error) }, 'single sign-on: the provider\'s answer was refused');
       return back('sso_failed');
     }
-    const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-    // A provider that says the address is not verified does not prove who holds it.
-    if (email === '' || claims.email_verified === false) return back('sso_no_access');
+    // The email names the person signed in as, so the provider must say it checked who holds it: only a boolean true
+    // counts (a claim left out, or "false" as a string, is no such word). The address is one the people API would take,
+    // so the provider can add no one the organization's admins could not see or remove.
+    const email = claims.email_verified === true ? validEmail(claims.email) : null;
+    if (email === null) return back('sso_no_access');
     if (oidc.roleClaim !== undefined) {
       const role = claimedRole(claims[oidc.roleClaim]);
       if (role === null) return back('sso_no_access');

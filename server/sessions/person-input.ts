@@ -17,10 +17,16 @@ export function bodyOf(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The email as stored (trimmed and lower-cased), or null when `raw` is not one: for input that is not a request's. */
+export function validEmail(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  const email = raw.trim().toLowerCase();
+  // The length first: the expression then never runs over more than a short string.
+  return email.length <= MAX_EMAIL && EMAIL.test(email) ? email : null;
+}
+
 /** The email as stored: trimmed and lower-cased. @throws ServiceError `invalid_request`. */
 export function emailOf(raw: unknown): string {
   if (typeof raw !== 'string') invalid('email', 'must be an email address');
-  const email = raw.trim().toLowerCase();
-  if (email.length > MAX_EMAIL || !EMAIL.test(email)) invalid('email', `${quoted(raw)} is not an email address`);
-  return email;
+  return validEmail(raw) ?? invalid('email', `${quoted(raw)} is not an email address`);
 }

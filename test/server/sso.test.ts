@@ -107,6 +107,31 @@ describe('single sign-on', () => {
         }
       });
 
+      it('lets in no one whose email the provider has not said is verified (claim left out, the string "false"), nor an address the people API refuses; nothing is stored', async () => {
+        const accounts = [
+          { email: 'uma@example.com', role: 'admin', emailVerified: null },
+          { email: 'vic@example.com', role: 'admin', emailVerified: 'false' },
+          { email: 'wes@example.com', role: 'admin', emailVerified: 'true' },
+          { email: '<img src=x onerror=alert(1)>', role: 'admin' },
+          { email: 'two@at@example.com', role: 'admin' },
+        ];
+        for (const account of accounts) {
+          provider.signInAs(account);
+          const { callback } = await signInWithSso('acme');
+          assert.equal(callback.headers.location, '/admin/?organization=acme&project=shop&signInError=sso_no_access', account.email);
+          assert.equal(cookieValue(callback, 'svc_session'), undefined, account.email);
+        }
+        const people = (await h.app.inject({ url: '/v1/acme/people', headers: { authorization: `Bearer ${ADMIN}` } })).json().people;
+        const tried = new Set(accounts.map((a) => a.email.toLowerCase()));
+        assert.deepEqual(people.filter((p: { email: string }) => tried.has(p.email)), [], 'no one was added');
+        // Without a role claim the organization's own people are looked up: an unverified claim reaches none of them.
+        await h.app.inject({ method: 'PUT', url: '/v1/other/people/xan%40example.com', headers: { authorization: 'Bearer admother.x' }, payload: { role: 'admin' } });
+        for (const emailVerified of [null, 'false', 0]) {
+          provider.signInAs({ email: 'xan@example.com', emailVerified });
+          assert.match(String((await signInWithSso('other')).callback.headers.location), /signInError=sso_no_access$/, String(emailVerified));
+        }
+      });
+
       it('without a role claim, lets in only the people added, with the role given them there', async () => {
         provider.signInAs({ email: 'sam@example.com', role: 'admin' });
         assert.match(String((await signInWithSso('other')).callback.headers.location), /signInError=sso_no_access$/);

@@ -11,7 +11,8 @@ export interface TestAccount {
   email: string;
   /** The `svc_role` claim (a role, or anything else to test refusal); left out when undefined. */
   role?: string;
-  emailVerified?: boolean;
+  /** The `email_verified` claim: true when undefined; null leaves it out; any other value is sent as it is. */
+  emailVerified?: unknown;
 }
 
 export interface TestProvider {
@@ -46,7 +47,8 @@ export async function startTestProvider(redirectUris: string[]): Promise<TestPro
       return account ? {
         accountId: sub,
         claims: () => ({
-          sub, email: account.email, email_verified: account.emailVerified ?? true, name: account.email,
+          sub, email: account.email, name: account.email,
+          ...(account.emailVerified !== null ? { email_verified: account.emailVerified ?? true } : {}),
           ...(account.role !== undefined ? { svc_role: account.role } : {}),
         }),
       } : undefined;
