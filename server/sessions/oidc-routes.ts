@@ -19,6 +19,8 @@ export interface OidcDeps {
 }
 
 const FLOW_COOKIE = 'svc_oidc';
+/** Over https, as the session cookie: a sibling subdomain can neither plant nor shadow a `__Host-` cookie. */
+const SECURE_FLOW_COOKIE = `__Host-${FLOW_COOKIE}`;
 const FLOW_PATH = '/admin/oidc/';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -34,10 +36,18 @@ function consoleUrl(org: string | null, project: string | null, error?: SignInEr
   return `/admin/${search === '' ? '' : `?${search}`}`;
 }
 
+// Over https (directly, or through a proxy Fastify trusts): the __Host- prefix, which requires Secure and Path=/. Over
+// http (a laptop, tests) the prefix cannot be used: the plain name, sent to the sign-in's own routes only.
 function flowCookie(request: FastifyRequest, value: string, maxAge: number): string {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  return `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+  const attributes = `Max-Age=${maxAge}; HttpOnly; SameSite=Lax`;
+  return request.protocol === 'https'
+    ? `${SECURE_FLOW_COOKIE}=${value}; Path=/; ${attributes}; Secure`
+    : `${FLOW_COOKIE}=${value}; Path=${FLOW_PATH}; ${attributes}`;
 }
+
+/** The flow's id from its cookie: over https only the `__Host-` one counts. */
+const flowId = (request: FastifyRequest): string | null =>
+  cookieToken(request, request.protocol === 'https' ? SECURE_FLOW_COOKIE : FLOW_COOKIE);
 
 /**
  * The role a provider's claims give a person under `roleClaim`: the claim's value when it is a role; of a list (a
@@ -100,7 +110,7 @@ export function oidcRoutes(app: FastifyInstance, deps: OidcDeps): void {
   });
 
   app.get('/admin/oidc/callback', async (request, reply) => {
-    const id = cookieToken(request, FLOW_COOKIE);
+    const id = flowId(request);
     reply.header('set-cookie', flowCookie(request, '', 0));
     const flow = id === null ? null : await deps.storage.transaction(() => takeFlow(id));
     if (!flow || deps.now() - flow.createdAt > FLOW_TTL_MS) return reply.redirect(consoleUrl(flow?.org ?? null, flow?.project ?? null, 'sso_expired'));

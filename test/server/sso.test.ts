@@ -39,17 +39,22 @@ describe('single sign-on', () => {
         file.organizations.acme!.oidc = { ...oidc, roleClaim: 'svc_role' };
         file.organizations.other!.adminKeys = ['admother.x'];
         file.organizations.other!.oidc = oidc;
-        return { config: file, logger: { level: 'info', stream } };
+        // A proxy Fastify trusts says when the browser came over https (X-Forwarded-Proto).
+        return { config: file, trustProxy: 1, logger: { level: 'info', stream } };
       });
 
       /**
        * A browser's round: the console's SSO link, the provider's redirects (its cookies kept), and the callback; answers
        * the callback's answer. `tamper` changes the callback URL; `flowCookie` false drops the browser's flow cookie.
        */
-      async function signInWithSso(org: string, options: { tamper?: (url: URL) => void; flowCookie?: boolean } = {}): Promise<{ callback: Answer; url: string; flow: string }> {
-        const start = await h.app.inject({ url: `/admin/oidc/start?organization=${org}&project=shop` }) as Answer;
+      async function signInWithSso(
+        org: string, options: { tamper?: (url: URL) => void; flowCookie?: boolean | string; https?: boolean } = {},
+      ): Promise<{ callback: Answer; url: string; flow: string; start: Answer }> {
+        const scheme = options.https ? { 'x-forwarded-proto': 'https' } : {};
+        const start = await h.app.inject({ url: `/admin/oidc/start?organization=${org}&project=shop`, headers: scheme }) as Answer;
         assert.equal(start.statusCode, 302, start.body);
-        const flow = cookieValue(start, 'svc_oidc')!;
+        const name = options.https ? '__Host-svc_oidc' : 'svc_oidc';
+        const flow = cookieValue(start, name)!;
         assert.ok(flow, 'the flow cookie');
         const jar = new Map<string, string>();
         let url = String(start.headers.location);
@@ -67,10 +72,11 @@ describe('single sign-on', () => {
         }
         const back = new URL(url);
         options.tamper?.(back);
+        const sent = options.flowCookie === false ? null : typeof options.flowCookie === 'string' ? options.flowCookie : name;
         const callback = await h.app.inject({
-          url: back.pathname + back.search, headers: options.flowCookie === false ? {} : { cookie: `svc_oidc=${flow}` },
+          url: back.pathname + back.search, headers: { ...scheme, ...(sent === null ? {} : { cookie: `${sent}=${flow}` }) },
         }) as Answer;
-        return { callback, url: back.href, flow };
+        return { callback, url: back.href, flow, start };
       }
 
       it('signs a person in with the role the provider\'s claim gives, and adds them to the organization', async () => {
@@ -154,6 +160,25 @@ describe('single sign-on', () => {
         const tampered = await signInWithSso('acme', { tamper: (url) => url.searchParams.set('state', 'forged') });
         assert.match(String(tampered.callback.headers.location), /signInError=sso_failed$/);
         assert.equal(cookieValue(tampered.callback, 'svc_session'), undefined);
+      });
+
+      it('over https keeps the flow in a __Host- cookie (Secure, Path=/), which a sibling subdomain cannot plant, and reads no other', async () => {
+        provider.signInAs({ email: 'yul@example.com', role: 'viewer' });
+        const { start, callback } = await signInWithSso('acme', { https: true });
+        const line = cookiesOf(start).find((c) => c.startsWith('__Host-svc_oidc='))!;
+        assert.deepEqual(line.split(';').slice(1).map((a) => a.trim()).sort(), ['HttpOnly', 'Max-Age=600', 'Path=/', 'SameSite=Lax', 'Secure']);
+        assert.equal(cookieValue(start, 'svc_oidc'), undefined);
+        assert.equal(callback.headers.location, '/admin/?organization=acme&project=shop');
+        assert.ok(cookieValue(callback, '__Host-svc_session'));
+        assert.ok(cookiesOf(callback).some((c) => /^__Host-svc_oidc=;.*Max-Age=0/.test(c)), 'the flow cookie is cleared');
+        // A cookie without the prefix, as a sibling subdomain could set for this host, is not the flow's over https.
+        const planted = await signInWithSso('acme', { https: true, flowCookie: 'svc_oidc' });
+        assert.equal(planted.callback.headers.location, '/admin/?signInError=sso_expired');
+        assert.equal(cookieValue(planted.callback, '__Host-svc_session'), undefined);
+        // Plain http (a laptop) cannot use the prefix: the flow cookie keeps its name, on the sign-in's path only.
+        const overHttp = await signInWithSso('acme');
+        assert.match(cookiesOf(overHttp.start).find((c) => c.startsWith('svc_oidc='))!, /; Path=\/admin\/oidc\/;/);
+        assert.equal((await signInWithSso('acme', { flowCookie: '__Host-svc_oidc' })).callback.headers.location, '/admin/?signInError=sso_expired');
       });
 
       it('offers SSO on the sign-in page only where it is set up', async () => {
