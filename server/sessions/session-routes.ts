@@ -10,7 +10,7 @@ import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { bodyOf, emailOf, invalid } from './person-input.js';
 import { personCredentials, setPasswordHash } from './credentials-store.js';
 import { checkSameOrigin, type SessionCaller, type Sessions } from '../auth/sessions.js';
-import type { SignInLimiter } from './sign-in-limiter.js';
+import type { SignInAttempt, SignInLimiter } from './sign-in-limiter.js';
 
 /** What the sign-in routes use of the service. */
 export interface SessionDeps {
@@ -80,15 +80,15 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const body = bodyOf(request.body);
     const email = emailOf(body.email);
     if (typeof body.password !== 'string' || body.password === '') invalid('password', 'is required');
-    const account = `${org}\u0000${email}`;
-    refuseWhileLimited(deps.limiter, account, request, reply);
-    const stored = hasOrganization(deps.config, org) ? await deps.storage.run(() => personCredentials(org, email)) : { hash: null };
-    // An unknown email or organization is hashed against too: the answer takes as long, and says the same.
-    if (!(await verifyPassword(body.password, stored.hash))) {
-      deps.limiter.failed(account, request.ip);
-      throw new ServiceError('invalid_credentials', 'The email or password is wrong.');
+    const attempt = beginAttempt(deps.limiter, `${org}\u0000${email}`, request, reply);
+    try {
+      const stored = hasOrganization(deps.config, org) ? await deps.storage.run(() => personCredentials(org, email)) : { hash: null };
+      // An unknown email or organization is hashed against too: the answer takes as long, and says the same.
+      if (!(await verifyPassword(body.password, stored.hash))) throw new ServiceError('invalid_credentials', 'The email or password is wrong.');
+      attempt.succeeded();
+    } finally {
+      attempt.end();
     }
-    deps.limiter.succeeded(account);
     const session = await deps.sessions.start(request, reply, org, 'person', email);
     return meAnswer(session.entry, session);
   });
@@ -117,12 +117,14 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     if (!entry.person || !session) throw new ServiceError('invalid_request', 'Only a person signed in to the console has a password to change.');
     const body = bodyOf(request.body);
     const password = checkNewPassword(body.password, entry.id);
-    const account = `${entry.org}\u0000${entry.id}`;
-    refuseWhileLimited(deps.limiter, account, request, reply);
-    const stored = await deps.storage.run(() => personCredentials(entry.org, entry.id));
-    if (!(await verifyPassword(typeof body.currentPassword === 'string' ? body.currentPassword : '', stored.hash))) {
-      deps.limiter.failed(account, request.ip);
-      throw new ServiceError('wrong_password', 'The current password is wrong.');
+    const attempt = beginAttempt(deps.limiter, `${entry.org}\u0000${entry.id}`, request, reply);
+    try {
+      const stored = await deps.storage.run(() => personCredentials(entry.org, entry.id));
+      const current = typeof body.currentPassword === 'string' ? body.currentPassword : '';
+      if (!(await verifyPassword(current, stored.hash))) throw new ServiceError('wrong_password', 'The current password is wrong.');
+      attempt.succeeded();
+    } finally {
+      attempt.end();
     }
     const hash = await hashPassword(password);
     await deps.storage.transaction(() => setPasswordHash(entry.org, entry.id, hash, deps.now()));
@@ -136,18 +138,20 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const body = bodyOf(request.body);
     if (typeof body.token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(body.token)) throw invalidInvitation();
     const password = checkNewPassword(body.password);
-    const tries = `${org}\u0000invitation\u0000${request.ip}`;
-    refuseWhileLimited(deps.limiter, tries, request, reply);
-    const hash = await hashPassword(password);
-    const now = deps.now();
-    const email = await deps.storage.transaction(function* () {
-      const invited = yield* takeInvitation(org, body.token as string, now);
-      if (invited !== null) yield* setPasswordHash(org, invited, hash, now);
-      return invited;
-    });
-    if (email === null) {
-      deps.limiter.failed(tries, request.ip);
-      throw invalidInvitation();
+    const attempt = beginAttempt(deps.limiter, `${org}\u0000invitation\u0000${request.ip}`, request, reply);
+    let email: string | null;
+    try {
+      const hash = await hashPassword(password);
+      const now = deps.now();
+      email = await deps.storage.transaction(function* () {
+        const invited = yield* takeInvitation(org, body.token as string, now);
+        if (invited !== null) yield* setPasswordHash(org, invited, hash, now);
+        return invited;
+      });
+      if (email === null) throw invalidInvitation();
+      attempt.undo();
+    } finally {
+      attempt.end();
     }
     // A password set from an invitation ends any session the person had (a reset by an admin's new invitation).
     await deps.sessions.endAll(org, 'person', email);
@@ -160,11 +164,16 @@ function invalidInvitation(): ServiceError {
   return new ServiceError('invalid_invitation', 'This invitation link is not valid: it was used, replaced or has expired. Ask an admin for a new one.');
 }
 
-/** @throws ServiceError `rate_limited` (with Retry-After) while the account or address has failed too often. */
-function refuseWhileLimited(limiter: SignInLimiter, account: string, request: FastifyRequest, reply: FastifyReply): void {
-  const wait = limiter.retryAfter(account, request.ip);
-  if (wait > 0) {
-    reply.header('retry-after', String(wait));
-    throw new ServiceError('rate_limited', `Too many failed attempts; try again in ${Math.ceil(wait / 60)} minute(s).`);
-  }
+/**
+ * A try of `account` from the request's address, counted as failed before its password is hashed (see SignInLimiter).
+ * @throws ServiceError `rate_limited` (with Retry-After) while the account or address has failed too often, or has
+ * too many tries under way.
+ */
+function beginAttempt(limiter: SignInLimiter, account: string, request: FastifyRequest, reply: FastifyReply): SignInAttempt {
+  const attempt = limiter.begin(account, request.ip);
+  if (!('retryAfter' in attempt)) return attempt;
+  const wait = attempt.retryAfter;
+  reply.header('retry-after', String(wait));
+  const when = wait < 60 ? `${wait} second(s)` : `${Math.ceil(wait / 60)} minute(s)`;
+  throw new ServiceError('rate_limited', `Too many sign-in attempts; try again in ${when}.`);
 }

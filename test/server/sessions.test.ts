@@ -129,6 +129,43 @@ for (const driver of DRIVERS) {
       assert.equal((await signIn('cy@example.com', PASSWORD)).statusCode, 200);
     });
 
+    it('counts a guess before checking it: of 30 wrong passwords for one account at once, at most 10 are answered 401, the rest 429', async () => {
+      await person('cal@example.com', 'viewer');
+      const from = { headers: { 'x-forwarded-for': '198.51.100.1' } };
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn('cal@example.com', `guess number ${i}`, from)));
+      const codes = answers.map((a) => a.statusCode);
+      assert.ok(codes.filter((c) => c === 401).length <= 10, codes.join(' '));
+      assert.ok(codes.filter((c) => c === 401).length >= 1, codes.join(' '));
+      assert.deepEqual(codes.filter((c) => c !== 401 && c !== 429), [], codes.join(' '));
+      for (const refused of answers.filter((a) => a.statusCode === 429)) {
+        assert.equal(refused.json().error.code, 'rate_limited');
+        assert.ok(Number(refused.headers['retry-after']) >= 1, 'Retry-After');
+      }
+    });
+
+    it('bounds the guesses in flight from one address across accounts: of 30 wrong passwords for 30 people at once, at most 4 are answered 401, the rest 429', async () => {
+      const from = { headers: { 'x-forwarded-for': '198.51.100.2' } };
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(`many${i}@example.com`, `guess number ${i}`, from)));
+      const codes = answers.map((a) => a.statusCode);
+      // Each guess keeps a core busy with scrypt: one address gets only a few at a time, whatever the accounts.
+      assert.ok(codes.filter((c) => c === 401).length <= 4, codes.join(' '));
+      assert.ok(codes.filter((c) => c === 401).length >= 1, codes.join(' '));
+      assert.deepEqual(codes.filter((c) => c !== 401 && c !== 429), [], codes.join(' '));
+    });
+
+    it('refuses an address past 50 failures in 15 minutes, whichever accounts it tries, until the window passes; other addresses go on', async () => {
+      await person('dia@example.com', 'viewer');
+      const from = { headers: { 'x-forwarded-for': '198.51.100.3' } };
+      for (let i = 0; i < 50; i++) assert.equal((await signIn(`guess${i}@example.com`, 'not the password', from)).statusCode, 401, `guess ${i}`);
+      const limited = await signIn('dia@example.com', PASSWORD, from);
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.equal(limited.json().error.code, 'rate_limited');
+      assert.ok(Number(limited.headers['retry-after']) > 0 && Number(limited.headers['retry-after']) <= 15 * 60);
+      assert.equal((await signIn('dia@example.com', PASSWORD, { headers: { 'x-forwarded-for': '198.51.100.4' } })).statusCode, 200);
+      clock += 15 * 60_000 + 1;
+      assert.equal((await signIn('dia@example.com', PASSWORD, from)).statusCode, 200);
+    });
+
     it('refuses an unsafe request with the cookie but without the CSRF token, or from another origin; nothing is stored', async () => {
       const ed = await person('dee@example.com', 'editor');
       const put = (who: Caller) => call('PUT', `${SHOP}/experiences/csrf-probe`, who, experience);
