@@ -1,6 +1,7 @@
 // The password rules and hashing people's console passwords go through: length (12 to 128), any characters, no
 // truncation, the commonest passwords refused, scrypt hashes verified in constant time (an unknown person's too).
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ServiceError } from '../../server/errors/service-error.js';
 import { checkNewPassword, hashPassword, verifyPassword } from '../../server/sessions/passwords.js';
@@ -41,8 +42,18 @@ describe('passwords', () => {
     assert.equal(await verifyPassword('🔑🔑🔑 mot de passe', await hashPassword('🔑🔑🔑 mot de passe')), true);
   });
 
-  it('hashes for an unknown person too (the same work as a wrong password), and answers false', async () => {
+  it('hashes for an unknown person too (the same work as a wrong password), and answers false', async (t) => {
+    const scrypt = t.mock.method(crypto, 'scrypt');
+    const known = await hashPassword('a known person\'s password');
     assert.equal(await verifyPassword('anything at all', null), false);
+    scrypt.mock.resetCalls();
+    assert.equal(await verifyPassword('anything at all', known), false);
+    const wrongPassword = scrypt.mock.calls.map((c) => c.arguments[3]);
+    scrypt.mock.resetCalls();
+    assert.equal(await verifyPassword('anything at all', null), false);
+    // The decoy is made once; from then on an unknown person costs one scrypt with the same parameters as a person's.
+    assert.deepEqual(scrypt.mock.calls.map((c) => c.arguments[3]), wrongPassword);
+    assert.deepEqual(wrongPassword.map((o) => ({ ...o, maxmem: undefined })), [{ N: 2 ** 15, r: 8, p: 3, maxmem: undefined }]);
     assert.equal(await verifyPassword('anything at all', 'bcrypt$not-ours'), false);
   });
 });

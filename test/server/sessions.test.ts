@@ -3,6 +3,7 @@
 // method, idle and absolute timeouts, sign out (here and everywhere), a removed person or revoked key stopping at the
 // next request, brute force slowed down, and no secret in the log, the audit or the database.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
@@ -100,11 +101,19 @@ for (const driver of DRIVERS) {
       assert.equal((await call('GET', '/v1/acme/me', { headers: { ...https, cookie: `svc_session=${secureToken}` } })).statusCode, 401);
     });
 
-    it('answers a wrong password and an unknown email alike, and stores only a scrypt hash', async () => {
+    it('answers a wrong password and an unknown email alike (both hashed), and stores only a scrypt hash', async (t) => {
       await person('ben@example.com', 'viewer');
-      const wrong = await signIn('ben@example.com', 'not the password');
-      const unknown = await signIn('nobody@example.com', PASSWORD);
-      const otherOrg = await call('POST', '/v1/nope/session', {}, { email: 'ben@example.com', password: PASSWORD });
+      const scrypt = t.mock.method(crypto, 'scrypt');
+      const hashed = async <T>(what: string, send: () => Promise<T>): Promise<T> => {
+        scrypt.mock.resetCalls();
+        const res = await send();
+        assert.equal(scrypt.mock.calls.filter((c) => (c.arguments[3] as { N?: number }).N === 2 ** 15).length >= 1, true, `${what} is hashed`);
+        return res;
+      };
+      const wrong = await hashed('a wrong password', () => signIn('ben@example.com', 'not the password'));
+      // An unknown email is hashed against a decoy: it costs the same, so its answer's time does not tell it apart.
+      const unknown = await hashed('an unknown email', () => signIn('nobody@example.com', PASSWORD));
+      const otherOrg = await hashed('an unknown organization', () => call('POST', '/v1/nope/session', {}, { email: 'ben@example.com', password: PASSWORD }));
       for (const res of [wrong, unknown, otherOrg]) {
         assert.equal(res.statusCode, 401, res.body);
         assert.deepEqual(res.json(), { error: { code: 'invalid_credentials', message: 'The email or password is wrong.' } });
