@@ -24,6 +24,7 @@ import { feedRoute } from './recommendations/feed-route.js';
 import { healthRoute } from './http/health-route.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
+import { consoleHeaders } from './http/console-headers.js';
 import { resultsRoute } from './results/results-route.js';
 import { ExposureIndexer } from './results/exposure-indexer.js';
 import { GuardrailWatch } from './guardrails/guardrail-watch.js';
@@ -192,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-content-type-options', 'nosniff');
     done();
   });
+  consoleHeaders(app);
   registerBodyParsers(app);
 
   registerCors(app, config);
