@@ -66,6 +66,9 @@ export class SvcAdminMetrics extends ApiView {
     input[readonly] {
       background: #f6f8fa;
     }
+    .alert.action-error {
+      margin-block-end: 1rem;
+    }
   `];
 
   static override properties = {
@@ -124,7 +127,7 @@ export class SvcAdminMetrics extends ApiView {
         </div>
       </div>
       ${this.actionError
-        ? html`<div class="alert error" role="alert" style="margin-block-end: 1rem"><strong>Not deleted</strong>${this.actionError}</div>` : nothing}
+        ? html`<div class="alert error action-error" role="alert"><strong>Not deleted</strong>${this.actionError}</div>` : nothing}
       ${this.#table()}`;
   }
 

@@ -64,6 +64,9 @@ export class SvcAdminPrivacy extends ApiView {
       margin-block-end: 0.25rem;
       font-weight: 600;
     }
+    form h2 {
+      margin-block-start: 0;
+    }
     .fields {
       display: grid;
       grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr));
@@ -155,7 +158,7 @@ export class SvcAdminPrivacy extends ApiView {
   #form(): TemplateResult {
     const subject = SUBJECTS.find((s) => s.kind === this.kind)!;
     return html`<form @submit=${(e: SubmitEvent) => void this.#submit(e)} aria-labelledby="new-request">
-      <h2 id="new-request" style="margin-block-start: 0">New request</h2>
+      <h2 id="new-request">New request</h2>
       <fieldset>
         <legend>Name the person by</legend>
         ${SUBJECTS.map((s) => html`<label><input type="radio" name="kind" value=${s.kind} .checked=${this.kind === s.kind}

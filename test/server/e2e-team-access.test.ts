@@ -5,6 +5,8 @@
 // key stop at their next request, on either node. Nothing secret is left in the browser's storage.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -64,6 +66,13 @@ describe('team access, end to end (two nodes on one PostgreSQL)', { skip }, () =
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(String(error)));
+    // Whatever the console's Content-Security-Policy refuses is an error too (a style attribute, an inline script).
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+    });
+    await page.evaluateOnNewDocument(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy: ${e.violatedDirective} ${e.blockedURI}`));
+    });
     await page.setViewport({ width: 1280, height: 900 });
     return { context, page };
   }
@@ -198,6 +207,34 @@ describe('team access, end to end (two nodes on one PostgreSQL)', { skip }, () =
     await nav(page);
     assert.equal((await api(b, 'DELETE', '/v1/acme/people/rem%40example.com', ADMIN_KEY)).status, 204);
     await signedOutOnNextRequest(page);
+    await context.close();
+  });
+
+  it('loads the console and signs in under its Content-Security-Policy, and renders it in no other page\'s frame', { timeout: 60_000 }, async () => {
+    await personWithPassword('csp@example.com', 'admin');
+    const { context, page } = await freshPage();
+    const before = pageErrors.length;
+    const answer = await page.goto(`${a}/admin/?organization=acme&project=shop`, { waitUntil: 'load' });
+    assert.match(answer?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
+    await signInWithPassword(page, 'csp@example.com', PASSWORD);
+    // The pages with the most markup of their own, drawn under the policy.
+    for (const label of ['Metrics', 'Privacy', 'People and keys']) {
+      await click(page, `${APP} >>> nav button::-p-text(${label})`);
+      await find(page, `${APP} >>> h1::-p-text(${label})`);
+    }
+    assert.deepEqual(pageErrors.slice(before), [], 'nothing refused by the policy');
+    // A page on another port of the same site frames the console: the browser draws the console in no frame.
+    const framer = http.createServer((_req, res) => res.end(`<!doctype html><iframe src="${a}/admin/?organization=acme"></iframe>`));
+    await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`, { waitUntil: 'load' });
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      assert.ok(frame, 'the frame is there');
+      const rendered = await frame.evaluate(() => document.querySelector('svc-admin') !== null).catch(() => false);
+      assert.equal(rendered, false, `the console was drawn in the frame (${frame.url()})`);
+    } finally {
+      await new Promise((resolve) => framer.close(resolve));
+    }
     await context.close();
   });
 
