@@ -53,9 +53,7 @@ export class SvcAdminMetrics extends ApiView {
       white-space: normal;
       overflow-wrap: anywhere;
     }
-    legend {
-      margin-block-end: 0.5rem;
-    }
+    legend { margin-block-end: 0.5rem; }
     .flags {
       display: flex;
       flex-wrap: wrap;
@@ -63,12 +61,8 @@ export class SvcAdminMetrics extends ApiView {
       gap: 0.5rem 1.25rem;
       min-height: 2.25rem;
     }
-    input[readonly] {
-      background: #f6f8fa;
-    }
-    .alert.action-error {
-      margin-block-end: 1rem;
-    }
+    input[readonly] { background: #f6f8fa; }
+    .alert.action-error { margin-block-end: 1rem; }
   `];
 
   static override properties = {

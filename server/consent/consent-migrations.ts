@@ -1,4 +1,4 @@
-import { NORMAL_EMAIL_SQL } from '../privacy/email-address.js';
+import { NORMAL_EMAIL_SQL } from '../privacy/privacy-migrations.js';
 import type { Migration } from '../storage/migrations.js';
 
 // Consent's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with

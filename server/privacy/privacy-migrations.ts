@@ -1,5 +1,4 @@
 import type { Migration } from '../storage/migrations.js';
-import { NORMAL_EMAIL_SQL } from './email-address.js';
 
 // Privacy's tables, as migrations: written per database where the SQL differs (types, identity columns). Listed with
 // every domain's in server/schema.ts and run in version order; a shipped version is never edited: a change is the
@@ -46,6 +45,17 @@ CREATE TABLE experiment_lifetimes (
   PRIMARY KEY (project, experience)
 );
 `;
+
+/**
+ * `normalEmail` (email-address.ts) in each database's SQL, for migrations of stored addresses: whitespace (space, tab,
+ * line ends, vertical tab, form feed) trimmed, lower case. SQLite's lower() and PostgreSQL's under a C ctype change
+ * ASCII letters only, so an address stored with other capitals keeps them (and is then found only as typed).
+ * @example `UPDATE consents SET email = ${NORMAL_EMAIL_SQL.sqlite('email')}`
+ */
+export const NORMAL_EMAIL_SQL = {
+  sqlite: (column: string): string => `lower(trim(${column}, char(32, 9, 10, 11, 12, 13)))`,
+  postgres: (column: string): string => `lower(btrim(${column}, chr(32) || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))`,
+};
 
 // Emails as the service now stores them (normalEmail): the suppression list's and privacy requests' subjects. The list's
 // key (project, kind, value) would collide where two spellings of one address were suppressed: the first suppressed
