@@ -11,12 +11,13 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
-const UNDER_CONSOLE = /^\/admin(?:[/?]|$)/;
+/** `/admin`, `/admin/…` or `/admin?…`, not `/administer`. */
+const underConsole = (url: string): boolean => url.startsWith('/admin') && (url.length === 6 || url[6] === '/' || url[6] === '?');
 
 /** Adds the console's headers to every answer under /admin/: its page and assets, single sign-on's redirects, misses. */
 export function consoleHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNDER_CONSOLE.test(request.url)) reply.headers(CONSOLE_HEADERS);
+    if (underConsole(request.url)) reply.headers(CONSOLE_HEADERS);
     done();
   });
 }
