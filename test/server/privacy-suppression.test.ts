@@ -4,7 +4,6 @@
 // emails are one address however they were typed, for erasure as for the list.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
@@ -13,15 +12,13 @@ import { makeEvent } from './helpers/events.js';
 import { op, type SqlProgram } from '../../server/storage/sql-program.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { DRIVERS, POSTGRES_DRIVER } from './helpers/storage-drivers.js';
-import { basic, testConfig } from './helpers/test-config.js';
+import { ADMIN, PRIVACY, requestDone, send } from './helpers/privacy-api.js';
+import { testConfig } from './helpers/test-config.js';
 import { useApp, useStorage } from './helpers/use-test-app.js';
 
 const CHOOSE_API = '/v1/acme/projects/shop/optimization/choose-api?apiKey=srv1.s3cret';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 const CONSENT = '/v1/acme/projects/shop/consents/data';
-const PRIVACY = '/v1/acme/projects/shop/privacy';
-const BROWSER = { authorization: basic('web1.p4ss') };
-const ADMIN = { authorization: 'Bearer adm1.s3cret' };
 const FUTURE = Date.parse('2030-01-01T00:00:00.000Z');
 
 function config(): ServiceConfigFile {
@@ -33,24 +30,7 @@ function config(): ServiceConfigFile {
   return file;
 }
 
-async function send(app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = BROWSER) {
-  const res = await app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
-  assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as Record<string, unknown>;
-}
 
-/** POSTs a privacy request and reads it until it is done. */
-async function requestDone(app: FastifyInstance, kind: 'erasures' | 'exports', body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const created = await app.inject({ method: 'POST', url: `${PRIVACY}/${kind}`, headers: ADMIN, payload: body });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id } = created.json() as { id: string };
-  for (let polls = 0; ; polls++) {
-    assert.ok(polls < 2000, 'the request did not finish: gave up polling');
-    const answer = (await app.inject({ method: 'GET', url: `${PRIVACY}/${kind}/${id}`, headers: ADMIN })).json() as Record<string, unknown>;
-    if (answer.status === 'done') return answer;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The tables (but the suppression list) with a row mentioning one of `ids` (case-insensitively), and that row. */
 function mentions(rows: AllRows, ids: string[]): string[] {

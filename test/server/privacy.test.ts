@@ -15,16 +15,14 @@ import type { ServiceEvent } from '../../wire/event.js';
 import { readAllRows, type AllRows } from './helpers/all-rows.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
-import { basic, testConfig } from './helpers/test-config.js';
+import { ADMIN, PRIVACY, requestDone, send } from './helpers/privacy-api.js';
+import { testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
 import { SCHEMA } from '../../server/schema.js';
 
 const CHOOSE = '/v1/acme/projects/shop/optimization/choose-api';
 const TRACK = '/v1/acme/projects/shop/sources/web/track';
 const CONSENT = '/v1/acme/projects/shop/consents/data';
-const PRIVACY = '/v1/acme/projects/shop/privacy';
-const BROWSER = { authorization: basic('web1.p4ss') };
-const ADMIN = { authorization: 'Bearer adm1.s3cret' };
 const FUTURE = Date.parse('2030-01-01T00:00:00.000Z');
 
 /** The erased person's ids: distinctive, so that a search of every table finds nothing else by chance. */
@@ -75,28 +73,7 @@ function history(): ServiceEvent[] {
   ];
 }
 
-async function send(app: FastifyInstance, url: string, payload: unknown, headers: Record<string, string> = BROWSER) {
-  const res = await app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
-  assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as Record<string, unknown>;
-}
 
-/** POSTs a request and reads it until it is done. */
-async function requestDone(app: FastifyInstance, kind: 'erasures' | 'exports', body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const created = await app.inject({ method: 'POST', url: `${PRIVACY}/${kind}`, headers: ADMIN, payload: body });
-  assert.equal(created.statusCode, 202, created.body);
-  const { id, status } = created.json() as { id: string; status: string };
-  assert.equal(status, 'received');
-  for (let polls = 0; ; polls++) {
-    assert.ok(polls < 2000, 'the request did not finish: gave up polling');
-    const res = await app.inject({ method: 'GET', url: `${PRIVACY}/${kind}/${id}`, headers: ADMIN });
-    assert.equal(res.statusCode, 200, res.body);
-    const answer = res.json() as Record<string, unknown>;
-    if (answer.status === 'done') return answer;
-    assert.ok(answer.status === 'received' || answer.status === 'running', String(answer.status));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function hero(app: FastifyInstance): Promise<{ units: number; variations: { units: number }[] }> {
   const res = await app.inject({ method: 'GET', url: '/v1/acme/projects/shop/experiences/hero/results?apiKey=srv1.s3cret' });
