@@ -18,6 +18,13 @@ export interface ExposedUnits {
    * exposure reported when shown, when it was shown.
    */
   first: Float64Array;
+  /**
+   * Per unit: its first exposure on its device's own clock (the event's `timestamp` as sent), for an exposure reported
+   * when shown; NaN for a Choose answer's (the service's clock). The same device's events are compared with it.
+   */
+  deviceFirst: Float64Array;
+  /** Per unit: the session its first exposure named, for an exposure reported when shown; null for a Choose answer's. */
+  session: (string | null)[];
   /** Per unit: the device of its first exposure, when the request said. */
   device: (string | null)[];
   /** Per unit: the profile its first exposure named. */
@@ -56,6 +63,9 @@ export interface ExposureFacts {
 interface Exposure {
   variation: string;
   first: number;
+  /** On the device's clock: NaN for a Choose answer. */
+  deviceTime: number;
+  session: string | null;
   id: number;
   device: string | null;
   profile: string;
@@ -73,6 +83,16 @@ function reportedFacts(data: Record<string, unknown>, browser: unknown): Exposur
 }
 
 /**
+ * Whether `a` came before `b`: by the device's own clock when both were reported by one device in one session (their
+ * batches' travel times differ, the device's clock does not), otherwise on the service's clock, the first written
+ * among equal times.
+ */
+function earlier(a: Exposure, b: Exposure): boolean {
+  if (a.profile === b.profile && a.session !== null && a.session === b.session) return a.deviceTime < b.deviceTime;
+  return a.first < b.first || (a.first === b.first && a.id < b.id);
+}
+
+/**
  * Reads the exposures of `experience` and makes them units: one per person, from its earliest exposure; a person
  * exposed to two variations is left out and counted. Variations no longer in `variations` are left out too. Reads the
  * experiment's own rows only: its exposure rows (listed by id in `experiment_exposure_ids`, migration 16, and those
@@ -87,7 +107,9 @@ export function* exposedUnitsProgram(
   // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
   // at the time they were shown. Ordered after the Choose answers' rows among equal times.
   const { values: reported = [] } = yield throughIndex(
-    valuesOp(`SELECT profile_id, ${EVENT_TIME}, ${DATA}, json_extract(payload, '$.context.browser') ${VIEWED}`, project, experience),
+    valuesOp(
+      `SELECT profile_id, session_id, ts, ${EVENT_TIME}, ${DATA}, json_extract(payload, '$.context.browser') ${VIEWED}`, project, experience,
+    ),
     'events', 'events_viewed',
   );
   const profiles = new Set<string>();
@@ -103,23 +125,25 @@ export function* exposedUnitsProgram(
       return;
     }
     const multiple = seen.multiple || seen.variation !== exposure.variation;
-    // The earliest exposure (the first written, among equal times) gives the unit its time and device.
-    if (exposure.first < seen.first || (exposure.first === seen.first && exposure.id < seen.id)) people.set(person, exposure);
+    // The earliest exposure gives the unit its time and device.
+    if (earlier(exposure, seen)) people.set(person, exposure);
     people.get(person)!.multiple = multiple;
   };
   for (const [id, profileId, device, ts, variation, context] of rows) {
     add(personOf(str(profileId)), {
-      variation: str(variation), first: num(ts), id: num(id), device: device == null ? null : str(device),
+      variation: str(variation), first: num(ts), deviceTime: Number.NaN, session: null, id: num(id),
+      device: device == null ? null : str(device),
       // The context column's JSON text as stored: parsed only by a breakdown that reads it (unit-dimensions.ts).
       profile: str(profileId), context: typeof context === 'string' ? context : null, multiple: false,
     });
   }
-  reported.forEach(([profileId, time, rawData, browser], i) => {
+  reported.forEach(([profileId, sessionId, deviceTime, time, rawData, browser], i) => {
     const data = parseData(rawData);
     if (data?.experience !== experience || typeof data.variation !== 'string') return;
     const device = data.device === 'mobile' || data.device === 'desktop' ? data.device : null;
     add(personOf(str(profileId)), {
-      variation: data.variation, first: num(time), id: REPORTED_IDS + i, device, profile: str(profileId),
+      variation: data.variation, first: num(time), deviceTime: num(deviceTime), session: str(sessionId), id: REPORTED_IDS + i,
+      device, profile: str(profileId),
       context: reportedFacts(data, browser), multiple: false,
     });
   });
@@ -127,6 +151,8 @@ export function* exposedUnitsProgram(
   const index = new Map<unknown, number>();
   const variation: number[] = [];
   const first: number[] = [];
+  const deviceFirst: number[] = [];
+  const session: (string | null)[] = [];
   const device: (string | null)[] = [];
   const profile: string[] = [];
   const context: (ExposureFacts | string | null)[] = [];
@@ -145,11 +171,16 @@ export function* exposedUnitsProgram(
     index.set(person, variation.length);
     variation.push(at);
     first.push(exposure.first);
+    deviceFirst.push(exposure.deviceTime);
+    session.push(exposure.session);
     device.push(exposure.device);
     profile.push(exposure.profile);
     context.push(exposure.context);
   }
-  const units = { index, variation: Int32Array.from(variation), first: Float64Array.from(first), device, profile, context, multipleExposures, earliest };
+  const units = {
+    index, variation: Int32Array.from(variation), first: Float64Array.from(first), deviceFirst: Float64Array.from(deviceFirst),
+    session, device, profile, context, multipleExposures, earliest,
+  };
   return { units, personOf };
 }
 

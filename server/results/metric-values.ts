@@ -9,6 +9,12 @@ import type { PersonOf } from './person-graph.js';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const DEFAULT_CUPED_DAYS = 14;
+/**
+ * How much earlier than its exposure's time on the service's clock an event of the same device may be received: that
+ * exposure's batch's travel time, which its corrected time includes. A batch arrives within the service's request
+ * timeout (2 minutes) of being sent, and a retry carries its own `sentAt`.
+ */
+const MAX_TRAVEL_MS = 5 * 60_000;
 
 /** One metric's value per unit (units without events are 0), and for CUPED the same before first exposure. */
 export interface MetricValues {
@@ -39,7 +45,9 @@ function add(values: Float64Array, unit: number, metric: MetricConfig, amount: n
 /**
  * Reads the events the metrics count and turns them into values per unit: a unit's events are those of its person
  * (personOf) from its first exposure on (within `windowHours` when the metric says), and, for CUPED, those in the
- * `cupedDays` before it. Events are read once for all metrics, by name; `data` is parsed only for metrics with
+ * `cupedDays` before it. An event of the device and session that reported the first exposure is placed against it by
+ * that device's own clock (the timestamps as sent: their order and gaps exactly); any other event by its time on the
+ * service's clock (each batch's skew corrected with its `sentAt`), the only clock two devices share. Events are read once for all metrics, by name; `data` is parsed only for metrics with
  * `where` or `value`.
  */
 export function* metricValuesProgram(
@@ -64,11 +72,11 @@ export function* metricValuesProgram(
   const lookBack = Math.max(0, ...metrics.map((m) => (m.cuped ? (m.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS : 0)));
   let earliest = Infinity;
   for (const first of units.first) earliest = Math.min(earliest, first);
-  const since = earliest - lookBack;
+  const since = earliest - lookBack - MAX_TRAVEL_MS;
   const names = [...byEvent.keys()];
   const params: SqlValue[] = [project, since, ...names];
   const { values: rows = [] } = yield valuesOp(
-    `SELECT profile_id, name, ${EVENT_TIME}${needsData ? `, ${DATA}` : ''} FROM events
+    `SELECT profile_id, session_id, name, ts, ${EVENT_TIME}${needsData ? `, ${DATA}` : ''} FROM events
      WHERE project = ? AND received_at >= ? AND name IN (${names.map(() => '?').join(', ')})`,
     ...params,
   );
@@ -76,21 +84,30 @@ export function* metricValuesProgram(
   return values;
 }
 
-/** A row of the read above: profile_id, name, the event's time and, when a metric needs it, data. */
-type EventRow = [unknown, unknown, unknown, unknown?];
+/**
+ * A row of the read above: profile_id, session_id, name, the event's time on its device's clock and on the service's,
+ * and, when a metric needs it, data.
+ */
+type EventRow = [unknown, unknown, unknown, unknown, unknown, unknown?];
+
+/** How long after the unit's first exposure the event happened (negative: before), on the clock both share. */
+function sinceExposure(row: EventRow, units: ExposedUnits, unit: number): number {
+  const [profileId, sessionId, , deviceTime, time] = row;
+  const sameDevice = units.session[unit] === str(sessionId) && units.profile[unit] === str(profileId);
+  return sameDevice ? num(deviceTime) - (units.deviceFirst[unit] as number) : num(time) - (units.first[unit] as number);
+}
 
 function countEvent(row: EventRow, byEvent: Map<string, MetricValues[]>, units: ExposedUnits, personOf: PersonOf): void {
-  const [profileId, name, time, rawData] = row;
+  const [profileId, , name, , , rawData] = row;
   const unit = units.index.get(personOf(str(profileId)));
   if (unit === undefined) return;
-  const first = units.first[unit] as number;
-  const at = num(time);
+  const since = sinceExposure(row, units, unit);
   let data: Record<string, unknown> | undefined;
   let parsed = false;
   for (const v of byEvent.get(str(name)) ?? []) {
     const { metric } = v;
-    const after = at >= first && (metric.windowHours === undefined || at < first + metric.windowHours * HOUR_MS);
-    const before = v.pre !== null && at < first && at >= first - (metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
+    const after = since >= 0 && (metric.windowHours === undefined || since < metric.windowHours * HOUR_MS);
+    const before = v.pre !== null && since < 0 && since >= -(metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
     if (!after && !before) continue;
     if (!parsed && (metric.where !== undefined || metric.type === 'sum')) {
       data = parseData(rawData);

@@ -31,6 +31,12 @@ export function visitorOf(profileId: string, firstExposure: number): string {
   return firstExposure - minted < SESSION_MS ? 'new' : 'returning';
 }
 
+/** The unit's first exposure on its device's clock when the device reported it, else on the service's. */
+function onDeviceClock(units: ExposedUnits, unit: number): number {
+  const device = units.deviceFirst[unit] as number;
+  return Number.isNaN(device) ? (units.first[unit] as number) : device;
+}
+
 /** Ids per IN list: under both databases' bound-parameter limits. */
 const IDS = 500;
 
@@ -41,7 +47,8 @@ const IDS = 500;
 export function* dimensionValuesProgram(project: string, dimension: ResultsDimension, units: ExposedUnits): SqlProgram<string[]> {
   const count = units.variation.length;
   if (dimension === 'device') return units.device.map((d) => d ?? UNKNOWN);
-  if (dimension === 'visitor') return units.profile.map((p, i) => visitorOf(p, units.first[i] as number));
+  // The id was minted on the device's clock: an exposure it reported is compared on the same clock.
+  if (dimension === 'visitor') return units.profile.map((p, i) => visitorOf(p, onDeviceClock(units, i)));
   if (dimension === 'browser' || dimension === 'utm_source' || dimension === 'utm_medium') {
     return units.context.map((c) => (typeof c === 'string' ? JSON.parse(c) as ExposureFacts : c)?.[dimension] ?? UNKNOWN);
   }
