@@ -288,3 +288,32 @@ describe('the box the loader reserves', () => {
     expect(frame.contentDocument!.querySelectorAll('script[src$="/dist/service.js"]')).to.have.length(1);
   });
 });
+
+// The loader mints the profile id of a visitor whose first page is the snippet's (the SDK keeps it): a version 7 UUID
+// as the SDK's own, since results tell new visitors from returning ones by the time its first 48 bits carry.
+describe('the profile id the loader mints', () => {
+  afterEach(() => localStorage.removeItem('svc.profileId'));
+
+  it('is a version 7 UUID of the moment the visitor first arrived, kept on the next page', async () => {
+    localStorage.removeItem('svc.profileId');
+    const { loaderFn } = await snippet();
+    const visit = async (): Promise<void> => {
+      const frame = document.createElement('iframe');
+      frame.srcdoc = `<!doctype html><html lang="en"><head><script>${loader(loaderFn, '/never-loads.js', TAG)}</script></head><body></body></html>`;
+      const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+      document.body.append(frame);
+      await loaded;
+      frame.remove();
+    };
+    const before = Date.now();
+    await visit();
+    const after = Date.now();
+    const id = localStorage.getItem('svc.profileId') ?? '';
+    const match = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.exec(id);
+    expect(match, id).to.not.equal(null);
+    const minted = Number.parseInt(`${match![1]}${match![2]}`, 16);
+    expect(minted).to.be.within(before, after);
+    await visit();
+    expect(localStorage.getItem('svc.profileId')).to.equal(id);
+  });
+});
