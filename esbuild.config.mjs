@@ -7,7 +7,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs', 'dist/create-admin.mjs'];
+const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs', 'dist/create-admin.mjs', 'dist/copy-to-postgres.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -58,7 +58,7 @@ await Promise.all([
   }),
   build({
     // Loaded by URL next to server.mjs: the SQLite threads' entry, and the programs they serve (server/programs.ts).
-    entryPoints: { server: 'server/main.ts', 'create-admin': 'server/create-admin.ts', 'sqlite-thread': 'server/storage/sqlite/sqlite-thread.ts', programs: 'server/programs.ts' },
+    entryPoints: { server: 'server/main.ts', 'create-admin': 'server/create-admin.ts', 'copy-to-postgres': 'server/copy-to-postgres.ts', 'sqlite-thread': 'server/storage/sqlite/sqlite-thread.ts', programs: 'server/programs.ts' },
     outdir: 'dist',
     outExtension: { '.js': '.mjs' },
     bundle: true,
