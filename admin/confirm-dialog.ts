@@ -15,6 +15,8 @@ export interface ConfirmRequest {
   /** The confirm button's label; gets the current choice too. */
   confirmLabel: (choice: string | undefined) => string;
   choices?: { legend: string; options: string[]; initial?: string };
+  /** What to know before confirming (the results of the choice), said above the consequence; gets the current choice. */
+  facts?: (choice: string | undefined) => string[];
   /** Red confirm button: the step removes something. */
   danger?: boolean;
 }
@@ -53,6 +55,13 @@ export class SvcAdminConfirm extends LitElement {
     }
     legend {
       margin-block-end: 0.5rem;
+    }
+    .facts {
+      margin: 0;
+      padding-inline-start: 1.25rem;
+    }
+    #what p {
+      margin: 0.5rem 0 0;
     }
     .actions {
       display: flex;
@@ -106,7 +115,7 @@ export class SvcAdminConfirm extends LitElement {
                     ${option}</label>`)}
                 </fieldset>`
               : nothing}
-            <p id="what" aria-live="polite">${r.describe(this.choice)}</p>
+            <div id="what" aria-live="polite">${this.#facts(r)}<p>${r.describe(this.choice)}</p></div>
             <div class="actions">
               <button type="submit" value="cancel" formnovalidate>Cancel</button>
               <button type="submit" value="confirm" class=${r.danger ? 'primary danger' : 'primary'}>${r.confirmLabel(this.choice)}</button>
@@ -114,6 +123,11 @@ export class SvcAdminConfirm extends LitElement {
           </form>`
         : nothing}
     </dialog>`;
+  }
+
+  #facts(r: ConfirmRequest) {
+    const facts = r.facts?.(this.choice) ?? [];
+    return facts.length ? html`<ul class="facts">${facts.map((f) => html`<li>${f}</li>`)}</ul>` : nothing;
   }
 
   #closed(): void {

@@ -7,7 +7,8 @@ import { label } from './cell-label.js';
 import { ApiView, type ViewState } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { kindOf, type Experience } from './experience.js';
-import { headlineOf, headlineText, leaderOf } from './headline-result.js';
+import { headlineOf, headlineText, leaderOf, shipFacts } from './headline-result.js';
+import type { ResultsAnswer } from '../wire/results-answer.js';
 import { ACTION_LABELS, actionsFor, applyAction, consequence, type LifecycleAction } from './lifecycle.js';
 
 declare global {
@@ -22,7 +23,10 @@ export type ListState = ViewState;
  * A row's headline result: its text once known (and the variation the first metric favours, the one "Ship a winner"
  * offers first), or why there is none.
  */
-type HeadlineState = { text: string; metric?: string; leader?: string } | { error: string } | 'loading';
+type HeadlineState =
+  | { text: string; verdict?: string; metric?: string; leader?: string; answer: ResultsAnswer }
+  | { error: string }
+  | 'loading';
 
 const KIND_LABELS = { experiment: 'Experiment', content: 'Content', feed: 'Feed' } as const;
 
@@ -61,6 +65,15 @@ export class SvcAdminExperiences extends ApiView {
       margin: 0;
       padding: 0;
       list-style: none;
+    }
+    /* The verdict in the table's words, with the table's colours (words carry it; colour only repeats it). */
+    .verdict.positive {
+      color: #1a7f37;
+      font-weight: 600;
+    }
+    .verdict.negative {
+      color: #cf222e;
+      font-weight: 600;
     }
     .action-error {
       margin-block-end: 1rem;
@@ -113,7 +126,10 @@ export class SvcAdminExperiences extends ApiView {
         const headline = headlineOf(answer);
         const leader = leaderOf(answer, headline);
         const metric = headline.kind === 'best' ? `${headline.metric}${headline.inverse ? ' · lower is better' : ''}` : undefined;
-        state = { text: headlineText(headline, locale), ...(metric ? { metric } : {}), ...(leader ? { leader } : {}) };
+        const verdict = headline.kind === 'best' ? headline.significance?.verdict : undefined;
+        state = {
+          text: headlineText(headline, locale), answer, ...(verdict ? { verdict } : {}), ...(metric ? { metric } : {}), ...(leader ? { leader } : {}),
+        };
       } catch (error) {
         state = { error: error instanceof ApiError ? error.message : String(error) };
       }
@@ -223,13 +239,20 @@ export class SvcAdminExperiences extends ApiView {
     if (!state) return html`<span class="muted" title="Not started">—</span>`;
     if (state === 'loading') return html`<span class="muted">loading…</span>`;
     if ('error' in state) return html`<span class="muted">unavailable: ${state.error}</span>`;
-    return state.metric ? html`${state.text}<span class="sub muted">on ${state.metric}</span>` : state.text;
+    const text = state.verdict ? html`<span class="verdict ${state.verdict}">${state.text}</span>` : state.text;
+    return state.metric ? html`${text}<span class="sub muted">on ${state.metric}</span>` : text;
   }
 
   /** The variation the first metric's results favour, once they are read. */
   #leader(e: Experience): string | undefined {
     const state = this.headlines.get(e.name);
     return typeof state === 'object' && 'leader' in state ? state.leader : undefined;
+  }
+
+  /** The experiment's results, once they are read. */
+  #answer(e: Experience): ResultsAnswer | undefined {
+    const state = this.headlines.get(e.name);
+    return typeof state === 'object' && 'answer' in state ? state.answer : undefined;
   }
 
   /** Asks, then writes the experience as listed with its new status (and winner), if nobody changed it since. */
@@ -239,6 +262,8 @@ export class SvcAdminExperiences extends ApiView {
     const answer = await dialog.ask({
       title: action === 'ship' ? `Ship a winner of '${e.name}'?` : `${ACTION_LABELS[action]} '${e.name}'?`,
       describe: (choice) => consequence(e, action, choice),
+      // Before the click: whether the choice is significant on the primary goal, and any guardrail it harms.
+      ...(action === 'ship' ? { facts: (choice: string | undefined) => shipFacts(this.#answer(e), choice, document.documentElement.lang || undefined) } : {}),
       confirmLabel: (choice) => (action === 'ship' ? `Ship '${choice ?? ''}'` : ACTION_LABELS[action]),
       // Offered first: the variation the results favour; without results, the control (shipping it changes nothing).
       ...(action === 'ship' ? { choices: { legend: 'Winner', options: variations, initial: this.#leader(e) ?? variations[0] } } : {}),

@@ -6,7 +6,7 @@ import { shown, stopReason } from './audit-log.js';
 import type { Experience } from './experience.js';
 import { draftItem, draftOf } from './experience-form.js';
 import { withPrimary, withRole } from './experience-metrics-panel.js';
-import { headlineOf, leaderOf } from './headline-result.js';
+import { headlineOf, leaderOf, shipFacts } from './headline-result.js';
 import { consequence } from './lifecycle.js';
 import { phaseChangesOf } from './phase-change.js';
 
@@ -20,7 +20,7 @@ function answer(): ResultsAnswer {
     metrics: [
       // Unused metrics first would have led before: the goal leads now.
       { name: 'purchase', type: 'binomial', inverse: false, cupedApplied: false, variations: [stats('control'), stats('green', { uplift: 0, chanceToWin: 0.5 }), stats('blue', { uplift: 0, chanceToWin: 0.5 })] },
-      { name: 'checkout', type: 'binomial', role: 'goal', inverse: false, cupedApplied: false, variations: [stats('control'), stats('green', { uplift: 0.2, chanceToWin: 0.947 }), stats('blue', { uplift: -0.1, chanceToWin: 0.2 })] },
+      { name: 'checkout', type: 'binomial', role: 'goal', inverse: false, cupedApplied: false, variations: [stats('control'), stats('green', { uplift: 0.2, significant: false, ci: [-0.1, 0.5] }), stats('blue', { uplift: -0.1, significant: false, ci: [-0.4, 0.2] })] },
     ],
   };
 }
@@ -35,6 +35,20 @@ describe('experiment decisions in the console', () => {
     const headline = headlineOf(answer());
     expect(headline).to.include({ kind: 'best', metric: 'checkout', variation: 'green' });
     expect(leaderOf(answer())).to.equal('green');
+  });
+
+  it('says in the Ship dialog, before the click, that the choice is not significant and harms a guardrail', () => {
+    const a = answer();
+    a.metrics.push({
+      name: 'errors', type: 'count', role: 'guardrail', inverse: true, cupedApplied: false,
+      variations: [stats('control'), stats('green', { uplift: 0.42, significant: true, ci: [0.1, 0.7], harm: { pValue: 0.0123, harmed: true } }), stats('blue', { uplift: 0.3, significant: true, ci: [0.1, 0.5], harm: { pValue: 0.2, harmed: false } })],
+    });
+    expect(shipFacts(a, 'green', 'en')).to.deep.equal([
+      "On checkout (primary goal), 'green' is +20.0% against 'control': Not significant.",
+      "Guardrail errors: 'green' harms it (p = 0.0123).",
+    ]);
+    expect(shipFacts(a, 'blue', 'en')[1]).to.equal("Guardrail errors: 'blue' is significantly worse.");
+    expect(shipFacts(a, 'control', 'en')).to.deep.equal([]);
   });
 
   it('keeps the goals, secondary metrics, guardrails and SRM switch through the form, the primary goal first', () => {

@@ -17,24 +17,24 @@ const cases: { name: string; answer: ResultsAnswer; text: string }[] = [
   { name: 'no unit exposed yet', answer: answer(0, [{ name: 'control' }, { name: 'bold' }]), text: 'no data yet' },
   { name: 'no metric in the project', answer: answer(10, [{ name: 'control' }, { name: 'bold' }], 0), text: 'no metrics defined' },
   {
-    name: 'the challenger most likely to win, with its uplift',
-    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.124, chanceToWin: 0.91 }, { name: 'calm', uplift: -0.05, chanceToWin: 0.2 }]),
-    text: 'bold +12.4% · 91% to win',
+    name: 'a large uplift the experiment\'s test does not find significant (no chance to win beside it)',
+    answer: answer(60, [{ name: 'control' }, { name: 'green', uplift: 3.276, ci: [-1.2, 7.7], significant: false, chanceToWin: 0.98 }]),
+    text: 'green +327.6% · Not significant',
   },
   {
-    name: 'a later challenger when it is the likelier winner',
-    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: -0.05, chanceToWin: 0.2 }, { name: 'bold', uplift: 0.3, chanceToWin: 0.97 }]),
-    text: 'bold +30.0% · 97% to win',
+    name: 'a significant challenger before a larger one that is not',
+    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: 0.5, significant: false, ci: [-0.1, 1.1] }, { name: 'bold', uplift: 0.124, significant: true, ci: [0.01, 0.24] }]),
+    text: 'bold +12.4% · Significantly better',
   },
   {
-    name: 'a chance to win that rounds to 100 %: never a certainty',
-    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.3, chanceToWin: 0.9961 }]),
-    text: 'bold +30.0% · > 99% to win',
+    name: 'the larger effect between challengers that are both not significant',
+    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: -0.05, significant: false, ci: [-0.2, 0.1] }, { name: 'bold', uplift: 0.3, significant: false, ci: [-0.1, 0.7] }]),
+    text: 'bold +30.0% · Not significant',
   },
   {
-    name: 'a chance to win that rounds to 0 %',
-    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: -0.3, chanceToWin: 0.002 }]),
-    text: 'bold -30.0% · < 1% to win',
+    name: 'a challenger significantly worse than the control',
+    answer: answer(300, [{ name: 'control' }, { name: 'bold', uplift: -0.3, significant: true, ci: [-0.5, -0.1] }]),
+    text: 'bold -30.0% · Significantly worse',
   },
   {
     name: 'units exposed, each to more than one variation (left out of results)',
@@ -42,10 +42,9 @@ const cases: { name: string; answer: ResultsAnswer; text: string }[] = [
     text: 'no data: all 2 units exposed saw two variations',
   },
   {
-    // The service's chance to win of a lower-is-better metric is the chance of a drop: the drop leads.
-    name: 'a lower-is-better metric, whose likeliest winner has the largest drop',
-    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: 0.08, chanceToWin: 0.1 }, { name: 'bold', uplift: -0.2, chanceToWin: 0.96 }], 1, 0, true),
-    text: 'bold -20.0% · 96% to win',
+    name: 'a lower-is-better metric, whose best challenger has the largest drop',
+    answer: answer(300, [{ name: 'control' }, { name: 'calm', uplift: 0.08, significant: false, ci: [-0.1, 0.3] }, { name: 'bold', uplift: -0.2, significant: true, ci: [-0.3, -0.1] }], 1, 0, true),
+    text: 'bold -20.0% · Significantly better',
   },
   {
     name: 'an uplift the service could not compute',
@@ -62,16 +61,16 @@ describe('headline result', () => {
   }
 
   it('says when its metric is lower-is-better, so a negative uplift reads as the good news it is', () => {
-    const drop = [{ name: 'control' }, { name: 'bold', uplift: -0.2, chanceToWin: 0.96 }];
+    const drop = [{ name: 'control' }, { name: 'bold', uplift: -0.2, significant: true }];
     expect(headlineOf(answer(300, drop, 1, 0, true))).to.include({ kind: 'best', metric: 'm0', inverse: true });
     expect(headlineOf(answer(300, drop))).to.include({ inverse: false });
   });
 });
 
 describe('the variation "Ship a winner" offers first', () => {
-  it('is the challenger most likely to win when it more likely beats the control than not, else the control', () => {
-    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.1, chanceToWin: 0.8 }]))).to.equal('bold');
-    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'green', uplift: -0.44, chanceToWin: 0.19 }]))).to.equal('control');
+  it('is the best challenger when its effect goes the better way, significant or not, else the control', () => {
+    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'bold', uplift: 0.1, significant: false }]))).to.equal('bold');
+    expect(leaderOf(answer(300, [{ name: 'control' }, { name: 'green', uplift: -0.44, significant: false }]))).to.equal('control');
     expect(leaderOf(answer(0, [{ name: 'control' }, { name: 'bold' }]))).to.equal(undefined);
     expect(leaderOf(answer(4, [{ name: 'control' }, { name: 'bold', uplift: null, chanceToWin: null }]))).to.equal(undefined);
   });

@@ -1,40 +1,51 @@
-// The one line of results the experience list shows per experiment: for the primary goal (the experiment's first goal,
-// else the first metric of the answer), the non-control variation
-// most likely to win, with its relative uplift and that chance ("bold +12.4% · 91% to win"). For a lower-is-better
-// metric the service's chance to win is already the chance of a drop, so the most likely winner is found the same way;
-// its uplift is then negative, which the list says with the metric ("on bounce · lower is better").
-import type { ResultsAnswer } from '../wire/results-answer.js';
+// The one line of results the experience list shows per experiment, and what the Ship dialog says before the click:
+// for the primary goal (the experiment's first goal, else the first metric of the answer), the non-control variation
+// that does best by the experiment's own test (fixed-horizon or sequential), with its relative uplift and whether it is
+// significant, in the words of the results table ("green +327.6% · Not significant"). The service's chance to win is
+// a Bayesian figure, and no experiment is judged by a Bayesian test: it is not written here, where it would contradict
+// the table. For a lower-is-better metric the better way is down, which the list says with the metric.
+import type { MetricResult, ResultsAnswer, VariationStats } from '../wire/results-answer.js';
+import { significanceOf, type Significance } from '../wire/significance.js';
 
 export type Headline =
   | { kind: 'no-data' }
   /** Units were exposed, but each saw more than one variation (results leave them out): none remains. */
   | { kind: 'all-mixed'; units: number }
   | { kind: 'no-metrics' }
-  | { kind: 'best'; metric: string; inverse: boolean; variation: string; uplift: number | null; chanceToWin: number | null };
+  | { kind: 'best'; metric: string; inverse: boolean; variation: string; uplift: number | null; significance: Significance | undefined };
+
+const RANK = { positive: 2, neutral: 1, negative: 0 } as const;
+
+/** The primary goal's results: the first goal, else the answer's first metric. */
+function primaryOf(answer: ResultsAnswer): MetricResult | undefined {
+  return answer.metrics.find((m) => m.role === 'goal') ?? answer.metrics[0];
+}
 
 export function headlineOf(answer: ResultsAnswer): Headline {
   if (!(answer.units > 0)) return answer.multipleExposures > 0 ? { kind: 'all-mixed', units: answer.multipleExposures } : { kind: 'no-data' };
-  const metric = answer.metrics.find((m) => m.role === 'goal') ?? answer.metrics[0];
+  const metric = primaryOf(answer);
   if (!metric) return { kind: 'no-metrics' };
   const challengers = metric.variations.filter((v) => v.name !== answer.control);
   if (!challengers.length) return { kind: 'no-data' };
-  // A chance that could not be computed (null) ranks below every number; ties keep the configured order.
-  const chance = (c: number | null | undefined): number => (typeof c === 'number' ? c : -1);
-  const best = challengers.reduce((a, b) => (chance(b.chanceToWin) > chance(a.chanceToWin) ? b : a));
+  // Significantly better first, significantly worse last; between equals, the larger effect the better way. An uplift
+  // that could not be computed ranks below every number; ties keep the configured order.
+  const good = (v: VariationStats): number => (typeof v.uplift === 'number' ? (metric.inverse ? -v.uplift : v.uplift) : -Infinity);
+  const rank = (v: VariationStats): number => RANK[significanceOf(v, metric.inverse)?.verdict ?? 'neutral'];
+  const best = challengers.reduce((a, b) => (rank(b) > rank(a) || (rank(b) === rank(a) && good(b) > good(a)) ? b : a));
   return {
     kind: 'best', metric: metric.name, inverse: metric.inverse === true, variation: best.name,
     uplift: typeof best.uplift === 'number' ? best.uplift : null,
-    chanceToWin: typeof best.chanceToWin === 'number' ? best.chanceToWin : null,
+    significance: significanceOf(best, metric.inverse),
   };
 }
 
 /**
- * The variation the primary goal's results favour: the best challenger when it more likely beats the control than
- * not, else the control; undefined without a chance to win.
+ * The variation "Ship a winner" offers first: the best challenger when its effect goes the better way, else the
+ * control; undefined without an uplift. It is offered whether or not it is significant: the dialog says which.
  */
 export function leaderOf(answer: ResultsAnswer, h: Headline = headlineOf(answer)): string | undefined {
-  if (h.kind !== 'best' || h.chanceToWin === null) return undefined;
-  return h.chanceToWin > 0.5 ? h.variation : answer.control;
+  if (h.kind !== 'best' || h.uplift === null) return undefined;
+  return (h.inverse ? h.uplift < 0 : h.uplift > 0) ? h.variation : answer.control;
 }
 
 /** The headline in words, numbers in `locale` (undefined: the browser's). */
@@ -43,12 +54,39 @@ export function headlineText(h: Headline, locale?: string): string {
   if (h.kind === 'all-mixed') return `no data: ${h.units === 1 ? 'the unit' : `all ${h.units} units`} exposed saw two variations`;
   if (h.kind === 'no-metrics') return 'no metrics defined';
   if (h.uplift === null) return `${h.variation}: not enough data`;
-  const uplift = new Intl.NumberFormat(locale, {
+  const uplift = upliftText(h.uplift, locale);
+  return h.significance ? `${h.variation} ${uplift} · ${h.significance.words}` : `${h.variation} ${uplift} · not enough data to test`;
+}
+
+function upliftText(uplift: number, locale: string | undefined): string {
+  return new Intl.NumberFormat(locale, {
     style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1,
-  }).format(h.uplift);
-  if (h.chanceToWin === null) return `${h.variation} ${uplift}`;
-  // Whole percents, but never a certainty the statistics do not claim: 99.6% reads "> 99%", not "100%".
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
-  const chance = h.chanceToWin >= 0.995 ? `> ${percent.format(0.99)}` : h.chanceToWin < 0.005 ? `< ${percent.format(0.01)}` : percent.format(h.chanceToWin);
-  return `${h.variation} ${uplift} · ${chance} to win`;
+  }).format(uplift);
+}
+
+/**
+ * What shipping `choice` means by the results, said in the Ship dialog before the click: on the primary goal, its
+ * uplift against the control and whether that is significant (the table's words); on each guardrail, whether it harms
+ * it (the service's one-sided test) or does significantly worse. Empty without results or for the control.
+ */
+export function shipFacts(answer: ResultsAnswer | undefined, choice: string | undefined, locale?: string): string[] {
+  if (!answer || !choice || choice === answer.control || !(answer.units > 0)) return [];
+  const facts: string[] = [];
+  const primary = primaryOf(answer);
+  const stats = primary?.variations.find((v) => v.name === choice);
+  if (primary && stats) {
+    const significance = significanceOf(stats, primary.inverse);
+    const uplift = typeof stats.uplift === 'number' ? `${upliftText(stats.uplift, locale)} against '${answer.control}'` : 'no uplift yet';
+    const words = significance ? significance.words : 'not enough data to test';
+    const role = primary.role === 'goal' ? ' (primary goal)' : '';
+    facts.push(`On ${primary.name}${role}, '${choice}' is ${uplift}: ${words}.`);
+  }
+  for (const m of answer.metrics.filter((x) => x.role === 'guardrail')) {
+    const v = m.variations.find((x) => x.name === choice);
+    if (!v) continue;
+    const p = typeof v.harm?.pValue === 'number' ? ` (p = ${v.harm.pValue.toFixed(4)})` : '';
+    if (v.harm?.harmed === true) facts.push(`Guardrail ${m.name}: '${choice}' harms it${p}.`);
+    else if (significanceOf(v, m.inverse)?.verdict === 'negative') facts.push(`Guardrail ${m.name}: '${choice}' is significantly worse.`);
+  }
+  return facts;
 }

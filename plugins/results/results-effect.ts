@@ -92,30 +92,4 @@ export function effectScale(metric: MetricResult, control: string, difference: R
   };
 }
 
-/** Where a variation stands against the control: significantly better, significantly worse, or neither. */
-export type Verdict = 'positive' | 'negative' | 'neutral';
-
-/**
- * The service's `significant` for the difference shown (p, or the corrected p, below alpha: the relative and the
- * absolute comparisons are judged apart) in the direction that is better for the metric (lower for an `inverse` one).
- * An older answer without `significant` is read from its interval: one that excludes zero is significant at the same
- * level.
- */
-export function verdictOf(v: VariationStats, inverse: boolean, difference: ResultsDifference = 'relative'): Verdict {
-  const absolute = difference === 'absolute';
-  const ci = absolute ? v.absolute?.ci ?? null : v.ci ?? v.absolute?.ci ?? null;
-  const given = absolute ? v.absolute?.significant : v.significant;
-  const significant = typeof given === 'boolean' ? given : ci !== null && (ci[0] > 0 || ci[1] < 0);
-  if (!significant) return 'neutral';
-  // The relative and the absolute effect share their sign; the absolute one exists when the control mean is 0.
-  const effect = (absolute ? null : numberOr(v.uplift)) ?? numberOr(v.absolute?.effect) ?? (ci ? ci[0] + ci[1] : null);
-  if (!effect) return 'neutral';
-  return effect > 0 !== inverse ? 'positive' : 'negative';
-}
-
-/** A verdict in words, for the table and the chart's spoken summary (colour is never the only sign). */
-export const VERDICT_WORDS: Record<Verdict, string> = {
-  positive: 'Significantly better',
-  negative: 'Significantly worse',
-  neutral: 'Not significant',
-};
+export { VERDICT_WORDS, verdictOf, significanceOf, type Significance, type Verdict } from '../../wire/significance.js';

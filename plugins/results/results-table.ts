@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { MetricResult, SeriesPoint, VariationStats } from './results-answer.js';
 import { intervalChart } from './results-chart.js';
 import {
-  CUT_NOTE, effectOf, effectScale, VERDICT_WORDS, verdictOf, type EffectScale, type ResultsDifference,
+  CUT_NOTE, effectOf, effectScale, significanceOf, type EffectScale, type ResultsDifference,
 } from './results-effect.js';
 import {
   BASELINE_REASON, capLabel, meanDigits, meanLabel, missingReason, typeLabel, type ResultsFormat,
@@ -84,9 +84,10 @@ function row(
   const value = <T>(n: T | null | undefined, show: (n: T) => string, reason = relativeWhy): TemplateResult | string =>
     n === null || n === undefined ? missing(reason) : show(n);
   const effect = effectOf(v, scale.difference, base);
-  const verdict = verdictOf(v, m.inverse, scale.difference);
+  // The one decision the console's headline, badge and Ship dialog read too: the same words everywhere.
+  const significance = significanceOf(v, m.inverse, scale.difference);
+  const verdict = significance?.verdict ?? 'neutral';
   const test = scale.difference === 'absolute' ? v.absolute : v;
-  const known = typeof test?.significant === 'boolean' || effect.ci !== null;
   return html`<tr>
     <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}${harmMark(m, v, f)}</th>
     <td>${f.units(v.units)}</td>
@@ -99,7 +100,7 @@ function row(
         : html`${withUnit(scale.value(effect.value), scale)}${effect.ci ? html`<span class="sub">${withUnit(scale.interval(effect.ci), scale)}</span>` : nothing}`}</td>
     <td>${isControl ? missing(why) : value(effect.pValue, f.pValue, why)}</td>
     ${reading.corrected ? html`<td>${value(test?.pValueAdjusted, f.pValue, why)}</td>` : nothing}
-    <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : known ? VERDICT_WORDS[verdict] : missing(relativeWhy)}</td>
+    <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : significance ? significance.words : missing(relativeWhy)}</td>
     <td>${value(v.chanceToWin, f.chance)}</td>
     <td>${value(v.risk, f.risk)}</td>
   </tr>`;
