@@ -168,8 +168,16 @@ export interface SeriesPoint {
 export interface ResultsAnswer {
   experience: string;
   control: string;
-  /** The phase answered (`?phase=`, default the current one): its units are those first exposed in it. */
+  /**
+   * The phase answered (`?phase=`, default the current one): its units are those first exposed in it. With
+   * `allPhases`, the current phase's number (the answer covers every phase).
+   */
   phase: number;
+  /**
+   * `?phase=all`: the answer covers every phase, stratified by phase: each phase's comparisons estimated on its own
+   * units and combined with inverse-variance weights; the split tested against what each phase's weights expect.
+   */
+  allPhases?: { phases: number; method: 'inverse-variance' };
   phases: ResultsPhase[];
   units: number;
   /** People exposed to more than one variation: left out of the units. */

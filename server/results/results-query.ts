@@ -18,8 +18,8 @@ export interface ResultsQuery {
   from?: number;
   to?: number;
   dimension?: ResultsDimension;
-  /** `?phase=N`; absent: the current (last) phase. */
-  phase?: number;
+  /** `?phase=N`, or `all` (every phase, stratified: phase-pooling.ts); absent: the current (last) phase. */
+  phase?: number | 'all';
   /** `?series=day`: the results as they stood at the end of each day of first exposures (cumulative). */
   series?: 'day';
 }
@@ -56,7 +56,7 @@ function rolesOf(experience: ExperienceConfig): Map<string, MetricRole> {
 /**
  * Checks the query of `GET …/experiences/{name}/results`: `metrics=a,b` (names of the project's metrics; default the
  * experiment's goals, secondary and guardrails, or every metric when it names none), `from`/`to` (ISO 8601),
- * `dimension=` (unit-dimensions.ts), `series=day`, `phase=N` (a whole number from 1; whether the experiment has it is the service's check). Other
+ * `dimension=` (unit-dimensions.ts), `series=day`, `phase=N` (a whole number from 1, or `all`; whether the experiment has it is the service's check). Other
  * parameters (the apiKey) are not its business.
  * @throws ServiceError `invalid_request` naming the parameter.
  * @example parseResultsQuery({ metrics: 'purchase' }, project.metrics, hero) // → { metrics: [purchase], … }
@@ -109,8 +109,9 @@ export function parseResultsQuery(
   if (query.dimension !== undefined) parsed.dimension = dimensionOf(String(query.dimension));
   if (query.phase !== undefined) {
     const phase = String(query.phase);
-    if (!/^[1-9]\d{0,8}$/.test(phase)) invalid('phase', 'must be a phase number (1, 2, …)');
-    parsed.phase = Number(phase);
+    if (phase === 'all') parsed.phase = 'all';
+    else if (!/^[1-9]\d{0,8}$/.test(phase)) invalid('phase', 'must be a phase number (1, 2, …) or all');
+    else parsed.phase = Number(phase);
   }
   if (query.series !== undefined) {
     if (query.series !== 'day') invalid('series', 'must be "day"');

@@ -86,7 +86,7 @@ export function buildReport(
     variations: overall.variations,
     metrics: overall.metrics,
   };
-  judge(ctx, [overall.metrics]);
+  judge(ctx.analysis, ctx.roles, [overall.metrics]);
   if (dimension !== undefined) {
     const byValue = new Map<string, number[]>();
     dimension.values.forEach((value, unit) => {
@@ -98,7 +98,7 @@ export function buildReport(
       const members = Int32Array.from(byValue.get(value) as number[]);
       return { name: dimension.name, value, units: members.length, ...section(ctx, members) };
     });
-    judge(ctx, report.dimensions.map((d) => d.metrics));
+    judge(ctx.analysis, ctx.roles, report.dimensions.map((d) => d.metrics));
   }
   if (query.series === 'day') report.series = dailySeries(ctx, all);
   return report;
@@ -122,7 +122,7 @@ function dailySeries(ctx: ReportContext, all: Int32Array): SeriesPoint[] {
     while (taken < order.length && (ctx.units.first[order[taken] as number] as number) < end) taken++;
     const members = Int32Array.from(order.slice(0, taken));
     const point = section(ctx, members);
-    judge(ctx, [point.metrics]);
+    judge(ctx.analysis, ctx.roles, [point.metrics]);
     points.push({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), units: members.length, ...point });
   }
   return points;
@@ -319,9 +319,8 @@ function cupedFigures(theta: number, centre: number, control: Adjusted, treatmen
  * p-value is below alpha: the relative comparisons as one family, the absolute ones as another (the absolute view
  * stands on its own tests). Secondary metrics and guardrails are judged on their own p-values, as GrowthBook does.
  */
-function judge(ctx: ReportContext, family: readonly MetricResult[][]): void {
-  const { analysis } = ctx;
-  const hasGoals = [...ctx.roles.values()].includes('goal');
+export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, MetricRole>, family: readonly MetricResult[][]): void {
+  const hasGoals = [...roles.values()].includes('goal');
   const tested: VariationStats[] = [];
   const alone: VariationStats[] = [];
   for (const metrics of family) {

@@ -3,6 +3,7 @@ import { readPhases, type StoredPhase } from '../phases/phase-store.js';
 import { program } from '../storage/program.js';
 import type { Storage } from '../storage/storage.js';
 import { experimentResultsProgram, type ExperimentConfig, type PhaseWindow } from './experiment-results.js';
+import { poolPhases } from './phase-pooling.js';
 import type { ResultsQuery } from './results-query.js';
 import type { ResultsReport } from './results-report.js';
 
@@ -44,7 +45,14 @@ export class ResultsService {
   constructor(private readonly storage: Storage) {}
 
   async compute(project: string, experience: ExperimentConfig, query: ResultsQuery): Promise<ResultsReport> {
-    const window = phaseWindow(await readPhases(this.storage, project, experience.name), query.phase);
-    return this.storage.place(EXPERIMENT_RESULTS, project, experience, query, window);
+    const phases = await readPhases(this.storage, project, experience.name);
+    if (query.phase !== 'all') return this.storage.place(EXPERIMENT_RESULTS, project, experience, query, phaseWindow(phases, query.phase));
+    // Every phase, each over its own units, then combined stratified by phase (no daily series across phases).
+    const { series: _series, ...each } = query;
+    const reports: ResultsReport[] = [];
+    for (let phase = 1; phase <= Math.max(phases.length, 1); phase++) {
+      reports.push(await this.storage.place(EXPERIMENT_RESULTS, project, experience, { ...each, phase }, phaseWindow(phases, phase)));
+    }
+    return poolPhases(reports, query.roles);
   }
 }

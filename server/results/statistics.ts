@@ -162,7 +162,7 @@ export function compareStatistics(
  * every day and stop at the first harm without inflating its false alarms. H1: the treatment moves the metric the bad
  * way (down; up for an inverse metric). Neither side varying: harmed exactly when the difference is the bad way.
  */
-function guardrailHarm(e: Estimate, options: CompareOptions, certain: boolean): GuardrailHarm {
+export function guardrailHarm(e: Estimate, options: CompareOptions, certain: boolean): GuardrailHarm {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
   const bad = options.inverse === true ? e.point > 0 : e.point < 0;
   if (!Number.isFinite(e.point)) return { pValue: null, harmed: false };
@@ -206,7 +206,7 @@ export function noComparison(): Comparison {
 }
 
 /** Delta-method variance of the relative difference: vB/(nB mA²) + mB² vA/(nA mA⁴) (the control mean squared). */
-function deltaMethodVariance(a: UnitStatistic, b: UnitStatistic): number {
+export function deltaMethodVariance(a: UnitStatistic, b: UnitStatistic): number {
   const a2 = a.mean * a.mean;
   return b.variance / (b.n * a2) + (b.mean * b.mean * a.variance) / (a.n * a2 * a2);
 }
