@@ -221,7 +221,7 @@ export class SvcAdminResults extends ApiView {
       ${fact('Stopped', e?.status === 'stopped' && phases.at(-1)?.endedAt ? this.#date(phases.at(-1)!.endedAt!) : '—')}
       ${fact('Winner', e?.winner ? html`<strong>${e.winner}</strong>` : '—')}
       ${fact('Primary goal', primary ?? 'none chosen (every metric)')}
-      ${fact('Phase', shown ? `${shown.phase} of ${phases.length}${shown.reason ? ` · ${shown.reason}` : ''}` : '…')}
+      ${fact('Phase', a?.allPhases ? `all ${phases.length} phases, stratified` : shown ? `${shown.phase} of ${phases.length}${shown.reason ? ` · ${shown.reason}` : ''}` : '…')}
       ${fact('Computed', this.computedAt ? html`<time datetime=${this.computedAt.toISOString()}>${this.#time.format(this.computedAt)}</time>` : '…')}
     </dl>`;
   }

@@ -11,7 +11,7 @@ export interface ControlsState {
   /** The experiment's phases (a select only with more than one). */
   phases: readonly ResultsPhase[];
   /** The phase asked for, else the current one. */
-  phase: number;
+  phase: number | 'all';
   /** The dimension asked for; undefined: no "Break down by" (no units to break down). */
   dimension: string | undefined;
   /** The difference shown; undefined: no switch (no tables to switch). */
@@ -21,7 +21,7 @@ export interface ControlsState {
 }
 
 export interface ControlsActions {
-  phase(phase: number): void;
+  phase(phase: number | 'all'): void;
   dimension(dimension: string): void;
   difference(difference: ResultsDifference): void;
   csv(): void;

@@ -16,8 +16,8 @@ export type { ResultsDifference };
 
 /** What a reader changed inside the element, for a host page that keeps its URL in step (`svc:results-view`). */
 export interface ResultsView {
-  /** The phase shown (the one asked for, else the current one). */
-  phase: number;
+  /** The phase shown (the one asked for, else the current one), or `all`: every phase, stratified. */
+  phase: number | 'all';
   /** The dimension broken down by; empty: none. */
   dimension: string;
   /** The `metrics` attribute, when it narrows the metrics shown (comma-separated names). */
@@ -71,7 +71,7 @@ const QUERY_KEYS = ['experience', 'apiKey', 'session', 'organization', 'project'
  * @attr metrics - Comma-separated metric names; default: the experiment's (or every metric of the project).
  * @attr dimension - A dimension to break the results down by: `device`, `browser`, `visitor` (new or returning),
  *   `utm_source`, `utm_medium`, `attribute:<key>`. The "Break down by" select sets it; not reflected.
- * @attr phase - The phase to show, a number from 1; empty (default): the current one. The phase select sets it; not
+ * @attr phase - The phase to show, a number from 1, or `all` (every phase, stratified by phase); empty (default): the current one. The phase select sets it; not
  *   reflected.
  * @attr series - `day`: a graph per metric of the results as they stood at the end of each day; empty (default): none.
  * @attr difference - `relative` (default: the uplift, a percent of the control's mean) or `absolute` (the difference of
@@ -362,7 +362,8 @@ export class SvcResults extends LitElement {
   }
 
   /** The phase asked for, else the one `answer` is of (the current one when none was asked for). */
-  #phaseShown(answer: ResultsAnswer | undefined): number {
+  #phaseShown(answer: ResultsAnswer | undefined): number | 'all' {
+    if (String(this.phase ?? '').trim() === 'all') return 'all';
     const asked = Number(String(this.phase ?? '').trim());
     if (Number.isInteger(asked) && asked > 0) return asked;
     return answer?.phase ?? phasesOf(answer).at(-1)?.phase ?? 1;

@@ -37,6 +37,8 @@ export interface ResultsFormat {
   share(weight: number): string;
   /** A date or an ISO 8601 time as its UTC day, the day the service counts in: 26 Nov 2026 (in the locale's order). */
   date(iso: string): string;
+  /** An ISO 8601 time as the reader's date and time to the minute, in their time zone: 26 Nov 2026, 10:15. */
+  dateTime(iso: string): string;
   /** A `YYYY-MM-DD` day without its year, for a date axis: 26 Nov. */
   day(date: string): string;
   /** An axis tick of the interval chart, `digits` decimals of the percent. */
@@ -75,6 +77,8 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
   // UTC: the service's days (phases, a series' points) are UTC days, so a date here is the same wherever it is read.
   const date = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
   const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  // The reader's own zone: a phase began at a moment, which they read on their clock.
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const when = (iso: string, f: Intl.DateTimeFormat): string => {
     const time = Date.parse(iso);
     return Number.isNaN(time) ? iso : f.format(time);
@@ -109,6 +113,7 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
     // 4.75 / 100 is 0.0475 exactly enough for 2 decimals of a percent.
     share: (weight) => share.format(weight / 100),
     date: (iso) => when(iso, date),
+    dateTime: (iso) => when(iso, dateTime),
     day: (d) => when(d, day),
     tick: (n, digits) => {
       let f = ticks.get(digits);

@@ -46,9 +46,14 @@ export function guardrailBanner(r: ResultsAnswer, f: ResultsFormat): TemplateRes
   </div>`;
 }
 
-/** The mark on the row of a variation that harms the guardrail `m`: in words, so no colour has to carry it. */
+/**
+ * The guardrail's harm test on each challenger's row of the guardrail `m` (the service's one-sided sequential test):
+ * `harms this guardrail (p = 0.0012)` or `no harm found (p = 0.41)`, in words, so no colour has to carry it.
+ */
 export function harmMark(m: MetricResult, v: VariationStats, f: ResultsFormat): TemplateResult | typeof nothing {
-  if (m.role !== 'guardrail' || v.harm?.harmed !== true) return nothing;
-  const p = typeof v.harm.pValue === 'number' ? ` (${f.p(v.harm.pValue)})` : '';
-  return html`<span part="harm" class="harm">harms this guardrail${p}</span>`;
+  if (m.role !== 'guardrail' || !v.harm) return nothing;
+  const p = typeof v.harm.pValue === 'number' ? ` (harm test ${f.p(v.harm.pValue)})` : '';
+  return v.harm.harmed === true
+    ? html`<span part="harm" class="harm">harms this guardrail${p}</span>`
+    : html`<span part="no-harm" class="sub muted no-harm">no harm found${p}</span>`;
 }

@@ -63,6 +63,12 @@ function bandPath(cis: ([number, number] | null)[], x: (i: number) => number, y:
     else runs.push([i]);
   });
   return runs.map((run) => {
+    // A day on its own (the first day, or one between gaps) has no width to fill: its interval is drawn as a bar.
+    if (run.length === 1) {
+      const i = run[0]!;
+      const [low, high] = [y(cis[i]![0]), y(cis[i]![1])];
+      return `M${(x(i) - 6).toFixed(1)},${high.toFixed(1)}H${(x(i) + 6).toFixed(1)}V${low.toFixed(1)}H${(x(i) - 6).toFixed(1)}Z`;
+    }
     const upper = run.map((i) => `${x(i).toFixed(1)},${y(cis[i]![1]).toFixed(1)}`);
     const lower = [...run].reverse().map((i) => `${x(i).toFixed(1)},${y(cis[i]![0]).toFixed(1)}`);
     return `M${upper.join('L')}L${lower.join('L')}Z`;

@@ -130,6 +130,25 @@ const baseStyles = css`
     overflow-x: auto;
     border: 1px solid var(--svc-results-border, #d1d9e0);
     border-radius: var(--svc-results-radius, 6px);
+    /* The cue that more of the table lies sideways: a shade at an edge with more beyond it. The covers scroll with
+       the content (local) and hide the shades (scroll) once an edge is reached. */
+    background:
+      linear-gradient(to right, var(--svc-results-background, #fff) 30%, transparent) left / 2.5rem 100% no-repeat local,
+      linear-gradient(to left, var(--svc-results-background, #fff) 30%, transparent) right / 2.5rem 100% no-repeat local,
+      radial-gradient(farthest-side at 0 50%, rgb(31 35 40 / 0.3), transparent) left / 0.875rem 100% no-repeat scroll,
+      radial-gradient(farthest-side at 100% 50%, rgb(31 35 40 / 0.3), transparent) right / 0.875rem 100% no-repeat scroll;
+  }
+  /* Said in words too on a narrow screen, where the table is wider than the page. */
+  .scroll-cue {
+    display: none;
+    margin: 0 0 0.25rem;
+    font-size: 0.8125rem;
+    color: var(--svc-results-muted, #59636e);
+  }
+  @media (max-width: 48rem) {
+    .scroll-cue {
+      display: block;
+    }
   }
   [part~='table-scroll']:focus-visible {
     outline: 2px solid var(--svc-results-focus, #0969da);

@@ -46,7 +46,8 @@ export function metricView(
   const cuped = m.variations.filter((v) => v.name !== control && v.cuped);
   const cut = m.variations.some((v) => v.name !== control && effectOf(v, difference, base).cut);
   return html`<div part="metric" class="metric">
-    <div part="table-scroll" tabindex="0" role="region" aria-labelledby=${caption}>
+    <p class="scroll-cue" id=${`cue-${id}`} aria-hidden="true">Scroll sideways for more →</p>
+    <div part="table-scroll" tabindex="0" role="region" aria-labelledby=${caption} aria-description="scroll for more">
       <table part="table">
         <caption id=${caption}>${m.name} ${roleTag(m, ctx.primary)} <span class="muted">· ${about}</span></caption>
         <thead>

@@ -73,6 +73,11 @@ export const viewStyles = css`
     font-weight: 600;
     color: var(--svc-results-negative, #cf222e);
   }
+  .no-harm {
+    display: block;
+    font-size: 0.75rem;
+    font-weight: 400;
+  }
   .harms {
     margin: 0.25rem 0 0;
     padding-inline-start: 1.25rem;

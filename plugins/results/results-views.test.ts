@@ -21,6 +21,11 @@ const cellOf = (table: HTMLTableElement, variation: string, header: string): HTM
   return rowOf(table, variation).cells[column] as HTMLTableCellElement;
 };
 
+/** A phase's moment as the reader's locale and time zone write it (the page is en-GB). */
+const at = (iso: string): string => new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse(iso));
+const START = at('2026-11-02T09:00:00.000Z');
+const CHANGE = at('2026-11-26T10:15:00.000Z');
+
 const PHASES: ResultsPhase[] = [
   { phase: 1, startedAt: '2026-11-02T09:00:00.000Z', endedAt: '2026-11-26T10:15:00.000Z', weights: { control: 50, bold: 50 }, version: 3, reason: 'started' },
   { phase: 2, startedAt: '2026-11-26T10:15:00.000Z', weights: { control: 20, bold: 80 }, version: 4, reason: 'weights 50/50 → 20/80' },
@@ -82,17 +87,17 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
     const stub = serve((url) => (url.searchParams.get('phase') === '1' ? answer({}, 1) : answer()));
     const el = await showing();
     expect(asked(stub)[0]!.searchParams.has('phase')).to.equal(false);
-    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal('Phase 2 of 2, since 26 Nov 2026 · weights control 20% / bold 80%');
+    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal(`Phase 2 of 2, since ${CHANGE} · weights control 20% / bold 80%`);
     const items = [...root(el).querySelectorAll('[part="phases"] li')];
     expect(items.map(textOf)).to.deep.equal([
-      'Phase 1: 2 Nov 2026 – 26 Nov 2026 · control 50% / bold 50% · started',
-      'Phase 2 (shown): since 26 Nov 2026 · control 20% / bold 80% · weights 50/50 → 20/80',
+      `Phase 1: ${START} – ${CHANGE} · control 50% / bold 50% · started`,
+      `Phase 2 (shown): since ${CHANGE} · control 20% / bold 80% · weights 50/50 → 20/80`,
     ]);
     expect(items[1]!.getAttribute('aria-current')).to.equal('true');
 
     const select = root(el).querySelector<HTMLSelectElement>('[part="phase-select"] select')!;
     expect(select.labels![0]!.textContent).to.equal('Phase');
-    expect([...select.options].map((o) => o.textContent)).to.deep.equal(['Phase 1', 'Phase 2 (current)']);
+    expect([...select.options].map((o) => o.textContent)).to.deep.equal(['All phases', 'Phase 1', 'Phase 2 (current)']);
     expect(select.value).to.equal('2');
     const view = nextView(el);
     select.focus();
@@ -104,7 +109,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
     await settled(el);
     expect(el.phase).to.equal('1');
     expect(asked(stub).at(-1)!.searchParams.get('phase')).to.equal('1');
-    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal('Phase 1 of 2, 2 Nov 2026 – 26 Nov 2026 · weights control 50% / bold 50%');
+    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal(`Phase 1 of 2, ${START} – ${CHANGE} · weights control 50% / bold 50%`);
     // The same select, still focused: the controls stay in place while the phase loads.
     expect(root(el).querySelector('[part="phase-select"] select')).to.equal(select);
     expect(root(el).activeElement).to.equal(select);
@@ -115,7 +120,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
   it('says the phase of a single-phase experiment, and shows no phase list nor select', async () => {
     serve(() => answer({ phase: 1, phases: [{ ...PHASES[1]!, phase: 1, reason: 'started' }] }));
     const el = await showing();
-    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal('Phase 1 of 1, since 26 Nov 2026 · weights control 20% / bold 80%');
+    expect(textOf(root(el).querySelector('[part="phase"]'))).to.equal(`Phase 1 of 1, since ${CHANGE} · weights control 20% / bold 80%`);
     expect(root(el).querySelector('[part="phases"]')).to.equal(null);
     expect(root(el).querySelector('[part="phase-select"]')).to.equal(null);
   });
@@ -162,7 +167,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
     expect(banner.getAttribute('role')).to.equal('alert');
     expect(textOf(banner)).to.equal('Guardrails are harmed. bold harms errors (p = 0.0021) bold harms latency (p < 0.0001)');
     const errors = tables(el)[1]!;
-    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail (p = 0.0021)');
+    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail (harm test p = 0.0021)');
     expect(rowOf(errors, 'calm').querySelector('[part="harm"]')).to.equal(null);
     expect(rowOf(tables(el)[0]!, 'bold').querySelector('[part="harm"]')).to.equal(null);
     // It comes before the metrics.
