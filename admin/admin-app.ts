@@ -153,7 +153,7 @@ export class SvcAdmin extends LitElement {
       return html`<svc-admin-audit data-view .api=${api} scope=${v.scope ?? 'project'} ?org-admin=${managesOrganization(me)}></svc-admin-audit>`;
     }
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
-    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly}></svc-admin-metrics>`;
+    if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly} .creating=${v.new === true}></svc-admin-metrics>`;
     if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
     if (v.name === 'account') return html`<svc-admin-account data-view .api=${api}></svc-admin-account>`;
     if (v.name === 'invitation') {

@@ -9,7 +9,8 @@ export type AdminView =
   | { name: 'editor'; experience: string | null }
   /** An experiment's results: a phase (default the current one), one metric (default its own), a breakdown. */
   | { name: 'results'; experience: string; phase?: number; metric?: string; dimension?: string }
-  | { name: 'metrics' }
+  /** The project's metrics, or (`new`) the form of a new one. */
+  | { name: 'metrics'; new?: true }
   /** The organization's people and keys (admins). */
   | { name: 'access' }
   /** The audit log: the project's changes, or (`organization`, for its admins) the organization's people and keys'. */

@@ -11,6 +11,7 @@ const screens: [AdminView, string][] = [
   [{ name: 'results', experience: 'hero', phase: 2, metric: 'revenue', dimension: 'attribute:plan' },
     '#/experiences/hero/results?phase=2&metric=revenue&dimension=attribute%3Aplan'],
   [{ name: 'metrics' }, '#/metrics'],
+  [{ name: 'metrics', new: true }, '#/metrics/new'],
   [{ name: 'access' }, '#/access'],
   [{ name: 'audit' }, '#/audit'],
   [{ name: 'audit', scope: 'organization' }, '#/audit?scope=organization'],

@@ -18,7 +18,7 @@ export function hashOf(view: AdminView): string {
       const text = query.toString();
       return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
     }
-    case 'metrics': return '#/metrics';
+    case 'metrics': return view.new ? '#/metrics/new' : '#/metrics';
     case 'access': return '#/access';
     case 'audit': return view.scope === 'organization' ? '#/audit?scope=organization' : '#/audit';
     case 'privacy': return '#/privacy';
@@ -39,6 +39,7 @@ export function viewOf(hash: string): AdminView {
   });
   const query = new URLSearchParams(queryText);
   if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
+  if (parts[0] === 'metrics' && parts[1] === 'new' && parts.length === 2) return { name: 'metrics', new: true };
   if (parts[0] === 'access' && parts.length === 1) return { name: 'access' };
   if (parts[0] === 'audit' && parts.length === 1) {
     return query.get('scope') === 'organization' ? { name: 'audit', scope: 'organization' } : { name: 'audit' };

@@ -97,6 +97,21 @@ describe('<svc-admin-metrics>', () => {
     expect(document.documentElement.scrollWidth, 'the page does not scroll sideways').to.be.at.most(390);
   });
 
+  it('opens the new-metric form when its address names it (creating), and says so up when New metric or Cancel is pressed', async () => {
+    const api = await keyApi();
+    const el = await fixture<SvcAdminMetrics>(html`<svc-admin-metrics .api=${api} creating></svc-admin-metrics>`);
+    await until(() => el.status === 'ready' && find(el, 'form'), 'the form');
+    expect(text(get(el, 'h1'))).to.equal('New metric');
+    const addresses: unknown[] = [];
+    el.addEventListener('svc-admin:navigate', (e) => addresses.push(e.detail));
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.form-actions button')].find((b) => text(b) === 'Cancel')!.click();
+    await until(() => el.status === 'ready' && find(el, 'table'), 'the list');
+    await openForm(el);
+    expect(addresses).to.deep.equal([{ name: 'metrics' }, { name: 'metrics', new: true }]);
+    el.creating = false;
+    await until(() => find(el, 'table'), 'the list again, the address having left the form');
+  });
+
   it('creates a sum metric from the form; it is listed as version 1 from the API and stored as typed', async () => {
     const name = unique('metrics-sum');
     made.metrics.push(name);

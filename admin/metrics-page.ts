@@ -1,7 +1,7 @@
-import { css, html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ApiError, type AdminApi } from './admin-api.js';
-import { notify } from './admin-events.js';
+import { navigate, notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { label } from './cell-label.js';
@@ -12,6 +12,7 @@ import {
   cappable, countsEvents, metricDraftErrors, metricDraftItem, metricDraftOf, type CapChoice, type MetricDraft, type MetricDraftErrors,
   type MetricField,
 } from './metric-form.js';
+import { metricsStyles } from './metrics-styles.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -44,33 +45,17 @@ const spinner = (text: string): TemplateResult => html`<div class="state" role="
  * @fires svc-admin:notice - A metric was saved or deleted; `detail` says which.
  */
 export class SvcAdminMetrics extends ApiView {
-  static override styles = [adminStyles, editorStyles, css`
-    td {
-      white-space: nowrap;
-    }
-    td.what {
-      min-inline-size: 12rem;
-      white-space: normal;
-      overflow-wrap: anywhere;
-    }
-    legend { margin-block-end: 0.5rem; }
-    .flags {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: center;
-      gap: 0.5rem 1.25rem;
-      min-height: 2.25rem;
-    }
-    input[readonly] { background: #f6f8fa; }
-    .alert.action-error { margin-block-end: 1rem; }
-  `];
+  static override styles = [adminStyles, editorStyles, metricsStyles];
 
   static override properties = {
     metrics: { state: true }, editing: { state: true }, loaded: { state: true }, draft: { state: true }, checked: { state: true },
     saving: { state: true }, formError: { state: true }, actionError: { state: true }, busy: { state: true }, readOnly: { type: Boolean },
+    creating: { type: Boolean },
   };
 
   /** The signed-in key may only read (a viewer): no New, Edit or Delete. */ declare readOnly: boolean;
+  /** The new-metric form is shown (the console's `#/metrics/new`); the page says when it opens or leaves it. */
+  declare creating: boolean;
   declare metrics: Metric[];
   /** The form's metric: `undefined` shows the list, `null` a new metric. */
   declare editing: string | null | undefined;
@@ -93,6 +78,13 @@ export class SvcAdminMetrics extends ApiView {
     this.draft = metricDraftOf();
     this.checked = false;
     this.saving = false;
+    this.creating = false;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // The address named the new-metric form, or left it (Back): the page follows, and loads what it then shows.
+    if (changed.has('creating') && (this.editing === null) !== this.creating) void this.#show(this.creating ? null : undefined);
+    else super.willUpdate(changed);
   }
 
   /** Reads the list and the metric edited (its version and the form's draft); the status is the shown screen's. */
@@ -320,6 +312,10 @@ export class SvcAdminMetrics extends ApiView {
 
   /** Shows another screen: the form of a metric (`null`: a new one), or the list (`undefined`), its heading focused. */
   async #show(editing: string | null | undefined): Promise<void> {
+    if ((editing === null) !== this.creating) {
+      this.creating = editing === null;
+      navigate(this, this.creating ? { name: 'metrics', new: true } : { name: 'metrics' });
+    }
     this.editing = editing;
     this.loaded = undefined;
     this.draft = metricDraftOf();
