@@ -271,7 +271,7 @@ describe('<svc-admin-access>', () => {
     expect(find(el, '.secret')).to.equal(null);
   });
 
-  it('tells a key whose role is not admin that it cannot manage people and keys', async () => {
+  it('tells a key whose role is not admin, when the service refuses, that the page needs admin, with no form', async () => {
     const res = await orgFetch('keys', { method: 'POST', body: JSON.stringify({ name: unique('viewer'), role: 'viewer' }) });
     expect(res.status).to.equal(201);
     const viewer = await res.json() as CreatedKey;
@@ -281,7 +281,7 @@ describe('<svc-admin-access>', () => {
     expect(el.error?.code).to.equal('role_forbidden');
     const alert = get(el, '.alert');
     expect(alert.getAttribute('role')).to.equal('alert');
-    expect(text(alert)).to.contain('Your key\'s role cannot manage people and keys (it needs admin).');
+    expect(text(alert)).to.contain('Managing people and keys needs the admin role over the whole organization.');
     expect(find(el, 'form')).to.equal(null);
     await expect(el).to.be.accessible();
   });

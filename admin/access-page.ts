@@ -121,8 +121,8 @@ export class SvcAdminAccess extends ApiView {
   #body(): TemplateResult {
     if (this.status === 'loading') return spinner('Loading people and keys…');
     if (this.status === 'error' && refusedForRole(this.error)) {
-      return html`<div class="alert warning" role="alert"><strong>Your key's role cannot manage people and keys (it needs admin).</strong>
-        Sign in with an admin key of the whole organization to add people or create and revoke keys.
+      return html`<div class="alert warning" role="alert"><strong>Managing people and keys needs the admin role over the whole organization.</strong>
+        Your role changed since you signed in: sign in again, as a person or with a key that has it.
         <p class="hint">${this.error?.message ?? ''}</p></div>`;
     }
     if (this.status === 'error') {

@@ -6,6 +6,7 @@ import { hashOf, viewOf } from './admin-routes.js';
 import { clearSession, readSession, saveSession } from './admin-session.js';
 import { adminStyles } from './admin-styles.js';
 import { appStyles } from './app-styles.js';
+import { mayUse, roleNeeded, screenNeed } from './role-needed.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -148,6 +149,9 @@ export class SvcAdmin extends LitElement {
   #view(api: AdminApi, me: Me): TemplateResult {
     const v = this.view;
     const readOnly = me.role === 'viewer';
+    // An address typed or followed to a screen this role cannot use: said so, with nothing to press.
+    const need = screenNeed(v);
+    if (need && !mayUse(me, need)) return roleNeeded(me, need);
     if (v.name === 'editor') return html`<svc-admin-editor data-view .api=${api} experience=${v.experience ?? ''}></svc-admin-editor>`;
     if (v.name === 'audit') {
       return html`<svc-admin-audit data-view .api=${api} scope=${v.scope ?? 'project'} ?org-admin=${managesOrganization(me)}></svc-admin-audit>`;

@@ -71,6 +71,12 @@ export const appStyles = css`
     .notices:not(:empty) {
       margin-block-end: 1rem;
     }
+    .role-needed {
+      max-inline-size: 40rem;
+    }
+    .role-needed p {
+      margin: 0.5rem 0 0;
+    }
     .notices .alert {
       display: flex;
       flex-wrap: wrap;

@@ -3,7 +3,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineResults } from '../plugins/results/index.js';
 import type { SvcAdmin } from './admin-app.js';
-import { ADMIN_KEY, find, openConsole, resetAddress, signOutEverywhere, text, until } from './admin-test-helpers.js';
+import {
+  ADMIN_KEY, find, openConsole, personWithPassword, removePeople, resetAddress, signInWithPassword, signOutEverywhere, text, until,
+} from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 
 defineResults();
@@ -19,6 +21,16 @@ async function makeKey(role: string): Promise<{ id: string; key: string }> {
 }
 
 const revoke = (id: string) => fetch(`${location.origin}/v1/acme/keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+/** Every address a viewer may not use, with the role its screen needs and what the screen would do. */
+const NOT_FOR_A_VIEWER = [
+  { hash: '#/privacy', role: 'admin role', heading: 'You cannot handle privacy requests here' },
+  { hash: '#/access', role: 'admin role over the whole organization', heading: 'You cannot manage people and keys here' },
+  { hash: '#/audit?scope=organization', role: 'admin role over the whole organization', heading: 'You cannot read the organization\'s audit log here' },
+  { hash: '#/experiences/new', role: 'editor role', heading: 'You cannot create experiences here' },
+  { hash: '#/experiences/results-hero/edit', role: 'editor role', heading: 'You cannot edit experiences here' },
+  { hash: '#/metrics/new', role: 'editor role', heading: 'You cannot create metrics here' },
+];
+
 const navTexts = (app: SvcAdmin) => [...app.shadowRoot!.querySelectorAll('header nav button')].map((b) => text(b));
 
 describe('<svc-admin> for a viewer', () => {
@@ -58,6 +70,46 @@ describe('<svc-admin> for a viewer', () => {
       expect(account.shadowRoot!.querySelector('form')).to.equal(null);
     } finally {
       await revoke(id);
+    }
+  });
+
+  for (const { hash, role, heading } of NOT_FOR_A_VIEWER) {
+    it(`says at ${hash} that a viewer's key needs the ${role}, with nothing to press there`, async function () {
+      this.timeout(20_000);
+      const { id, key } = await makeKey('viewer');
+      try {
+        await openConsole(key);
+        history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+        const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
+        const section = await until(() => find(app, 'section.role-needed'), 'the screen that says which role it needs');
+        expect(text(section.querySelector('h1'))).to.equal(heading);
+        expect(text(section)).to.contain(`This screen needs the ${role}`);
+        expect(text(section)).to.contain('The key console viewer has the viewer role. Sign in with a key that has');
+        expect(find(app, '[data-view]')).to.equal(null);
+        expect(app.shadowRoot!.querySelectorAll('main button').length).to.equal(0);
+        await expect(app).to.be.accessible();
+      } finally {
+        await revoke(id);
+      }
+    });
+  }
+
+  it('tells a viewer signed in as a person that an admin can give them the role privacy needs', async function () {
+    this.timeout(20_000);
+    const people: string[] = [];
+    try {
+      const { email, password } = await personWithPassword('viewer');
+      people.push(email);
+      history.replaceState(null, '', `${location.pathname}${location.search}#/privacy`);
+      const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
+      await signInWithPassword(app, email, password);
+      const section = await until(() => find(app, 'section.role-needed'), 'the screen that says which role it needs');
+      expect(text(section)).to.contain(`You are signed in as ${email}, with the viewer role.`);
+      expect(text(section)).to.contain('An admin of the organization can give you the admin role');
+      expect(find(app, 'svc-admin-privacy')).to.equal(null);
+    } finally {
+      await signOutEverywhere();
+      await removePeople(people);
     }
   });
 
