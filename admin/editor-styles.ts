@@ -58,6 +58,14 @@ export const editorStyles = css`
     min-height: 2.25rem;
     align-items: center;
   }
+  /* A metric's part keeps the width of its longest option: at 100% of a table cell, a long metric name beside it
+     squeezed it to "Not us" or "N". The name wraps instead. */
+  select.part {
+    inline-size: auto;
+  }
+  th.metric-name {
+    overflow-wrap: anywhere;
+  }
   .variations .table-scroll {
     overflow: visible;
   }

@@ -59,10 +59,10 @@ export function metricsFields(d: ExperienceDraft, metrics: readonly MetricChoice
       : html`<div class="table-scroll" role="region" aria-label="The project's metrics and their parts" tabindex="0"><table>
           <thead><tr><th scope="col">Metric</th><th scope="col">Type</th><th scope="col">Part</th></tr></thead>
           <tbody>${rows.map((m) => html`<tr>
-            <th scope="row">${m.name}${m.type === 'missing' ? html` <span class="field-error">(not in the project any more)</span>` : nothing}</th>
+            <th scope="row" class="metric-name">${m.name}${m.type === 'missing' ? html` <span class="field-error">(not in the project any more)</span>` : nothing}</th>
             <td>${m.type === 'missing' ? '—' : `${m.type}${m.inverse ? ' · lower is better' : ''}`}</td>
             <td><label class="sr-only" for=${`role-${m.name}`}>Part of ${m.name}</label>
-              <select id=${`role-${m.name}`} data-metric=${m.name}
+              <select id=${`role-${m.name}`} class="part" data-metric=${m.name}
                 @change=${(e: Event) => set(withRole(d, m.name, (e.target as HTMLSelectElement).value as Role))}>
                 ${ROLES.map(({ role, label }) => html`<option value=${role} ?selected=${roleOf(d, m.name) === role}>${label}</option>`)}
               </select></td>
