@@ -80,6 +80,18 @@ describe('<svc-admin-audit>', () => {
     expect(find(el, 'button[data-action="clear-filters"]')).to.equal(null);
   });
 
+  it('breaks a privacy request\'s id inside its card on a phone', async () => {
+    const res = await adminFetch('privacy/exports', { method: 'POST', body: JSON.stringify({ userId: unique('audit-phone') }) });
+    expect(res.status).to.equal(202);
+    const { id } = await res.json() as { id: string };
+    await setViewport({ width: 390, height: 800 });
+    const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);
+    const row = await until(() => find(el, `tr[data-name="${id}"]`), 'the request\'s row');
+    const name = row.querySelector('th')!;
+    expect(name.scrollWidth, 'the id is not cut').to.be.at.most(name.clientWidth);
+    expect(name.getBoundingClientRect().right).to.be.at.most(row.getBoundingClientRect().right);
+  });
+
   it('fits its filters on a phone', async () => {
     await setViewport({ width: 390, height: 800 });
     const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);

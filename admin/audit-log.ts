@@ -53,6 +53,14 @@ export class SvcAdminAudit extends ApiView {
     th {
       white-space: nowrap;
     }
+    /* As cards, an item's name (a privacy request's 35-character id) breaks anywhere rather than run past the card. */
+    @media (max-width: 40rem) {
+      table.cards td,
+      table.cards th {
+        white-space: normal;
+        overflow-wrap: anywhere;
+      }
+    }
     form.filters {
       display: grid;
       grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr));
