@@ -64,7 +64,7 @@ export const editorStyles = css`
     inline-size: auto;
   }
   th.metric-name {
-    overflow-wrap: anywhere;
+    overflow-wrap: break-word;
   }
   .variations .table-scroll {
     overflow: visible;
