@@ -64,7 +64,14 @@ export const editorStyles = css`
     inline-size: auto;
   }
   th.metric-name {
-    overflow-wrap: break-word;
+    min-inline-size: 5.5rem;
+    overflow-wrap: anywhere;
+  }
+  @media (max-width: 40rem) {
+    th.metric-name,
+    th.metric-name ~ td {
+      padding-inline: 0.5rem;
+    }
   }
   .variations .table-scroll {
     overflow: visible;
