@@ -73,7 +73,10 @@ describe('<svc-recommendations> against the service', () => {
     const mug = cards(el).find((li) => li.textContent!.includes('Ceramic Mug'))!;
     expect(mug.querySelector('a')!.getAttribute('href')).to.equal('/p/p1');
     expect(mug.querySelector('a')!.getAttribute('part')).to.equal('link');
-    expect(mug.querySelector('[part="price"]')!.textContent).to.equal('12.5 EUR');
+    // In the visitor's locale and the product's currency, never the feed's raw `12.5 EUR`.
+    const price = mug.querySelector('[part="price"]')!.textContent;
+    expect(price).to.equal(new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(12.5));
+    expect(price).not.to.contain('12.5 EUR');
     expect(mug.querySelector('img')!.getAttribute('src')).to.equal('/img/p1.svg');
   });
 

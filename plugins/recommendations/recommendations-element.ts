@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { bindFields, InstanceSlot, safeUrl, textOf } from '../../src/plugin-api.js';
+import { priceText } from './price-text.js';
 import type { EventDraft, RecommendationParams } from '../../src/index.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 
@@ -79,7 +80,7 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  * @csspart link - A card's link to the product (the card itself).
  * @csspart image - A card's image (a square box); an empty box while loading, without an image, or if it fails to load.
  * @csspart title - A card's product title.
- * @csspart price - A card's price and currency.
+ * @csspart price - A card's price, in the visitor's locale and the product's currency.
  *
  * @cssprop [--svc-recommendations-min-width=10rem] - The narrowest a card gets before the grid drops a column.
  * @cssprop [--svc-recommendations-gap=1rem] - Space between the cards.
@@ -196,7 +197,7 @@ export class SvcRecommendations extends LitElement {
       // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice.
       return html`<li part="item"><a part="link" href=${safeUrl(url) ? url : nothing}>${safeUrl(image)
         ? html`<img part="image" src=${image} alt="" loading="lazy" @error=${hide}>`
-        : html`<span part="image"></span>`}<span part="title">${title}</span><span part="price">${textOf(p?.price)} ${textOf(p?.currency)}</span></a></li>`;
+        : html`<span part="image"></span>`}<span part="title">${title}</span><span part="price">${p ? priceText(p.price, p.currency) : ''}</span></a></li>`;
     })}</ul>`}`;
   }
 
