@@ -2,6 +2,8 @@
 // API is copied into an empty PostgreSQL database; the service on the copy answers as it did on the original, every
 // table holds the same rows, a copy stopped midway continues when run again, and a used target is refused untouched.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../server/app.js';
@@ -137,6 +139,55 @@ describe('copying a SQLite database into PostgreSQL (npm run copy-to-postgres)',
       });
       assert.equal(report.resumed, true);
       assert.ok(written.length < Math.ceil(total / 20) + report.tables.length, 'the second run did not start over');
+      assert.deepEqual(sorted(await readAllRows(target)), sorted(sourceRows));
+      assert.equal(await tableExists(target, 'svc_copy_progress'), false);
+    } finally {
+      await source.destroy();
+      await target.destroy();
+    }
+  });
+
+  it('continues a copy whose process was killed while a batch waited, and ends with the same rows as the source', async () => {
+    const { db: source } = await filledSqlite();
+    const target = await postgresDatabase();
+    // The target migrated beforehand, so that the command's own migration takes no lock on the table held below.
+    await (await target.open()).close();
+    const sourceRows = await readAllRows(source);
+    // The last table (in the command's order, by name) with rows: the tables before it are copied, its batch waits.
+    const withRows = [...sourceRows].filter(([, rows]) => rows.length > 0).map(([table]) => table).sort();
+    const [copied, held] = [withRows.at(-2)!, withRows.at(-1)!];
+    const holder = new pg.Client({ connectionString: target.location });
+    await holder.connect();
+    try {
+      // SHARE lets the command read the table (its check that the target is empty) but not write to it.
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE "${held}" IN SHARE MODE`);
+      const command = spawn(process.execPath, ['--import', 'tsx', 'server/copy-to-postgres.ts', '--from', source.location, '--to', target.location], {
+        cwd: new URL('../../', import.meta.url), stdio: 'ignore',
+      });
+      const exited = once(command, 'exit');
+      for (let polls = 0; ; polls++) {
+        assert.ok(polls < 1200, `the command never waited for ${held}`);
+        const waiting = await holder.query(
+          'SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = $1 AND NOT l.granted', [held],
+        );
+        if (waiting.rowCount! > 0) break;
+        assert.equal(command.exitCode, null, 'the command ended before reaching the held table');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      command.kill('SIGKILL');
+      await exited;
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    try {
+      assert.equal(await tableExists(target, 'svc_copy_progress'), true, 'the progress of the killed copy is kept');
+      const partial = await readAllRows(target);
+      assert.equal(partial.get(copied)?.length, sourceRows.get(copied)!.length, `${copied} was copied before the kill`);
+      assert.equal(partial.get(held)?.length ?? 0, 0, `nothing of ${held} was committed`);
+      const report = await copySqliteToPostgres({ from: source.location, to: target.location, schema: SCHEMA });
+      assert.equal(report.resumed, true);
       assert.deepEqual(sorted(await readAllRows(target)), sorted(sourceRows));
       assert.equal(await tableExists(target, 'svc_copy_progress'), false);
     } finally {
