@@ -2,6 +2,7 @@
 // database into an empty PostgreSQL one (storage/copy/copy-sqlite-to-postgres.ts), checks each table's count and
 // checksum on both sides, and says so. Stop the service first: what it writes after the copy started is not copied.
 // Run again after a failure or a kill, it continues where it stopped.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCHEMA } from './schema.js';
@@ -10,6 +11,7 @@ import { copySqliteToPostgres } from './storage/copy/copy-sqlite-to-postgres.js'
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' } } });
   const from = resolve(values.from ?? `${process.env.DATA_DIR ?? './data'}/svc.db`);
+  if (!existsSync(from)) throw new Error(`--from: there is no SQLite database at ${from}`);
   const to = values.to ?? '';
   if (!to.startsWith('postgres://') && !to.startsWith('postgresql://')) throw new Error('--to: the PostgreSQL database, postgres://…');
   const started = Date.now();
