@@ -19,6 +19,24 @@ export interface ResultsAnalysis {
   /** With `sequential`: the tuning parameter (the number of units the sequence is tightest around). */
   sequentialTuning?: number;
   correction: PValueCorrection;
+  /** With `sequential`: what the tuning costs at the units the answer has. */
+  sequential?: SequentialReach;
+}
+
+/**
+ * How wide the sequential intervals are at the answer's units against fixed-horizon ones: the price of checking
+ * daily, largest far below the tuning.
+ */
+export interface SequentialReach {
+  /** The tuning parameter: the units (control and challenger together) the confidence sequence is tightest around. */
+  tuning: number;
+  /** The units of the comparison: the control's and its challenger's (the challenger with the fewest, if several). */
+  units: number;
+  /**
+   * The sequential interval's half-width over the fixed-horizon one's (z(1 − alpha/2)·σ/√units) at `units`; whatever
+   * the metric, σ cancels. Null without units.
+   */
+  widthRatio: number | null;
 }
 
 /** A variation's share of the experiment: its configured weight (percent) and the units exposed to it. */

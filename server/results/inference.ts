@@ -81,12 +81,31 @@ export function sequentialRho(alpha: number, tuning: number, twoSided = true): n
 export function twoSidedSequential(e: Estimate, alpha: number, tuning = DEFAULT_SEQUENTIAL_TUNING): Frequentist {
   const n = e.units;
   const rho = sequentialRho(alpha, tuning, true);
-  const s2 = e.variance * n;
   const nr2 = n * rho * rho;
-  const half = Math.sqrt(s2) * Math.sqrt((2 * (nr2 + 1) * Math.log(Math.sqrt(nr2 + 1) / alpha)) / (nr2 * n)); // (nρ)² = nρ²·n
+  const half = sequentialIntervalHalfwidth(e.variance * n, n, rho, alpha);
   const t2 = (e.point * e.point * n) / e.variance; // gbstats' st2: n·(point/se)²
   const logE = (rho * rho * t2) / (2 * (nr2 + 1)) - 0.5 * Math.log(nr2 + 1);
   return { ci: finiteInterval(e.point - half, e.point + half), pValue: clamp01(Math.exp(-logE)) };
+}
+
+/**
+ * gbstats' sequential_interval_halfwidth (eq. 9): sqrt(s²) · sqrt(2(nρ² + 1) ln(sqrt(nρ² + 1)/α) / (nρ)²), with s² the
+ * variance of one unit (se²·n) over n units.
+ */
+export function sequentialIntervalHalfwidth(s2: number, n: number, rho: number, alpha: number): number {
+  const nr2 = n * rho * rho;
+  return Math.sqrt(s2) * Math.sqrt((2 * (nr2 + 1) * Math.log(Math.sqrt(nr2 + 1) / alpha)) / (nr2 * n)); // (nρ)² = nρ²·n
+}
+
+/**
+ * How many times as wide the two-sided sequential interval tuned for `tuning` units is, at n units, as the
+ * fixed-horizon one: sequentialIntervalHalfwidth(s², n, ρ, α) / (z(1 − α/2)·σ/√n). The unit variance cancels (σ = 1
+ * here); the fixed-horizon test's t quantile is its large-sample z. Null without units.
+ */
+export function sequentialWidthRatio(n: number, alpha: number, tuning = DEFAULT_SEQUENTIAL_TUNING): number | null {
+  if (!(n > 0)) return null;
+  const fixedHalfwidth = jStat.normal.inv(1 - alpha / 2, 0, 1) / Math.sqrt(n);
+  return sequentialIntervalHalfwidth(1, n, sequentialRho(alpha, tuning, true), alpha) / fixedHalfwidth;
 }
 
 /** gbstats' bounds on a one-sided sequential p-value (it searches for it between these). */

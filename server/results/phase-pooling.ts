@@ -2,7 +2,7 @@ import type {
   AbsoluteDifference, DimensionResult, MetricResult, MetricRole, ResultsAnalysis, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { bayesian, twoSidedFixed, twoSidedSequential, type Estimate, type Frequentist } from './inference.js';
-import { judge, type ResultsReport } from './results-report.js';
+import { judge, withSequentialReach, type ResultsReport } from './results-report.js';
 import { deltaMethodVariance, guardrailHarm, sampleRatioMismatch, type CompareOptions } from './statistics.js';
 import type { UnitStatistic } from './unit-statistics.js';
 
@@ -47,6 +47,7 @@ export function poolPhases(reports: readonly ResultsReport[], roles: ReadonlyMap
     units: sumOf(variations.map((v) => v.units)),
     multipleExposures: sumOf(reports.map((r) => r.multipleExposures)),
     srm: sampleRatioMismatch(variations.map((v) => v.units), expected),
+    analysis: withSequentialReach(analysis, variations),
     variations,
     metrics,
   };

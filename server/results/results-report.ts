@@ -1,12 +1,12 @@
 import type { ExperienceConfig, MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
   AbsoluteDifference, CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
-  SeriesPoint, VariationStats, VariationUnits,
+  SequentialReach, SeriesPoint, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
 import type { ExposedUnits } from './exposed-units.js';
-import { DEFAULT_SEQUENTIAL_TUNING } from './inference.js';
+import { DEFAULT_SEQUENTIAL_TUNING, sequentialWidthRatio } from './inference.js';
 import type { MetricValues } from './metric-values.js';
 import {
   compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions,
@@ -82,7 +82,7 @@ export function buildReport(
     units: all.length,
     multipleExposures: units.multipleExposures,
     srm: sampleRatioMismatch(overall.variations.map((v) => v.units), weights),
-    analysis: ctx.analysis,
+    analysis: withSequentialReach(ctx.analysis, overall.variations),
     variations: overall.variations,
     metrics: overall.metrics,
   };
@@ -136,6 +136,28 @@ function analysisOf(experience: ExperimentConfig): ResultsAnalysis {
     ...(sequential ? { sequentialTuning: experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING } : {}),
     correction: experience.correction ?? 'none',
   };
+}
+
+/**
+ * The analysis with, for sequential intervals, what their tuning costs at these units: the width ratio at the units
+ * of the control and its challenger (the one with the fewest, so the note never understates the cost; challengers
+ * without units are left out). `variations` are the answer's, control first.
+ */
+export function withSequentialReach(analysis: ResultsAnalysis, variations: readonly VariationUnits[]): ResultsAnalysis {
+  const { sequential: _previous, ...settings } = analysis;
+  if (settings.interval !== 'sequential') return settings;
+  const [control, ...challengers] = variations;
+  const seen = challengers.filter((v) => v.units > 0);
+  const units = seen.length === 0
+    ? sumUnits(variations)
+    : Math.min(...seen.map((v) => (control?.units ?? 0) + v.units));
+  const tuning = settings.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING;
+  const reach: SequentialReach = { tuning, units, widthRatio: sequentialWidthRatio(units, settings.alpha, tuning) };
+  return { ...settings, sequential: reach };
+}
+
+function sumUnits(variations: readonly VariationUnits[]): number {
+  return variations.reduce((total, v) => total + v.units, 0);
 }
 
 /** Each metric's values capped as it says, the cap computed over all the experiment's units. */

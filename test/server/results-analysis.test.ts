@@ -54,6 +54,7 @@ function config(): ServiceConfigFile {
     experiment('ramped', {}, [50, 25, 25]),
     experiment('ratio-cuped'),
     experiment('seen'),
+    experiment('sequential-reach', { sequential: true }),
   ];
   shop.metrics = METRICS;
   shop.limits = { writeKeyPerSecond: 1_000_000 };
@@ -148,11 +149,29 @@ for (const driver of DRIVERS) {
       for (const m of answer.metrics) assert.equal('pValueAdjusted' in m.variations[1]!, false, 'no adjusted p-value without a correction');
     });
 
+    it('a sequential answer says how many times as wide its intervals are as fixed-horizon ones at its units', async () => {
+      await seed(h.app, 'sequential-reach', 181, () => []);
+      // By hand, α = 0.05 and the default tuning N = 5,000 (eq. 161, then eq. 9 over z(0.975)·σ/√n):
+      //   −2 ln α = 5.991465; ρ² = (5.991465 + ln 6.991465) / 5000 = (5.991465 + 1.944690) / 5000 = 0.001587231
+      //   n = 181: nρ² = 0.287289; sqrt(nρ² + 1) = 1.134588; ln(1.134588 / 0.05) = ln 22.691750 = 3.122001
+      //   half-width · √n / σ = sqrt(2 · 1.287289 · 3.122001 / 0.287289) = sqrt(27.978240) = 5.289446
+      //   ratio = 5.289446 / 1.959964 = 2.698747
+      for (const query of ['', '&phase=all']) {
+        const { analysis } = await results(h.app, 'sequential-reach', query);
+        assert.deepEqual({ tuning: analysis.sequential?.tuning, units: analysis.sequential?.units }, { tuning: 5000, units: 181 }, query);
+        close(analysis.sequential?.widthRatio, 2.698747, `width ratio${query}`, 1e-6);
+      }
+      const fixed = await results(h.app, 'plain');
+      assert.equal('sequential' in fixed.analysis, false, 'fixed-horizon answers carry no width ratio');
+    });
+
     it('sequential experiments carry confidence sequences at their alpha, with Holm-adjusted p-values across metrics', async () => {
       const app = h.app;
       const seeded = await seed(app, 'sequential', 80, (i, v) => (i % (v === 'bold' ? 2 : 3) === 0 ? [20 + (i % 7), 15] : []));
       const answer = await results(app, 'sequential', '&metrics=purchase,orders');
-      assert.deepEqual(answer.analysis, { alpha: 0.1, interval: 'sequential', sequentialTuning: 200, correction: 'holm-bonferroni' });
+      const { sequential: reach, ...settings } = answer.analysis;
+      assert.deepEqual(settings, { alpha: 0.1, interval: 'sequential', sequentialTuning: 200, correction: 'holm-bonferroni' });
+      assert.deepEqual({ tuning: reach?.tuning, units: reach?.units }, { tuning: 200, units: 80 });
       const pValues: number[] = [];
       for (const [name, binomial] of [['purchase', true], ['orders', false]] as const) {
         const per = (v: string) => (seeded.get(v) ?? []).map((prices) => (binomial ? (prices.length > 0 ? 1 : 0) : prices.length));
@@ -473,7 +492,10 @@ for (const driver of DRIVERS) {
         });
         assert.equal(put.statusCode, 201, put.body);
         const answer = await results(h.app, 'good-settings');
-        assert.deepEqual(answer.analysis, { alpha: 0.01, interval: 'sequential', sequentialTuning: 10000, correction: 'benjamini-hochberg' });
+        assert.deepEqual(answer.analysis, {
+          alpha: 0.01, interval: 'sequential', sequentialTuning: 10000, correction: 'benjamini-hochberg',
+          sequential: { tuning: 10000, units: 0, widthRatio: null },
+        });
         const ratio = await h.app.inject({
           method: 'PUT', url: `${SHOP}/metrics/revenue-per-purchase?apiKey=${ADMIN}`,
           payload: { name: 'revenue-per-purchase', type: 'ratio', numerator: 'revenue', denominator: 'purchase', inverse: false },
