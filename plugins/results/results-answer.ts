@@ -7,7 +7,7 @@ export type {
   ResultsAnswer, VariationStats, VariationUnits,
 } from '../../src/plugin-api.js';
 // The shapes src/plugin-api.ts does not re-export yet, from the contract itself (types only: nothing is bundled).
-export type { GuardrailHarm, MetricRole, ResultsPhase, SeriesPoint } from '../../wire/results-answer.js';
+export type { GuardrailHarm, MetricRole, ResultsPhase, SequentialReach, SeriesPoint } from '../../wire/results-answer.js';
 
 /** Why there are no results: the service's `{error:{code, message}}`, or what went wrong on the way. */
 export interface ResultsError {

@@ -389,6 +389,21 @@ describe('<svc-results> against the service', () => {
       });
     }
 
+    it('says what checking daily costs, in the experiment\'s own numbers: the tuning, the units and how many times as wide', async () => {
+      const sequential: ResultsAnalysis = {
+        alpha: 0.05, interval: 'sequential', sequentialTuning: 5000, correction: 'none',
+        sequential: { tuning: 5000, units: 181, widthRatio: 2.698746579250546 },
+      };
+      const el = await showing(answer({ ...twoVariations, analysis: sequential, metrics: [purchase] }));
+      const note = textOf(root(el).querySelector('[part="analysis"]'));
+      expect(note).to.include('Intervals are tuned for 5,000 units; at 181 units they are 2.7×').and.to.include('as wide as a fixed-horizon test\'s.');
+      expect(root(el).querySelector('[part="analysis"] .sr-only')!.textContent).to.equal(' times');
+      await expect(el).to.be.accessible();
+      sinon.restore();
+      const none = await showing(answer({ ...twoVariations, analysis: { ...sequential, sequential: { tuning: 5000, units: 0, widthRatio: null } }, metrics: [purchase] }));
+      expect(textOf(root(none).querySelector('[part="analysis"]')), 'no units yet: no ratio').to.not.include('tuned for');
+    });
+
     it('shows the adjusted p-value under its correction\'s name, and significance in words, only with a correction', async () => {
       const calm = { ...purchase.variations[1]!, name: 'calm', uplift: 0.04, ci: [-0.1, 0.18] as [number, number], pValue: 0.31, pValueAdjusted: 0.62, significant: false };
       const corrected = { ...purchase, variations: [...purchase.variations.slice(0, 1), { ...purchase.variations[1]!, pValueAdjusted: 0.024 }, calm] };

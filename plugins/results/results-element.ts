@@ -51,7 +51,7 @@ const QUERY_KEYS = ['experience', 'apiKey', 'session', 'organization', 'project'
  * The header names the phase shown and its weights; with more than one phase, a list of them and a select pick
  * another. A metric the experiment names is labelled with its role (primary goal, goal, secondary, guardrail), and a
  * banner says which variation harms a guardrail. A note says which intervals they are (fixed-horizon or sequential,
- * at what level), and a banner warns when the units' split does not match the weights (sample ratio mismatch).
+ * at what level; sequential ones with how many times as wide as fixed-horizon ones they are at the answer's units), and a banner warns when the units' split does not match the weights (sample ratio mismatch).
  * Controls switch between relative and absolute differences, break the results down by a dimension (a section per
  * value follows the overall one) and download the results as CSV. The server key is the `apiKey` property, never an
  * attribute: a key in markup would leak with the page. Server strings are rendered as text, never as HTML; numbers

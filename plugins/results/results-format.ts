@@ -29,6 +29,8 @@ export interface ResultsFormat {
   level(alpha: number): string;
   /** A number with up to 3 significant digits: 0.05, 0.432, 1.27 (a significance level, CUPED's θ). */
   figure(n: number): string;
+  /** How many times as large, with 1 decimal: 2.7 (a width ratio; the caller writes the ×). */
+  times(n: number): string;
   /** A p-value with 4 decimals (a column of them stays aligned); below 0.0001 it reads `< 0.0001`. */
   pValue(n: number): string;
   /** A p-value after its letter, in a sentence: `p = 0.0340`, `p < 0.0001` (never `p = < 0.0001`). */
@@ -72,6 +74,7 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
   const figure = nf({ maximumSignificantDigits: 3 });
   const signedBy = new Map<number, Intl.NumberFormat>();
   const p = nf({ minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  const times = nf({ minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const ticks = new Map<number, Intl.NumberFormat>();
   const share = nf({ style: 'percent', maximumFractionDigits: 2 });
   // UTC: the service's days (phases, a series' points) are UTC days, so a date here is the same wherever it is read.
@@ -108,6 +111,7 @@ export function resultsFormat(locale: string | undefined): ResultsFormat {
     // keeps 97.5% from reading 97.49999%.
     level: (alpha) => level.format(Math.round((1 - alpha) * 1e4) / 1e4),
     figure: (n) => figure.format(n),
+    times: (n) => times.format(n),
     pValue: (n) => (n < 0.0001 ? `< ${p.format(0.0001)}` : p.format(n)),
     p: (n) => (n < 0.0001 ? `p < ${p.format(0.0001)}` : `p = ${p.format(n)}`),
     // 4.75 / 100 is 0.0475 exactly enough for 2 decimals of a percent.

@@ -1,6 +1,6 @@
 // How to read an answer: the level and kind of its intervals and what *significant* means in it, from its `analysis`.
-import { html, type TemplateResult } from 'lit';
-import type { ResultsAnalysis } from './results-answer.js';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ResultsAnalysis, SequentialReach } from './results-answer.js';
 import { correctionName, type ResultsFormat } from './results-format.js';
 
 /** What the answer's intervals and p-values are, in the words the header, the tables and the charts use. */
@@ -32,7 +32,21 @@ export function readingOf(a: ResultsAnalysis | undefined, f: ResultsFormat): Rea
       ? ' — read them once, at the planned end: checking early and stopping at the first significant result inflates false positives.'
       : '.';
   const adjusted = corrected ? ` adjusted for the metrics and variations compared (${correction})` : '';
+  const cost = a?.interval === 'sequential' ? sequentialCost(a.sequential, f) : nothing;
   // "p-value" never splits at its hyphen.
-  const note = html`${level} ${intervals}${when} Significant: the <span class="nowrap">p-value</span>${adjusted} is below ${f.figure(alpha)}.`;
+  const note = html`${level} ${intervals}${when}${cost} Significant: the <span class="nowrap">p-value</span>${adjusted} is below ${f.figure(alpha)}.`;
   return { level, intervals, corrected, correction, note };
+}
+
+/**
+ * What checking daily costs at the answer's units, with the service's own numbers: `Intervals are tuned for 5,000
+ * units; at 181 units they are 2.7× as wide as a fixed-horizon test's.` Nothing when the service did not say (an
+ * older one) or has no units yet.
+ */
+function sequentialCost(reach: SequentialReach | undefined, f: ResultsFormat): TemplateResult | typeof nothing {
+  if (!reach || typeof reach.widthRatio !== 'number' || !(reach.units > 0)) return nothing;
+  const unitsWord = (n: number): string => `${f.units(n)} ${n === 1 ? 'unit' : 'units'}`;
+  return html` Intervals are tuned for ${unitsWord(reach.tuning)}; at ${unitsWord(reach.units)} they are
+    ${f.times(reach.widthRatio)}<span aria-hidden="true">×</span><span class="sr-only"> times</span> as wide as a
+    fixed-horizon test's.`;
 }
