@@ -16,6 +16,11 @@ export interface ResultsAnalysis {
    * always-valid confidence sequences and p-values (safe to read every day and stop early).
    */
   interval: 'fixed-horizon' | 'sequential';
+  /**
+   * The test that decides significance. Absent: `frequentist`, the only one the service runs today (every comparison
+   * still carries the Bayesian `chanceToWin`, `risk` and `credibleInterval`, which then decide nothing).
+   */
+  engine?: 'frequentist' | 'bayesian';
   /** With `sequential`: the tuning parameter (the number of units the sequence is tightest around). */
   sequentialTuning?: number;
   correction: PValueCorrection;

@@ -1,7 +1,7 @@
 // Whether a variation did significantly better or worse than the control, in words: the one decision the results
 // table, its chart, the console's headline, the list's badge and its Ship dialog all read, so that no screen calls
 // significant what another calls not. Pure, and it imports nothing but the answer's shape.
-import type { VariationStats } from './results-answer.js';
+import type { ResultsAnalysis, VariationStats } from './results-answer.js';
 
 /** Where a variation stands against the control: significantly better, significantly worse, or neither. */
 export type Verdict = 'positive' | 'negative' | 'neutral';
@@ -53,4 +53,14 @@ export function significanceOf(v: VariationStats, inverse: boolean, difference: 
   if (typeof test?.significant !== 'boolean' && ci === null) return undefined;
   const verdict = verdictOf(v, inverse, difference);
   return { verdict, words: VERDICT_WORDS[verdict] };
+}
+
+/**
+ * Whether the experiment is decided by a Bayesian test, so that its chance to win and risk are the figures to read.
+ * Only then does a screen show them: beside a frequentist verdict, a 98% chance to win reads as a win the experiment's
+ * own test does not find. The answer and its CSV carry them either way.
+ * @example decidedByChanceToWin({ alpha: 0.05, interval: 'sequential', correction: 'none' }) // false
+ */
+export function decidedByChanceToWin(analysis: Pick<ResultsAnalysis, 'engine'> | undefined): boolean {
+  return analysis?.engine === 'bayesian';
 }

@@ -147,7 +147,9 @@ describe('<svc-results> against the service', () => {
     const uplift = cellOf(table, 'bold', 'Uplift (95% CI)').textContent!;
     expect(uplift).to.include(`${bold.uplift! > 0 ? '+' : ''}${percent(bold.uplift!, 1)}`);
     expect(uplift).to.include(' to ');
-    expect(cellOf(table, 'bold', 'Chance to win').textContent!.trim()).to.equal(percent(bold.chanceToWin!, 1));
+    // The answer carries chance to win; a frequentist experiment's table does not show it.
+    expect(bold.chanceToWin).to.be.a('number');
+    expect(headers(table).filter((h) => h === 'Chance to win' || h === 'Risk')).to.deep.equal([]);
     expect(cellOf(table, 'bold', 'p-value').textContent!.trim()).to.match(/^([01]\.\d{4}|< 0\.0001)$/);
   });
 
@@ -416,7 +418,6 @@ describe('<svc-results> against the service', () => {
       expect(textOf(cellOf(table, 'calm', 'Adjusted p-value'))).to.equal('0.6200');
       expect(textOf(cellOf(table, 'bold', 'Significance'))).to.equal('Significantly better');
       expect(textOf(cellOf(table, 'calm', 'Significance'))).to.equal('Not significant');
-      expect(textOf(cellOf(table, 'bold', 'Risk'))).to.equal('0.12%');
       expect(cellOf(table, 'control', 'Significance').querySelector('.sr-only')!.textContent).to.include('the control is the baseline');
 
       sinon.restore();
@@ -444,9 +445,34 @@ describe('<svc-results> against the service', () => {
       expect(textOf(cellOf(relative, 'bold', 'Significance'))).to.equal('Not significant');
     });
 
+    const frequentist: { name: string; analysis: ResultsAnalysis }[] = [
+      { name: 'fixed-horizon', analysis: { alpha: 0.05, interval: 'fixed-horizon', correction: 'none' } },
+      { name: 'sequential', analysis: { alpha: 0.05, interval: 'sequential', sequentialTuning: 5000, correction: 'none' } },
+      { name: 'frequentist, said', analysis: { alpha: 0.05, interval: 'fixed-horizon', engine: 'frequentist', correction: 'holm-bonferroni' } },
+    ];
+    for (const { name, analysis } of frequentist) {
+      it(`shows no chance to win or risk where a frequentist test decides the experiment: ${name}`, async () => {
+        const el = await showing(answer({ ...twoVariations, analysis, metrics: [purchase] }));
+        const shown = [...root(el).querySelectorAll('table[part="table"] th')].map((th) => textOf(th));
+        expect(shown.filter((h) => /chance to win|risk/i.test(h))).to.deep.equal([]);
+        expect(el.toCsv().split(/\r?\n/)[0]).to.include('chance_to_win,risk');
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('shows chance to win and risk where a Bayesian test decides the experiment', async () => {
+      const el = await showing(answer({
+        ...twoVariations, analysis: { alpha: 0.05, interval: 'fixed-horizon', engine: 'bayesian', correction: 'none' }, metrics: [purchase],
+      }));
+      const table = tables(el)[0]!;
+      expect(textOf(cellOf(table, 'bold', 'Chance to win'))).to.equal('99.4%');
+      expect(textOf(cellOf(table, 'bold', 'Risk'))).to.equal('0.12%');
+      await expect(el).to.be.accessible();
+    });
+
     it('never writes a chance to win of 100.0% or 0.0% the statistics do not claim', async () => {
       const sure = metric({}, {}, { chanceToWin: 0.99996 });
-      const el = await showing(answer({ ...twoVariations, metrics: [sure, metric({ name: 'orders', type: 'count' }, {}, { chanceToWin: 0.00003 })] }));
+      const el = await showing(answer({ ...twoVariations, analysis: { alpha: 0.05, interval: 'fixed-horizon', engine: 'bayesian', correction: 'none' }, metrics: [sure, metric({ name: 'orders', type: 'count' }, {}, { chanceToWin: 0.00003 })] }));
       expect(textOf(cellOf(tables(el)[0]!, 'bold', 'Chance to win'))).to.equal('> 99.9%');
       expect(textOf(cellOf(tables(el)[1]!, 'bold', 'Chance to win'))).to.equal('< 0.1%');
     });

@@ -46,8 +46,8 @@ const QUERY_KEYS = ['experience', 'apiKey', 'session', 'organization', 'project'
 /**
  * `<svc-results organization="acme" project="shop" experience="hero-banner">` shows an experiment's results, for
  * admin pages: per metric a table (units, mean, the uplift or the absolute difference with its interval, p-value,
- * the corrected p-value when the experiment asks for a correction, significance in words, chance to win, risk) and
- * a chart of the intervals against zero; with `series="day"`, a graph of each challenger's cumulative effect by day.
+ * the corrected p-value when the experiment asks for a correction, significance in words; chance to win and risk only
+ * where a Bayesian test decides the experiment) and a chart of the intervals against zero; with `series="day"`, a graph of each challenger's cumulative effect by day.
  * The header names the phase shown and its weights; with more than one phase, a list of them and a select pick
  * another. A metric the experiment names is labelled with its role (primary goal, goal, secondary, guardrail), and a
  * banner says which variation harms a guardrail. A note says which intervals they are (fixed-horizon or sequential,

@@ -1,6 +1,7 @@
 // How to read an answer: the level and kind of its intervals and what *significant* means in it, from its `analysis`.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ResultsAnalysis, SequentialReach } from './results-answer.js';
+import { decidedByChanceToWin } from '../../wire/significance.js';
 import { correctionName, type ResultsFormat } from './results-format.js';
 
 /** What the answer's intervals and p-values are, in the words the header, the tables and the charts use. */
@@ -12,6 +13,8 @@ export interface Reading {
   /** A correction was asked for: the tables carry the adjusted p-value, named `correction`. */
   corrected: boolean;
   correction: string;
+  /** The experiment is decided by a Bayesian test: the tables show chance to win and risk. */
+  bayesian: boolean;
   note: TemplateResult;
 }
 
@@ -35,7 +38,7 @@ export function readingOf(a: ResultsAnalysis | undefined, f: ResultsFormat): Rea
   const cost = a?.interval === 'sequential' ? sequentialCost(a.sequential, f) : nothing;
   // "p-value" never splits at its hyphen.
   const note = html`${level} ${intervals}${when}${cost} Significant: the <span class="nowrap">p-value</span>${adjusted} is below ${f.figure(alpha)}.`;
-  return { level, intervals, corrected, correction, note };
+  return { level, intervals, corrected, correction, bayesian: decidedByChanceToWin(a), note };
 }
 
 /**

@@ -1,5 +1,5 @@
 // A metric's table (one row per variation: units, mean, the effect with its interval, p-values, significance in words,
-// chance to win, risk), the notes under it (CUPED's figures, intervals cut at −100%), its interval chart and, with a
+// and chance to win and risk where a Bayesian test decides the experiment), the notes under it (CUPED's figures, intervals cut at −100%), its interval chart and, with a
 // series, its date graph.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MetricResult, SeriesPoint, VariationStats } from './results-answer.js';
@@ -59,8 +59,7 @@ export function metricView(
             <th scope="col"><span class="nowrap">p-value</span></th>
             ${reading.corrected ? html`<th scope="col">Adjusted <span class="nowrap">p-value</span> <span class="sub">${reading.correction}</span></th>` : nothing}
             <th scope="col">Significance</th>
-            <th scope="col">Chance to win</th>
-            <th scope="col">Risk</th>
+            ${reading.bayesian ? html`<th scope="col">Chance to win</th><th scope="col">Risk</th>` : nothing}
           </tr>
         </thead>
         <tbody>${m.variations.map((v) => row(m, v, v.name === control, base, f, digits, scale, reading))}</tbody>
@@ -102,8 +101,7 @@ function row(
     <td>${isControl ? missing(why) : value(effect.pValue, f.pValue, why)}</td>
     ${reading.corrected ? html`<td>${value(test?.pValueAdjusted, f.pValue, why)}</td>` : nothing}
     <td class=${isControl ? '' : verdict}>${isControl ? missing(why) : significance ? significance.words : missing(relativeWhy)}</td>
-    <td>${value(v.chanceToWin, f.chance)}</td>
-    <td>${value(v.risk, f.risk)}</td>
+    ${reading.bayesian ? html`<td>${value(v.chanceToWin, f.chance)}</td><td>${value(v.risk, f.risk)}</td>` : nothing}
   </tr>`;
 }
 
