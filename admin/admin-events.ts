@@ -7,8 +7,11 @@ import type { AdminApi } from './admin-api.js';
 export type AdminView =
   | { name: 'experiences' }
   | { name: 'editor'; experience: string | null }
-  /** An experiment's results: a phase (default the current one), one metric (default its own), a breakdown. */
-  | { name: 'results'; experience: string; phase?: number; metric?: string; dimension?: string }
+  /**
+   * An experiment's results: a phase (default the current one; `all`: every phase, stratified), one metric (default
+   * its own), a breakdown.
+   */
+  | { name: 'results'; experience: string; phase?: number | 'all'; metric?: string; dimension?: string }
   /** The project's metrics, or (`new`) the form of a new one. */
   | { name: 'metrics'; new?: true }
   /** The organization's people and keys (admins). */

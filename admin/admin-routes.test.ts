@@ -10,6 +10,7 @@ const screens: [AdminView, string][] = [
   [{ name: 'results', experience: 'hero' }, '#/experiences/hero/results'],
   [{ name: 'results', experience: 'hero', phase: 2, metric: 'revenue', dimension: 'attribute:plan' },
     '#/experiences/hero/results?phase=2&metric=revenue&dimension=attribute%3Aplan'],
+  [{ name: 'results', experience: 'hero', phase: 'all' }, '#/experiences/hero/results?phase=all'],
   [{ name: 'metrics' }, '#/metrics'],
   [{ name: 'metrics', new: true }, '#/metrics/new'],
   [{ name: 'access' }, '#/access'],

@@ -52,10 +52,11 @@ export function viewOf(hash: string): AdminView {
     const experience = parts[1];
     if (experience && parts[2] === 'edit' && parts.length === 3) return { name: 'editor', experience };
     if (experience && parts[2] === 'results' && parts.length === 3) {
-      const phase = Number(query.get('phase'));
+      const asked = query.get('phase');
+      const phase = asked === 'all' ? 'all' : Number(asked);
       return {
         name: 'results', experience,
-        ...(Number.isInteger(phase) && phase >= 1 ? { phase } : {}),
+        ...(phase === 'all' || (Number.isInteger(phase) && phase >= 1) ? { phase } : {}),
         ...(query.get('metric') ? { metric: query.get('metric') as string } : {}),
         ...(query.get('dimension') ? { dimension: query.get('dimension') as string } : {}),
       };

@@ -98,7 +98,8 @@ export class SvcAdminResults extends ApiView {
   static override properties = {
     experience: {},
     base: {},
-    phase: { type: Number },
+    // `all` or a phase number (the attribute's text; the console sets the property).
+    phase: { converter: (value: string | null) => (value === null ? undefined : value === 'all' ? 'all' : Number(value)) },
     metric: {},
     dimension: {},
     item: { state: true },
@@ -113,7 +114,8 @@ export class SvcAdminResults extends ApiView {
   declare experience: string;
   /** The service's base URL, ending in `/v1`. */
   declare base: string;
-  declare phase: number | undefined;
+  /** The phase asked for: a number, `all` (every phase, stratified), or undefined: the current one. */
+  declare phase: number | 'all' | undefined;
   declare metric: string | undefined;
   declare dimension: string | undefined;
   declare item: Experience | undefined;
@@ -221,7 +223,9 @@ export class SvcAdminResults extends ApiView {
       ${fact('Stopped', e?.status === 'stopped' && phases.at(-1)?.endedAt ? this.#date(phases.at(-1)!.endedAt!) : '—')}
       ${fact('Winner', e?.winner ? html`<strong>${e.winner}</strong>` : '—')}
       ${fact('Primary goal', primary ?? 'none chosen (every metric)')}
-      ${fact('Phase', a?.allPhases ? `all ${phases.length} phases, stratified` : shown ? `${shown.phase} of ${phases.length}${shown.reason ? ` · ${shown.reason}` : ''}` : '…')}
+      ${fact('Phase', a?.allPhases
+        ? `All ${phases.length} phases, combined`
+        : shown ? `${shown.phase} of ${phases.length}${shown.reason ? ` · ${shown.reason}` : ''}` : '…')}
       ${fact('Computed', this.computedAt ? html`<time datetime=${this.computedAt.toISOString()}>${this.#time.format(this.computedAt)}</time>` : '…')}
     </dl>`;
   }
