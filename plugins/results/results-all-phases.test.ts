@@ -53,7 +53,7 @@ describe('<svc-results> over all phases', () => {
     expect(line).to.contain('combined by inverse-variance weights');
     // The time a phase began, not only its day.
     expect(line).to.match(/2 Nov 2026, 0?9:00|2 Nov 2026, \d{1,2}:00/);
-    expect(el.shadowRoot!.querySelector('[part="no-harm"]')!.textContent).to.contain('no harm found (harm test p = 0.4100)');
+    expect(el.shadowRoot!.querySelector('[part="no-harm"]')!.textContent).to.contain('not enough harm to stop the experiment (stop test p = 0.4100)');
     await expect(el).to.be.accessible();
   });
 });

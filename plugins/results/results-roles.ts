@@ -47,13 +47,15 @@ export function guardrailBanner(r: ResultsAnswer, f: ResultsFormat): TemplateRes
 }
 
 /**
- * The guardrail's harm test on each challenger's row of the guardrail `m` (the service's one-sided sequential test):
- * `harms this guardrail (p = 0.0012)` or `no harm found (p = 0.41)`, in words, so no colour has to carry it.
+ * The guardrail's harm test on each challenger's row of the guardrail `m`: the service's one-sided sequential test that
+ * stops the experiment, stricter than the row's own verdict (a row can be significantly worse and not yet stop it), so
+ * the words name it as the stop rule: `harms this guardrail (stop test p = 0.0012)` or `not enough harm to stop the
+ * experiment (stop test p = 0.41)`, in words, so no colour has to carry it.
  */
 export function harmMark(m: MetricResult, v: VariationStats, f: ResultsFormat): TemplateResult | typeof nothing {
   if (m.role !== 'guardrail' || !v.harm) return nothing;
-  const p = typeof v.harm.pValue === 'number' ? ` (harm test ${f.p(v.harm.pValue)})` : '';
+  const p = typeof v.harm.pValue === 'number' ? ` (stop test ${f.p(v.harm.pValue)})` : '';
   return v.harm.harmed === true
     ? html`<span part="harm" class="harm">harms this guardrail${p}</span>`
-    : html`<span part="no-harm" class="sub muted no-harm">no harm found${p}</span>`;
+    : html`<span part="no-harm" class="sub muted no-harm">not enough harm to stop the experiment${p}</span>`;
 }

@@ -167,7 +167,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
     expect(banner.getAttribute('role')).to.equal('alert');
     expect(textOf(banner)).to.equal('Guardrails are harmed. bold harms errors (p = 0.0021) bold harms latency (p < 0.0001)');
     const errors = tables(el)[1]!;
-    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail (harm test p = 0.0021)');
+    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail (stop test p = 0.0021)');
     expect(rowOf(errors, 'calm').querySelector('[part="harm"]')).to.equal(null);
     expect(rowOf(tables(el)[0]!, 'bold').querySelector('[part="harm"]')).to.equal(null);
     // It comes before the metrics.
