@@ -60,6 +60,13 @@ function projectsOf(store: ConfigStore, org: string, value: unknown): string[] |
   return names;
 }
 
+/** A project of the organization named in the query, or null when none is named. */
+function projectOf(store: ConfigStore, org: string, value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || store.project(org, value) === undefined) invalid('project', `the organization has no project ${quoted(String(value))}`);
+  return value;
+}
+
 const bodyOf = (request: FastifyRequest): Record<string, unknown> => objectOf(request.body);
 
 /**
@@ -139,7 +146,7 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
   });
 
   // An invitation link for a person already added: they set their password with it (also a reset, by an admin).
-  app.post<{ Params: OrgParams & { email: string } }>('/v1/:org/people/:email/invitation', async (request, reply) => {
+  app.post<{ Params: OrgParams & { email: string }; Querystring: { project?: unknown } }>('/v1/:org/people/:email/invitation', async (request, reply) => {
     const caller = await admin(request, reply);
     const org = request.params.org;
     const email = emailOf(request.params.email);
@@ -149,14 +156,16 @@ export function accessRoutes(app: FastifyInstance, ctx: AccessDeps): void {
     const at = ctx.now();
     const expiresAt = at + Math.round(hours * 3600_000);
     const actor = actorOf(request, caller);
-    const token = await ctx.storage.transaction(function* () {
-      const made = yield* createInvitation(org, email, at, expiresAt);
+    const made = await ctx.storage.transaction(function* () {
+      const invitation = yield* createInvitation(org, email, at, expiresAt);
       const after = { expiresAt: new Date(expiresAt).toISOString() };
-      if (made !== null) yield* recordAccessAudit({ org, at, actor, action: 'invite', kind: 'person', name: email, before: null, after });
-      return made;
+      if (invitation !== null) yield* recordAccessAudit({ org, at, actor, action: 'invite', kind: 'person', name: email, before: null, after });
+      return invitation;
     });
-    if (token === null) throw new ServiceError('person_not_found', `The organization has no person ${quoted(email)}: add them first.`);
+    if (made === null) throw new ServiceError('person_not_found', `The organization has no person ${quoted(email)}: add them first.`);
     reply.code(201);
-    return { email, url: invitationPath(org, token), expiresAt: new Date(expiresAt).toISOString() };
+    // The link opens the person's own first project, else the one the admin is working on.
+    const project = made.firstProject ?? projectOf(ctx.config, org, request.query.project);
+    return { email, url: invitationPath(org, made.token, project), expiresAt: new Date(expiresAt).toISOString() };
   });
 }

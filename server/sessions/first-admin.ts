@@ -11,6 +11,8 @@ export interface FirstAdmin {
   email: string;
   /** Set as their password when given; else they get an invitation link to set one. */
   password: string | null;
+  /** The project an invitation link opens (`--project`); none: the person names one. */
+  project?: string;
 }
 
 export interface FirstAdminOutcome {
@@ -50,7 +52,7 @@ export async function makeAdmin(storage: Storage, admin: FirstAdmin, now: number
     }
     const changed = before === undefined || before.role !== 'admin' || before.projects !== null || hash !== null || before.password_hash == null;
     if (hash !== null || before?.password_hash != null) return { changed, invitation: null };
-    const token = yield* createInvitation(admin.org, admin.email, now, now + DEFAULT_INVITATION_HOURS * 3600_000);
-    return { changed, invitation: token === null ? null : invitationPath(admin.org, token) };
+    const made = yield* createInvitation(admin.org, admin.email, now, now + DEFAULT_INVITATION_HOURS * 3600_000);
+    return { changed, invitation: made === null ? null : invitationPath(admin.org, made.token, admin.project ?? null) };
   });
 }

@@ -7,19 +7,46 @@ import { op, type SqlProgram } from '../storage/sql-program.js';
 
 export const DEFAULT_INVITATION_HOURS = 168;
 
-/** The console's address of an invitation (relative to the service): the token in the fragment. */
-export function invitationPath(org: string, token: string): string {
-  return `/admin/?organization=${encodeURIComponent(org)}#/invitation/${token}`;
+/** A token's shape (32 random bytes, base64url): anything else is refused before the database is asked. */
+export const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The console's address of an invitation (relative to the service): the organization and the project to open in the
+ * query, the token in the fragment.
+ */
+export function invitationPath(org: string, token: string, project: string | null = null): string {
+  const projectQuery = project === null ? '' : `&project=${encodeURIComponent(project)}`;
+  return `/admin/?organization=${encodeURIComponent(org)}${projectQuery}#/invitation/${token}`;
 }
 
-/** Makes an invitation for a person of the organization; answers its token (shown once) or null: no such person. */
-export function* createInvitation(org: string, email: string, at: number, expiresAt: number): SqlProgram<string | null> {
-  const { rows } = yield op('SELECT email FROM people WHERE org = ? AND email = ?', org, email);
-  if (rows.length === 0) return null;
+export interface NewInvitation {
+  /** Shown once: the database keeps its digest only. */
+  token: string;
+  /** The first project of a person narrowed to some; null for one of the whole organization. */
+  firstProject: string | null;
+}
+
+/** Makes an invitation for a person of the organization; null: no such person. */
+export function* createInvitation(org: string, email: string, at: number, expiresAt: number): SqlProgram<NewInvitation | null> {
+  const { rows } = yield op('SELECT projects FROM people WHERE org = ? AND email = ?', org, email);
+  const person = rows[0];
+  if (person === undefined) return null;
+  const projects = person.projects == null ? [] : JSON.parse(String(person.projects)) as string[];
   const token = crypto.randomBytes(32).toString('base64url');
   yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
   yield op('INSERT INTO invitations (token_hash, org, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', keyDigest(token), org, email, at, expiresAt);
-  return token;
+  return { token, firstProject: projects[0] ?? null };
+}
+
+/** Who an invitation is for and until when, leaving it unused; null when it is unknown, expired or of a removed person. */
+export function* findInvitation(org: string, token: string, now: number): SqlProgram<{ email: string; expiresAt: number } | null> {
+  const { rows } = yield op(
+    `SELECT i.email, i.expires_at FROM invitations i JOIN people p ON p.org = i.org AND p.email = i.email
+      WHERE i.token_hash = ? AND i.org = ?`,
+    keyDigest(token), org,
+  );
+  const r = rows[0];
+  return r && Number(r.expires_at) > now ? { email: String(r.email), expiresAt: Number(r.expires_at) } : null;
 }
 
 /** Uses an invitation up: answers the email it was for, or null when it is unknown, used, expired or of a removed person. */

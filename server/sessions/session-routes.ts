@@ -5,7 +5,7 @@ import type { ConfigStore, KeyEntry } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Storage } from '../storage/storage.js';
-import { takeInvitation } from './invitations.js';
+import { findInvitation, INVITATION_TOKEN, takeInvitation } from './invitations.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { bodyOf, emailOf, invalid } from './person-input.js';
 import { personCredentials, setPasswordHash } from './credentials-store.js';
@@ -60,7 +60,9 @@ function hasOrganization(config: ConfigStore, org: string): boolean {
  *   failures are counted per account and client IP (429 past the limit);
  * - `GET /v1/{org}/me`; `DELETE /v1/{org}/session` (this browser) and `DELETE /v1/{org}/sessions` (everywhere);
  * - `PUT /v1/{org}/me/password` `{currentPassword, password}`: the person's other sessions end;
+ * - `POST /v1/{org}/invitations/lookup` `{token}`: who an invitation is for (`{email, expiresAt}`), leaving it unused;
  * - `POST /v1/{org}/invitations/accept` `{token, password}`: sets the invited person's password and signs them in.
+ * Both invitation routes count their tries per address as sign-ins do: a link that finds nobody is a failed guess.
  */
 export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
   app.get<{ Params: OrgParams }>('/v1/:org/sign-in', async (request) => {
@@ -132,11 +134,26 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     return reply.code(204).send();
   });
 
+  app.post<{ Params: OrgParams }>('/v1/:org/invitations/lookup', async (request, reply) => {
+    const org = request.params.org;
+    checkSameOrigin(request);
+    const token = tokenOf(request.body);
+    const attempt = beginAttempt(deps.limiter, `${org}\u0000invitation\u0000${request.ip}`, request, reply);
+    try {
+      const found = await deps.storage.run(() => findInvitation(org, token, deps.now()));
+      if (found === null) throw invalidInvitation();
+      attempt.undo();
+      return { email: found.email, expiresAt: new Date(found.expiresAt).toISOString() };
+    } finally {
+      attempt.end();
+    }
+  });
+
   app.post<{ Params: OrgParams }>('/v1/:org/invitations/accept', async (request, reply) => {
     const org = request.params.org;
     checkSameOrigin(request);
     const body = bodyOf(request.body);
-    if (typeof body.token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(body.token)) throw invalidInvitation();
+    const token = tokenOf(body);
     const password = checkNewPassword(body.password);
     const attempt = beginAttempt(deps.limiter, `${org}\u0000invitation\u0000${request.ip}`, request, reply);
     let email: string | null;
@@ -144,7 +161,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
       const hash = await hashPassword(password);
       const now = deps.now();
       email = await deps.storage.transaction(function* () {
-        const invited = yield* takeInvitation(org, body.token as string, now);
+        const invited = yield* takeInvitation(org, token, now);
         if (invited !== null) yield* setPasswordHash(org, invited, hash, now);
         return invited;
       });
@@ -158,6 +175,13 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const session = await deps.sessions.start(request, reply, org, 'person', email);
     return meAnswer(session.entry, session);
   });
+}
+
+/** The body's invitation token, of the right shape. */
+function tokenOf(value: unknown): string {
+  const body = bodyOf(value);
+  if (typeof body.token !== 'string' || !INVITATION_TOKEN.test(body.token)) throw invalidInvitation();
+  return body.token;
 }
 
 function invalidInvitation(): ServiceError {

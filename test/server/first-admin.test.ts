@@ -19,8 +19,8 @@ describe('the first admin (npm run create-admin)', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const configFile = join(dir, 'svc.config.json');
   writeFileSync(configFile, JSON.stringify(testConfig()));
-  const createAdmin = (email: string, env: Record<string, string> = {}) => run(
-    process.execPath, ['--import', 'tsx', 'server/create-admin.ts', '--organization', 'acme', '--email', email, '--url', 'https://svc.example.com'],
+  const createAdmin = (email: string, env: Record<string, string> = {}, more: string[] = []) => run(
+    process.execPath, ['--import', 'tsx', 'server/create-admin.ts', '--organization', 'acme', '--email', email, '--url', 'https://svc.example.com', ...more],
     { env: { ...process.env, DATA_DIR: dir, SVC_CONFIG: configFile, ...env } },
   );
 
@@ -44,5 +44,11 @@ describe('the first admin (npm run create-admin)', () => {
       await storage.close();
     }
     await assert.rejects(createAdmin('x@example.com', { SVC_ADMIN_PASSWORD: 'short' }), /12 to 128 characters/);
+  });
+
+  it('puts the project named with --project in the link, and refuses one the organization does not have', async () => {
+    const invited = await createAdmin('third@example.com', {}, ['--project', 'shop']);
+    assert.match(invited.stdout, /^They set their password at https:\/\/svc\.example\.com\/admin\/\?organization=acme&project=shop#\/invitation\/[\w-]{43}$/m);
+    await assert.rejects(createAdmin('fourth@example.com', {}, ['--project', 'nope']), /--project: one of/);
   });
 });

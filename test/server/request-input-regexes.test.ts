@@ -58,7 +58,7 @@ const REGEXES: Row[] = [
   { file: 'server/auth/read-credentials.ts', regex: /^Bearer\s+(\S+)\s*$/i, input: 'Authorization header', length: HEADER, prefixes: ['Bearer ', 'Bearer x'] },
   { file: 'server/auth/read-credentials.ts', regex: /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i, input: 'Authorization header', length: HEADER, prefixes: ['Basic ', 'Basic x'] },
   { file: 'server/auth/sessions.ts', regex: /^[A-Za-z0-9_-]{43}$/, input: 'session cookie', length: HEADER },
-  { file: 'server/sessions/session-routes.ts', regex: /^[A-Za-z0-9_-]{43}$/, input: 'invitation token (body)', length: BODY },
+  { file: 'server/sessions/invitations.ts', regex: /^[A-Za-z0-9_-]{43}$/, input: 'invitation token (body)', length: BODY },
   { file: 'server/management/management-routes.ts', regex: /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/, input: 'If-Match header', length: HEADER, prefixes: ['W/"', '"1'] },
   { file: 'server/management/management-routes.ts', regex: /^[1-9]\d{0,8}$/, input: 'feed name (path)', length: HEADER },
   { file: 'server/results/results-query.ts', regex: /^[1-9]\d{0,8}$/, input: 'phase (query)', length: HEADER },
