@@ -133,7 +133,7 @@ describe('<svc-admin-access>', () => {
       get<HTMLButtonElement>(el, 'form[aria-labelledby="add-person"] button[type="submit"]').click();
       const box = await until(() => find(el, '.secret[data-kind="invitation"]'), 'the invitation link');
       const link = text(box.querySelector('code'));
-      expect(link.startsWith(`${location.origin}/admin/?organization=acme#/invitation/`), link).to.equal(true);
+      expect(link.startsWith(`${location.origin}/admin/?organization=acme&project=shop#/invitation/`), link).to.equal(true);
       expect(text(box)).to.contain(`Invitation link for ${email}`).and.contain('it is not shown again');
       expect(seen).to.include(`${email} added as viewer.`);
       await until(() => el.shadowRoot!.activeElement?.matches('button[data-action="copy"]'), 'the focus on Copy');

@@ -56,6 +56,12 @@ export interface Invitation {
   expiresAt: string;
 }
 
+/** Who an invitation link is for (`POST /v1/{org}/invitations/lookup`). */
+export interface InvitationFor {
+  email: string;
+  expiresAt: string;
+}
+
 /** An admin over the whole organization, who manages its people and keys (one narrowed to projects does not). */
 export const managesOrganization = (me: Me): boolean => me.role === 'admin' && me.projects === null;
 

@@ -4,7 +4,7 @@
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
-import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
+import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
 import { ApiError, retryAfterSeconds } from './api-error.js';
 import type { PrivacyRequest, PrivacySubject, Suppression } from './privacy.js';
 
@@ -104,6 +104,11 @@ export class AdminApi extends EventTarget {
   /** Opens a session for an admin key, which is sent this once and then forgotten: the cookie carries on. */
   async signInWithKey(key: string): Promise<Me> {
     return this.#remember(await this.#orgRequest<Me>('session', { method: 'POST', body: {}, bearer: key, signingIn: true }));
+  }
+
+  /** Who an invitation is for, leaving it unused; 400 `invalid_invitation` for a used, replaced or expired link. */
+  lookupInvitation(token: string, signal?: AbortSignal): Promise<InvitationFor> {
+    return this.#orgRequest<InvitationFor>('invitations/lookup', { method: 'POST', body: { token }, signal, signingIn: true });
   }
 
   /** Sets the invited person's password and signs them in; 400 `invalid_invitation` for a used or expired link. */
@@ -276,10 +281,12 @@ export class AdminApi extends EventTarget {
 
   /**
    * A link with which the person sets a password, replacing their last one; 404 `person_not_found` before putPerson.
+   * The link opens the person's first project, or this one for a person of the whole organization.
    */
   invite(email: string, expiresInHours?: number): Promise<Invitation> {
     const body = expiresInHours === undefined ? {} : { expiresInHours };
-    return this.#orgRequest<Invitation>(`people/${encodeURIComponent(email)}/invitation`, { method: 'POST', body });
+    const path = `people/${encodeURIComponent(email)}/invitation?project=${encodeURIComponent(this.project)}`;
+    return this.#orgRequest<Invitation>(path, { method: 'POST', body });
   }
 
   // Transport

@@ -1,6 +1,7 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
-import type { Me } from './access.js';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { InvitationFor, Me } from './access.js';
 import { AdminApi } from './admin-api.js';
+import { ApiError } from './api-error.js';
 import { navigate, signedIn } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { newPasswordFields, newPasswordProblem } from './new-password.js';
@@ -16,8 +17,10 @@ declare global {
 }
 
 /**
- * `<svc-admin-invitation>`: the page an invitation link opens (`#/invitation/<token>`). The invited person sets their
- * password (twice, 12 characters or more) and names the project to open; the service then signs them in. Someone
+ * `<svc-admin-invitation>`: the page an invitation link opens (`#/invitation/<token>`). It asks the service who the link
+ * is for (without using it) and says so; a link that is not valid any more is said to be, with nothing to press. The
+ * invited person sets their password (twice, 12 characters or more) and names the project to open; the service then
+ * signs them in. Someone
  * already signed in in this browser is offered to sign out first, so the link is never used by the wrong person.
  * The token comes from the address and is sent once; it is never stored.
  *
@@ -43,6 +46,7 @@ export class SvcAdminInvitation extends LitElement {
     busy: { state: true },
     problem: { state: true },
     accepted: { state: true },
+    invited: { state: true },
   };
 
   /** The invitation's token, from the address. Never an attribute. */
@@ -56,7 +60,10 @@ export class SvcAdminInvitation extends LitElement {
   declare problem: SignInProblem | undefined;
   /** The password is set (the invitation is used): only the project remains to open. */
   declare accepted: { api: AdminApi; me: Me } | undefined;
+  /** Who the link is for; null: the link is not valid; undefined: not known (yet). */
+  declare invited: InvitationFor | null | undefined;
   #reveal = new PasswordReveal(this);
+  #lookup: AbortController | undefined;
 
   constructor() {
     super();
@@ -67,17 +74,45 @@ export class SvcAdminInvitation extends LitElement {
     this.busy = false;
   }
 
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('token') && !changed.has('organization') && !changed.has('signedIn')) return;
+    this.#lookup?.abort();
+    this.#lookup = undefined;
+    if (this.signedIn || this.accepted || !this.token || !this.organization) return;
+    this.#lookup = new AbortController();
+    void this.#lookUp(this.#lookup.signal);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#lookup?.abort();
+  }
+
+  async #lookUp(signal: AbortSignal): Promise<void> {
+    try {
+      const api = new AdminApi({ organization: this.organization, project: this.project }, this.api);
+      this.invited = await api.lookupInvitation(this.token, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      // Any other failure (too many tries, the network) leaves the form: accepting says what is wrong, if anything.
+      if (error instanceof ApiError && error.code === 'invalid_invitation') this.invited = null;
+      this.problem = signInProblem(error, 'invitation');
+    }
+  }
+
   focusHeading(): void {
     this.renderRoot.querySelector<HTMLElement>('h1')?.focus();
   }
 
   override render() {
     if (this.signedIn) return this.#signedInCard(this.signedIn.me);
+    if (this.invited === null) return this.#invalidCard();
     const problem = this.problem;
     const invalid = problem?.fields[0];
     const accepted = this.accepted;
     return html`<div class="card">
       <h1 tabindex="-1">Set your password</h1>
+      ${this.invited && !accepted ? html`<p class="invited-as">You are invited as <strong>${this.invited.email}</strong>.</p>` : nothing}
       ${accepted
         ? html`<div class="alert success" role="status">Your password is set and you are signed in as ${accepted.me.actor.name}.
             Name a project you may work on to open the console.</div>`
@@ -108,6 +143,13 @@ export class SvcAdminInvitation extends LitElement {
   #label(): string {
     if (this.accepted) return this.busy ? 'Opening…' : 'Open the project';
     return this.busy ? 'Setting your password…' : 'Set password and sign in';
+  }
+
+  #invalidCard(): TemplateResult {
+    return html`<div class="card">
+      <h1 tabindex="-1">Set your password</h1>
+      <div id="invitation-error" class="alert error" role="alert">${this.problem?.message}</div>
+    </div>`;
   }
 
   #signedInCard(me: Me): TemplateResult {
