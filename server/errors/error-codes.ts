@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   sso_not_configured: { status: 404, description: 'Single sign-on was asked for an organization without `oidc` settings.' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },
   item_in_use: { status: 409, description: 'A feed cannot be deleted while an experience uses it, nor a metric while a ratio metric divides it; change or delete the user first.' },
+  metric_name_taken: { status: 409, description: 'A new metric\'s name differs from an existing metric\'s only in case (`Purchase` beside `purchase`); the message names the existing one.' },
   request_timeout: { status: 408, description: 'The request\'s headers (15 s) or the whole request (120 s) did not arrive within the deadline; the connection is closed.' },
   version_conflict: { status: 412, description: 'The `If-Match` version is not the item\'s current version: someone changed it since you read it. Read it again and retry.' },
   payload_too_large: { status: 413, description: 'The body is over 1 MiB (64 MiB for the catalog). The rest of the body is read and discarded before the answer\'s connection is reused, so a client still sending sees the answer, not a reset.' },

@@ -106,6 +106,7 @@ function validItem(project: ProjectRef, kind: ItemKind, name: string, body: unkn
  */
 function projectCheck(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, name: string, item: Item | null) {
   return (stored: readonly StoredItem[]): void => {
+    if (kind === 'metric' && item !== null) refuseNameTaken(ctx, project, name, stored);
     const next = stored.filter((s) => !(s.kind === kind && s.name === name));
     next.push({ project: project.key, kind, name, version: 0, item });
     const merged = mergeItems(ctx.managed.fileConfig, groupItems(next));
@@ -129,6 +130,18 @@ function projectCheck(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, 
       throw error;
     }
   };
+}
+
+/**
+ * A new metric whose name differs from one already there only in case is refused: a reader (and a goal typed by hand)
+ * takes `Purchase` and `purchase` for one metric. A pair already in the file before this rule is left as it is.
+ * @throws ServiceError `metric_name_taken`.
+ */
+function refuseNameTaken(ctx: ManagementDeps, project: ProjectRef, name: string, stored: readonly StoredItem[]): void {
+  const metrics = mergeItems(ctx.managed.fileConfig, groupItems(stored)).organizations[project.org]?.projects[project.name]?.metrics ?? [];
+  if (metrics.some((m) => m.name === name)) return;
+  const taken = metrics.find((m) => m.name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new ServiceError('metric_name_taken', `There is a metric ${quoted(taken.name)} already: a name that differs only in case would be taken for it. Use ${quoted(taken.name)} or another name.`);
 }
 
 /**
