@@ -215,6 +215,24 @@ describe('<svc-admin-metrics>', () => {
     expect(find(el, 'form'), 'the form stays').not.to.equal(null);
   });
 
+  it('says by the name field that a metric of that name but for its case exists, naming it', async () => {
+    const name = await metricOfItsOwn('metrics-case');
+    const el = await page();
+    await openForm(el);
+    fill(field(el, 'name'), name.toUpperCase());
+    await choose(el, 'input[name="type"][value="count"]');
+    fill(field(el, 'event'), 'Product ordered');
+    submit(el);
+    await until(() => el.shadowRoot!.activeElement?.id === 'name', 'the focus on the name');
+    expect(text(get(el, '#name-error'))).to.contain(`There is a metric "${name}" already`);
+    expect(field(el, 'name').getAttribute('aria-describedby')).to.contain('name-error');
+    expect(find(el, '.form-actions [role="alert"]')).to.equal(null);
+    await expect(el).to.be.accessible();
+    fill(field(el, 'name'), `${name}-2`);
+    await el.updateComplete;
+    expect(find(el, '#name-error'), 'a new name clears it').to.equal(null);
+  });
+
   it('says someone else changed the metric when its version is stale, and loads theirs on request', async () => {
     const name = await metricOfItsOwn('metrics-stale');
     const el = await page();

@@ -290,12 +290,14 @@ export class SvcAdminMetrics extends ApiView {
   /** The problems shown: JSON that does not parse at once, the rest once a save was tried. */
   #errors(): MetricDraftErrors {
     const errors = metricDraftErrors(this.draft, this.editing === null);
+    if (this.formError?.code === 'metric_name_taken') errors.name = this.formError.message;
     return this.checked ? errors : errors.where ? { where: errors.where } : {};
   }
 
   #saveError(): TemplateResult | typeof nothing {
     const error = this.formError;
-    if (!error) return nothing;
+    // A name taken (but for its case) is said by the name field.
+    if (!error || error.code === 'metric_name_taken') return nothing;
     if (error.code === 'version_conflict' && this.editing) {
       return html`<div class="alert error" role="alert" tabindex="-1">
         <strong>Someone else changed '${this.editing}' since you opened it</strong>
@@ -308,6 +310,7 @@ export class SvcAdminMetrics extends ApiView {
 
   #change(change: Partial<MetricDraft>): void {
     this.draft = { ...this.draft, ...change };
+    if ('name' in change && this.formError?.code === 'metric_name_taken') this.formError = undefined;
   }
 
   /** Shows another screen: the form of a metric (`null`: a new one), or the list (`undefined`), its heading focused. */
@@ -359,7 +362,7 @@ export class SvcAdminMetrics extends ApiView {
     } finally {
       this.saving = false;
     }
-    await this.#focus('.form-actions [role="alert"]');
+    await this.#focus(this.formError?.code === 'metric_name_taken' ? '#name' : '.form-actions [role="alert"]');
   }
 
   /** Asks, then deletes the metric as listed if nobody changed it since; one in use stays, and the page says why. */
