@@ -38,6 +38,8 @@ export interface Actor {
   role?: string;
   ip?: string;
   userAgent?: string;
+  /** `service`: the service did it, in the background, for this person or key (a privacy request's progress). */
+  via?: 'service';
 }
 
 const MAX_USER_AGENT = 256;

@@ -163,6 +163,20 @@ export function* saveProgress(
 }
 
 /**
+ * Who the service works for on a request: whoever asked for it (its `create` entry's actor, without the address and
+ * browser they asked from), `via: 'service'`. A request made before actors were recorded names its key.
+ */
+function* actorForService(request: PrivacyRequest): SqlProgram<Actor> {
+  const { rows } = yield op(
+    "SELECT actor FROM audit_log WHERE project = ? AND kind = ? AND name = ? AND action = 'create' ORDER BY id LIMIT 1",
+    request.project, request.kind, request.id,
+  );
+  const asked = rows[0]?.actor == null ? null : JSON.parse(str(rows[0].actor)) as Actor;
+  const { ip: _ip, userAgent: _userAgent, ...who } = asked ?? { type: 'key', id: request.keyId, name: request.keyId };
+  return { ...who, via: 'service' };
+}
+
+/**
  * Marks a request done in the caller's transaction. An erasure forgets whom it was about (subject and person
  * cleared: its counts stay); an export keeps its data in `result`. Audited.
  */
@@ -174,8 +188,9 @@ export function* finishRequest(request: PrivacyRequest, now: number, result: Rec
     JSON.stringify(request.counts), result === null ? null : JSON.stringify(result), now, now, request.id,
   );
   yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     request.project, now, request.keyId, 'update', request.kind, request.id, null, JSON.stringify({ status: 'done', counts: request.counts }),
+    JSON.stringify(yield* actorForService(request)),
   );
   request.status = 'done';
   request.step = 'done';
