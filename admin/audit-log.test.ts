@@ -32,6 +32,24 @@ describe('<svc-admin-audit>', () => {
     for (const name of made) await adminFetch(`experiences/${encodeURIComponent(name)}`, { method: 'DELETE' });
   });
 
+  it('names who asked for a privacy request on the entry the service wrote when it was done, "by the service"', async function () {
+    this.timeout(20_000);
+    const asked = await adminFetch('privacy/exports', { method: 'POST', body: JSON.stringify({ userId: unique('audit-privacy') }) });
+    expect(asked.status).to.equal(202);
+    const { id } = await asked.json() as { id: string };
+    for (let polls = 0; (await (await adminFetch(`privacy/exports/${id}`)).json() as { status: string }).status !== 'done'; polls++) {
+      expect(polls, 'the export is done').to.be.below(400);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const el = await fixture<SvcAdminAudit>(html`<svc-admin-audit .api=${await keyApi()}></svc-admin-audit>`);
+    const done = await until(() => rows(el).find((r) => r.dataset.name === id && r.dataset.action === 'update'), 'the entry of the export done');
+    const created = rows(el).find((r) => r.dataset.name === id && r.dataset.action === 'create')!;
+    const asker = el.entries.find((e) => e.name === id && e.action === 'create')!.actor!.name;
+    expect(text(done.querySelector('td.who'))).to.contain(`${asker} (by the service)`);
+    expect(text(created.querySelector('td.who'))).to.contain(asker).and.not.contain('by the service');
+    await expect(el).to.be.accessible();
+  });
+
   it('sends who, kind, name and dates as query parameters and shows only what matches; Clear shows everything again', async function () {
     this.timeout(20_000);
     const [mine, other] = [unique('audit-mine'), unique('audit-other')];

@@ -285,7 +285,7 @@ export class SvcAdminAudit extends ApiView {
           : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action} data-kind=${entry.kind}>
       <td>${label('Time')}<time datetime=${entry.at}>${time.format(new Date(entry.at))}</time></td>
-      <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor
+      <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor?.via === 'service' ? ' (by the service)' : nothing}${entry.actor
         ? html`<span class="hint">${entry.actor.type}${entry.actor.role ? ` · ${entry.actor.role}` : ''}</span>` : nothing}</span></td>
       <td>${label('Action')}<span><span class="badge ${entry.action}">${entry.action}</span></span></td>
       <td>${label('Kind')}${entry.kind}</td>

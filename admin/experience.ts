@@ -79,7 +79,8 @@ export interface AuditEntry {
    * Who made the change: a key (its name) or a person, with the role they had then and, for a change made through the
    * API, the address and browser it came from.
    */
-  actor?: { type: 'person' | 'key'; id: string; name: string; role?: string; ip?: string; userAgent?: string };
+  /** `via: 'service'`: the service did it in the background for this person or key (a privacy request's progress). */
+  actor?: { type: 'person' | 'key'; id: string; name: string; role?: string; ip?: string; userAgent?: string; via?: 'service' };
   /** `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why). */
   action: 'create' | 'update' | 'delete' | 'stop';
   kind: 'experience' | 'metric' | 'feed' | 'erasure' | 'export';
