@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { pickFields } from './feed-service.js';
+import { absoluteLinks, pickFields } from './feed-service.js';
 import { validateFeedRequest } from './validate-feed-request.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { FeedService } from './feed-service.js';
@@ -42,7 +42,9 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
         limit: body.limit,
         ...(body.productId !== undefined ? { productId: body.productId } : {}),
       });
-      return { products: products.map((p) => pickFields(p, body.fields)) };
+      // The request's own origin (behind a proxy, as TRUST_PROXY lets it say): the address the SDK reached the service at.
+      const origin = `${request.protocol}://${request.host}`;
+      return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)) };
     },
   );
 }

@@ -75,3 +75,20 @@ export function pickFields(product: ProductConfig, fields: readonly string[]): R
   // Own entries: a field named `__proto__` is copied as a field, never set as the answer's prototype.
   return Object.fromEntries(picked);
 }
+
+/** The product fields that hold an address: a link and an image. */
+const LINK_FIELDS = ['url', 'image'];
+
+/**
+ * The picked product with a relative `url` or `image` (`/p/p1`, from a catalog written for the service's own demo)
+ * resolved against the service's origin, so a card links and shows the same on a page of any origin (a CMS's).
+ * Absolute addresses are left as they are.
+ */
+export function absoluteLinks(picked: Record<string, unknown>, origin: string): Record<string, unknown> {
+  for (const field of LINK_FIELDS) {
+    const value = picked[field];
+    if (typeof value !== 'string' || value === '' || URL.canParse(value)) continue;
+    if (URL.canParse(value, origin)) picked[field] = new URL(value, origin).href;
+  }
+  return picked;
+}

@@ -54,6 +54,15 @@ for (const driver of DRIVERS) {
       assert.ok(!ids.includes('cfg-2'));
     });
 
+    it('answers a relative url and image against the service\'s own origin, and leaves absolute ones as they are', async () => {
+      assert.equal((await put(JSON.stringify([{ id: 'abs-1', title: 'Abs', url: 'https://cdn.example.net/p/abs-1', image: 'https://cdn.example.net/abs-1.jpg' }]))).statusCode, 200);
+      const res = await feed({ ...GOOD_FEED_BODY, limit: 100, fields: ['url', 'image'] }, { ...WRITE_AUTH, host: 'svc.example.com:8787' });
+      assert.equal(res.statusCode, 200, res.body);
+      const products = (res.json() as { products: { id: string; url: string; image: string }[] }).products;
+      assert.deepEqual(products.find((p) => p.id === 'cfg-1'), { id: 'cfg-1', url: 'http://svc.example.com:8787/p/cfg-1', image: 'http://svc.example.com:8787/img/cfg-1.jpg' });
+      assert.deepEqual(products.find((p) => p.id === 'abs-1'), { id: 'abs-1', url: 'https://cdn.example.net/p/abs-1', image: 'https://cdn.example.net/abs-1.jpg' });
+    });
+
     it('PUT catalog takes a JSON array and answers {upserted}', async () => {
       const res = await put(JSON.stringify([{ id: 'arr-1', title: 'One', price: 1 }, { id: 'arr-2', title: 'Two', price: 2, color: 'red' }]));
       assert.equal(res.statusCode, 200);
