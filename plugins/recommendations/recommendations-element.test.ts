@@ -71,13 +71,14 @@ describe('<svc-recommendations> against the service', () => {
     expect(list.getAttribute('part')).to.equal('list');
     expect(cards(el)).to.have.length(3);
     const mug = cards(el).find((li) => li.textContent!.includes('Ceramic Mug'))!;
-    expect(mug.querySelector('a')!.getAttribute('href')).to.equal('/p/p1');
+    // The catalog's relative addresses come back absolute, against where the service was reached (this page's origin).
+    expect(mug.querySelector('a')!.getAttribute('href')).to.equal(new URL('/p/p1', location.origin).href);
     expect(mug.querySelector('a')!.getAttribute('part')).to.equal('link');
     // In the visitor's locale and the product's currency, never the feed's raw `12.5 EUR`.
     const price = mug.querySelector('[part="price"]')!.textContent;
     expect(price).to.equal(new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(12.5));
     expect(price).not.to.contain('12.5 EUR');
-    expect(mug.querySelector('img')!.getAttribute('src')).to.equal('/img/p1.svg');
+    expect(mug.querySelector('img')!.getAttribute('src')).to.equal(new URL('/img/p1.svg', location.origin).href);
   });
 
   it('never shows an unavailable product', async () => {
@@ -171,9 +172,10 @@ describe('<svc-recommendations> against the service', () => {
     const items = [...el.querySelectorAll(':scope > ul > li')];
     expect(items.length).to.be.greaterThan(3);
     const mug = items.find((li) => li.querySelector('b')!.textContent === 'Ceramic Mug')!;
-    expect(mug.querySelector('a')!.getAttribute('href')).to.equal('/p/p1');
+    // The catalog's relative addresses come back absolute, against where the service was reached (this page's origin).
+    expect(mug.querySelector('a')!.getAttribute('href')).to.equal(new URL('/p/p1', location.origin).href);
     expect(mug.querySelector('a')!.getAttribute('title')).to.equal('Ceramic Mug');
-    expect(mug.querySelector('img')!.getAttribute('src')).to.equal('/img/p1.svg');
+    expect(mug.querySelector('img')!.getAttribute('src')).to.equal(new URL('/img/p1.svg', location.origin).href);
     expect(mug.querySelector('img')!.getAttribute('alt')).to.equal('Ceramic Mug');
     const teapot = items.find((li) => li.querySelector('b')!.textContent === 'Teapot')!;
     expect(teapot.querySelector('a')!.getAttribute('href')).to.equal('https://shop.example/p/p2');
