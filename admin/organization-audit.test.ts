@@ -1,5 +1,5 @@
 // The audit log's "People and keys" tab against our running service: an admin over the whole organization reads the
-// organization's own log (`GET /v1/acme/audit`), each change said in words; anyone else sees the project's log only.
+// organization's own log (`GET /v1/acme/audit`), each change said in words; anyone else is told the role it needs.
 // People and keys are made with the admin key through the API, as an admin's script would.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -120,15 +120,18 @@ describe('<svc-admin-audit> people and keys', () => {
     ['an admin of one project', { role: 'admin', projects: ['shop'] }],
   ];
   for (const [who, access] of others) {
-    it(`gives ${who} no tabs: the organization's address shows the project's log`, async function () {
+    it(`tells ${who} at the organization's address that its log needs an admin over the whole organization, and reads no log`, async function () {
       this.timeout(20_000);
       const key = await makeKey({ name: unique('audit-reader'), ...access });
       try {
         await openConsole(key.key);
-        const { app, audit } = await auditAt('#/audit?scope=organization');
-        expect(find(audit, '[role="tablist"]')).to.equal(null);
-        expect(find(audit, '[role="tabpanel"]')).to.equal(null);
-        expect(sent.map((url) => new URL(url).pathname)).to.deep.equal(['/v1/acme/projects/shop/audit']);
+        history.replaceState(null, '', `${location.pathname}#/audit?scope=organization`);
+        const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
+        const section = await until(() => find(app, 'section.role-needed'), 'the screen that says which role it needs');
+        expect(text(section)).to.contain('This screen needs the admin role over the whole organization.');
+        expect(find(app, 'svc-admin-audit')).to.equal(null);
+        expect(find(section, 'button')).to.equal(null);
+        expect(sent.map((url) => new URL(url).pathname)).to.not.include('/v1/acme/audit');
         await expect(app).to.be.accessible();
       } finally {
         await revoke(key.id);

@@ -5,7 +5,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { SvcAdminAccount } from './account-page.js';
 import { AdminApi } from './admin-api.js';
-import { fill, find, get, personWithPassword, removePeople, signOutEverywhere, text, unique, until } from './admin-test-helpers.js';
+import { fill, find, get, invitedPerson, personWithPassword, removePeople, signOutEverywhere, text, unique, until } from './admin-test-helpers.js';
 import { defineAdmin } from './define-admin.js';
 import type { SvcAdminInvitation } from './invitation-page.js';
 import type { SvcAdminSignIn } from './sign-in-form.js';
@@ -67,7 +67,11 @@ describe('show password', () => {
   });
 
   it('shows each new password of the invitation page on its own', async () => {
-    const page = await fixture<SvcAdminInvitation>(html`<svc-admin-invitation .token=${'not-a-token'} organization="acme"></svc-admin-invitation>`);
+    // A link the service made: the page asks who it is for before it offers the password fields.
+    const { email, token } = await invitedPerson('viewer');
+    people.push(email);
+    const page = await fixture<SvcAdminInvitation>(html`<svc-admin-invitation .token=${token} organization="acme"></svc-admin-invitation>`);
+    await until(() => find(page, '#new-password'), 'the password fields');
     await checkToggles(page, ['new-password', 'confirm-password']);
     await expect(page).to.be.accessible();
   });
