@@ -4,7 +4,8 @@
 // it lets it go, so the Choose API's thread — whose commit a visitor's answer waits for — kept losing the race and
 // slept for seconds (Choose p99 1.7 s beside saturated ingestion). The gate is two shared integers: an interactive
 // writer announces itself and waits (woken, not polling) for a bulk writer's transaction to end; a bulk writer takes
-// the gate and gives it back at once while an interactive one is announced, for at most BULK_YIELD_MS, so that a
+// the gate (one bulk writer at a time: ingestion's and the background lane's threads share it) and gives it back at
+// once while an interactive one is announced, for at most BULK_YIELD_MS, so that a
 // steady stream of answers slows ingestion (whose clients send again) but never stops it.
 
 /** `interactive`: a request is waiting for this commit (Choose). `bulk`: nobody is (event batches, model upkeep). */
@@ -47,7 +48,11 @@ export function inTurn<T>(gate: SharedArrayBuffer | undefined, role: WriteRole, 
   }
   const until = performance.now() + BULK_YIELD_MS;
   for (;;) {
-    Atomics.store(g, BULK_HOLDING, 1);
+    // One bulk writer at a time (ingestion's thread and the background lane's): a second one that went on to SQLite's
+    // busy handler would hold the flag while it slept there, and the first one's release would clear the flag while
+    // the second then held SQLite's lock, so that an interactive writer met that lock in the busy handler, which polls
+    // and loses to whoever asks next.
+    while (Atomics.compareExchange(g, BULK_HOLDING, 0, 1) !== 0) Atomics.wait(g, BULK_HOLDING, 1);
     const waiting = Atomics.load(g, INTERACTIVE_WAITING);
     const left = until - performance.now();
     if (waiting === 0 || left <= 0) break;
