@@ -6,15 +6,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
 import { listEvents, readExposures } from './helpers/stored-rows.js';
+import { CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const missing = ['dist/service.js', 'demo/index.html'].filter((f) => !existsSync(join(REPO, f)));
 if (!existsSync(CHROMIUM)) missing.push(CHROMIUM);
 const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (run \`npm run build\`; the SDK and demo are built by the browser half)` : false;
@@ -42,12 +42,7 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
     const config = JSON.parse(readFileSync(join(REPO, 'svc.config.json'), 'utf8')) as ServiceConfigFile;
     app = await buildApp({ config, storage, staticRoot: REPO });
     address = await app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

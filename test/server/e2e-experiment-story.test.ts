@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import type { AuditEntry, AutomaticStop, Experience } from '../../admin/experience.js';
 import type { Metric } from '../../admin/metric.js';
 import { buildApp } from '../../server/app.js';
@@ -22,9 +22,9 @@ import {
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS, type TestDatabase } from './helpers/storage-drivers.js';
 import { basic } from './helpers/test-config.js';
+import { CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const missing = ['dist/svc-admin.js'].filter((f) => !existsSync(join(REPO, f)));
 if (!existsSync(CHROMIUM)) missing.push(CHROMIUM);
 const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (run \`npm run build\`; Chromium from Debian's package)` : false;
@@ -179,12 +179,7 @@ for (const driver of DRIVERS) {
       storage = await db.open();
       app = await buildApp({ config: config(), storage, staticRoot: REPO, guardrailIntervalMs: 300 });
       address = await app.listen({ port: 0, host: '127.0.0.1' });
-      browser = await puppeteer.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchChromium();
       page = await browser.newPage();
       page.on('pageerror', (error) => pageErrors.push(String(error)));
       await page.setViewport({ width: 1280, height: 900 });

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
@@ -19,9 +19,9 @@ import { click, eventually, fill, find, signIn, signInWithPassword, textsOf } fr
 import { startTestProvider, type TestProvider } from './helpers/oidc-test-provider.js';
 import { POSTGRES_DRIVER, type TestDatabase } from './helpers/storage-drivers.js';
 import { testConfig } from './helpers/test-config.js';
+import { CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const missing = ['dist/svc-admin.js'].filter((f) => !existsSync(join(REPO, f)));
 if (!existsSync(CHROMIUM)) missing.push(CHROMIUM);
 const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (run \`npm run build\`; Chromium from Debian's package)` : false;
@@ -137,10 +137,7 @@ describe('team access, end to end (two nodes on one PostgreSQL)', { skip }, () =
     await nodeA.listen({ port, host: '127.0.0.1' });
     nodeB = await buildApp({ config: config(), storage: storages[1]! });
     b = await nodeB.listen({ port: 0, host: '127.0.0.1' });
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

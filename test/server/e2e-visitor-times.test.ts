@@ -7,15 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { buildApp } from '../../server/app.js';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Storage } from '../../server/storage/storage.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
 import { sqliteDatabase, type TestDatabase } from './helpers/storage-drivers.js';
+import { CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const missing = ['dist/service.js'].filter((f) => !existsSync(join(REPO, f)));
 if (!existsSync(CHROMIUM)) missing.push(CHROMIUM);
 const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (run \`npm run build\`; Chromium from Debian's package)` : false;
@@ -62,11 +62,7 @@ describe('end to end: event times and visitors through the snippet, the SDK and 
     storage = await db.open();
     app = await buildApp({ config: config(), storage, staticRoot: REPO, now: () => Date.now() + later });
     address = await app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import type { ServiceEvent } from '../../wire/event.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
-import { makeEvent } from './helpers/events.js';
+import { makeEvent, v7 } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
@@ -16,11 +16,6 @@ const BASE = '/v1/acme/projects/shop';
 const BROWSER = { authorization: basic('web1.p4ss') };
 const MINUTE = 60_000;
 
-/** A version 7 UUID minted at `ms`, as the SDK and the snippet make profile ids. */
-function v7(ms: number, n: number): string {
-  const hex = ms.toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-${n.toString(16).padStart(12, '0')}`;
-}
 
 function config(): ServiceConfigFile {
   const file = testConfig();

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from '../../server/config/config-types.js';
 import { visitorOf } from '../../server/results/unit-dimensions.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
-import { makeEvent } from './helpers/events.js';
+import { makeEvent, v7 } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
 import { basic, testConfig } from './helpers/test-config.js';
 import { useApp } from './helpers/use-test-app.js';
@@ -18,11 +18,6 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-/** A version 7 UUID minted at `ms`, as the SDK makes profile ids. */
-function v7(ms: number, n: number): string {
-  const hex = ms.toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-${n.toString(16).padStart(12, '0')}`;
-}
 
 function config(): ServiceConfigFile {
   const file = testConfig();

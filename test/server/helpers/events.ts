@@ -18,3 +18,9 @@ export function makeEvent(overrides: Partial<ServiceEvent> = {}): ServiceEvent {
     ...overrides,
   };
 }
+
+/** A version 7 UUID minted at `ms` (its n-th), as the SDK and the snippet make profile ids: results read its time. */
+export function v7(ms: number, n: number): string {
+  const hex = ms.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-${n.toString(16).padStart(12, '0')}`;
+}
