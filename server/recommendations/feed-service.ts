@@ -88,7 +88,11 @@ export function absoluteLinks(picked: Record<string, unknown>, origin: string): 
   for (const field of LINK_FIELDS) {
     const value = picked[field];
     if (typeof value !== 'string' || value === '' || URL.canParse(value)) continue;
-    if (URL.canParse(value, origin)) picked[field] = new URL(value, origin).href;
+    try {
+      picked[field] = new URL(value, origin).href;
+    } catch {
+      // Not an address even against the origin: left as the catalog wrote it.
+    }
   }
   return picked;
 }

@@ -51,15 +51,9 @@ export function* findInvitation(org: string, token: string, now: number): SqlPro
 
 /** Uses an invitation up: answers the email it was for, or null when it is unknown, used, expired or of a removed person. */
 export function* takeInvitation(org: string, token: string, now: number): SqlProgram<string | null> {
-  const hash = keyDigest(token);
-  const { rows } = yield op(
-    `SELECT i.email, i.expires_at FROM invitations i JOIN people p ON p.org = i.org AND p.email = i.email
-      WHERE i.token_hash = ? AND i.org = ?`,
-    hash, org,
-  );
-  yield op('DELETE FROM invitations WHERE token_hash = ?', hash);
-  const r = rows[0];
-  return r && Number(r.expires_at) > now ? String(r.email) : null;
+  const found = yield* findInvitation(org, token, now);
+  yield op('DELETE FROM invitations WHERE token_hash = ?', keyDigest(token));
+  return found?.email ?? null;
 }
 
 /** Each person's open invitation's expiry, by email. */

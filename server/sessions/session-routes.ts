@@ -138,7 +138,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const org = request.params.org;
     checkSameOrigin(request);
     const token = tokenOf(request.body);
-    const attempt = beginAttempt(deps.limiter, `${org}\u0000invitation\u0000${request.ip}`, request, reply);
+    const attempt = beginAttempt(deps.limiter, invitationTries(org, request), request, reply);
     try {
       const found = await deps.storage.run(() => findInvitation(org, token, deps.now()));
       if (found === null) throw invalidInvitation();
@@ -155,7 +155,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     const body = bodyOf(request.body);
     const token = tokenOf(body);
     const password = checkNewPassword(body.password);
-    const attempt = beginAttempt(deps.limiter, `${org}\u0000invitation\u0000${request.ip}`, request, reply);
+    const attempt = beginAttempt(deps.limiter, invitationTries(org, request), request, reply);
     let email: string | null;
     try {
       const hash = await hashPassword(password);
@@ -176,6 +176,9 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionDeps): void {
     return meAnswer(session.entry, session);
   });
 }
+
+/** What the limiter counts invitation tries by: an address's, per organization (a token names no account). */
+const invitationTries = (org: string, request: FastifyRequest): string => `${org}\u0000invitation\u0000${request.ip}`;
 
 /** The body's invitation token, of the right shape. */
 function tokenOf(value: unknown): string {

@@ -5,8 +5,8 @@
 // slept for seconds (Choose p99 1.7 s beside saturated ingestion). The gate is two shared integers: an interactive
 // writer announces itself and waits (woken, not polling) for a bulk writer's transaction to end; a bulk writer takes
 // the gate (one bulk writer at a time: ingestion's and the background lane's threads share it) and gives it back at
-// once while an interactive one is announced, for at most BULK_YIELD_MS, so that a
-// steady stream of answers slows ingestion (whose clients send again) but never stops it.
+// once while an interactive one is announced, for at most BULK_YIELD_MS, so that a steady stream of answers slows
+// ingestion (whose clients send again) but never stops it.
 
 /** `interactive`: a request is waiting for this commit (Choose). `bulk`: nobody is (event batches, model upkeep). */
 export type WriteRole = 'interactive' | 'bulk';
