@@ -1,6 +1,7 @@
 // The results as CSV (RFC 4180), for a spreadsheet: one row per metric × variation of the overall results, of each
 // dimension value's and of each day of the series. Numbers are the answer's, exact (never rounded, never cut at
 // −100%); the relative comparison's, as the column names say.
+import { defusedCsvText, quotedCsvCell } from '../../wire/csv-cell.js';
 import type { MetricResult, ResultsAnswer } from './results-answer.js';
 
 export const CSV_COLUMNS = [
@@ -12,20 +13,18 @@ type Cell = string | number | boolean | null | undefined;
 
 /** A number as JavaScript writes it exactly (shortest round trip); a string already is a number written. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-/** What a spreadsheet takes for a formula at the start of a cell (OWASP's list: = + - @, a tab, a carriage return). */
-const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * One cell: empty for a missing number, a number as written by JavaScript, a string from the service guarded against
- * formula injection (a leading `'`, unless it is a plain number such as `-5`) and quoted when it holds a comma, a
- * quote or a line break (its quotes doubled).
+ * One cell: empty for a missing number, a number as written by JavaScript, a string from the service (a variation's,
+ * a metric's, a visitor's utm_source) guarded against formula injection whichever separator a spreadsheet splits on
+ * (a `'` before each piece that would start one, unless it is a plain number such as `-5`: the section column comes
+ * first in every row, so a number never starts one) and quoted when it holds a separator, a quote or a line break.
  */
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const guarded = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+  return quotedCsvCell(PLAIN_NUMBER.test(value) ? value : defusedCsvText(value));
 }
 
 /** The rows of one section's metrics: every variation, the control's comparison cells empty. */

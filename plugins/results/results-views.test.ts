@@ -360,6 +360,8 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
       dimensions: [
         { name: 'utm_source', value: '=HYPERLINK("http://x.example","y")', units: 4, variations: [], metrics: [metric('purchase', {}, [])] },
         { name: 'utm_source', value: 'news, "daily"', units: 3, variations: [], metrics: [metric('purchase', {}, [])] },
+        // A visitor's address in a locale whose spreadsheets split on `;`: the piece after it would be a formula.
+        { name: 'utm_source', value: "x;=cmd|' /C calc'!A0", units: 3, variations: [], metrics: [metric('purchase', {}, [])] },
         { name: 'utm_source', value: '-5', units: 3, variations: [], metrics: [{ ...metric('@sum', { type: 'sum' }, []), variations: [
           { name: '+cmd', units: 3, total: 0, mean: null, stddev: null }, { name: '+1', units: 3, total: 0, mean: null, stddev: null },
         ] }] },
@@ -367,7 +369,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
       series: [{ date: '2026-11-27', units: 10, variations: [], metrics: [metric('purchase', { role: 'goal' }, [])] }],
     });
 
-    it('gives the view as CSV: exact numbers, quoted cells, spreadsheet formulas guarded', async () => {
+    it('gives the view as CSV: exact numbers, quoted cells, spreadsheet formulas guarded whichever separator splits them', async () => {
       serve(small);
       const el = await showing();
       expect(el.toCsv()).to.equal([
@@ -376,6 +378,7 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
         'all,,,,purchase,goal,bold,800,3,0.3,0.4582575694955841,2,-0.5,4.5,1e-7,0.000003,0.99,,true',
         'dimension,utm_source,"\'=HYPERLINK(""http://x.example"",""y"")",,purchase,,control,200,20,0.1,0.3,,,,,,,,',
         'dimension,utm_source,"news, ""daily""",,purchase,,control,200,20,0.1,0.3,,,,,,,,',
+        'dimension,utm_source,"x;\'=cmd|\' /C calc\'!A0",,purchase,,control,200,20,0.1,0.3,,,,,,,,',
         'dimension,utm_source,-5,,\'@sum,,\'+cmd,3,0,,,,,,,,,,',
         'dimension,utm_source,-5,,\'@sum,,+1,3,0,,,,,,,,,,',
         'series,,,2026-11-27,purchase,goal,control,200,20,0.1,0.3,,,,,,,,',

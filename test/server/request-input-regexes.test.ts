@@ -82,10 +82,10 @@ const REGEXES: Row[] = [
   { file: 'server/privacy/privacy-routes.ts', regex: /^[^\s@]+@[^\s@]+$/, input: 'email (body)', length: BODY, prefixes: ['a@'] },
   { file: 'server/privacy/privacy-routes.ts', regex: /^\d+$/, input: 'time (query)', length: HEADER },
   { file: 'server/privacy/privacy-routes.ts', regex: /^([a-zA-Z]+)\.csv$/, input: 'export table (path)', length: HEADER, prefixes: ['a.csv'] },
-  { file: 'server/privacy/csv.ts', regex: /([,;\r\n])/, input: 'exported values (stored from bodies)', length: BODY },
-  { file: 'server/privacy/csv.ts', regex: /^(?:[^\S\t\r\n]|")*[=+\-@\t]/, input: 'exported values (stored from bodies)', length: BODY },
-  { file: 'server/privacy/csv.ts', regex: /[",;\r\n]/, input: 'exported values (stored from bodies)', length: BODY },
-  { file: 'server/privacy/csv.ts', regex: /^[\r\n]/, input: 'exported values (stored from bodies)', length: BODY },
+  { file: 'wire/csv-cell.ts', regex: /([,;\r\n])/, input: 'exported values (stored from bodies)', length: BODY },
+  { file: 'wire/csv-cell.ts', regex: /^(?:[^\S\t\r\n]|")*[=+\-@\t]/, input: 'exported values (stored from bodies)', length: BODY },
+  { file: 'wire/csv-cell.ts', regex: /[",;\r\n]/, input: 'exported values (stored from bodies)', length: BODY },
+  { file: 'wire/csv-cell.ts', regex: /^[\r\n]/, input: 'exported values (stored from bodies)', length: BODY },
   { file: 'server/config/version-string.ts', regex: /^[0-9]+$/, input: 'targeting attribute compared as a version (body)', length: BODY },
   { file: 'server/config/version-string.ts', regex: /[-.]/, input: 'targeting attribute compared as a version (body)', length: BODY },
   // Configuration arrives in requests too: the management API validates items with these.
@@ -157,7 +157,9 @@ function regexesInServer(): Set<string> {
       }
     }
   };
+  // And the shapes the server shares with the browser, which it runs on request input too.
   walk(join(ROOT, 'server'));
+  walk(join(ROOT, 'wire'));
   return found;
 }
 
