@@ -76,6 +76,18 @@ for (const driver of DRIVERS) {
       assert.equal((await lookup(current)).json().error.code, 'invalid_invitation', 'an expired invitation');
     });
 
+    it('refuses a lookup whose body is not an object with a token string, in the error shape, and leaves the invitation unused', async () => {
+      const token = tokenOf(await invite('shape@example.com'));
+      for (const body of [[token], { token: 42 }, { token: [token] }, {}]) {
+        const res = await call('POST', '/v1/acme/invitations/lookup', body, { 'x-forwarded-for': '198.51.100.9' });
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(typeof res.json().error.code, 'string');
+        assert.equal(typeof res.json().error.message, 'string');
+      }
+      assert.equal((await lookup(token, '198.51.100.10')).json().email, 'shape@example.com');
+      assert.equal((await accept(token)).statusCode, 200);
+    });
+
     it('counts lookups that find nobody against the address, as accepting does; one that finds the person is taken back', async () => {
       const token = tokenOf(await invite('ned@example.com'));
       const ip = '203.0.113.40';

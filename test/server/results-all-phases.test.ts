@@ -67,6 +67,17 @@ for (const driver of DRIVERS) {
       return res.json() as ResultsAnswer;
     }
 
+    it('refuses a phase that is neither a phase number nor all, with 400 invalid_request', async () => {
+      const app = h.app;
+      const name = 'phase-input';
+      assert.equal((await app.inject({ method: 'PUT', url: `${BASE}/experiences/${name}`, headers: ADMIN, payload: experiment([50, 50], { name }) })).statusCode, 201);
+      for (const phase of ['All', '0', '-1', '1.5', 'all,1', '']) {
+        const res = await app.inject({ method: 'GET', url: `${BASE}/experiences/${name}/results?apiKey=srv1.s3cret&phase=${encodeURIComponent(phase)}` });
+        assert.equal(res.statusCode, 400, `${phase}: ${res.body}`);
+        assert.equal(res.json().error.code, 'invalid_request');
+      }
+    });
+
     it('answers ?phase=all: each phase\'s uplift combined with inverse-variance weights, the units of every phase', async () => {
       const app = h.app;
       clock += HOUR;
