@@ -14,3 +14,4 @@ export type {
   AbsoluteDifference, CupedFigures, DimensionResult, MetricCap, MetricResult, MetricType, PValueCorrection, ResultsAnalysis,
   ResultsAnswer, VariationStats, VariationUnits,
 } from '../wire/results-answer.js';
+export { css, h, SvcElement } from './svc-element.js';
