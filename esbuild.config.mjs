@@ -2,12 +2,14 @@
 // (what `npm start` uses so a first run on a fresh clone builds and later runs start at once).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const outputs = ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs', 'dist/create-admin.mjs', 'dist/copy-to-postgres.mjs'];
+const outputs = ['dist/service.js', 'dist/chunks/manifest.json', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs', 'dist/create-admin.mjs', 'dist/copy-to-postgres.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
 // Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
@@ -37,9 +39,9 @@ const pluginNames = existsSync('plugins')
       .map((d) => d.name)
   : [];
 
+await pageSdk();
 await Promise.all([
   build({ ...browser, entryPoints: ['bundles/service-core.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
-  build({ ...browser, entryPoints: ['bundles/service.ts'], outfile: 'dist/service.js', format: 'iife' }),
   // <svc-results> for admin pages, with its own copy of Lit: outside service.js and its budget.
   build({ ...browser, entryPoints: ['bundles/results.ts'], outfile: 'dist/svc-results.js', format: 'iife' }),
   // The admin console (/admin/): its elements and <svc-results>, with their own copy of Lit.
@@ -71,25 +73,13 @@ await Promise.all([
   }),
 ]);
 
-// A second minification pass over the two IIFE bundles: terser's compressor finds ≈3% more than esbuild's
-// in this code, which is what keeps everything a CMS page needs inside its 23.25 KiB budget.
-for (const file of ['dist/service-core.js', 'dist/service.js']) {
-  const name = file.slice('dist/'.length);
-  const result = await minify(readFileSync(file, 'utf8'), {
-    // keep_fargs: false drops unused trailing parameters; nothing here (nor in Lit) reads a function's `length`.
-    compress: { passes: 3, keep_fargs: false },
-    mangle: true,
-    ecma: 2020,
-    format: { comments: false },
-    sourceMap: { content: readFileSync(`${file}.map`, 'utf8'), url: `${name}.map` },
-  });
-  writeFileSync(file, result.code);
-  writeFileSync(`${file}.map`, String(result.map));
-}
+// A second minification pass over the two IIFE bundles (service.js's chunks had theirs in pageSdk()): terser's
+// compressor finds ≈3% more than esbuild's in this code.
+await terse('dist/service-core.js');
 
-// Precompressed copies of the script-tag bundles, which the service sends by Accept-Encoding (server/http/
-// static-routes.ts): compressed once here at the highest levels rather than on every request.
-for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js']) {
+// Precompressed copies of the script-tag bundles and chunks, which the service sends by Accept-Encoding
+// (server/http/static-routes.ts): compressed once here at the highest levels rather than on every request.
+for (const file of ['dist/service.js', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', ...chunkFiles()]) {
   const code = readFileSync(file);
   writeFileSync(`${file}.br`, brotliCompressSync(code, {
     params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: code.length },
@@ -105,4 +95,137 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 execFileSync(process.execPath, [
   'node_modules/@custom-elements-manifest/analyzer/cem.js', 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--quiet',
 ], { stdio: 'inherit' });
-console.log(`built ${outputs.join(', ')} and dist/types (plugins: ${pluginNames.join(', ') || 'none'})`);
+console.log(`built ${outputs.join(', ')}, ${chunkFiles().length} chunks and dist/types (plugins: ${pluginNames.join(', ') || 'none'})`);
+
+/** Minifies `file` again with terser, in place, keeping its source map chained; `module` for an ES module. */
+async function terse(file, module = false) {
+  const name = basename(file);
+  const result = await minify(readFileSync(file, 'utf8'), {
+    // keep_fargs: false drops unused trailing parameters; nothing here (nor in Lit) reads a function's `length`.
+    compress: { passes: 3, keep_fargs: false },
+    mangle: true,
+    module,
+    ecma: 2020,
+    format: { comments: false },
+    sourceMap: { content: readFileSync(`${file}.map`, 'utf8'), url: `${name}.map` },
+  });
+  writeFileSync(file, result.code);
+  writeFileSync(`${file}.map`, String(result.map));
+}
+
+/** The chunks' files, from dist/chunks/. */
+function chunkFiles() {
+  return readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `dist/chunks/${f}`);
+}
+
+/**
+ * dist/service.js and its chunks. The chunks are ES modules (esbuild's code splitting: code two chunks share is one
+ * more file, fetched in parallel with them) built from bundles/chunks/*.ts and the modules those import on demand (the
+ * banner's languages). A chunk does not carry its own copy of what service.js already holds: every module of the core
+ * that a chunk imports is borrowed from the core, through an object the core puts under a symbol named after its own
+ * code (two copies of the same build on a page share it; two different builds never mix). service.js learns each
+ * chunk's files from a manifest the build defines in it (SVC_CHUNKS), so that it fetches a chunk and its imports at once.
+ */
+async function pageSdk() {
+  const core = { ...browser, entryPoints: ['bundles/service.ts'], format: 'iife' };
+  // The core alone, to learn which modules it holds and to name its kit after its code.
+  const probe = await build({ ...core, define: { ...define, SVC_CHUNKS: '{}' }, write: false, metafile: true, sourcemap: false });
+  const coreModules = Object.keys(probe.metafile.inputs).sort();
+  // Modules the core holds code of (an input whose every export was shaken off holds none).
+  const [coreOutput] = Object.values(probe.metafile.outputs);
+  const held = new Set(coreModules.filter((p) => coreOutput.inputs[p]?.bytesInOutput > 0));
+  const kitKey = `svc.kit.${createHash('sha256').update(probe.outputFiles[0].contents).digest('hex').slice(0, 10)}`;
+  const borrowed = new Set();
+  const borrowFromCore = {
+    name: 'borrow-from-core',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.pluginData?.inner) return undefined;
+        const found = await b.resolve(args.path, { importer: args.importer, resolveDir: args.resolveDir, kind: args.kind, pluginData: { inner: true } });
+        const path = relative(process.cwd(), found.path);
+        if (found.errors.length > 0 || !held.has(path)) return undefined;
+        borrowed.add(path);
+        return { path, namespace: 'core' };
+      });
+      b.onResolve({ filter: /^svc-borrow$/ }, () => ({ path: 'borrow', namespace: 'core' }));
+      // Each name the core's module exports, read from the core's kit when the chunk runs; a pure call, so that the
+      // names no chunk uses are shaken off (and the core need not keep them for it).
+      b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
+        if (path === 'borrow') {
+          return { contents: `export const borrow = (m, name) => globalThis[Symbol.for(${JSON.stringify(kitKey)})][m][name];`, loader: 'js' };
+        }
+        const m = coreModules.indexOf(path);
+        const names = await exportNames(path);
+        return {
+          contents: `import { borrow } from 'svc-borrow';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ borrow(${m}, ${JSON.stringify(n)});`).join('\n')}`,
+          loader: 'js',
+        };
+      });
+    },
+  };
+  rmSync('dist/chunks', { recursive: true, force: true });
+  const chunks = await build({
+    ...browser,
+    plugins: [...browser.plugins, borrowFromCore],
+    entryPoints: readdirSync('bundles/chunks').filter((f) => f.endsWith('.ts')).map((f) => `bundles/chunks/${f}`),
+    outdir: 'dist/chunks',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'shared-[hash]',
+    format: 'esm',
+    splitting: true,
+    metafile: true,
+  });
+  const manifest = chunkManifest(chunks.metafile);
+  // What the chunks borrow, read off their code: `borrow(<module>, "<name>")` calls (minified, under any name).
+  const wanted = new Map([...borrowed].map((path) => [coreModules.indexOf(path), new Set()]));
+  for (const file of chunkFiles()) {
+    for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
+  }
+  const kit = [...wanted].filter(([, names]) => names.size > 0);
+  await build({
+    ...browser,
+    format: 'iife',
+    outfile: 'dist/service.js',
+    define: { ...define, SVC_CHUNKS: JSON.stringify(manifest) },
+    stdin: {
+      // The kit first: a chunk fetched later finds the core's modules under the key.
+      contents: `${kit.map(([m, names]) => `import { ${[...names].map((n) => `${n} as k${m}_${n}`).join(', ')} } from './${coreModules[m]}';`).join('\n')}
+globalThis[Symbol.for(${JSON.stringify(kitKey)})] = { ${kit.map(([m, names]) => `${m}: { ${[...names].map((n) => `${n}: k${m}_${n}`).join(', ')} }`).join(', ')} };
+import './bundles/service.ts';`,
+      resolveDir: process.cwd(),
+      sourcefile: 'service-entry.ts',
+      loader: 'ts',
+    },
+  });
+  await Promise.all([terse('dist/service.js'), ...chunkFiles().map((f) => terse(f, true))]);
+  writeFileSync('dist/chunks/manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** The names a module exports (its values; types are gone once compiled). */
+async function exportNames(path) {
+  const result = await build({ entryPoints: [path], write: false, metafile: true, format: 'esm', bundle: false });
+  return Object.values(result.metafile.outputs)[0].exports;
+}
+
+/**
+ * `{chunk: [its file, then the files it imports, transitively]}` from the chunk build's metafile, names without the
+ * folder and `.js`. A chunk is named after its entry: bundles/chunks/experiences.ts is `experiences`, the banner's
+ * plugins/consent-banner/texts/de.ts (a dynamic import of the consent chunk) is `texts-de`.
+ */
+function chunkManifest(metafile) {
+  const short = (file) => basename(file, '.js');
+  const manifest = {};
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!output.entryPoint || !file.endsWith('.js')) continue;
+    const entry = output.entryPoint;
+    const name = entry.includes('/texts/') ? `texts-${basename(entry, '.ts')}` : basename(entry, '.ts');
+    const files = [file];
+    for (let i = 0; i < files.length; i++) {
+      for (const imported of metafile.outputs[files[i]].imports) {
+        if (imported.kind === 'import-statement' && !files.includes(imported.path)) files.push(imported.path);
+      }
+    }
+    manifest[name] = files.map(short);
+  }
+  return manifest;
+}

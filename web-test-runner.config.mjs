@@ -3,6 +3,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { serviceUnderTest } from './test/helpers/service-under-test.mjs';
 import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
+import { missingChunks } from './test/helpers/missing-chunks.mjs';
 
 // Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
 const service = serviceUnderTest();
@@ -13,7 +14,8 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
   // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts).
-  middleware: [chaosMiddleware(), service.middleware],
+  // And a copy of dist/service.js whose chunks all answer 404 (test/page-profiles.test.ts).
+  middleware: [chaosMiddleware(), missingChunks(), service.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), service.plugin],
   browsers: [
     chromeLauncher({

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { ServiceEvent } from '../src/index.js';
-import { leaveStorefront, PRODUCT_ID, productPage } from './fixtures/shopify-storefront.js';
+import { leaveStorefront, PRODUCT_ID, productPage, productViewed } from './fixtures/shopify-storefront.js';
 
 // Loads the production build (npm test builds it first) as a Shopify theme would, with data-platform-a.
 describe('dist/service.js with data-platform-a', () => {
@@ -18,6 +18,7 @@ describe('dist/service.js with data-platform-a', () => {
     const listener = (e: WindowEventMap['svc:event']): void => void events.push(e.detail);
     window.addEventListener('svc:event', listener);
     try {
+      const viewed = productViewed();
       await new Promise<void>((resolve, reject) => {
         const script = document.createElement('script');
         script.src = '/dist/service.js';
@@ -28,6 +29,7 @@ describe('dist/service.js with data-platform-a', () => {
         script.onerror = () => reject(new Error('could not load /dist/service.js'));
         document.head.append(script);
       });
+      await viewed;
     } finally {
       window.removeEventListener('svc:event', listener);
       document.body.classList.remove('catalog-product-view');

@@ -40,8 +40,15 @@ describe('dist/service.js on a CMS page', () => {
     expect(seen).to.deep.equal(['From the bundle']);
   });
 
-  it('defines <svc-recommendations> with the other elements', () => {
-    expect(customElements.get('svc-recommendations')).to.be.a('function');
+  it('defines <svc-recommendations> once the page has one (its code is a chunk fetched then)', async () => {
+    expect(customElements.get('svc-recommendations'), 'before the page has one').to.equal(undefined);
+    const element = document.body.appendChild(document.createElement('svc-recommendations'));
+    try {
+      await customElements.whenDefined('svc-recommendations');
+      expect(element.shadowRoot, 'upgraded').to.not.equal(null);
+    } finally {
+      element.remove();
+    }
   });
 
   it('a second copy on the page keeps the first window.svc', async () => {

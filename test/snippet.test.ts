@@ -1,26 +1,11 @@
 import { expect } from '@open-wc/testing';
 import type { ServiceEvent, ServiceJs } from '../src/index.js';
+import { loader, snippet } from './helpers/readme-snippet.js';
 
 // The README's snippet, as a CMS page has it: one inline script, the stub (calls made on `window.svc` before
 // dist/service.js arrives are queued and replayed in order once it has) and the loader (it reserves the
 // recommendations' box, then adds the SDK's async script tag once the page has painted).
 type Stubbed = ServiceJs & unknown[];
-
-/**
- * The snippet's two lines, read from the README (the dev server reformats .js files; a node test checks that the
- * README shows bundles/snippet.js verbatim). The loader's address and keys are the README's example: `loader()`
- * swaps them.
- */
-async function snippet(): Promise<{ stub: string; loaderFn: string }> {
-  const readme = await (await fetch('/README.md')).text();
-  const [stub = '', loader = ''] = readme.split('\n').filter((l) => l.startsWith('!function'));
-  return { stub, loaderFn: loader.slice(0, loader.indexOf('}(document,') + 1) };
-}
-
-/** The loader line with this page's address of the SDK and the given keys, as a site owner edits it. */
-function loader(loaderFn: string, src: string, config: Record<string, string>): string {
-  return `${loaderFn}(document,${JSON.stringify(src)},${JSON.stringify(config)});`;
-}
 
 /** Runs code as an inline script, at once. */
 function inline(code: string): void {
@@ -284,7 +269,8 @@ describe('the box the loader reserves', () => {
     const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     document.body.append(frame);
     await loaded;
-    await (frame.contentWindow as Window & typeof globalThis).customElements.whenDefined('svc-recommendations');
+    const win = frame.contentWindow as Window & typeof globalThis;
+    await new Promise<void>((resolve) => win.addEventListener('svc:ready', () => resolve(), { once: true }));
     expect(frame.contentDocument!.querySelectorAll('script[src$="/dist/service.js"]')).to.have.length(1);
   });
 });

@@ -1,0 +1,97 @@
+// How dist/service.js brings the rest of the SDK: each element, integration and the banner's language is a chunk (an ES
+// module beside service.js, in chunks/), fetched only when the page uses it, after the first contentful paint.
+import type { ServicePlugin } from '../src/index.js';
+
+/**
+ * Set by the build (esbuild.config.mjs): each chunk's files, its own first and then every file it imports, named
+ * without the folder and `.js`. All of them are fetched at once, so a chunk costs one round trip after service.js,
+ * never a waterfall through its imports.
+ */
+declare const SVC_CHUNKS: Record<string, string[]>;
+
+/** A plugin factory: what an element's or integration's chunk exports as its default. */
+export type PluginFactory = (options?: object) => ServicePlugin;
+
+/** Each of the page's elements and the chunk that defines it. */
+export const ELEMENT_CHUNKS: Record<string, string> = {
+  'svc-experience': 'experiences',
+  'svc-recommendations': 'recommendations',
+  'svc-consent': 'consent',
+  'svc-consent-button': 'consent',
+};
+
+/**
+ * A loader of chunks from `base` (the URL of the folder service.js came from: a CDN and a self-hosted copy both
+ * work). Each chunk is fetched once; its load resolves to the chunk's default export, or `undefined` when a file of
+ * it could not be fetched or run (the caller then leaves the page as it was without svc: never an error thrown).
+ */
+export function chunkLoader(base: string): (name: string) => Promise<PluginFactory | undefined> {
+  const loads = new Map<string, Promise<PluginFactory | undefined>>();
+  return (name) => {
+    let load = loads.get(name);
+    if (!load) {
+      const files = SVC_CHUNKS[name] ?? [];
+      load = Promise.all(files.map((file) => import(`${base}chunks/${file}.js`) as Promise<{ default?: PluginFactory }>))
+        .then(([own]) => own?.default, () => undefined);
+      loads.set(name, load);
+    }
+    return load;
+  };
+}
+
+/**
+ * Resolves once the page has had its first contentful paint: no chunk competes with the page's own first content.
+ * At once when it has been (the README's snippet adds service.js only then) or the tab is hidden; 3 s after `load`
+ * when the page never paints content (as the snippet does).
+ */
+export function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const painted = (): boolean => performance.getEntriesByName('first-contentful-paint').length > 0;
+    if (document.hidden || !window.PerformanceObserver || painted()) return resolve();
+    new PerformanceObserver(() => painted() && setTimeout(resolve)).observe({ type: 'paint', buffered: true });
+    const late = (): unknown => setTimeout(resolve, 3000);
+    if (document.readyState === 'complete') late();
+    else addEventListener('load', late);
+  });
+}
+
+const SELECTOR = Object.keys(ELEMENT_CHUNKS).join();
+
+/**
+ * Calls `found(tag, element)` once per element name, for the first element of that name in the page now or added
+ * later (a MutationObserver that looks at added nodes only, and stops once every name was found).
+ */
+export function watchElements(found: (tag: string, element: Element) => void): void {
+  const waiting = new Set(Object.keys(ELEMENT_CHUNKS));
+  const look = (): void => {
+    for (const element of document.querySelectorAll(SELECTOR)) {
+      if (waiting.delete(element.localName)) found(element.localName, element);
+    }
+    if (waiting.size === 0) observer.disconnect();
+  };
+  const observer = new MutationObserver((records) => {
+    const added = records.some((r) => [...r.addedNodes].some((n) => n instanceof Element && (n.matches(SELECTOR) || n.querySelector(SELECTOR))));
+    if (added) look();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+  look();
+}
+
+/**
+ * Defines `tag` as what the page shows when its chunk could not be fetched: the fallback (an experience's own
+ * content or the variation the snippet showed; a recommendations element's `error` slot; no banner), in state `error`.
+ */
+export function defineStandIn(tag: string): void {
+  if (customElements.get(tag)) return;
+  customElements.define(tag, class extends HTMLElement {
+    connectedCallback(): void {
+      if (this.shadowRoot) return;
+      const slot = document.createElement('slot');
+      if (tag === 'svc-recommendations') slot.name = 'error';
+      else if (this.querySelector(':scope>[slot=content]')) slot.name = 'content';
+      if (!tag.startsWith('svc-consent')) this.attachShadow({ mode: 'open' }).append(slot);
+      else this.attachShadow({ mode: 'open' });
+      this.setAttribute('status', 'error');
+    }
+  });
+}
