@@ -143,7 +143,10 @@ async function pageSdk() {
         if (args.pluginData?.inner) return undefined;
         const found = await b.resolve(args.path, { importer: args.importer, resolveDir: args.resolveDir, kind: args.kind, pluginData: { inner: true } });
         const path = relative(process.cwd(), found.path);
-        if (found.errors.length > 0 || !held.has(path)) return undefined;
+        if (found.errors.length > 0) return undefined;
+        // The SDK's modules do nothing when imported (elements are defined by their plugin's factory): what a chunk
+        // does not use of them stays out of it, and out of the chunks it shares with others.
+        if (!held.has(path)) return { path: found.path, sideEffects: false };
         borrowed.add(path);
         return { path, namespace: 'core' };
       });

@@ -8,6 +8,11 @@ import { formatManagementBench, formatPropagationBench, runManagementBench, runP
 import { formatPeekingBench, runPeekingBench } from './peeking-bench.js';
 import { formatResultsBench, runResultsBench } from './results-bench.js';
 
+// What a page downloads of the SDK, by what it uses, beside GrowthBook's and Segment's script tags (file sizes: instant).
+const { formatSdkSizeBench, runSdkSizeBench } = await import('./sdk-size-bench.js');
+console.log(formatSdkSizeBench(runSdkSizeBench()));
+console.log('');
+
 // Decisions before speed: A/A and A/B experiments read every day, fixed-horizon against sequential (a few seconds).
 console.log(formatPeekingBench(...runPeekingBench(Number(process.env.BENCH_PEEKING_EXPERIMENTS ?? 2000))));
 console.log('');

@@ -9,7 +9,8 @@ export interface ProductLine {
   variantId?: string;
 }
 
-const store = new LocalStore();
+// Pure: a chunk that imports the plugin helpers without these does not run it.
+const store = /* @__PURE__ */ new LocalStore();
 // Order status / success pages are revisited (bookmarks, e-mail links): an order is reported once per browser.
 const ORDERS_KEY = 'svc.reportedOrders';
 const ORDERS_KEPT = 20;

@@ -66,7 +66,7 @@ export abstract class SvcElement extends HTMLElement {
   }
 }
 
-const sheets = new Map<string, CSSStyleSheet>();
+const sheets = /* @__PURE__ */ new Map<string, CSSStyleSheet>();
 
 /** One constructable style sheet per distinct CSS text, shared by every instance of the classes using it. */
 function sheetOf(cssText: string): CSSStyleSheet {
