@@ -10,6 +10,7 @@ import { SQLITE_DRIVER } from './helpers/storage-drivers.js';
 import { useApp } from './helpers/use-test-app.js';
 
 const SDK = `window.sdk = ${JSON.stringify('x'.repeat(2000))};`;
+const CHUNK = `export default () => ({ name: ${JSON.stringify('y'.repeat(2000))} });`;
 
 describe('SDK delivery at /svc/', () => {
   const root = mkdtempSync(join(tmpdir(), 'svc-delivery-'));
@@ -19,6 +20,10 @@ describe('SDK delivery at /svc/', () => {
     writeFileSync(join(root, 'dist', 'service.js'), SDK);
     writeFileSync(join(root, 'dist', 'service.js.br'), brotliCompressSync(SDK));
     writeFileSync(join(root, 'dist', 'service.js.gz'), gzipSync(SDK));
+    mkdirSync(join(root, 'dist', 'chunks'));
+    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js'), CHUNK);
+    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js.br'), brotliCompressSync(CHUNK));
+    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js.gz'), gzipSync(CHUNK));
     writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
     mkdirSync(join(root, 'admin'));
     writeFileSync(join(root, 'admin', 'index.html'), '<!doctype html><title>svc admin</title>');
@@ -65,6 +70,26 @@ describe('SDK delivery at /svc/', () => {
     assert.equal(brotliDecompressSync(versioned.rawPayload).toString('utf8'), SDK);
     const other = await get('/svc/1.0.0/service.js');
     assert.equal(other.statusCode, 404);
+  });
+
+  it('serves service.js\'s chunks beside it the same way: precompressed, with an ETag, immutable under the version', async () => {
+    for (const [url, cacheControl] of [
+      ['/svc/9.8.7/chunks/experiences-ABCD1234.js', 'public, max-age=31536000, immutable'],
+      ['/svc/chunks/experiences-ABCD1234.js', 'public, max-age=300'],
+    ] as const) {
+      const br = await get(url, { 'accept-encoding': 'gzip, br' });
+      assert.equal(br.statusCode, 200, url);
+      assert.equal(br.headers['content-encoding'], 'br', url);
+      assert.match(String(br.headers['content-type']), /javascript/, url);
+      assert.match(String(br.headers.vary), /accept-encoding/i, url);
+      assert.equal(br.headers['cache-control'], cacheControl, url);
+      assert.equal(brotliDecompressSync(br.rawPayload).toString('utf8'), CHUNK, url);
+      const gz = await get(url, { 'accept-encoding': 'gzip' });
+      assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), CHUNK, url);
+      const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+      assert.equal(again.statusCode, 304, url);
+    }
+    assert.equal((await get('/svc/9.8.7/chunks/experiences-OTHER000.js')).statusCode, 404);
   });
 
   it('serves the admin console\'s page at /admin/, never its TypeScript sources', async () => {
