@@ -37,7 +37,8 @@ export abstract class SvcElement extends HTMLElement {
     this.requestUpdate();
   }
 
-  attributeChangedCallback(): void {
+  /** Renders again; a subclass that turns attributes into properties overrides it with the callback's arguments. */
+  attributeChangedCallback(_name: string, _old: string | null, _value: string | null): void {
     this.requestUpdate();
   }
 
