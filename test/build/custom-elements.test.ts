@@ -60,8 +60,9 @@ function code(path: string): string {
 }
 
 /**
- * Per element, names read from its source: the template's `<slot>`s and `part="…"`s, the `--svc-*` properties of
- * its styles, the events it dispatches or has the SDK dispatch. The manifest must list at least these.
+ * Per element, names read from its source: the template's `<slot>`s and parts (`part="…"` in a Lit template, `part: '…'`
+ * in an h() call), the `--svc-*` properties of its styles, the events it dispatches or has the SDK dispatch. The manifest
+ * must list at least these.
  */
 const expected: {
   tag: string;
@@ -158,7 +159,7 @@ describe('custom-elements.json', () => {
         const folder = e.path.slice(0, e.path.lastIndexOf('/'));
         const declared = new Set(readdirSync(join(ROOT, folder))
           .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-          .flatMap((f) => [...code(`${folder}/${f}`).matchAll(/\bpart="([^"]+)"/g)].flatMap((m) => m[1]!.split(/\s+/))));
+          .flatMap((f) => [...code(`${folder}/${f}`).matchAll(/\bpart(?:="([^"]+)"|: '([^']+)')/g)].flatMap((m) => (m[1] ?? m[2]!).split(/\s+/))));
         for (const name of parts) assert.ok(declared.has(name), `part ${name} is declared in ${folder}`);
       });
 
