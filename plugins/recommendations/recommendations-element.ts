@@ -1,7 +1,6 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { bindFields, InstanceSlot, safeUrl, textOf } from '../../src/plugin-api.js';
-import { priceText } from './price-text.js';
+import { bindFields, h, InstanceSlot, SvcElement } from '../../src/plugin-api.js';
 import type { EventDraft, RecommendationParams } from '../../src/index.js';
+import { card } from './recommendation-card.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 
 export type RecommendationsStatus = 'loading' | 'ready' | 'empty' | 'error';
@@ -41,6 +40,13 @@ sources.watch((source) => {
 export function setRecommendationSource(next: RecommendationSource | undefined): () => void {
   return sources.set(next);
 }
+
+// The element's properties, as Lit's `static properties` made them: accessors that render again when set to another
+// value (Object.is), reflected to an attribute only for `status`.
+const PROPERTIES = ['feed', 'limit', 'fields', 'productId', 'lazy', 'status', 'products'] as const;
+type Property = (typeof PROPERTIES)[number];
+/** The properties whose change fetches the feed again. */
+const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
 
 /**
  * `<svc-recommendations feed="1" limit="4" fields="title,price,image,url" product-id="p1" lazy>` shows a
@@ -94,33 +100,81 @@ export function setRecommendationSource(next: RecommendationSource | undefined):
  *   <template><a data-field-href="url"><img data-field-src="image" data-field-alt="title"><b data-field="title"></b></a></template>
  * </svc-recommendations>
  */
-export class SvcRecommendations extends LitElement {
+export class SvcRecommendations extends SvcElement {
   static override styles = recommendationsStyles;
-  static override properties = {
-    feed: { type: Number },
-    limit: { type: Number },
-    fields: {},
-    productId: { attribute: 'product-id' },
-    lazy: { type: Boolean },
-    status: { reflect: true },
-    products: { state: true },
-  };
+  static observedAttributes = ['feed', 'limit', 'fields', 'product-id', 'lazy', 'status'];
 
+  static {
+    // Each property an accessor over #values (see PROPERTIES).
+    for (const key of PROPERTIES) {
+      Object.defineProperty(this.prototype, key, {
+        get(this: SvcRecommendations) {
+          return this.#values[key];
+        },
+        set(this: SvcRecommendations, value: unknown) {
+          this.#set(key, value);
+        },
+      });
+    }
+  }
+
+  /**
+   * The feed's id.
+   * @attr feed
+   * @default 0
+   */
   declare feed: number;
+  /**
+   * How many products to ask for.
+   * @attr limit
+   * @default 4
+   */
   declare limit: number;
-  /** Comma-separated product fields to ask for; the built-in cards show title, price + currency, image, url. */
+  /**
+   * Comma-separated product fields to ask for; the built-in cards show title, price + currency, image, url.
+   * @attr fields
+   * @default 'title,price,currency,image,url'
+   */
   declare fields: string;
-  /** The product the page is about; default: the page context, else the last product viewed. */
+  /**
+   * The product the page is about; default: the page context, else the last product viewed.
+   * @attr product-id
+   */
   declare productId: string | undefined;
-  /** Fetch only when the element comes near the viewport. */
+  /**
+   * Fetch only when the element comes near the viewport.
+   * @attr lazy
+   */
   declare lazy: boolean;
+  /**
+   * The state, reflected to the `status` attribute.
+   * @attr status
+   * @reflect
+   * @default 'loading'
+   */
   declare status: RecommendationsStatus;
+  /**
+   * The products of the last answer (state: no attribute).
+   * @default []
+   */
   declare products: RecommendedProduct[];
+  #values: Record<string, unknown> = { feed: 0, limit: 4, fields: 'title,price,currency,image,url', status: 'loading', products: [] };
+  // The defaults count as changes, as Lit's constructor made them: the first render fetches, reflects `status` and
+  // lists the items.
+  #changed = new Set(Object.keys(this.#values));
+  #updated = false;
   #run = 0;
   // Was waiting for an SDK instance when taken out of the page: it waits again once put back.
   #waitedWhenRemoved = false;
   #items: Element[] = [];
-  #list: HTMLUListElement | undefined;
+  // The shadow root's nodes, made once: a render moves them in or out and updates them.
+  #stateSlot = h('slot');
+  #defaultSlot = h('slot');
+  #list = h('ul', { part: 'list', role: 'list' });
+  /** What the built-in cards show: the products, or how many empty cards. */
+  #shown: RecommendedProduct[] | number | undefined;
+  /** The list made from the page's template, in the light DOM. */
+  #light: HTMLUListElement | undefined;
   #seen: IntersectionObserver | undefined;
   #nearby: IntersectionObserver | undefined;
   /** Items of the current render whose impression was tracked. */
@@ -128,11 +182,6 @@ export class SvcRecommendations extends LitElement {
 
   constructor() {
     super();
-    this.feed = 0;
-    this.limit = 4;
-    this.fields = 'title,price,currency,image,url';
-    this.status = 'loading';
-    this.products = [];
     // One listener for both layouts: composedPath() reaches into the shadow cards and the light-DOM items.
     this.addEventListener('click', (e) => this.#track('Product clicked', this.#items.findIndex((i) => e.composedPath().includes(i))));
   }
@@ -161,10 +210,24 @@ export class SvcRecommendations extends LitElement {
     this.status = !Array.isArray(list) ? 'error' : this.products.length ? 'ready' : 'empty';
   }
 
+  override attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    // Lit's conversions: a number for feed and limit, presence for lazy, else the text (null once removed). Straight
+    // into the value, not through a property a page set before the upgrade: that one is applied next, and wins.
+    this.#set(name === 'product-id' ? 'productId' : name,
+      name === 'lazy' ? value !== null : value !== null && (name === 'feed' || name === 'limit') ? Number(value) : value);
+  }
+
   override connectedCallback(): void {
+    // A property set before the element was defined is an own property hiding the accessor: set it again through it.
+    for (const key of PROPERTIES) {
+      if (!Object.hasOwn(this, key)) continue;
+      const value: unknown = this[key];
+      delete (this as Record<string, unknown>)[key];
+      this.#set(key, value);
+    }
     super.connectedCallback();
     // Back in a document after a move: watch again what disconnecting stopped watching.
-    if (!this.hasUpdated) return;
+    if (!this.#updated) return;
     if (this.#waitedWhenRemoved) {
       this.#waitedWhenRemoved = false;
       void this.refresh();
@@ -173,8 +236,7 @@ export class SvcRecommendations extends LitElement {
     if (this.#items.length) this.#watchImpressions();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
+  disconnectedCallback(): void {
     this.#waitedWhenRemoved = waiting.delete(this);
     // An element taken out of the page watches nothing: its observers would keep it and its items alive.
     this.#nearby?.disconnect();
@@ -183,31 +245,62 @@ export class SvcRecommendations extends LitElement {
     this.#seen = undefined;
   }
 
-  override render() {
-    const ready = this.status === 'ready';
-    const template = this.#template();
-    // Until the products are there (and when none come), `limit` empty cards of the final size hold the place, so
-    // nothing below moves when they arrive; `collapse` gives the box up when the element settles empty or failed.
-    // With the page's template, its generated list is the one unslotted child the element renders.
-    return html`<slot name=${this.status}></slot>${template ? (ready ? html`<slot></slot>` : nothing)
-      : html`<ul part="list" role="list" ?inert=${!ready}>${(ready ? this.products : Array<undefined>(this.limit).fill(undefined)).map((p) => {
-      const title = textOf(p?.title);
-      const url = textOf(p?.url);
-      const image = textOf(p?.image);
-      // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice.
-      return html`<li part="item"><a part="link" href=${safeUrl(url) ? url : nothing}>${safeUrl(image)
-        ? html`<img part="image" src=${image} alt="" loading="lazy" @error=${hide}>`
-        : html`<span part="image"></span>`}<span part="title">${title}</span><span part="price">${p ? priceText(p.price, p.currency) : ''}</span></a></li>`;
-    })}</ul>`}`;
+  /** Lit's update cycle over the properties changed since the last one: willUpdate, reflection, render, updated. */
+  protected update(): void {
+    const changed = this.#changed;
+    // Only a property change renders, as with Lit: not a move in the page.
+    if (!changed.size) return;
+    // What a fetch started here changes (status, products) belongs to this render.
+    if (QUERY.some((k) => changed.has(k))) {
+      if (this.lazy) this.#watchNearby();
+      else void this.refresh();
+    }
+    this.#changed = new Set();
+    this.#updated = true;
+    // As Lit reflects: `null` (the page removed the attribute) leaves no attribute.
+    if (changed.has('status')) {
+      if (this.status == null) this.removeAttribute('status');
+      else this.setAttribute('status', this.status);
+    }
+    this.#render();
+    if (changed.has('products')) this.#listProducts();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!['feed', 'limit', 'fields', 'productId'].some((k) => changed.has(k as keyof SvcRecommendations))) return;
-    if (!this.lazy) {
-      void this.refresh();
-      return;
+  #render(): void {
+    const ready = this.status === 'ready';
+    this.#stateSlot.name = this.status ?? '';
+    // With the page's template, its generated list is the one unslotted child the element renders.
+    const template = this.#template();
+    const children = template ? (ready ? [this.#stateSlot, this.#defaultSlot] : [this.#stateSlot]) : [this.#stateSlot, this.#list];
+    if (this.renderRoot.lastChild !== children.at(-1)) this.renderChildren(...children);
+    if (template) return;
+    this.#list.inert = !ready;
+    // Until the products are there (and when none come), `limit` empty cards of the final size hold the place, so
+    // nothing below moves when they arrive; `collapse` gives the box up when the element settles empty or failed.
+    // Cards are made again only when what they show changed: an <img> made again would load again.
+    const shown = ready ? this.products : this.limit;
+    if (shown === this.#shown) return;
+    this.#shown = shown;
+    this.#list.replaceChildren(...(ready ? this.products : Array<undefined>(this.limit).fill(undefined)).map((p) => card(p)));
+  }
+
+  /** After a render with new products: the page template's list, and the items whose impressions count from now. */
+  #listProducts(): void {
+    this.#light?.remove();
+    this.#light = undefined;
+    const template = this.#template();
+    if (template && this.products.length) {
+      this.#light = h('ul', { role: 'list' }, ...this.products.map((product) => {
+        const item = h('li', {}, template.content.cloneNode(true));
+        bindFields(item, product);
+        return item;
+      }));
+      this.append(this.#light);
     }
-    this.#watchNearby();
+    this.#items = [...((this.#light ?? this.renderRoot.querySelector('ul'))?.children ?? [])];
+    // A fresh observer per render: each item counts one impression per render.
+    this.#counted = new WeakSet();
+    this.#watchImpressions();
   }
 
   /** A lazy element fetches once it comes within 300px of the viewport. */
@@ -231,25 +324,11 @@ export class SvcRecommendations extends LitElement {
     });
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if (!changed.has('products')) return;
-    this.#list?.remove();
-    this.#list = undefined;
-    const template = this.#template();
-    if (template && this.products.length) {
-      const list = (this.#list = document.createElement('ul'));
-      list.role = 'list';
-      for (const product of this.products) {
-        const item = list.appendChild(document.createElement('li'));
-        item.append(template.content.cloneNode(true));
-        bindFields(item, product);
-      }
-      this.append(list);
-    }
-    this.#items = [...((this.#list ?? this.renderRoot.querySelector('ul'))?.children ?? [])];
-    // A fresh observer per render: each item counts one impression per render.
-    this.#counted = new WeakSet();
-    if (this.isConnected) this.#watchImpressions();
+  #set(key: string, value: unknown): void {
+    if (Object.is(this.#values[key], value)) return;
+    this.#values[key] = value;
+    this.#changed.add(key);
+    this.requestUpdate();
   }
 
   #template(): HTMLTemplateElement | null {
@@ -275,9 +354,4 @@ function observe(
   }, options);
   for (const t of targets) io.observe(t);
   return io;
-}
-
-function hide(e: Event): void {
-  // A missing image leaves an empty box of the same size instead of a broken-image icon: nothing moves.
-  (e.target as HTMLElement).style.visibility = 'hidden';
 }

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../src/plugin-api.js';
 
 // The built-in cards. The host page restyles them through custom properties and ::part(list|item|link|
 // image|title|price); a page's own <template> renders in the light DOM and is styled by the page itself.
