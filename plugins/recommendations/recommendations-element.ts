@@ -268,7 +268,7 @@ export class SvcRecommendations extends SvcElement {
 
   #render(): void {
     const ready = this.status === 'ready';
-    this.#stateSlot.name = this.status ?? '';
+    this.#stateSlot.name = this.status ?? ''; // as Lit rendered a status the page removed
     // With the page's template, its generated list is the one unslotted child the element renders.
     const template = this.#template();
     const children = template ? (ready ? [this.#stateSlot, this.#defaultSlot] : [this.#stateSlot]) : [this.#stateSlot, this.#list];
