@@ -245,11 +245,13 @@ export class SvcRecommendations extends SvcElement {
     this.#seen = undefined;
   }
 
-  /** Lit's update cycle over the properties changed since the last one: willUpdate, reflection, render, updated. */
+  /**
+   * Lit's update cycle over the properties changed since the last one: willUpdate, reflection, render, updated. The
+   * render reads the state and the page's template again but touches only what differs, so one that changes nothing
+   * (a move in the page, a bare `requestUpdate()`) leaves the shadow DOM as it is.
+   */
   protected update(): void {
     const changed = this.#changed;
-    // Only a property change renders, as with Lit: not a move in the page.
-    if (!changed.size) return;
     // What a fetch started here changes (status, products) belongs to this render.
     if (QUERY.some((k) => changed.has(k))) {
       if (this.lazy) this.#watchNearby();
