@@ -148,11 +148,14 @@ describe('custom-elements.json', () => {
 
       it('lists the slots its template renders, the default slot as ""', () => {
         assert.deepEqual(names(element(e.tag).doc.slots).sort(), [...e.slots].sort());
-        for (const m of code(e.path).matchAll(/<slot(?:\s+name="([^"]*)")?>/g)) {
-          assert.ok(e.slots.includes(m[1] ?? ''), `<slot name="${m[1] ?? ''}"> of ${e.path}`);
+        // A Lit template's <slot name="…">, or h('slot', { name: '…' }) of an element built on SvcElement.
+        for (const m of code(e.path).matchAll(/<slot(?:\s+name="([^"]*)")?>|h\('slot'(?:, \{ name: '([^']*)' \})?/g)) {
+          const name = m[1] ?? m[2] ?? '';
+          assert.ok(e.slots.includes(name), `<slot name="${name}"> of ${e.path}`);
         }
       });
 
+      // Parts as a Lit template declares them (part="…") or as h() does ({ part: '…' }).
       it('lists the parts its templates declare, and no part they do not', () => {
         const parts = names(element(e.tag).doc.cssParts);
         for (const name of e.parts) assert.ok(parts.includes(name), `part ${name} in ${JSON.stringify(parts)}`);
