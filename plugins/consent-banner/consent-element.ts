@@ -1,8 +1,10 @@
-import { html, LitElement, nothing } from 'lit';
 import type { ConsentControl } from '../../src/index.js';
+import { h, SvcElement } from '../../src/plugin-api.js';
+import { type BannerLanguage, bannerLanguage } from './banner-language.js';
 import { watchConsentControl } from './consent-control.js';
 import { consentStyles } from './consent-styles.js';
-import { textsFor } from './consent-texts.js';
+import type { ConsentTexts } from './consent-texts.js';
+import { loadTexts } from './load-texts.js';
 import { tcfApi } from './tcf-bridge.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,7 +22,9 @@ declare global {
  * (the decision is recorded with source `gpc`), the banner says so, and their switches stay off.
  * Texts come from attributes (`title`, `message`, `accept-label`, `reject-label`, `customize-label`,
  * `save-label`) or slots (`title`, `message`, and `privacy` for the policy link), else from `lang`
- * (en, de, fr, es). Not shown when the page has an IAB TCF CMP: its decision applies instead.
+ * (en, de, fr, es): the built-in texts of each language are a module of their own, loaded when the banner first
+ * renders (and again when `lang` changes); the banner stays empty until they have come, and shows English if its
+ * language's module fails to load. Not shown when the page has an IAB TCF CMP: its decision applies instead.
  *
  * @tagname svc-consent
  * @summary The consent banner: accept all, reject all, or a switch per category.
@@ -38,7 +42,9 @@ declare global {
  * @attr valid-days - How many days a choice holds before the visitor is asked again (default 180).
  * @attr version - The version of the banner's text, as you name it (`version="2026-11"`): kept with each decision as proof of what
  *   the visitor was shown.
- * @attr lang - Language of the built-in texts (`en`, `de`, `fr`, `es`); default: the document's.
+ * @attr lang - Language of the built-in texts (`en`, `de`, `fr`, `es`, by its first two letters; others are English);
+ *   default: the document's. A change loads that language's texts and renders the banner in it (in the previous
+ *   language meanwhile).
  *
  * @slot title - The heading, instead of the `title` attribute or built-in text.
  * @slot message - The banner's text, instead of the `message` attribute or built-in text.
@@ -86,45 +92,33 @@ declare global {
  * @example
  * <svc-consent lang="de"><a slot="privacy" href="/datenschutz">Datenschutz</a></svc-consent>
  */
-export class SvcConsent extends LitElement {
+export class SvcConsent extends SvcElement {
   static override styles = consentStyles;
-  static override properties = {
-    open: { type: Boolean, reflect: true },
-    status: { type: String, reflect: true },
-    heading: { type: String, attribute: 'title' },
-    message: { type: String },
-    acceptLabel: { type: String, attribute: 'accept-label' },
-    rejectLabel: { type: String, attribute: 'reject-label' },
-    customizeLabel: { type: String, attribute: 'customize-label' },
-    saveLabel: { type: String, attribute: 'save-label' },
-    validDays: { type: Number, attribute: 'valid-days' },
-    customizing: { state: true },
-    choices: { state: true },
-  };
+  // What the banner shows comes from these; `valid-days` and `version` are read when the visitor decides.
+  static observedAttributes = ['title', 'message', 'accept-label', 'reject-label', 'customize-label', 'save-label', 'lang'];
 
-  declare open: boolean;
-  declare status: 'loading' | 'ready';
-  declare heading: string | undefined;
-  declare message: string | undefined;
-  declare acceptLabel: string | undefined;
-  declare rejectLabel: string | undefined;
-  declare customizeLabel: string | undefined;
-  declare saveLabel: string | undefined;
-  /** How long a choice holds before the visitor is asked again. */
-  declare validDays: number;
-  declare customizing: boolean;
-  declare choices: Record<string, boolean>;
   #control: ConsentControl | undefined;
   #unwatch: (() => void) | undefined;
   #returnFocus: HTMLElement | null = null;
+  #customizing = false;
+  #choices: Record<string, boolean> = {};
+  /** The language whose texts were asked for last, and those shown (the previous language's while the next loads). */
+  #language: BannerLanguage | undefined;
+  #texts: ConsentTexts | undefined;
+  #loading: Promise<void> | undefined;
 
-  constructor() {
-    super();
-    this.open = false;
-    this.status = 'loading';
-    this.validDays = 180;
-    this.customizing = false;
-    this.choices = {};
+  /** Whether the banner shows; reflects the `open` attribute. */
+  get open(): boolean {
+    return this.hasAttribute('open');
+  }
+
+  set open(value: boolean) {
+    this.toggleAttribute('open', value);
+  }
+
+  /** `loading` until an SDK instance with the `consentBanner()` plugin registers, then `ready`; the `status` attribute. */
+  get status(): 'loading' | 'ready' {
+    return (this.getAttribute('status') as 'ready' | null) ?? 'loading';
   }
 
   override connectedCallback(): void {
@@ -132,83 +126,114 @@ export class SvcConsent extends LitElement {
     this.#unwatch = watchConsentControl((control) => {
       this.#control = control;
       if (!control) return;
-      this.status = 'ready';
-      this.choices = this.#initialChoices();
+      this.setAttribute('status', 'ready');
       // A TCF CMP asks the visitor itself; a valid choice needs no asking (one Global Privacy Control made still does).
-      this.open = !tcfApi() && (control.current()?.source ?? 'gpc') === 'gpc';
+      this.#ask(!tcfApi() && (control.current()?.source ?? 'gpc') === 'gpc');
     });
+    // Reflected from the start: `loading` until a control registers (which may have happened just now).
+    this.setAttribute('status', this.status);
     window.addEventListener('svc:forget', this.#forgotten);
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
+  disconnectedCallback(): void {
     this.#unwatch?.();
     window.removeEventListener('svc:forget', this.#forgotten);
   }
 
+  /** Resolves once the banner has rendered, its language's texts loaded first: then its shadow DOM can be read. */
+  override get updateComplete(): Promise<boolean> {
+    const settled = async (): Promise<boolean> => {
+      await super.updateComplete;
+      return this.#loading ? this.#loading.then(settled) : true;
+    };
+    return settled();
+  }
+
   /** `svc.forget()`: the visitor is asked again, as on a first visit. */
-  readonly #forgotten = (): void => {
-    this.choices = this.#initialChoices();
-    this.open = !tcfApi();
-  };
+  readonly #forgotten = (): void => this.#ask(!tcfApi());
 
   /** Reopens the banner (from a "Cookie settings" link); focus moves into it and returns afterwards. */
   async show(): Promise<void> {
-    this.#returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    this.choices = this.#initialChoices();
-    this.customizing = false;
-    this.open = true;
+    this.#returnFocus = document.activeElement as HTMLElement | null;
+    this.#customizing = false;
+    this.#ask(true);
     await this.updateComplete;
-    this.shadowRoot?.querySelector<HTMLButtonElement>('button')?.focus();
+    this.renderRoot.querySelector('button')?.focus();
   }
 
-  override render() {
-    const t = textsFor(this.lang || document.documentElement.lang);
-    const categories = this.#control?.categories ?? [];
+  /** Shows or hides the banner, its switches set as the remembered choice has them. */
+  #ask(open: boolean): void {
+    this.#choices = { ...this.#control?.current()?.categories };
+    this.open = open;
+    this.requestUpdate();
+  }
+
+  protected update(): void {
+    const language = bannerLanguage(this);
+    if (language !== this.#language) {
+      this.#language = language;
+      const loading: Promise<void> = (this.#loading = loadTexts(language).then((texts) => {
+        if (this.#loading !== loading) return; // another language was asked for meanwhile
+        this.#loading = undefined;
+        this.#texts = texts ?? this.#texts;
+        this.requestUpdate();
+      }));
+    }
+    const t = this.#texts;
+    // Nothing before the texts of its language have come; their arrival renders again.
+    if (this.#loading || !t) return;
+    this.renderChildren(h('section', { part: 'banner', role: 'region', 'aria-labelledby': 'title', 'aria-describedby': 'message' },
+      h('h2', { id: 'title', part: 'title' }, h('slot', { name: 'title' }, this.getAttribute('title') ?? t.title)),
+      h('p', { id: 'message', part: 'message' }, h('slot', { name: 'message' }, this.getAttribute('message') ?? t.message), ' ', h('slot', { name: 'privacy' })),
+      this.#control?.gpc.length ? h('p', { part: 'gpc' }, t.gpc) : null,
+      h('div', { part: 'actions' },
+        button({ part: 'button reject', onclick: () => this.#decide(false) }, this.getAttribute('reject-label') ?? t.reject),
+        button({ part: 'button accept', onclick: () => this.#decide(true) }, this.getAttribute('accept-label') ?? t.accept),
+        button({ part: 'button customize', 'aria-expanded': 'false', onclick: this.#customize }, this.getAttribute('customize-label') ?? t.customize)),
+    ));
+    if (this.#customizing) this.#showSwitches(t);
+  }
+
+  /**
+   * The category switches and, instead of Customize, Save; the rest of the banner stays as it is. `necessary` is
+   * always on, and the categories Global Privacy Control refused stay off.
+   */
+  #showSwitches(t: ConsentTexts): void {
     const gpc = this.#control?.gpc ?? [];
-    return html`<section part="banner" role="region" aria-labelledby="title" aria-describedby="message">
-      <h2 id="title" part="title"><slot name="title">${this.heading ?? t.title}</slot></h2>
-      <p id="message" part="message"><slot name="message">${this.message ?? t.message}</slot> <slot name="privacy"></slot></p>
-      ${gpc.length > 0 ? html`<p part="gpc">${t.gpc}</p>` : nothing}
-      ${this.customizing
-        ? html`<fieldset part="categories"><legend>${this.customizeLabel ?? t.customize}</legend>
-            ${categories.map((c) => html`<label part="category"><input type="checkbox" role="switch" name=${c}
-              .checked=${c === 'necessary' || this.choices[c] === true} ?disabled=${c === 'necessary' || gpc.includes(c)}
-              @change=${(e: Event) => (this.choices = { ...this.choices, [c]: (e.target as HTMLInputElement).checked })}>
-              ${t.categories[c] ?? c}</label>`)}
-          </fieldset>`
-        : nothing}
-      <div part="actions">
-        <button type="button" part="button reject" @click=${() => this.#decide(false)}>${this.rejectLabel ?? t.reject}</button>
-        <button type="button" part="button accept" @click=${() => this.#decide(true)}>${this.acceptLabel ?? t.accept}</button>
-        ${this.customizing
-          ? html`<button type="button" part="button save" @click=${() => this.#decide(null)}>${this.saveLabel ?? t.save}</button>`
-          : html`<button type="button" part="button customize" aria-expanded="false" @click=${this.#customize}>${this.customizeLabel ?? t.customize}</button>`}
-      </div>
-    </section>`;
+    const actions = this.renderRoot.querySelector('[part=actions]')!;
+    actions.before(h('fieldset', { part: 'categories' }, h('legend', {}, this.getAttribute('customize-label') ?? t.customize),
+      ...(this.#control?.categories ?? []).map((c) => h('label', { part: 'category' },
+        h('input', {
+          type: 'checkbox', role: 'switch', name: c, checked: c === 'necessary' || this.#choices[c] === true,
+          disabled: c === 'necessary' || gpc.includes(c), onchange: (e: Event) => (this.#choices[c] = (e.target as HTMLInputElement).checked),
+        }),
+        ' ', t.categories[c] ?? c))));
+    actions.lastElementChild!.replaceWith(button({ part: 'button save', onclick: () => this.#decide(null) }, this.getAttribute('save-label') ?? t.save));
   }
 
-  async #customize(): Promise<void> {
-    this.customizing = true;
-    await this.updateComplete;
-    this.shadowRoot?.querySelector<HTMLInputElement>('input:not([disabled])')?.focus();
-  }
+  /** Customize: the switches, and focus on the first that can change. */
+  readonly #customize = (): void => {
+    this.#customizing = true;
+    this.#showSwitches(this.#texts!);
+    this.renderRoot.querySelector<HTMLInputElement>('input:not([disabled])')?.focus();
+  };
 
   /** `true` accept all, `false` reject all, `null` the switches as set. */
   #decide(all: boolean | null): void {
     const control = this.#control;
     if (!control) return;
     const categories = Object.fromEntries(
-      control.categories.map((c) => [c, c === 'necessary' || (all ?? this.choices[c] === true)]),
+      control.categories.map((c) => [c, c === 'necessary' || (all ?? this.#choices[c] === true)]),
     );
-    // The `version` attribute names the banner's text: kept with each decision (read when deciding, nothing renders it).
-    control.decide(categories, Date.now() + this.validDays * DAY_MS, 'banner', this.getAttribute('version') || undefined);
+    // `valid-days` and `version` (the name of the banner's text, kept with each decision) are read when deciding.
+    control.decide(categories, Date.now() + Number(this.getAttribute('valid-days') ?? 180) * DAY_MS, 'banner', this.getAttribute('version') || undefined);
     this.open = false;
     this.#returnFocus?.focus();
     this.#returnFocus = null;
   }
+}
 
-  #initialChoices(): Record<string, boolean> {
-    return { ...(this.#control?.current()?.categories ?? {}) };
-  }
+/** One of the banner's buttons (a real `<button>`, never a submit one). */
+function button(attributes: Record<string, unknown>, label: string): HTMLButtonElement {
+  return h('button', { type: 'button', ...attributes }, label);
 }

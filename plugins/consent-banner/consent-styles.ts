@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../src/plugin-api.js';
 
 // Styled by the host through custom properties and ::part(); accept and reject look the same on purpose
 // (equal prominence, as regulators ask).
