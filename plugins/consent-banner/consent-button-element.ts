@@ -1,3 +1,4 @@
+import { h } from '../../src/plugin-api.js';
 import type { SvcConsent } from './consent-element.js';
 
 declare global {
@@ -24,12 +25,9 @@ declare global {
 export class SvcConsentButton extends HTMLElement {
   connectedCallback(): void {
     if (this.querySelector('button')) return;
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.part.add('button');
-    button.append(...this.childNodes);
+    const button = h('button', { type: 'button', part: 'button', onclick: () => void document.querySelector<SvcConsent>('svc-consent')?.show() },
+      ...this.childNodes);
     if (!button.textContent?.trim()) button.textContent = 'Cookie settings';
-    button.addEventListener('click', () => void document.querySelector<SvcConsent>('svc-consent')?.show());
     this.append(button);
   }
 }
