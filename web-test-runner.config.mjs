@@ -3,7 +3,10 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { serviceUnderTest } from './test/helpers/service-under-test.mjs';
 import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
-import { missingChunks } from './test/helpers/missing-chunks.mjs';
+  // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts), module loads that fail
+  // on a page's request (plugins/consent-banner/consent-texts.test.ts), and a copy of dist/service.js whose chunks all
+  // answer 404 (test/page-profiles.test.ts).
+  middleware: [chaosMiddleware(), failingModulesMiddleware(), missingChunks(), service.middleware],
 
 // Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
 const service = serviceUnderTest();
@@ -13,9 +16,10 @@ export default {
   nodeResolve: true,
   concurrency: 1,
   testFramework: { config: { timeout: 10000 } },
-  // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts).
-  // And a copy of dist/service.js whose chunks all answer 404 (test/page-profiles.test.ts).
-  middleware: [chaosMiddleware(), missingChunks(), service.middleware],
+  // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts), module loads that fail
+  // on a page's request (plugins/consent-banner/consent-texts.test.ts), and a copy of dist/service.js whose chunks all
+  // answer 404 (test/page-profiles.test.ts).
+  middleware: [chaosMiddleware(), failingModulesMiddleware(), missingChunks(), service.middleware],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), service.plugin],
   browsers: [
     chromeLauncher({
