@@ -3,10 +3,8 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { serviceUnderTest } from './test/helpers/service-under-test.mjs';
 import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
-  // A flaky track endpoint of our own for the delivery chaos test (test/outbox-chaos.test.ts), module loads that fail
-  // on a page's request (plugins/consent-banner/consent-texts.test.ts), and a copy of dist/service.js whose chunks all
-  // answer 404 (test/page-profiles.test.ts).
-  middleware: [chaosMiddleware(), failingModulesMiddleware(), missingChunks(), service.middleware],
+import { failingModulesMiddleware } from './test/helpers/failing-modules.mjs';
+import { missingChunks } from './test/helpers/missing-chunks.mjs';
 
 // Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
 const service = serviceUnderTest();
