@@ -58,7 +58,7 @@ class BundledServiceJs extends ServiceJs {
 void painted.then(() => watchElements((tag, element) => {
   const name = ELEMENT_CHUNKS[tag]!;
   // The banner's texts in the one language it shows, fetched beside its code.
-  if (name === 'consent') void load(`texts-${bannerLanguage(element)}`);
+  if (name === 'consent') void load(`texts-${bannerLanguage(element as HTMLElement)}`);
   void load(name).then((make) => {
     if (!make) {
       for (const [other, chunk] of Object.entries(ELEMENT_CHUNKS)) if (chunk === name) defineStandIn(other);
