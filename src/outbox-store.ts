@@ -1,4 +1,4 @@
-import { createStore, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
+import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 import type { ServiceEvent } from '../wire/event.js';
 
 /** One waiting event as IndexedDB keeps it, under the key `[scope, id]`. */
@@ -40,11 +40,27 @@ function scopeRange(scope: string): IDBKeyRange {
   return IDBKeyRange.bound([scope], [scope, []]);
 }
 
+/**
+ * One read-write transaction for `write`'s requests, settled when it commits (what idb-keyval's setMany and delMany
+ * do, without their default store, which would ship in the bundle for nothing).
+ */
+function transaction(write: (store: IDBObjectStore) => void): Promise<void> {
+  return idb()('readwrite', (s) => {
+    write(s);
+    return promisifyRequest(s.transaction);
+  });
+}
+
 // `async`, so that a browser without IndexedDB (where opening throws) gets a rejection, never an exception.
 export const idbOutboxStore: OutboxStore = {
   put: async (scope, records) =>
-    setMany(records.map(({ id, at, size, event }) => [[scope, id], { id, at, size, event }]), idb()),
-  remove: async (scope, ids) => delMany(ids.map((id) => [scope, id]), idb()),
+    transaction((s) => {
+      for (const { id, at, size, event } of records) s.put({ id, at, size, event }, [scope, id]);
+    }),
+  remove: async (scope, ids) =>
+    transaction((s) => {
+      for (const id of ids) s.delete([scope, id]);
+    }),
   load: async (scope) => idb()('readonly', (s) => promisifyRequest(s.getAll(scopeRange(scope)) as IDBRequest<OutboxRecord[]>)),
   clear: async (scope) => idb()('readwrite', (s) => promisifyRequest(s.delete(scopeRange(scope)))),
 };
