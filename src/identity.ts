@@ -42,8 +42,6 @@ export class Identity {
   #session: StoredSession | null = null;
   #persistedAt = 0;
   #pageId = uuid();
-  /** Set when the last `ids()` call began a new session; read by plugins (Session start). */
-  sessionStarted = false;
 
   constructor(store: LocalStore, canPersist: () => boolean, now: () => number = Date.now) {
     this.#store = store;
@@ -107,13 +105,11 @@ export class Identity {
         this.#session = s;
       } else {
         this.#session = s = { id: uuid(), last: now };
-        this.sessionStarted = true;
         this.#persistedAt = now;
         this.#persist(KEYS.session, JSON.stringify(s));
         return s.id;
       }
     }
-    this.sessionStarted = false;
     s.last = now;
     if (now - this.#persistedAt >= TOUCH_PERSIST_MS) {
       this.#persistedAt = now;

@@ -55,10 +55,6 @@ export class PluginHost {
     }
   }
 
-  has(name: string): boolean {
-    return this.#installed.some((e) => e.plugin.name === name);
-  }
-
   removeAll(): void {
     for (const entry of [...this.#installed]) this.#remove(entry);
   }
