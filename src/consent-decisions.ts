@@ -1,6 +1,5 @@
 import type { ResolvedConfig } from './config.js';
 import { gpcRefuses, pageOf, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
-import type { EventKind } from './dom-events.js';
 import { consentUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { postJson } from './fetch-json.js';
@@ -34,7 +33,7 @@ export interface ConsentDecisions {
  * Closures rather than a class: the names of its state are minified, which keeps the bundle within its budget.
  */
 export function consentDecisions(
-  config: ResolvedConfig, store: LocalStore, optIn: OptIn, identity: Identity, emit: (kind: EventKind, draft: EventDraft) => ServiceEvent | null,
+  config: ResolvedConfig, store: LocalStore, optIn: OptIn, identity: Identity, emit: (draft: EventDraft) => ServiceEvent | null,
 ): ConsentDecisions {
   const gpc = gpcRefuses(config.consent.categories, config.consent.gpcCategories);
 
@@ -67,7 +66,7 @@ export function consentDecisions(
     send([{ eventId: uuid(), profileId: ids.profileId, sourceId: config.sourceId, timestamp, action, validUntil, categories, source, version, page: pageOf() }]);
     const data = { action, validUntil, categories, source };
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
-    if (!emit('consent', { type: 'consent', name: 'Consent', data })) {
+    if (!emit({ type: 'consent', name: 'Consent', data })) {
       const event: ServiceEvent = { eventId: uuid(), type: 'consent', name: 'Consent', ...ids, timestamp, data };
       window.dispatchEvent(new CustomEvent('svc:consent', { detail: { eventName: 'Consent', event } }));
     }

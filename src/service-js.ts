@@ -1,7 +1,7 @@
 import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
 import { detectDevice } from './device.js';
-import { dispatchTracked, eventKind, type EventKind } from './dom-events.js';
+import { dispatchTracked, eventKind } from './dom-events.js';
 import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
 import type { ChooseRequestBody } from '../wire/choose.js';
 import type { ServiceEvent } from '../wire/event.js';
@@ -69,7 +69,7 @@ export class ServiceJs {
       !this.#config.consent.required,
     );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
-    this.#consent = consentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (kind, draft) => this.#emit(kind, draft));
+    this.#consent = consentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (draft) => this.#emit(draft));
     this.#outbox = createOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
     window.addEventListener('visibilitychange', this.#onPageExit);
@@ -83,7 +83,7 @@ export class ServiceJs {
       platformA: c.platformA,
       platformB: c.platformB,
       ids: () => ({ profileId: this.#identity.profileId, sessionId: this.#identity.sessionId, pageId: this.#identity.pageId }),
-      emit: (draft) => this.#emit(eventKind(draft.type), draft),
+      emit: (draft) => this.#emit(draft),
       setContext: (context) => {
         this.#context = { ...this.#context, ...context };
       },
@@ -127,7 +127,7 @@ export class ServiceJs {
   identify(params: IdentifyParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('identify', params);
-    this.#emit('identify', {
+    this.#emit({
       type: 'identify',
       name: params.eventTitle || 'Identify',
       userId: params.userId,
@@ -140,14 +140,14 @@ export class ServiceJs {
   alias(params: AliasParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('alias', params);
-    this.#emit('alias', { type: 'alias', name: 'Alias', userId: params.userId, anotherUserId: params.anotherUserId });
+    this.#emit({ type: 'alias', name: 'Alias', userId: params.userId, anotherUserId: params.anotherUserId });
   }
 
   /** Links the current profile to an account (company, household). */
   group(params: GroupParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('group', params);
-    this.#emit('group', {
+    this.#emit({
       type: 'group',
       name: params.eventTitle || 'Identify',
       accountId: params.accountId,
@@ -162,14 +162,14 @@ export class ServiceJs {
   track(params: TrackParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('track', params);
-    this.#emit('track', { type: 'track', name: params.eventTitle, data: params.data });
+    this.#emit({ type: 'track', name: params.eventTitle, data: params.data });
   }
 
   /** Tracks an event that may also carry user and account ids and attributes. */
   record(params: RecordParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('record', params);
-    this.#emit('record', {
+    this.#emit({
       type: 'record',
       name: params.eventTitle,
       accountId: params.accountId,
@@ -185,7 +185,7 @@ export class ServiceJs {
     if (!this.#optIn.optedIn) return;
     validateParams('consent', params);
     const { action, validUntil, email, message, category } = params;
-    const event = this.#emit('consent', { type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
+    const event = this.#emit({ type: 'consent', name: 'Consent', data: clean({ action, validUntil, email, message, category }) });
     if (!event) return;
     const { eventId, profileId, timestamp } = event;
     const sourceId = this.#config.sourceId;
@@ -196,7 +196,7 @@ export class ServiceJs {
   productAdd(params: ProductParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('productAdd', params);
-    this.#emit('product', { type: 'product', name: 'Added to cart', data: { productId: params.productId, quantity: params.quantity ?? 1 } });
+    this.#emit({ type: 'product', name: 'Added to cart', data: { productId: params.productId, quantity: params.quantity ?? 1 } });
   }
 
   /** Tracks `Product ordered` once per product, all sharing one `orderId`. */
@@ -213,7 +213,7 @@ export class ServiceJs {
     }
     const orderId = uuid();
     for (const { productId, quantity } of products) {
-      this.#emit('product', { type: 'product', name: 'Product ordered', data: { productId, quantity: quantity ?? 1, orderId } });
+      this.#emit({ type: 'product', name: 'Product ordered', data: { productId, quantity: quantity ?? 1, orderId } });
     }
   }
 
@@ -222,13 +222,13 @@ export class ServiceJs {
     if (!this.#optIn.optedIn) return;
     if (typeof productId !== 'string' || productId === '') throw paramsRequired('productView');
     this.#store.set(KEYS.productId, productId);
-    this.#emit('product', { type: 'product', name: 'Product viewed', data: { productId } });
+    this.#emit({ type: 'product', name: 'Product viewed', data: { productId } });
   }
 
   /** Tracks `Log Out`, then starts afresh: new profile, session and page ids, session data cleared. */
   logOut(): void {
     if (!this.#optIn.optedIn) return;
-    this.#emit('logOut', { type: 'logout', name: 'Log Out' });
+    this.#emit({ type: 'logout', name: 'Log Out' });
     this.#identity.reset();
     this.#store.remove(KEYS.productId);
     this.#context = {};
@@ -351,15 +351,18 @@ export class ServiceJs {
     return choices.filter(isChoice);
   }
 
-  /** Builds, enriches, dispatches and queues one event; returns it, or null when dropped or opted out. */
-  #emit(kind: EventKind, draft: EventDraft): ServiceEvent | null {
+  /**
+   * Builds, enriches, dispatches (as `svc:<kind>` of the draft's type) and queues one event; returns it, or null when
+   * dropped or opted out.
+   */
+  #emit(draft: EventDraft): ServiceEvent | null {
     if (!this.#optIn.optedIn) return null;
     const event = this.#plugins.enrich(
       clean({ eventId: uuid(), ...this.#identity.ids(), timestamp: new Date().toISOString(), ...draft }) as ServiceEvent,
     );
     if (!event) return null;
     if (DEV_MODE && typeof event.name !== 'string') console.warn('[svc] a plugin returned an event without a name', event);
-    dispatchTracked(kind, event);
+    dispatchTracked(eventKind(draft.type), event);
     this.#outbox.push(event);
     return event;
   }
