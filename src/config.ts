@@ -116,10 +116,9 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
 
 /** `<username>.<password>` → `Basic base64(username:password)`, splitting at the FIRST dot only. */
 export function basicAuthorization(writeKey: string): string {
-  const dot = writeKey.indexOf('.');
-  const user = dot === -1 ? writeKey : writeKey.slice(0, dot);
-  const password = dot === -1 ? '' : writeKey.slice(dot + 1);
+  // The first dot becomes the colon; a key without one is all username, with an empty password.
+  const credentials = writeKey.includes('.') ? writeKey.replace('.', ':') : `${writeKey}:`;
   // btoa takes Latin-1 only; encode as UTF-8 bytes first so any key is representable.
-  const bytes = new TextEncoder().encode(`${user}:${password}`);
+  const bytes = new TextEncoder().encode(credentials);
   return `Basic ${btoa(String.fromCharCode(...bytes))}`;
 }
