@@ -209,37 +209,30 @@ export class IdbOutbox implements Outbox {
       const [batch = []] = chunk(rest, Math.min(this.#maxBatch, this.#o.batchSize), this.#o.maxBytes, sizeOf);
       const outcome = await this.#send(batch.map((e) => e.event), { keepalive: false, signal });
       if (generation !== this.#generation) return; // purged or disposed meanwhile
-      switch (outcome.kind) {
-        case 'ok':
-          // Deleted before the lock goes, so the next holder cannot read and resend them.
-          await this.#forget(batch);
-          rest = rest.slice(batch.length);
-          this.#attempt = 0;
-          this.#maxBatch = this.#o.batchSize;
-          this.#again = true; // others may have written meanwhile: look again before letting go
-          break;
-        case 'split':
-          if (batch.length > 1) {
-            this.#maxBatch = Math.ceil(batch.length / 2);
-            break;
-          }
-          await this.#drop(batch, 'event_too_large', 'The service refused an event as too large.');
-          rest = rest.slice(1);
-          break;
-        case 'drop':
-          // A 400 refuses the request for one bad event: halve until it stands alone, so its neighbours still
-          // go. Other 4xx (keys, project) refuse any batch, and halving would only repeat the refusal.
-          if ((outcome.status === 400 || outcome.status === 422) && batch.length > 1) {
-            this.#maxBatch = Math.ceil(batch.length / 2);
-            break;
-          }
-          await this.#drop(batch, `http_${outcome.status}`, outcome.message);
-          rest = rest.slice(batch.length);
-          break;
-        case 'retry':
-          this.#schedule(backoffDelay(this.#attempt++, this.#o.backoffBaseMs, this.#o.backoffCapMs, outcome.retryAfterMs), true);
-          return;
+      if (outcome.kind === 'retry') {
+        this.#schedule(backoffDelay(this.#attempt++, this.#o.backoffBaseMs, this.#o.backoffCapMs, outcome.retryAfterMs), true);
+        return;
       }
+      if (outcome.kind === 'ok') {
+        // Deleted before the lock goes, so the next holder cannot read and resend them.
+        await this.#forget(batch);
+        rest = rest.slice(batch.length);
+        this.#attempt = 0;
+        this.#maxBatch = this.#o.batchSize;
+        this.#again = true; // others may have written meanwhile: look again before letting go
+        continue;
+      }
+      // Refused. A 413 asks for smaller requests; a 400 refuses the request for one bad event. Either way: halve until
+      // it stands alone, so its neighbours still go. Other 4xx (keys, project) refuse any batch, and halving would only
+      // repeat the refusal.
+      if (batch.length > 1 && (outcome.kind === 'split' || outcome.status === 400 || outcome.status === 422)) {
+        this.#maxBatch = Math.ceil(batch.length / 2);
+        continue;
+      }
+      await (outcome.kind === 'split'
+        ? this.#drop(batch, 'event_too_large', 'The service refused an event as too large.')
+        : this.#drop(batch, `http_${outcome.status}`, outcome.message));
+      rest = rest.slice(batch.length);
     }
     this.#attempt = 0; // emptied: no longer waiting to retry
   }
@@ -355,21 +348,18 @@ export class IdbOutbox implements Outbox {
    */
   #write(operation: () => Promise<void>): Promise<void> {
     const done = operation().catch(() => undefined);
-    this.#writes = Promise.all([this.#writes, done]).then(() => undefined);
+    this.#writes = this.#writes.then(() => done);
     return done;
   }
 
   #schedule(delayMs: number, replace = false): void {
     if (this.#disposed || (this.#timer !== undefined && !replace)) return;
     this.#clearTimer();
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.flush();
-    }, delayMs);
+    this.#timer = setTimeout(() => void this.flush(), delayMs); // flush clears it
   }
 
   #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 }
