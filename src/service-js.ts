@@ -22,10 +22,7 @@ import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './pl
 import { PluginHost } from './plugin-host.js';
 import { createSender } from './transport.js';
 import { uuid } from './uuid.js';
-import {
-  cantBeEmpty, fieldRequired, invalidParams, optionalQuantity, paramsRequired, requireParams, requireString, requireStringArray,
-  validateParams,
-} from './validation.js';
+import { isText, paramsRequired, validateParams, validateProducts } from './validation.js';
 
 const RECOMMENDATION_TIMEOUT_MS = 5000;
 const CHOOSE_TIMEOUT_MS = 5000;
@@ -202,15 +199,7 @@ export class ServiceJs {
   /** Tracks `Product ordered` once per product, all sharing one `orderId`. */
   productOrdered(products: ProductParams[]): void {
     if (!this.#optIn.optedIn) return;
-    if (!Array.isArray(products)) throw paramsRequired('productOrdered');
-    if (products.length === 0) throw cantBeEmpty('productOrdered', 'products');
-    for (const item of products as unknown[]) {
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-        throw fieldRequired('productOrdered', 'productId');
-      }
-      requireString('productOrdered', item as Record<string, unknown>, 'productId');
-      optionalQuantity('productOrdered', item as Record<string, unknown>);
-    }
+    validateProducts(products);
     const orderId = uuid();
     for (const { productId, quantity } of products) {
       this.#emit({ type: 'product', name: 'Product ordered', data: { productId, quantity: quantity ?? 1, orderId } });
@@ -220,7 +209,7 @@ export class ServiceJs {
   /** Tracks `Product viewed` and remembers the product for recommendations. */
   productView(productId: string): void {
     if (!this.#optIn.optedIn) return;
-    if (typeof productId !== 'string' || productId === '') throw paramsRequired('productView');
+    if (!isText(productId)) throw paramsRequired('productView');
     this.#store.set(KEYS.productId, productId);
     this.#emit({ type: 'product', name: 'Product viewed', data: { productId } });
   }
@@ -259,11 +248,7 @@ export class ServiceJs {
    * @example const [hero] = await svc.choose({ names: ['hero-banner'] });
    */
   choose(params: ChooseParams): Promise<Choice[]> {
-    const p: unknown = params;
-    requireParams('choose', p);
-    if (p.names === undefined && p.groups === undefined) throw invalidParams('choose', `'names' or 'groups' is required.`);
-    requireStringArray('choose', p, 'names', true);
-    requireStringArray('choose', p, 'groups', true);
+    validateParams('choose', params);
     // Opted out, nobody is assigned or exposed: the service would store both for a throwaway profile id.
     // Pages show their fallback content.
     if (!this.#optIn.optedIn) return Promise.resolve([]);
@@ -281,9 +266,7 @@ export class ServiceJs {
    * the rest keep running.
    */
   use(plugin: ServicePlugin): () => void {
-    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || plugin.name === '') {
-      throw new Error(`Parameters for the 'use' method are required.`);
-    }
+    if (plugin === null || typeof plugin !== 'object' || !isText(plugin.name)) throw paramsRequired('use');
     return this.#plugins.use(plugin, this.#ctx);
   }
 

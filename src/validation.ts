@@ -15,112 +15,106 @@ function invalid(method: string, reason: string): Error {
   return new Error(`${method.charAt(0).toUpperCase()}${method.slice(1)} parameters are invalid: ${reason}`);
 }
 
+/** `<Method> parameters are invalid: '<field>' is required.` — for a field missing or invalid alike. */
+function fieldRequired(method: string, field: string): Error {
+  return invalid(method, `'${field}' is required.`);
+}
+
+function cantBeEmpty(method: string, field: string): Error {
+  return invalid(method, `'${field}' can't be empty.`);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Throws the spec's message when `params` is not a parameters object. */
-export function requireParams(method: string, params: unknown): asserts params is Record<string, unknown> {
-  if (!isPlainObject(params)) throw paramsRequired(method);
-}
-
-/** `<Method> parameters are invalid: '<field>' is required.` — for a field missing or invalid alike. */
-export function fieldRequired(method: string, field: string): Error {
-  return invalid(method, `'${field}' is required.`);
-}
-
-/** Throws `fieldRequired` unless `ok(value)`; `optional` lets an absent field pass. */
-function check(method: string, params: Record<string, unknown>, field: string, ok: (v: unknown) => boolean, optional: boolean): void {
-  const value = params[field];
-  if (optional && value === undefined) return;
-  if (!ok(value)) throw fieldRequired(method, field);
-}
-
-const isText = (v: unknown): boolean => typeof v === 'string' && v !== '';
+/** A non-empty string. */
+export const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** A required, non-empty string field. */
-export function requireString(method: string, params: Record<string, unknown>, field: string): void {
-  check(method, params, field, isText, false);
-}
-
-/** `attributes` may only be sent with an explicit `eventTitle`. */
-function requireTitleFor(method: string, params: Record<string, unknown>, attributes: string): void {
-  if (params[attributes] !== undefined && (params.eventTitle === undefined || params.eventTitle === '')) {
-    throw invalid(method, `set 'eventTitle' to use '${attributes}'.`);
-  }
-}
-
-/** Throws when `title` is one of the SDK's own titles, compared case-insensitively. */
-function forbidTitle(title: unknown): void {
-  if (typeof title === 'string' && FORBIDDEN_TITLES.includes(title.trim().toLowerCase())) {
-    throw new Error(`The '${title}' event title is forbidden`);
-  }
-}
-
-/** `data` of `track`: a map, and not an empty one. */
-function requireData(method: string, params: Record<string, unknown>): void {
-  check(method, params, 'data', isPlainObject, false);
-  if (Object.keys(params.data as object).length === 0) throw cantBeEmpty(method, 'data');
-}
-
-/** An optional positive quantity (products). */
-export function optionalQuantity(method: string, params: Record<string, unknown>): void {
-  check(method, params, 'quantity', (v) => isNumber(v) && v > 0, true);
-}
-
-/** An array of strings (`fields` of recommendation, `names`/`groups` of choose). */
-export function requireStringArray(method: string, params: Record<string, unknown>, field: string, optional = false): void {
-  check(method, params, field, (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), optional);
-}
-
-export function cantBeEmpty(method: string, field: string): Error {
-  return invalid(method, `'${field}' can't be empty.`);
-}
-
-export function invalidParams(method: string, reason: string): Error {
-  return invalid(method, reason);
-}
+const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** One check of a method's parameters: throws the spec's message when it fails. */
 type Check = (method: string, params: Record<string, unknown>) => void;
 
-const required = (field: string): Check => (m, p) => check(m, p, field, isText, false);
-const optional = (field: string): Check => (m, p) => check(m, p, field, (v) => typeof v === 'string', true);
-const optionalMap = (field: string): Check => (m, p) => check(m, p, field, isPlainObject, true);
+/** `field` must pass `ok`; an `optional` one may be absent instead. */
+const field = (name: string, ok: (v: unknown) => boolean, optional = false): Check => (method, params) => {
+  const value = params[name];
+  if (!(optional && value === undefined) && !ok(value)) throw fieldRequired(method, name);
+};
+/** A required, non-empty string field. */
+const required = (name: string): Check => field(name, isText);
+const optional = (name: string): Check => field(name, (v) => typeof v === 'string', true);
+const optionalMap = (name: string): Check => field(name, isPlainObject, true);
 /** A required finite number (`validUntil`, recommendation `id` and `quantity`). */
-const number = (field: string): Check => (m, p) => check(m, p, field, isNumber, false);
-const titleFor = (attributes: string): Check => (m, p) => requireTitleFor(m, p, attributes);
-const notForbidden: Check = (_m, p) => forbidTitle(p.eventTitle);
+const number = (name: string): Check => field(name, isNumber);
+/** An optional positive quantity (products). */
+const quantity = field('quantity', (v) => isNumber(v) && v > 0, true);
+
+/** `attributes` may only be sent with an explicit `eventTitle`. */
+const titleFor = (attributes: string): Check => (method, params) => {
+  if (params[attributes] !== undefined && (params.eventTitle === undefined || params.eventTitle === '')) {
+    throw invalid(method, `set 'eventTitle' to use '${attributes}'.`);
+  }
+};
+
+/** The title may not be one of the SDK's own titles, compared case-insensitively. */
+const notForbidden: Check = (_method, { eventTitle }) => {
+  if (typeof eventTitle === 'string' && FORBIDDEN_TITLES.includes(eventTitle.trim().toLowerCase())) {
+    throw new Error(`The '${eventTitle}' event title is forbidden`);
+  }
+};
+
+/** `data` of `track`: a map, and not an empty one. */
+const data: Check = (method, params) => {
+  field('data', isPlainObject)(method, params);
+  if (Object.keys(params.data as object).length === 0) throw cantBeEmpty(method, 'data');
+};
 
 /**
- * Each tracking method's checks, in the order the spec reports them: the first that fails throws. Spec as data, so
- * that a method's rules read in one line and every method runs them the same way (`validateParams`).
+ * Each method's checks, in the order the spec reports them: the first that fails throws. Spec as data, so that a
+ * method's rules read in one line and every method runs them the same way (`validateParams`).
  */
-const CHECKS: Readonly<Record<string, readonly Check[]>> = {
+const CHECKS = {
   identify: [required('userId'), optional('eventTitle'), optionalMap('userAttributes'), optionalMap('data'), titleFor('userAttributes'), notForbidden],
   alias: [required('userId'), required('anotherUserId')],
   group: [required('accountId'), optional('eventTitle'), optionalMap('accountAttributes'), titleFor('accountAttributes'), notForbidden],
-  track: [required('eventTitle'), requireData, notForbidden],
+  track: [required('eventTitle'), data, notForbidden],
   record: [
     required('eventTitle'), optional('accountId'), optional('userId'), optionalMap('accountAttributes'), optionalMap('userAttributes'),
     optionalMap('data'), notForbidden,
   ],
   consent: [
-    (_m, p) => {
-      if (p.action !== 'accept' && p.action !== 'reject') throw invalid('consent', `action should be either "reject" or "accept".`);
+    (method, p) => {
+      if (p.action !== 'accept' && p.action !== 'reject') throw invalid(method, `action should be either "reject" or "accept".`);
     },
     number('validUntil'), optional('email'), optional('message'), optional('category'),
   ],
-  productAdd: [required('productId'), optionalQuantity],
-  recommendation: [number('id'), number('quantity'), (m, p) => requireStringArray(m, p, 'fields'), optional('productId')],
-};
+  productAdd: [required('productId'), quantity],
+  recommendation: [number('id'), number('quantity'), field('fields', isStringArray), optional('productId')],
+  choose: [
+    (method, p) => {
+      if (p.names === undefined && p.groups === undefined) throw invalid(method, `'names' or 'groups' is required.`);
+    },
+    field('names', isStringArray, true), field('groups', isStringArray, true),
+  ],
+} satisfies Record<string, Check[]>;
 
 /**
  * Throws the spec's message for the first check of `method` that `params` fails.
  * @example validateParams('track', { eventTitle: 'Signed up', data: { plan: 'pro' } });
  */
-export function validateParams(method: keyof typeof CHECKS & string, params: unknown): asserts params is Record<string, unknown> {
-  requireParams(method, params);
-  for (const check of CHECKS[method] ?? []) check(method, params);
+export function validateParams(method: keyof typeof CHECKS, params: unknown): asserts params is Record<string, unknown> {
+  if (!isPlainObject(params)) throw paramsRequired(method);
+  for (const check of CHECKS[method]) check(method, params);
+}
+
+/** `productOrdered`'s list: not empty, and each item a product as `productAdd` takes it. */
+export function validateProducts(products: unknown): void {
+  const method = 'productOrdered';
+  if (!Array.isArray(products)) throw paramsRequired(method);
+  if (products.length === 0) throw cantBeEmpty(method, 'products');
+  for (const item of products as unknown[]) {
+    if (!isPlainObject(item)) throw fieldRequired(method, 'productId');
+    for (const check of CHECKS.productAdd) check(method, item);
+  }
 }
