@@ -3,16 +3,11 @@ import type { ServiceEvent } from '../wire/event.js';
 /** The specific event of each operation: `svc:identify`, `svc:product`, `svc:logOut`… */
 export type EventKind = 'identify' | 'alias' | 'group' | 'track' | 'record' | 'consent' | 'product' | 'logOut';
 
-/** The specific event a plugin's event of `type` fires (a type of its own, or `track`). */
+/** The specific event an event of `type` fires: one of its own name, `logOut` for `logout`, else `track`. */
 export function eventKind(type: ServiceEvent['type']): EventKind {
-  switch (type) {
-    case 'identify': case 'alias': case 'group': case 'track': case 'record': case 'consent': case 'product':
-      return type;
-    case 'logout':
-      return 'logOut';
-    default:
-      return 'track';
-  }
+  if (type === 'logout') return 'logOut';
+  const own: string[] = ['identify', 'alias', 'group', 'record', 'consent', 'product'];
+  return own.includes(type) ? (type as EventKind) : 'track';
 }
 
 /** `detail` of a specific `svc:<kind>` event. */
