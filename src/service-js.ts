@@ -97,7 +97,7 @@ export class ServiceJs {
         categories: c.consent.categories,
         current: () => readChoice(this.#store),
         gpc: this.#consent.gpc,
-        decide: (categories, validUntil, source, version) => this.#consent.decide(categories, validUntil, source, version),
+        decide: this.#consent.decide,
       },
     };
     this.#consent.honourGpc();

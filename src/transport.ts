@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from './config.js';
+import { clean } from './clean.js';
 import { trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from '../wire/event.js';
 
@@ -29,8 +30,7 @@ export function classify(status: number, retryAfter: string | null, message: str
   if (status >= 200 && status < 300) return { kind: 'ok' };
   if (status === 413) return { kind: 'split' };
   if (status === 408 || status === 429 || status >= 500 || status === 0) {
-    const retryAfterMs = parseRetryAfter(retryAfter);
-    return retryAfterMs === undefined ? { kind: 'retry', status } : { kind: 'retry', status, retryAfterMs };
+    return clean({ kind: 'retry', status, retryAfterMs: parseRetryAfter(retryAfter) });
   }
   return { kind: 'drop', status, message };
 }

@@ -19,7 +19,7 @@ export function uuid(): string {
     lastMs++;
     counter = 0;
   }
-  const [a = 0, b = 0] = crypto.getRandomValues(new Uint32Array(2));
+  const [a, b] = crypto.getRandomValues(new Uint32Array(2));
   const ms = hex(lastMs, 12);
   return `${ms.slice(0, 8)}-${ms.slice(8)}-7${hex(counter, 3)}-${hex(0x8000 | (a >>> 18), 4)}-${hex(a & 0xffff, 4)}${hex(b, 8)}`;
 }
