@@ -41,6 +41,10 @@ const byId = (a: Entry, b: Entry): number => (a.id < b.id ? -1 : a.id > b.id ? 1
  * go out too and no two tabs send the same events at once. An event is deleted only after a 2xx for the
  * request that carried it; one the service refuses for good, or one past the caps, goes with an
  * `svc:error` saying how many.
+ *
+ * It is the outbox ServiceJs uses. Where IndexedDB is missing or refuses writes, the same class keeps events in
+ * memory (its first write fails and it stays in memory), so there is one delivery path to get right and the core
+ * bundle carries no second outbox.
  */
 export class IdbOutbox implements Outbox {
   readonly #send: Send;
@@ -366,13 +370,4 @@ export class IdbOutbox implements Outbox {
 
 function sizeOf(e: Entry): number {
   return e.size || eventBytes(e.event);
-}
-
-/**
- * The outbox ServiceJs uses. Where IndexedDB is missing or refuses writes, the same class keeps events in
- * memory (its first write fails and it stays in memory), so there is one delivery path to get right and
- * the core bundle carries no second outbox.
- */
-export function createOutbox(send: Send, options: IdbOutboxOptions): Outbox {
-  return new IdbOutbox(send, options);
 }

@@ -12,7 +12,7 @@ import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
 import { OptIn } from './opt-in.js';
 import type { Outbox } from './outbox.js';
-import { createOutbox } from './idb-outbox.js';
+import { IdbOutbox } from './idb-outbox.js';
 import {
   isChoice, type AliasParams, type Choice, type ChooseParams, type ConsentParams, type GroupParams, type IdentifyParams,
   type ProductParams, type RecommendationParams, type RecordParams, type TrackParams,
@@ -67,7 +67,7 @@ export class ServiceJs {
     );
     this.#identity = new Identity(this.#store, () => this.#optIn.optedIn);
     this.#consent = consentDecisions(this.#config, this.#store, this.#optIn, this.#identity, (draft) => this.#emit(draft));
-    this.#outbox = createOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
+    this.#outbox = new IdbOutbox(createSender(this.#config), { scope: trackUrl(this.#config), active: () => this.#optIn.optedIn });
     // Never `unload`/`beforeunload`: they break the back/forward cache and do not fire on mobile.
     window.addEventListener('visibilitychange', this.#onPageExit);
     window.addEventListener('pagehide', this.#onPageExit);
