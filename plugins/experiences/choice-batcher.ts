@@ -9,7 +9,7 @@ export interface Chooser {
 /**
  * Elements on one page ask for their experience one by one as they connect; asking the service once per
  * element would cost a request each. Names asked before the next task are gathered into one `choose()` call
- * (a macrotask, because Lit updates each element in its own microtask).
+ * (a macrotask, because each element updates in its own microtask).
  */
 export class ChoiceBatcher {
   #pending = new Map<Chooser, Map<string, ((choice: Choice | undefined) => void)[]>>();

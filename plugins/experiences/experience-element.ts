@@ -1,5 +1,4 @@
-import { html, LitElement, type PropertyValues } from 'lit';
-import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot, KEYS, LocalStore } from '../../src/plugin-api.js';
+import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot, KEYS, LocalStore, SvcElement } from '../../src/plugin-api.js';
 import type { Choice } from '../../src/index.js';
 import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
@@ -111,21 +110,23 @@ export function setDefaultChooser(chooser: Chooser | undefined): () => void {
  *   <template><h1 data-field="title"></h1></template>
  * </svc-experience>
  */
-export class SvcExperience extends LitElement {
+export class SvcExperience extends SvcElement {
   static override styles = experienceStyles;
-  static override properties = {
-    name: { type: String, reflect: true },
-    timeout: { type: Number },
-    status: { type: String, reflect: true },
-  };
+  static observedAttributes = ['name', 'timeout', 'status'];
 
-  declare name: string;
-  /** Anti-flicker budget in milliseconds. */
+  /**
+   * Anti-flicker budget in milliseconds.
+   * @attr timeout
+   * @default 800
+   */
   declare timeout: number;
-  declare status: ExperienceStatus;
   /** The SDK instance to ask; default: the one the plugin registered, else `window.svc`. */
-  svc: Chooser | undefined;
+  declare svc: Chooser | undefined;
   #run = 0;
+  /** `name` changed since the last update: the update asks for it (Lit's `changed.has('name')`). */
+  #nameChanged = false;
+  /** The one `<slot>` of the shadow root: the fallback's (the default) or, once a variation shows, `content`. */
+  readonly #slot = document.createElement('slot');
   /** The instance the last answer came from: the one the exposure is reported to. */
   #asked: Chooser | undefined;
   /** The variation the loader showed in the first paint, until the first answer confirms or corrects it. */
@@ -141,12 +142,57 @@ export class SvcExperience extends LitElement {
 
   constructor() {
     super();
-    this.name = '';
-    this.timeout = 800;
-    this.status = 'loading';
+    // `declare`d, not initialised: a value the page set before the element was defined stays.
+    this.timeout ??= 800;
+  }
+
+  /**
+   * The experience to ask for.
+   * @attr name
+   * @reflect
+   * @default ''
+   */
+  get name(): string {
+    return this.getAttribute('name') ?? '';
+  }
+
+  set name(value: string) {
+    if (value == null) this.removeAttribute('name');
+    else this.setAttribute('name', value);
+  }
+
+  /**
+   * Where the element is; only the element sets it.
+   * @attr status
+   * @reflect
+   * @default 'loading'
+   */
+  get status(): ExperienceStatus {
+    return (this.getAttribute('status') ?? 'loading') as ExperienceStatus;
+  }
+
+  set status(value: ExperienceStatus) {
+    this.setAttribute('status', value);
+  }
+
+  override attributeChangedCallback(attribute?: string, old?: string | null, value?: string | null): void {
+    if (attribute === 'name' && value !== old) this.#nameChanged = true;
+    if (attribute === 'timeout') this.timeout = Number(value);
+    super.attributeChangedCallback();
   }
 
   override connectedCallback(): void {
+    // A page may set `name` or `status` before the element is defined: that own property hides the accessor, so it
+    // is taken off and set again through it.
+    for (const key of ['name', 'status'] as const) {
+      if (Object.hasOwn(this, key)) {
+        const value = this[key];
+        Reflect.deleteProperty(this, key);
+        (this as Record<typeof key, string>)[key] = value;
+      }
+    }
+    // The status is on the element from the start, `loading` until it settles.
+    if (!this.hasAttribute('status')) this.status = 'loading';
     super.connectedCallback();
     window.addEventListener('svc:consent-change', this.#onConsent);
     // The snippet's loader showed the variation this browser was last shown, in the first paint: it stays shown
@@ -164,18 +210,19 @@ export class SvcExperience extends LitElement {
     }
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
+  disconnectedCallback(): void {
     window.removeEventListener('svc:consent-change', this.#onConsent);
   }
 
-  override render() {
+  protected update(): void {
+    // A name, first or changed, is asked for; the same one set again is not.
+    if (this.#nameChanged) {
+      this.#nameChanged = false;
+      if (this.name) void this.#resolve();
+    }
     // A variation shows once rendered, and while loading when the loader showed the known one.
-    return this.#content ? html`<slot name="content"></slot>` : html`<slot></slot>`;
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('name') && this.name) void this.#resolve();
+    this.#slot.name = this.#content ? 'content' : '';
+    if (!this.#slot.parentNode) this.renderChildren(this.#slot);
   }
 
   async #resolve(): Promise<void> {

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../../src/plugin-api.js';
 
 // The host page styles the content (it stays in the light DOM); this only decides what shows.
 export const experienceStyles = css`
