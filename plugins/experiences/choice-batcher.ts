@@ -12,36 +12,26 @@ export interface Chooser {
  * (a macrotask, because each element updates in its own microtask).
  */
 export class ChoiceBatcher {
-  #pending = new Map<Chooser, Map<string, ((choice: Choice | undefined) => void)[]>>();
+  /** Per instance, the names gathered for its next `choose()` call and that call's answer. */
+  #pending = new Map<Chooser, { names: Set<string>; answer: Promise<Choice[]> }>();
 
-  request(choose: Chooser, name: string): Promise<Choice | undefined> {
-    return new Promise((resolve) => {
-      let byName = this.#pending.get(choose);
-      if (!byName) {
-        byName = new Map();
-        this.#pending.set(choose, byName);
-        setTimeout(() => void this.#send(choose), 0);
-      }
-      const waiting = byName.get(name) ?? [];
-      waiting.push(resolve);
-      byName.set(name, waiting);
-    });
-  }
-
-  async #send(choose: Chooser): Promise<void> {
-    const byName = this.#pending.get(choose);
-    this.#pending.delete(choose);
-    if (!byName) return;
-    let choices: Choice[] = [];
-    try {
-      // The elements report each exposure when they show it: the answer records none.
-      choices = await choose.choose({ names: [...byName.keys()], deferExposure: true });
-    } catch {
-      // choose() already answers [] on failure; this guards a replaced implementation
+  /** The choice `chooser` answers for `name` in its next `choose()` call, `undefined` when it chose nothing. */
+  request(chooser: Chooser, name: string): Promise<Choice | undefined> {
+    let batch = this.#pending.get(chooser);
+    if (!batch) {
+      const names = new Set<string>();
+      const answer = new Promise((resolve) => setTimeout(resolve, 0))
+        .then(() => {
+          this.#pending.delete(chooser);
+          // The elements report each exposure when they show it: the answer records none.
+          return chooser.choose({ names: [...names], deferExposure: true });
+        })
+        // choose() already answers [] on failure; this guards a replaced implementation
+        .catch((): Choice[] => []);
+      batch = { names, answer };
+      this.#pending.set(chooser, batch);
     }
-    for (const [name, waiting] of byName) {
-      const choice = choices.find((c) => c.name === name);
-      for (const resolve of waiting) resolve(choice);
-    }
+    batch.names.add(name);
+    return batch.answer.then((choices) => choices.find((c) => c.name === name));
   }
 }

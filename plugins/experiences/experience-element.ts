@@ -55,8 +55,7 @@ function remember(name: string, variation: string | undefined): void {
   const known = knownChoices();
   delete known[name];
   if (variation !== undefined) known[name] = variation;
-  const names = Object.keys(known);
-  for (const old of names.slice(0, Math.max(0, names.length - MAX_KNOWN))) delete known[old];
+  for (const old of Object.keys(known).slice(0, -MAX_KNOWN)) delete known[old];
   store.set(KEYS.choices, JSON.stringify(known));
 }
 
@@ -144,6 +143,8 @@ export class SvcExperience extends SvcElement {
     super();
     // `declare`d, not initialised: a value the page set before the element was defined stays.
     this.timeout ??= 800;
+    // The shadow root holds one slot for good; update() only names it.
+    this.renderChildren(this.#slot);
   }
 
   /**
@@ -222,7 +223,6 @@ export class SvcExperience extends SvcElement {
     }
     // A variation shows once rendered, and while loading when the loader showed the known one.
     this.#slot.name = this.#content ? 'content' : '';
-    if (!this.#slot.parentNode) this.renderChildren(this.#slot);
   }
 
   async #resolve(): Promise<void> {
@@ -240,7 +240,7 @@ export class SvcExperience extends SvcElement {
     // With the known variation on screen there is no fallback to keep: the answer confirms or corrects it, whenever.
     const outcome = await (known !== undefined ? this.#ask(name, handoff) : Promise.race([
       this.#ask(name, handoff, deadline),
-      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), handoff ? deadline - performance.now() : this.timeout)),
+      new Promise<'timeout'>((resolve) => setTimeout(resolve, handoff ? deadline - performance.now() : this.timeout, 'timeout')),
     ]));
     if (run !== this.#run) return; // the name changed meanwhile
     this.removeAttribute('aria-busy');
@@ -296,13 +296,13 @@ export class SvcExperience extends SvcElement {
    * The instance to ask; when the SDK's script tag comes after this element, waits (up to `timeout`) for the plugin
    * to register one, or for `svc:ready` to announce `window.svc`.
    */
-  #chooser(): Promise<Chooser | undefined> {
-    const now = this.svc ?? choosers.current ?? (window as { svc?: Chooser }).svc;
-    if (now) return Promise.resolve(now);
-    const ready = new Promise<Chooser | undefined>((resolve) => {
-      window.addEventListener('svc:ready', () => resolve((window as { svc?: Chooser }).svc), { once: true });
-    });
-    return Promise.race([choosers.when(this.timeout), ready]);
+  async #chooser(): Promise<Chooser | undefined> {
+    return this.svc ?? choosers.current ?? (window as { svc?: Chooser }).svc ?? Promise.race([
+      choosers.when(this.timeout),
+      new Promise<Chooser | undefined>((resolve) => {
+        window.addEventListener('svc:ready', () => resolve((window as { svc?: Chooser }).svc), { once: true });
+      }),
+    ]);
   }
 
   #dropContent(): void {
@@ -311,10 +311,9 @@ export class SvcExperience extends SvcElement {
   }
 
   #renderChoice(choice: Choice): HTMLElement | undefined {
-    const templates = [...this.children].filter((c): c is HTMLTemplateElement => c instanceof HTMLTemplateElement);
     const template =
-      (choice.variation !== undefined && templates.find((t) => t.getAttribute('variation') === choice.variation)) ||
-      templates.find((t) => !t.hasAttribute('variation'));
+      (choice.variation !== undefined && this.querySelector<HTMLTemplateElement>(`:scope>template[variation="${CSS.escape(choice.variation)}"]`)) ||
+      this.querySelector<HTMLTemplateElement>(':scope>template:not([variation])');
     if (!template) return undefined;
     const wrapper = document.createElement('div');
     wrapper.slot = 'content';
