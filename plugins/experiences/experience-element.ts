@@ -1,6 +1,6 @@
 import { bindFields, detectDevice, EXPOSURE_EVENT, InstanceSlot, KEYS, LocalStore, SvcElement } from '../../src/plugin-api.js';
 import type { Choice } from '../../src/index.js';
-import { ChoiceBatcher, type Chooser } from './choice-batcher.js';
+import { requestChoice, type Chooser } from './choice-batcher.js';
 import { experienceStyles } from './experience-styles.js';
 
 export type ExperienceStatus = 'loading' | 'ready' | 'empty' | 'error';
@@ -34,25 +34,21 @@ declare global {
  */
 type LoaderAnswer = Choice | null | undefined;
 
-const batcher = new ChoiceBatcher();
 const choosers = new InstanceSlot<Chooser>();
 const store = new LocalStore();
 /** Experiences remembered per browser (the oldest dropped past it): a page rarely runs more. */
 const MAX_KNOWN = 50;
 
-/** The variations this browser was last shown, by experience (KEYS.choices). */
-function knownChoices(): Record<string, string> {
-  try {
-    const parsed = JSON.parse(store.get(KEYS.choices) ?? '{}') as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** Remembers (or, without a variation, forgets) what `name` showed, for the loader to show in the next first paint. */
 function remember(name: string, variation: string | undefined): void {
-  const known = knownChoices();
+  // The variations this browser was last shown, by experience (KEYS.choices); unreadable, they start afresh.
+  let known: Record<string, string> = {};
+  try {
+    const parsed = JSON.parse(store.get(KEYS.choices) ?? '{}') as unknown;
+    if (typeof parsed === 'object' && parsed !== null) known = parsed as Record<string, string>;
+  } catch {
+    // not JSON: replaced below
+  }
   delete known[name];
   if (variation !== undefined) known[name] = variation;
   for (const old of Object.keys(known).slice(0, -MAX_KNOWN)) delete known[old];
@@ -188,7 +184,7 @@ export class SvcExperience extends SvcElement {
     for (const key of ['name', 'status'] as const) {
       if (Object.hasOwn(this, key)) {
         const value = this[key];
-        Reflect.deleteProperty(this, key);
+        delete (this as Partial<Record<typeof key, string>>)[key];
         (this as Record<typeof key, string>)[key] = value;
       }
     }
@@ -289,7 +285,7 @@ export class SvcExperience extends SvcElement {
     this.#asked = chooser;
     // Past the deadline the loader's style has shown the fallback: it stays, whenever the answer came.
     if (answered !== undefined) return performance.now() >= deadline ? 'timeout' : answered || undefined;
-    return chooser ? batcher.request(chooser, name) : 'no-sdk';
+    return chooser ? requestChoice(chooser, name) : 'no-sdk';
   }
 
   /**
