@@ -47,7 +47,7 @@ function remember(name: string, variation: string | undefined): void {
     const parsed = JSON.parse(store.get(KEYS.choices) ?? '{}') as unknown;
     if (typeof parsed === 'object' && parsed !== null) known = parsed as Record<string, string>;
   } catch {
-    // not JSON: replaced below
+    // not JSON: rewritten below
   }
   delete known[name];
   if (variation !== undefined) known[name] = variation;
@@ -172,6 +172,7 @@ export class SvcExperience extends SvcElement {
     this.setAttribute('status', value);
   }
 
+  // The first `name` and each different one are asked for at the next update; `timeout` is read, never written back.
   override attributeChangedCallback(attribute?: string, old?: string | null, value?: string | null): void {
     if (attribute === 'name' && value !== old) this.#nameChanged = true;
     if (attribute === 'timeout') this.timeout = Number(value);
@@ -212,7 +213,6 @@ export class SvcExperience extends SvcElement {
   }
 
   protected update(): void {
-    // A name, first or changed, is asked for; the same one set again is not.
     if (this.#nameChanged) {
       this.#nameChanged = false;
       if (this.name) void this.#resolve();
