@@ -173,10 +173,10 @@ export class SvcExperience extends SvcElement {
   }
 
   // The first `name` and each different one are asked for at the next update; `timeout` is read, never written back.
-  override attributeChangedCallback(attribute?: string, old?: string | null, value?: string | null): void {
+  override attributeChangedCallback(attribute: string, old: string | null, value: string | null): void {
     if (attribute === 'name' && value !== old) this.#nameChanged = true;
     if (attribute === 'timeout') this.timeout = Number(value);
-    super.attributeChangedCallback();
+    super.attributeChangedCallback(attribute, old, value);
   }
 
   override connectedCallback(): void {
