@@ -79,18 +79,18 @@ export function watchElements(found: (tag: string, element: Element) => void): v
 
 /**
  * Defines `tag` as what the page shows when its chunk could not be fetched: the fallback (an experience's own
- * content or the variation the snippet showed; a recommendations element's `error` slot; no banner), in state `error`.
+ * content or the variation the snippet showed; a recommendations element's `error` slot; no banner: a slot nothing
+ * fills), in state `error`.
  */
 export function defineStandIn(tag: string): void {
   if (customElements.get(tag)) return;
   customElements.define(tag, class extends HTMLElement {
     connectedCallback(): void {
       if (this.shadowRoot) return;
-      const slot = document.createElement('slot');
+      const slot = this.attachShadow({ mode: 'open' }).appendChild(document.createElement('slot'));
       if (tag === 'svc-recommendations') slot.name = 'error';
+      else if (tag !== 'svc-experience') slot.name = 'none';
       else if (this.querySelector(':scope>[slot=content]')) slot.name = 'content';
-      if (!tag.startsWith('svc-consent')) this.attachShadow({ mode: 'open' }).append(slot);
-      else this.attachShadow({ mode: 'open' });
       this.setAttribute('status', 'error');
     }
   });
