@@ -10,7 +10,8 @@ type Frame = Window & typeof globalThis & { svc?: ServiceJs | unknown[]; problem
 
 const manifest = (await (await fetch('/dist/chunks/manifest.json')).json()) as Record<string, string[]>;
 const keys = { organization: 'acme', project: 'shop', sourceId: 'web', writeKey: 'web1.p4ss', api: `${location.origin}/v1` };
-const HERO = `<svc-experience name="results-hero"><h1 id="fallback">Welcome</h1>
+// An experience of its own in the service's fixture: the results tests count the exposures of theirs.
+const HERO = `<svc-experience name="profiles-hero"><h1 id="fallback">Welcome</h1>
   <template variation="control"><h1 id="control">Welcome</h1></template><template variation="bold"><h1 id="bold">Big sale</h1></template></svc-experience>`;
 const TEXT = '<p>Our roasts are small-batch and shipped within a day.</p>';
 const frames: HTMLIFrameElement[] = [];

@@ -270,7 +270,7 @@ describe('the box the loader reserves', () => {
     document.body.append(frame);
     await loaded;
     const win = frame.contentWindow as Window & typeof globalThis;
-    await new Promise<void>((resolve) => win.addEventListener('svc:ready', () => resolve(), { once: true }));
+    while (!win.ServiceJs) await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(frame.contentDocument!.querySelectorAll('script[src$="/dist/service.js"]')).to.have.length(1);
   });
 });
