@@ -31,5 +31,6 @@ export function requestChoice(chooser: Chooser, name: string): Promise<Choice | 
     pending.set(chooser, batch);
   }
   batch.names.add(name);
-  return batch.answer.then((choices) => choices.find((c) => c.name === name));
+  // A replaced choose() may answer something other than a list: that is no choice, as a failure is.
+  return batch.answer.then((choices) => (Array.isArray(choices) ? choices.find((c) => c?.name === name) : undefined));
 }
