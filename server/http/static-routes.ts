@@ -26,9 +26,9 @@ function packageVersion(root: string): string | null {
  * The demo page at `/` (demo/), the admin console at `/admin/` (admin/) and the SDK bundles at `/svc/` (dist/), from the
  * repository root.
  * SDK files go out precompressed (the build writes `.br` and `.gz` beside each bundle; the client's `Accept-Encoding`
- * chooses, with `Vary: Accept-Encoding`), with an `ETag` that conditional requests answer 304 to. `/svc/<version>/…`
- * (the package's version) is cacheable for a year and immutable; `/svc/…` for five minutes, so a page that links it
- * picks up a new release soon.
+ * chooses, with `Vary: Accept-Encoding`), readable from any origin (service.js's chunks are ES modules, fetched in
+ * CORS mode), with an `ETag` that conditional requests answer 304 to. `/svc/<version>/…` (the package's version) is
+ * cacheable for a year and immutable; `/svc/…` for five minutes, so a page that links it picks up a new release soon.
  * Directories that do not exist yet are skipped (a fresh clone before `npm run build`).
  */
 export async function staticRoutes(app: FastifyInstance, root: string): Promise<void> {
@@ -54,8 +54,12 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
     root: dist,
     preCompressed: true,
     allowedPath: (pathName: string) => !SERVICE_BUNDLE.test(pathName),
-    // The body depends on Accept-Encoding: caches must keep one copy per encoding.
-    setHeaders: (res: { setHeader(name: string, value: string): unknown }) => res.setHeader('Vary', 'Accept-Encoding'),
+    setHeaders: (res: { setHeader(name: string, value: string): unknown }) => {
+      // The body depends on Accept-Encoding: caches must keep one copy per encoding.
+      res.setHeader('Vary', 'Accept-Encoding');
+      // service.js fetches its chunks with import(), which asks in CORS mode: a page on any origin must be let in.
+      res.setHeader('Access-Control-Allow-Origin', '*');
+    },
   };
   await app.register(fastifyStatic, {
     ...sdk, prefix: '/svc/', decorateReply: !decorated, maxAge: UNVERSIONED_MAX_AGE_SECONDS * 1000,

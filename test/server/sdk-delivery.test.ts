@@ -83,6 +83,8 @@ describe('SDK delivery at /svc/', () => {
       assert.match(String(br.headers['content-type']), /javascript/, url);
       assert.match(String(br.headers.vary), /accept-encoding/i, url);
       assert.equal(br.headers['cache-control'], cacheControl, url);
+      // import() asks for a module in CORS mode: a page on another origin than the service must be let read it.
+      assert.equal(br.headers['access-control-allow-origin'], '*', url);
       assert.equal(brotliDecompressSync(br.rawPayload).toString('utf8'), CHUNK, url);
       const gz = await get(url, { 'accept-encoding': 'gzip' });
       assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), CHUNK, url);
