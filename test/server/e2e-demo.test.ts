@@ -3,6 +3,7 @@
 // storage. No mock of our server anywhere.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,7 @@ import { listEvents, readExposures } from './helpers/stored-rows.js';
 import { CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 const missing = ['dist/service.js', 'demo/index.html'].filter((f) => !existsSync(join(REPO, f)));
 if (!existsSync(CHROMIUM)) missing.push(CHROMIUM);
 const skip = missing.length > 0 ? `needs ${missing.join(' and ')} (run \`npm run build\`; the SDK and demo are built by the browser half)` : false;
@@ -111,5 +113,36 @@ describe('end to end: Chromium + demo page + SDK + service + storage', { skip },
     const tables = await admin.evaluate(() => document.querySelector('svc-results')!.shadowRoot!.querySelectorAll('table').length);
     assert.equal(tables, 3, 'one table per metric of the demo project');
     await admin.close();
+  });
+
+  it('a CMS page on another origin gets service.js and the chunks of its elements from the service, and they work', async () => {
+    const snippet = readFileSync(join(REPO, 'bundles', 'snippet.js'), 'utf8').split('\n').filter((l) => l.startsWith('!function'));
+    const loader = snippet[1]!.replace(/\(document,"[^"]*",\{[^}]*\}\);$/, `(document,"${address}/svc/${VERSION}/service.js",${JSON.stringify({
+      organization: 'acme', project: 'shop', sourceId: 'web', writeKey: 'web1.p4ss', api: `${address}/v1`, autoTrack: 'false',
+    })});`);
+    const html = `<!doctype html><html lang="de"><head><script>${snippet[0]}</script><script>${loader}</script></head><body>
+<h1>Acme</h1><svc-recommendations feed="1" limit="2"></svc-recommendations><svc-consent></svc-consent></body></html>`;
+    const cms: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => cms.listen(0, '127.0.0.1', resolve));
+    const port = (cms.address() as { port: number }).port;
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    const chunks: string[] = [];
+    page.on('requestfinished', (request) => {
+      if (request.url().includes('/chunks/')) chunks.push(`${request.response()?.status()} ${request.url().replace(address, '')}`);
+    });
+    try {
+      await page.goto(`http://localhost:${port}/`, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.querySelector('svc-recommendations')?.getAttribute('status') === 'ready', { timeout: 15_000 });
+      await page.waitForFunction(() => (document.querySelector('svc-consent')?.shadowRoot?.textContent ?? '').includes('Alle akzeptieren'), { timeout: 15_000 });
+      const cards = await page.evaluate(() => document.querySelector('svc-recommendations')!.shadowRoot!.querySelectorAll('li a[href]').length);
+      assert.equal(cards, 2);
+      assert.ok(chunks.length > 0 && chunks.every((c) => c.startsWith(`200 /svc/${VERSION}/chunks/`)), chunks.join(', '));
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+      cms.close();
+    }
   });
 });
