@@ -14,7 +14,8 @@ const load = chunkLoader(new URL('.', script?.src || location.href).href);
 const painted = afterFirstPaint();
 /** The element plugins that have arrived, for instances made later. */
 const arrived: PluginFactory[] = [];
-const instances = new Set<BundledServiceJs>();
+/** Each live instance, with what settles once its own chunks are in (or failed): elements are installed after them. */
+const instances = new Map<BundledServiceJs, Promise<unknown>>();
 
 /**
  * The `ServiceJs` of dist/service.js: the same class, which installs for every instance (the one made from the
@@ -24,29 +25,17 @@ const instances = new Set<BundledServiceJs>();
  * product page's context is set before `<svc-recommendations>` asks for its feed.
  */
 class BundledServiceJs extends ServiceJs {
-  /** Settles once this instance's own chunks are in (or failed): elements are installed after them. */
-  readonly #own: Promise<unknown>;
-
   constructor(config: ServiceConfig) {
     super(config);
     const own: [string, object?][] = [];
     if (config.autoTrack !== false) own.push(['auto-track', typeof config.autoTrack === 'object' ? config.autoTrack : {}]);
     if (config.platformA) own.push(['platform-a']);
     if (config.platformB) own.push(['platform-b']);
-    this.#own = painted
-      .then(() => Promise.all(own.map(([name]) => load(name))))
-      .then((factories) => factories.forEach((make, i) => make && this.#install(make, own[i]![1])));
-    instances.add(this);
-    for (const make of arrived) this.adopt(make);
-  }
-
-  /** Installs an element's plugin once this instance's own chunks are in. */
-  adopt(make: PluginFactory): void {
-    void this.#own.then(() => this.#install(make));
-  }
-
-  #install(make: PluginFactory, options?: object): void {
-    if (instances.has(this)) this.use(make(options));
+    instances.set(this, painted.then(() => Promise.all(own.map(([name]) => load(name)))).then((factories) => {
+      if (!instances.has(this)) return; // destroyed meanwhile
+      factories.forEach((make, i) => make && this.use(make(own[i]![1])));
+      for (const make of arrived) this.use(make());
+    }));
   }
 
   override destroy(): void {
@@ -59,7 +48,9 @@ void painted.then(() => watchElements((tag, element) => {
   const name = ELEMENT_CHUNKS[tag]!;
   // The banner's texts in the one language it shows, fetched beside its code.
   if (name === 'consent') void load(`texts-${bannerLanguage(element as HTMLElement)}`);
-  void load(name).then((make) => {
+  // An element is defined once the instances' own chunks are in too: what it sends (an exposure) then comes after its
+  // session's `Session start`, as when everything was one file.
+  void Promise.all([load(name), ...instances.values()]).then(([make]) => {
     if (!make) {
       for (const [other, chunk] of Object.entries(ELEMENT_CHUNKS)) if (chunk === name) defineStandIn(other);
       return;
@@ -67,7 +58,7 @@ void painted.then(() => watchElements((tag, element) => {
     if (arrived.includes(make)) return;
     make(); // defines the element, also on a page without an instance yet
     arrived.push(make);
-    for (const svc of instances) svc.adopt(make);
+    for (const svc of instances.keys()) svc.use(make());
   });
 }));
 

@@ -6,7 +6,7 @@ import { loader, snippet } from './helpers/readme-snippet.js';
 // (npm test builds it first), our real service behind /v1: what the page fetches of the SDK is exactly its profile's
 // files (their sizes are the bundle-budget test's), and each element it has works. The sizes' budgets are checked in
 // test/build/bundle-budget.test.ts from the same manifest.
-type Frame = Window & typeof globalThis & { svc?: ServiceJs | unknown[]; problems: string[] };
+type Frame = Window & typeof globalThis & { svc?: ServiceJs | unknown[]; problems: string[]; events: string[] };
 
 const manifest = (await (await fetch('/dist/chunks/manifest.json')).json()) as Record<string, string[]>;
 const keys = { organization: 'acme', project: 'shop', sourceId: 'web', writeKey: 'web1.p4ss', api: `${location.origin}/v1` };
@@ -26,12 +26,13 @@ function profile(...chunks: string[]): string[] {
 }
 
 /**
- * A page of `body` with the README's snippet in its head, after a script that collects what the page logs as an error
- * or warning and every uncaught error or rejection (`problems`).
+ * A page of `body` with the README's snippet in its head, after a script that collects the names of the events the SDK
+ * sends (`events`), what the page logs as an error or warning and every uncaught error or rejection (`problems`).
  */
 async function visit(body: string, config: Record<string, string>, src = '/dist/service.js'): Promise<Frame> {
   const { stub, loaderFn } = await snippet();
-  const watch = `window.problems=[];for(const k of ['error','warn'])console[k]=(...a)=>problems.push(a.join(' '));
+  const watch = `window.problems=[];window.events=[];addEventListener('svc:event',(e)=>events.push(e.detail.name));
+for(const k of ['error','warn'])console[k]=(...a)=>problems.push(a.join(' '));
 addEventListener('error',(e)=>problems.push(String(e.message)));addEventListener('unhandledrejection',(e)=>problems.push(String(e.reason)));`;
   const frame = document.createElement('iframe');
   frame.style.width = '800px';
@@ -107,6 +108,9 @@ describe('the page profiles, through the README snippet and our real service', (
     const banner = (): ShadowRoot | null | undefined => win.document.querySelector('svc-consent')?.shadowRoot;
     await until(win, () => status(win, 'svc-recommendations') === 'ready' && (banner()?.querySelectorAll('button').length ?? 0) > 0);
     expect(banner()!.textContent).to.contain('Accept all');
+    // Auto-tracking is installed before the elements: the experience's exposure comes after its session's start.
+    await until(win, () => win.events.includes('Experiment Viewed'));
+    expect(win.events.indexOf('Session start'), win.events.join()).to.be.within(0, win.events.indexOf('Experiment Viewed'));
     expect(await fetched(win)).to.deep.equal(profile('experiences', 'recommendations', 'consent', 'texts-en', 'auto-track', 'platform-a'));
     expect(win.problems).to.deep.equal([]);
   });
