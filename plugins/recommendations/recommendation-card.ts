@@ -4,14 +4,15 @@ import type { RecommendedProduct } from './recommendations-element.js';
 
 /**
  * One built-in card: `<li part="item"><a part="link">` holding the image, title and price parts. Without a product, the
- * empty card that holds a product's place while loading: the same parts, so the same size. Server text goes in as text
+ * empty card that holds a product's place while loading, or, `unfilled`, the place of one that did not come (unseen): the
+ * same parts, so the same size. Server text goes in as text
  * nodes and attribute values, and a link or image address only if it is http(s) or relative (safeUrl).
  * @example list.replaceChildren(...products.map(card))
  */
-export function card(product?: RecommendedProduct): HTMLLIElement {
+export function card(product?: RecommendedProduct, unfilled = false): HTMLLIElement {
   const url = textOf(product?.url);
   const image = textOf(product?.image);
-  return h('li', { part: 'item' }, h('a', { part: 'link', href: safeUrl(url) && url },
+  return h('li', { part: 'item', class: unfilled && 'unfilled' }, h('a', { part: 'link', href: safeUrl(url) && url },
     // alt="" on purpose: the title is the next text in the same link, a screen reader would say it twice. `loading`
     // comes before `src`, which starts the fetch.
     safeUrl(image) ? h('img', { part: 'image', alt: '', loading: 'lazy', src: image, onerror: hide }) : h('span', { part: 'image' }),

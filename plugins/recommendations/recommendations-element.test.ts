@@ -128,6 +128,24 @@ describe('<svc-recommendations> against the service', () => {
     expect(el.shadowRoot!.querySelector('ul')!.inert).to.equal(false);
   });
 
+  it('keeps the box of `limit` cards when the feed has fewer products (the missing cards stay, unseen), and gives the rest up with `collapse`', async () => {
+    // Project shop has 7 available products. At 640 px the cards are three a row: limit 12 holds four rows while
+    // loading, and the 7 products fill three of them.
+    remove = install();
+    const kept = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="12" style="width: 640px"></svc-recommendations>`);
+    const loading = kept.getBoundingClientRect().height;
+    await settled(kept);
+    expect(kept.status).to.equal('ready');
+    const shown = cards(kept).filter((li) => getComputedStyle(li).visibility !== 'hidden');
+    expect(kept.products.length).to.be.within(7, 9);
+    expect(shown, 'a card seen for each product, no more').to.have.length(kept.products.length);
+    expect(kept.getBoundingClientRect().height, 'nothing below moves when the products arrive').to.equal(loading);
+    const collapsed = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="12" collapse style="width: 640px"></svc-recommendations>`);
+    await settled(collapsed);
+    expect(collapsed.status).to.equal('ready');
+    expect(collapsed.getBoundingClientRect().height).to.be.lessThan(loading);
+  });
+
   it('moved in the page while no SDK instance exists, it still fetches once one registers', async () => {
     const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="2"></svc-recommendations>`);
     expect(el.status).to.equal('loading');

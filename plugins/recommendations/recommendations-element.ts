@@ -54,7 +54,8 @@ const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
  * `<template>` child filled per product through `data-field` (text) and `data-field-<attribute>` bindings —
  * text only, never server HTML. Slots `loading`, `empty` and `error` show in those states; the `status`
  * attribute reflects the state. With the built-in cards the element holds its final size from the start (`limit`
- * empty cards of fixed height while loading; the same box, empty, if nothing comes, unless `collapse`): nothing
+ * empty cards of fixed height while loading; the same box, empty, if nothing comes, and the unseen cells of the products
+ * that did not come when fewer come, unless `collapse`): nothing
  * below it moves when the products arrive. Tracks `Product impression` (an item at least half visible, once per item
  * per render) and `Product clicked`, both with `{productId, position, feed}`.
  *
@@ -66,8 +67,8 @@ const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
  * @attr fields - Comma-separated product fields to ask for (default `title,price,currency,image,url`).
  * @attr product-id - The product the page is about; default: the page context, else the last product viewed.
  * @attr lazy - Fetch only once the element comes within 300px of the viewport.
- * @attr collapse - Give up the reserved box when the element settles `empty` or `error` (by default it keeps the
- *   size of `limit` cards, so nothing below it moves).
+ * @attr collapse - Give up the reserved box when the element settles `empty` or `error`, and the empty cells when
+ *   fewer products come than `limit` (by default it keeps the size of `limit` cards, so nothing below it moves).
  * @attr status - Reflected, read-only: `loading` (also while no SDK instance is registered), `ready`, `empty` (the
  *   feed has no products) or `error` (no answer, or attributes the SDK refuses).
  *
@@ -278,12 +279,15 @@ export class SvcRecommendations extends SvcElement {
     if (template) return;
     this.#list.inert = !ready;
     // Until the products are there (and when none come), `limit` empty cards of the final size hold the place, so
-    // nothing below moves when they arrive; `collapse` gives the box up when the element settles empty or failed.
+    // nothing below moves when they arrive; when fewer come than `limit`, the cells of the missing ones stay, unseen
+    // (`unfilled`). `collapse` gives the box up when the element settles empty or failed, and those cells.
     // Cards are made again only when what they show changed: an <img> made again would load again.
     const shown = ready ? this.products : this.limit;
     if (shown === this.#shown) return;
     this.#shown = shown;
-    this.#list.replaceChildren(...(ready ? this.products : Array<undefined>(this.limit).fill(undefined)).map((p) => card(p)));
+    const products = ready ? this.products : [];
+    this.#list.replaceChildren(...products.map((p) => card(p)));
+    for (let i = products.length; i < this.limit; i++) this.#list.append(card(undefined, ready));
   }
 
   /** After a render with new products: the page template's list, and the items whose impressions count from now. */
@@ -299,7 +303,7 @@ export class SvcRecommendations extends SvcElement {
       }));
       this.append(this.#light);
     }
-    this.#items = [...((this.#light ?? this.renderRoot.querySelector('ul'))?.children ?? [])];
+    this.#items = [...((this.#light ?? this.renderRoot.querySelector('ul'))?.children ?? [])].slice(0, this.products.length);
     // A fresh observer per render: each item counts one impression per render.
     this.#counted = new WeakSet();
     this.#watchImpressions();

@@ -16,6 +16,14 @@ export const recommendationsStyles = css`
   :host([collapse]:is([status='empty'], [status='error'])) ul {
     display: none;
   }
+  /* Ready with fewer products than limit: the cells of those that did not come stay, unseen, so the box keeps the
+     size of limit cards and nothing below moves (unless collapse is set). */
+  .unfilled {
+    visibility: hidden;
+  }
+  :host([collapse]) .unfilled {
+    display: none;
+  }
 
   ul {
     display: grid;
