@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /** How long a browser or CDN keeps an unversioned SDK file (`/svc/service.js`) before asking again. */
 export const UNVERSIONED_MAX_AGE_SECONDS = 300;
@@ -27,8 +27,9 @@ function packageVersion(root: string): string | null {
  * repository root.
  * SDK files go out precompressed (the build writes `.br` and `.gz` beside each bundle; the client's `Accept-Encoding`
  * chooses, with `Vary: Accept-Encoding`), readable from any origin (service.js's chunks are ES modules, fetched in
- * CORS mode), with an `ETag` that conditional requests answer 304 to. `/svc/<version>/…` (the package's version) is
- * cacheable for a year and immutable; `/svc/…` for five minutes, so a page that links it picks up a new release soon.
+ * CORS mode), with an `ETag` that conditional requests answer 304 to and a `SourceMap` header naming the file's map.
+ * `/svc/<version>/…` (the package's version) is cacheable for a year and immutable; `/svc/…` for five minutes, so a page
+ * that links it picks up a new release soon.
  * Directories that do not exist yet are skipped (a fresh clone before `npm run build`).
  */
 export async function staticRoutes(app: FastifyInstance, root: string): Promise<void> {
@@ -54,9 +55,13 @@ export async function staticRoutes(app: FastifyInstance, root: string): Promise<
     root: dist,
     preCompressed: true,
     allowedPath: (pathName: string) => !SERVICE_BUNDLE.test(pathName),
-    setHeaders: (res: { setHeader(name: string, value: string): unknown }) => {
+    setHeaders: (res: { setHeader(name: string, value: string): unknown }, path: string) => {
       // The body depends on Accept-Encoding: caches must keep one copy per encoding.
       res.setHeader('Vary', 'Accept-Encoding');
+      // The bundles carry no `//# sourceMappingURL` comment (bytes every visitor would fetch): developer tools find
+      // the map beside the file from this header instead.
+      const file = basename(path).replace(/\.(br|gz)$/, '');
+      if (file.endsWith('.js')) res.setHeader('SourceMap', `${file}.map`);
       // service.js fetches its chunks with import(), which asks in CORS mode: a page on any origin must be let in.
       res.setHeader('Access-Control-Allow-Origin', '*');
     },

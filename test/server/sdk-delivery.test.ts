@@ -50,6 +50,7 @@ describe('SDK delivery at /svc/', () => {
     assert.equal(plain.headers['content-encoding'], undefined);
     assert.equal(plain.body, SDK);
     assert.match(String(plain.headers.vary), /accept-encoding/i);
+    for (const res of [br, gz, plain]) assert.equal(res.headers.sourcemap, 'service.js.map');
   });
 
   it('answers a conditional request with its ETag with 304 and no body', async () => {
@@ -85,6 +86,8 @@ describe('SDK delivery at /svc/', () => {
       assert.equal(br.headers['cache-control'], cacheControl, url);
       // import() asks for a module in CORS mode: a page on another origin than the service must be let read it.
       assert.equal(br.headers['access-control-allow-origin'], '*', url);
+      // The file carries no sourceMappingURL comment: developer tools find its map from this header.
+      assert.equal(br.headers.sourcemap, 'experiences-ABCD1234.js.map', url);
       assert.equal(brotliDecompressSync(br.rawPayload).toString('utf8'), CHUNK, url);
       const gz = await get(url, { 'accept-encoding': 'gzip' });
       assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), CHUNK, url);
