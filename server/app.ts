@@ -223,7 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, events);
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
-  feedRoute(app, ctx);
+  feedRoute(app, { ...ctx, inHoldout: (auth, identification, sessionId) => choose.inHoldout(auth, identification, sessionId) });
   const results = new ResultsService(options.storage);
   const guardrails = new GuardrailWatch({ ...ctx, results }, {
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),

@@ -24,6 +24,10 @@ import { proposingAssignmentPort, storageAssignmentPort } from './storage-assign
 import { TargetingAttributeCache } from './targeting-attribute-cache.js';
 import { loadTargetingAttributes, withRequestFacts } from './targeting-attributes.js';
 import type { ValidChooseRequest } from './validate-choose-request.js';
+import { HOLDOUT_EXPERIMENT, HOLDOUT_VARIATION } from '../config/recommendations-holdout.js';
+import type { ChooseAnswer } from '../../wire/choose.js';
+import { holdoutFeeds } from './holdout-feeds.js';
+import { HoldoutPhases } from '../phases/holdout-phases.js';
 
 /** How long a node reuses a profile's stored targeting attributes (README "Choose API"). */
 export const TARGETING_TTL_MS = 10_000;
@@ -82,6 +86,7 @@ export class ChooseService {
   private readonly assignmentCache = new AssignmentCache();
   /** Stored targeting attributes for 10 s (staleness is acceptable for targeting). */
   private readonly targetingCache: TargetingAttributeCache;
+  private readonly holdoutPhases: HoldoutPhases;
   /**
    * A project's compiled experiences and engine ports, built on its first request (a reload brings new project
    * objects).
@@ -93,6 +98,7 @@ export class ChooseService {
     this.sink = countedWrites(this.writer, options.metrics);
     this.exposures = new ExposureWriter(this.sink, { logger: options.logger });
     this.targetingCache = new TargetingAttributeCache(options.now, TARGETING_TTL_MS);
+    this.holdoutPhases = new HoldoutPhases(options.storage, options.now);
   }
 
   /**
@@ -173,7 +179,9 @@ export class ChooseService {
     const nothingStored: StoredTargeting = { profile: {}, account: {} };
     if (targeting) chooseRequest.attributes = withRequestFacts(nothingStored, { profileId, device: body.device, url: body.url });
     const proposed: AssignmentInput[] = [];
-    const deps: ChooseDeps = { ...prepared.deps, assignments: proposingAssignmentPort(project.key, this.assignmentCache, proposed) };
+    const deps: ChooseDeps = {
+      ...this.withHoldout(pending, prepared.deps), assignments: proposingAssignmentPort(project.key, this.assignmentCache, proposed),
+    };
     const chosen = chooseExperiences(prepared.compiled, chooseRequest, deps, { allowForce: auth.kind === 'apiKey' });
     return this.fromStorage(Promise.resolve(chosen)).then((result) => {
       // Nothing to assign: the answer's exposures alone go the way of any answer's (the ExposureWriter keeps them while
@@ -192,7 +200,7 @@ export class ChooseService {
           if (targeting) this.targetingCache.set(project.key, profileId, profileId, nothingStored);
           for (const p of proposed) this.assignmentCache.set(project.key, p.experience, p.unit, p.variation);
           // Stored with the assignments: the session's repeats are dropped from now on.
-          this.dedupe.record(project.key, profileId, body.sessionId, exposed, STORED);
+          this.dedupe.record(project.key, profileId, body.sessionId ?? body.dedupeKey, exposed, STORED);
           return choicesJson(result.choices);
         }
         if (outcome.kind === 'differs') {
@@ -223,6 +231,27 @@ export class ChooseService {
       await this.writer.storeFirstVisit({ project: project.key, profileId: '', targeting: true, assignments: [], exposures: null });
     }
     await lanes;
+  }
+
+  /**
+   * Whether the person a request names is in the project's recommendations holdout. Asked as a Choose request for the
+   * holdout's experiment by the same caller, so that the person is assigned (sticky, as every assignment) and exposed the
+   * first time a feed is asked for them (exposures of a session are recorded once). False without a holdout, while it is
+   * stopped (a share of 0), and for an erased person.
+   */
+  async inHoldout(auth: AuthResult, identification: ValidChooseRequest['identification'], sessionId?: string): Promise<boolean> {
+    if (auth.project.config.recommendations?.holdout === undefined) return false;
+    await this.holdoutPhases.ensure(auth.project); // its share may have changed since this node last served it
+    // Without a session (the SDK's feed requests send none), the person's exposure is recorded once on this node.
+    const body: ValidChooseRequest = { identification, names: [HOLDOUT_EXPERIMENT], ...(sessionId !== undefined ? { sessionId } : { dedupeKey: HOLDOUT_EXPERIMENT }) };
+    const { choices } = JSON.parse(await this.answer(auth, body)) as ChooseAnswer;
+    return choices[0]?.variation === HOLDOUT_VARIATION;
+  }
+
+  /** The engine's ports for one request: with a holdout, a feed answers a person in it no products. */
+  private withHoldout({ auth, body }: Pending, deps: ChooseDeps): ChooseDeps {
+    if (auth.project.config.recommendations?.holdout === undefined) return deps;
+    return holdoutFeeds(deps, () => this.inHoldout(auth, body.identification, body.sessionId));
   }
 
   /** Forgets what this node remembers of an erased person: their units' assignments, sessions and targeting. */
@@ -297,7 +326,7 @@ export class ChooseService {
 
   /** Runs the engine: at once for a returning unit whose assignments are cached, else once the store answered. */
   private chosen(pending: Pending, { compiled, deps }: PreparedProject, chooseRequest: ChooseRequest): string | Promise<string> {
-    const result = chooseExperiences(compiled, chooseRequest, deps, { allowForce: pending.auth.kind === 'apiKey' });
+    const result = chooseExperiences(compiled, chooseRequest, this.withHoldout(pending, deps), { allowForce: pending.auth.kind === 'apiKey' });
     if (!(result instanceof Promise)) return this.answered(pending, result);
     return this.fromStorage(result).then((r) => this.answered(pending, r));
   }
@@ -324,7 +353,7 @@ export class ChooseService {
     if (body.deferExposure) return json;
     // Repeats within the session are dropped before any row is built (ExposureDedupe); a repeat still waits for the
     // write of what it repeats, if that is under way.
-    const written = this.dedupe.record(project.key, profileId, body.sessionId, result.exposed, (fresh) => this.exposures.add({
+    const written = this.dedupe.record(project.key, profileId, body.sessionId ?? body.dedupeKey, result.exposed, (fresh) => this.exposures.add({
       // One set for the answer (one row). Exposures name the profile the caller identified (the one its events carry),
       // so results can join exposures to conversions by profile; assignments are stored under the canonical profile.
       project: project.key, profileId, sessionId: body.sessionId ?? null, device: body.device ?? null, context: body.context ?? null, time: this.options.now(), choices: fresh,
@@ -334,6 +363,7 @@ export class ChooseService {
 }
 
 const NO_CHOICES = choicesJson([]);
+
 
 /** What ExposureDedupe.record writes for exposures already stored (a first visit's). */
 const STORED = (): Promise<void> => Promise.resolve();

@@ -27,6 +27,11 @@ export type ValidChooseRequest = Omit<ChooseRequestBody, 'identification'> & {
   identification: ProfileIdentification | UserIdentification;
   /** Set by the route, never read from the body: what results break exposures down by (exposure-context.ts). */
   context?: string;
+  /**
+   * Set by the service, never read from the body: what repeats of the exposures are dropped within when the request has
+   * no session (ExposureDedupe), so that a request made for every feed a person asks for exposes them once.
+   */
+  dedupeKey?: string;
 };
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { Role } from '../../wire/access.js';
 import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
+import { withHoldout } from './recommendations-holdout.js';
 
 export type KeyKind = 'apiKey' | 'writeKey' | 'adminKey';
 
@@ -59,7 +60,8 @@ function index(config: ServiceConfigFile): Snapshot {
     }
     for (const [name, projectConfig] of Object.entries(orgConfig.projects)) {
       const key = `${org}/${name}`;
-      orgProjects.set(name, { org, name, key, config: projectConfig });
+      // Served with the experiment and metrics of its recommendations holdout, when it has one.
+      orgProjects.set(name, { org, name, key, config: withHoldout(projectConfig) });
       const add = (kind: KeyKind, keys: string[]): void => {
         for (const k of keys) {
           const id = k.slice(0, k.indexOf('.'));

@@ -122,8 +122,13 @@ export interface MetricConfig {
   inverse?: boolean;
   /** `count` and `sum` only. */
   cap?: MetricCapConfig;
-  /** The numeric `data` field a `sum` adds up. */
+  /**
+   * The numeric `data` field a `sum` adds up, or fields multiplied, joined by `*` (`price*quantity`: an order line's
+   * revenue); an event whose field is not a number adds 0.
+   */
   value?: string;
+  /** `count` only: counts the distinct values of this `data` field (`orderId`: orders, not their lines). */
+  distinct?: string;
   /** A condition over the event's `data`, with the operators of experience conditions. */
   where?: Record<string, unknown>;
   /** Counts only events within this many hours after the unit's first exposure. */
@@ -153,6 +158,18 @@ export interface ProjectConfig {
   allowedOrigins?: string[];
   /** How long data is kept; absent: for ever (server/privacy/retention.ts). */
   retention?: RetentionConfig;
+  recommendations?: RecommendationsConfig;
+}
+
+/** Project-wide settings of recommendations. */
+export interface RecommendationsConfig {
+  /**
+   * The share of people, in percent (0–50), to whom every feed answers no products: the always-on holdout whose
+   * experiment `recommendations-holdout` measures what recommendations add (config/recommendations-holdout.ts).
+   */
+  holdout?: number;
+  /** The currency the holdout's revenue counts (an order line in another is left out); absent: every line. */
+  currency?: string;
 }
 
 export interface RetentionConfig {

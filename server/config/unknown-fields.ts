@@ -6,14 +6,16 @@ import type { ServiceConfigFile } from './config-types.js';
 const FIELDS = {
   organization: ['projects', 'adminKeys', 'oidc'],
   oidc: ['issuer', 'clientId', 'clientSecret', 'redirectUri', 'roleClaim'],
-  project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins', 'retention'],
+  project: ['apiKeys', 'writeKeys', 'sources', 'experiences', 'feeds', 'metrics', 'catalog', 'limits', 'allowedOrigins', 'retention',
+    'recommendations'],
+  recommendations: ['holdout', 'currency'],
   limits: ['writeKeyPerSecond', 'apiKeyPerSecond'],
   retention: ['eventsDays', 'exposuresDays'],
   experience: ['name', 'group', 'devices', 'traffic', 'stickiness', 'variations', 'body', 'feed', 'limit', 'condition',
     'namespace', 'seed', 'hashVersion', 'status', 'winner', 'alpha', 'sequential', 'sequentialTuning', 'correction',
     'goals', 'secondary', 'guardrails', 'stopOnSrm', 'stoppedBy', 'randomization'],
   variation: ['name', 'weight', 'body'],
-  metric: ['name', 'event', 'type', 'value', 'where', 'windowHours', 'cuped', 'cupedDays', 'numerator', 'denominator',
+  metric: ['name', 'event', 'type', 'value', 'distinct', 'where', 'windowHours', 'cuped', 'cupedDays', 'numerator', 'denominator',
     'inverse', 'cap'],
   cap: ['type', 'value', 'ignoreZeros'],
   feed: ['id', 'strategy'],
@@ -42,7 +44,8 @@ export function unknownFields(config: ServiceConfigFile): string[] {
     for (const [projectName, project] of Object.entries(org.projects)) {
       const path = `${orgPath}.projects.${projectName}`;
       found.push(...unknownOf(project, FIELDS.project, path), ...unknownOf(project.limits, FIELDS.limits, `${path}.limits`),
-        ...unknownOf(project.retention, FIELDS.retention, `${path}.retention`));
+        ...unknownOf(project.retention, FIELDS.retention, `${path}.retention`),
+        ...unknownOf(project.recommendations, FIELDS.recommendations, `${path}.recommendations`));
       found.push(...listed(project.experiences, FIELDS.experience, `${path}.experiences`));
       (project.experiences ?? []).forEach((experience, i) => {
         found.push(...listed(experience.variations, FIELDS.variation, `${path}.experiences[${i}].variations`));

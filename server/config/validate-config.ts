@@ -1,5 +1,8 @@
-import { ConfigError } from './config-error.js';
+import {
+  fail, finiteNumber, optionalString, requireArray, requireObject, requireString, type Json,
+} from './config-json.js';
 import { checkExperimentMetrics, validateExperimentSettings } from './validate-experiment-settings.js';
+import { validateRecommendationsSettings } from './validate-recommendations.js';
 import type {
   ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile,
 } from './config-types.js';
@@ -7,8 +10,6 @@ import type {
 // Validation throws at the first problem with its path (`organizations.acme.projects.shop.experiences[2].variations:
 // weights must sum to 100`): an operator fixes one line at a time, and a running service keeps its last
 // good config when a reload fails. Unknown fields are allowed so that the shape can grow.
-
-type Json = Record<string, unknown>;
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // `<id>.<secret>`: the id is what a Basic username carries, so it has no dot and no colon (RFC 7617).
@@ -18,38 +19,6 @@ const STATUSES: ExperienceStatus[] = ['draft', 'running', 'stopped'];
 const STRATEGIES: FeedConfig['strategy'][] = [
   'popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized',
 ];
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function fail(path: string, problem: string): never {
-  throw new ConfigError(path, problem);
-}
-
-function requireObject(value: unknown, path: string): Json {
-  if (!isObject(value)) fail(path, 'must be an object');
-  return value;
-}
-
-function requireArray(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value)) fail(path, 'must be an array');
-  return value;
-}
-
-function requireString(value: unknown, path: string): string {
-  if (typeof value !== 'string' || value.length === 0) fail(path, 'must be a non-empty string');
-  return value;
-}
-
-function optionalString(value: unknown, path: string): void {
-  if (value !== undefined) requireString(value, path);
-}
-
-function finiteNumber(value: unknown, path: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, 'must be a number');
-  return value;
-}
 
 function validateKeys(value: unknown, path: string, seenIds: Map<string, string>): void {
   const keys = requireArray(value, path);
@@ -170,7 +139,7 @@ export function validateFeedItem(raw: unknown): FeedConfig {
 const METRIC_TYPES = ['binomial', 'count', 'sum', 'ratio'];
 const MAX_CUPED_DAYS = 365;
 /** The fields of a metric that counts events; a ratio has none of them. */
-const EVENT_FIELDS = ['event', 'value', 'where', 'windowHours', 'cap'] as const;
+const EVENT_FIELDS = ['event', 'value', 'distinct', 'where', 'windowHours', 'cap'] as const;
 
 function validateMetric(raw: unknown, path: string): void {
   const metric = requireObject(raw, path);
@@ -197,6 +166,8 @@ function validateMetric(raw: unknown, path: string): void {
   requireString(metric.event, `${path}.event`);
   if (metric.type === 'sum') requireString(metric.value, `${path}.value`);
   else if (metric.value !== undefined) fail(`${path}.value`, 'is only allowed with type "sum"');
+  if (metric.distinct !== undefined && metric.type !== 'count') fail(`${path}.distinct`, 'is only allowed with type "count"');
+  optionalString(metric.distinct, `${path}.distinct`);
   if (metric.where !== undefined) requireObject(metric.where, `${path}.where`);
   if (metric.windowHours !== undefined && !(finiteNumber(metric.windowHours, `${path}.windowHours`) > 0)) {
     fail(`${path}.windowHours`, 'must be a number > 0');
@@ -321,6 +292,7 @@ function validateProject(raw: unknown, path: string, seenKeyIds: Map<string, str
   validateMetrics(project.metrics, `${path}.metrics`);
   checkExperimentMetrics(project as { experiences?: ExperienceConfig[]; metrics?: MetricConfig[] }, path);
   validateCatalog(project.catalog, `${path}.catalog`);
+  validateRecommendationsSettings(project, path);
   if (project.limits !== undefined) {
     const limits = requireObject(project.limits, `${path}.limits`);
     for (const field of ['writeKeyPerSecond', 'apiKeyPerSecond'] as const) {

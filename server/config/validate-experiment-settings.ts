@@ -1,10 +1,8 @@
-import { ConfigError } from './config-error.js';
+import { fail, finiteNumber, type Json } from './config-json.js';
 import type { ExperienceConfig, MetricConfig } from './config-types.js';
 
 // What only an experiment (an experience with variations) may set: how its results are computed (alpha, sequential,
 // correction), what it is judged by (goals, secondary, guardrails) and when it stops by itself (stopOnSrm).
-
-type Json = Record<string, unknown>;
 
 const CORRECTIONS = ['none', 'holm-bonferroni', 'benjamini-hochberg'];
 
@@ -19,14 +17,6 @@ const EXPERIMENT_ONLY = [
   'alpha', 'sequential', 'sequentialTuning', 'correction', 'goals', 'secondary', 'guardrails', 'stopOnSrm', 'randomization',
 ];
 
-function fail(path: string, problem: string): never {
-  throw new ConfigError(path, problem);
-}
-
-function finiteNumber(value: unknown, path: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, 'must be a number');
-  return value;
-}
 
 /** An experiment's analysis settings and metric lists (their shape; the names are checked against the project's). */
 export function validateExperimentSettings(exp: Json, path: string): void {

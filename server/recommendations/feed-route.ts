@@ -5,6 +5,8 @@ import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js
 import { absoluteLinks, pickFields } from './feed-service.js';
 import { validateFeedRequest } from './validate-feed-request.js';
 import type { ConfigStore } from '../config/config-store.js';
+import { HOLDOUT_ANSWER } from '../config/recommendations-holdout.js';
+import type { AuthResult } from '../auth/authenticate.js';
 import type { FeedService } from './feed-service.js';
 
 export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
@@ -13,11 +15,17 @@ export const FEED_PATH = '/v1/:org/projects/:project/feeds/:id/data';
 export interface FeedRouteDeps {
   config: ConfigStore;
   feeds: FeedService;
+  /**
+   * Whether the person is in the project's recommendations holdout, assigned and exposed as a Choose request would be
+   * (ChooseService.inHoldout); absent: no holdout anywhere.
+   */
+  inHoldout?: (auth: AuthResult, identification: { form: 'profile'; sourceId: string; profileId: string }, sessionId?: string) => Promise<boolean>;
 }
 
 /**
  * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
- * fields, productId?}` → `{products:[{id, …requested fields}]}`. Basic writeKey (the SDK) or apiKey (a server
+ * fields, productId?, sessionId?}` → `{products:[{id, …requested fields}]}`; to a person in the project's recommendations holdout
+ * `{products: [], holdout: true}`. Basic writeKey (the SDK) or apiKey (a server
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.
  */
@@ -28,8 +36,9 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }),
     },
     async (request) => {
-      const project = request.auth?.project;
-      if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
+      const auth = request.auth;
+      const project = auth?.project;
+      if (!auth || !project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
       const body = validateFeedRequest(request.body);
       if (!project.config.sources.includes(body.sourceId)) {
         throw new ServiceError('source_not_allowed', `The source ${quoted(body.sourceId)} is not a source of this project.`);
@@ -37,6 +46,8 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       const feed = Number.isNaN(id) ? undefined : ctx.feeds.feed(project, id);
       if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
+      const identification = { form: 'profile', sourceId: body.sourceId, profileId: body.profileId } as const;
+      if (await ctx.inHoldout?.(auth, identification, body.sessionId)) return HOLDOUT_ANSWER;
       const products = await ctx.feeds.products(project, feed, {
         profileId: body.profileId,
         limit: body.limit,

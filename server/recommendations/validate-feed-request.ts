@@ -9,6 +9,8 @@ export interface FeedRequestBody {
   limit: number;
   fields: string[];
   productId?: string;
+  /** The visitor's session (the SDK sends it): a holdout's exposure is recorded once per session, as Choose's are. */
+  sessionId?: string;
 }
 
 export const MAX_FEED_LIMIT = 100;
@@ -54,5 +56,6 @@ export function validateFeedRequest(raw: unknown): FeedRequestBody {
     const productId = typeof body.productId === 'number' && Number.isFinite(body.productId) ? String(body.productId) : body.productId;
     result.productId = id(productId, 'productId');
   }
+  if (body.sessionId !== undefined && body.sessionId !== null) result.sessionId = id(body.sessionId, 'sessionId');
   return result;
 }

@@ -22,6 +22,8 @@ export interface MetricValues {
   post: Float64Array;
   /** Present when the metric asks for CUPED. */
   pre: Float64Array | null;
+  /** A `distinct` count's values already counted, per unit and period (seenBefore). */
+  seen?: Set<string>;
 }
 
 /**
@@ -30,11 +32,32 @@ export interface MetricValues {
  */
 export const MAX_METRIC_VALUE = 1e15;
 
-/** What one matching event adds to a unit's value; 0 for a `sum` whose field is not a JSON number within ±1e15. */
+/**
+ * What one matching event adds to a unit's value: for a `sum`, its field (or the product of its fields, `price*quantity`),
+ * 0 when one is not a JSON number or the result is beyond ±1e15.
+ */
 function contribution(metric: MetricConfig, data: Record<string, unknown> | undefined): number {
   if (metric.type !== 'sum') return 1;
-  const value = data?.[metric.value as string];
-  return typeof value === 'number' && Math.abs(value) <= MAX_METRIC_VALUE ? value : 0;
+  let product = 1;
+  for (const field of (metric.value as string).split('*')) {
+    const value = data?.[field];
+    if (typeof value !== 'number') return 0;
+    product *= value;
+  }
+  return Math.abs(product) <= MAX_METRIC_VALUE ? product : 0;
+}
+
+/**
+ * Whether a `distinct` count has already counted this event's value for the unit (in the same period: before or after
+ * first exposure); an event without the field counts as itself.
+ */
+function seenBefore(v: MetricValues, unit: number, after: boolean, data: Record<string, unknown> | undefined): boolean {
+  const value = data?.[v.metric.distinct as string];
+  if (value === undefined || value === null) return false;
+  const key = `${unit}:${after ? '+' : '-'}:${JSON.stringify(value)}`;
+  if (v.seen?.has(key)) return true;
+  (v.seen ??= new Set()).add(key);
+  return false;
 }
 
 function add(values: Float64Array, unit: number, metric: MetricConfig, amount: number): void {
@@ -66,7 +89,7 @@ export function* metricValuesProgram(
     if (list) list.push(v);
     else byEvent.set(event, [v]);
   }
-  const needsData = metrics.some((m) => m.where !== undefined || m.type === 'sum');
+  const needsData = metrics.some((m) => m.where !== undefined || m.type === 'sum' || m.distinct !== undefined);
   // An event counts only at or after a first exposure (or within a CUPED window before one), and it happened no
   // later than it was received: older receipts cannot count.
   const lookBack = Math.max(0, ...metrics.map((m) => (m.cuped ? (m.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS : 0)));
@@ -109,11 +132,12 @@ function countEvent(row: EventRow, byEvent: Map<string, MetricValues[]>, units: 
     const after = since >= 0 && (metric.windowHours === undefined || since < metric.windowHours * HOUR_MS);
     const before = v.pre !== null && since < 0 && since >= -(metric.cupedDays ?? DEFAULT_CUPED_DAYS) * DAY_MS;
     if (!after && !before) continue;
-    if (!parsed && (metric.where !== undefined || metric.type === 'sum')) {
+    if (!parsed && (metric.where !== undefined || metric.type === 'sum' || metric.distinct !== undefined)) {
       data = parseData(rawData);
       parsed = true;
     }
     if (metric.where !== undefined && !evalCondition(data ?? {}, metric.where as Condition)) continue;
+    if (metric.distinct !== undefined && seenBefore(v, unit, after, data)) continue;
     const amount = contribution(metric, data);
     add(after ? v.post : (v.pre as Float64Array), unit, metric, amount);
   }

@@ -227,8 +227,8 @@ function choose(
       const context = { experience: experience.name, profileId: request.visitorProfileId ?? profileId, sessionId, device };
       waits.push(
         Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
-          (products) => {
-            choice.body = { products };
+          (answer) => {
+            choice.body = isProductList(answer) ? { products: answer } : answer;
           },
           (error: unknown) => {
             failedFeeds.add(choice);
@@ -243,6 +243,10 @@ function choose(
   }
   if (waits.length === 0) return result(choices, unexposed, failedFeeds);
   return Promise.all(waits).then(() => result(choices, unexposed, failedFeeds));
+}
+
+function isProductList(answer: unknown): answer is readonly Readonly<Record<string, unknown>>[] {
+  return Array.isArray(answer);
 }
 
 /** The answer's choices without failed feeds, and those of them that are exposed (not in `unexposed`). */

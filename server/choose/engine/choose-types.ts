@@ -81,12 +81,15 @@ export interface FeedContext {
   device?: Device;
 }
 
-/** Products of feed `feedId` for this visitor; each product is `{id, …fields}`. */
+/**
+ * Products of feed `feedId` for this visitor, each `{id, …fields}`: the experience's body is `{products}`. Or the whole
+ * body, when the feed answers more than its products (`{products: [], holdout: true}` to a person in the holdout).
+ */
 export type FeedProductsPort = (
   feedId: number,
   limit: number,
   context: FeedContext,
-) => PromiseLike<readonly Readonly<Record<string, unknown>>[]>;
+) => PromiseLike<readonly Readonly<Record<string, unknown>>[] | Readonly<Record<string, unknown>>>;
 
 /** Structurally compatible with pino / Fastify's `app.log`. */
 export interface ChooseLogger {
