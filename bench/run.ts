@@ -17,6 +17,14 @@ console.log('');
 console.log(formatPeekingBench(...runPeekingBench(Number(process.env.BENCH_PEEKING_EXPERIMENTS ?? 2000))));
 console.log('');
 
+// What the recommendations holdout tells: simulated shops with and without an effect, through the service (minutes).
+const { formatHoldoutBench, runHoldoutBench } = await import('./holdout-bench.js');
+console.log(formatHoldoutBench(await runHoldoutBench({
+  visitors: Number(process.env.BENCH_HOLDOUT_VISITORS ?? 1000), abShops: Number(process.env.BENCH_HOLDOUT_AB ?? 20),
+  aaShops: Number(process.env.BENCH_HOLDOUT_AA ?? 100),
+})));
+console.log('');
+
 const ingest = await runIngestBench({
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   secondsPerRound: Number(process.env.BENCH_SECONDS ?? 8),
