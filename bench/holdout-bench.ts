@@ -4,7 +4,8 @@
 // - A/B: recommendations make a visitor order more often (+30 % by default); holdout 10 % (a share a shop would set)
 //   and 50 % (the most power for the same visitors). The results of `recommendations-holdout` should show revenue per
 //   visitor higher for `shown`: the share of shops where the sign is right, and where the difference is significant
-//   (with 100 held-out visitors, seldom: the table says so; a shop reads it after weeks, not after 1,000 visitors).
+//   (with 100 held-out visitors, seldom: the table says so; a shop reads it after weeks, not after 1,000 visitors);
+//   and at a shop's scale (20,000 visitors, holdout 10 %), where the difference should be significant.
 // - A/A: recommendations change nothing; holdout 50 % (the most units per arm). The share of shops whose primary metric
 //   is significant must stay at or below alpha (0.05): the holdout runs with sequential intervals, read whenever asked.
 // Every visitor asks a feed first (the exposure), then orders with its arm's chance: one to three lines of the catalog
@@ -28,6 +29,9 @@ export interface HoldoutBenchOptions {
   /** Shops with a real effect, and shops without. */
   abShops?: number;
   aaShops?: number;
+  /** Shops with a real effect and `scaleVisitors` visitors each, holdout 10 %: what weeks of a shop's traffic show. */
+  scaleShops?: number;
+  scaleVisitors?: number;
   /** Relative effect of recommendations on the chance to order, in the A/B shops. */
   effect?: number;
   baseOrderRate?: number;
@@ -123,7 +127,9 @@ async function scenario(
 
 /** Both scenarios on one service (a project per shop). */
 export async function runHoldoutBench(options: HoldoutBenchOptions = {}): Promise<HoldoutScenario[]> {
-  const { visitors = 1000, abShops = 20, aaShops = 100, effect = 0.3, baseOrderRate = 0.1, seed = 20261128 } = options;
+  const {
+    visitors = 1000, abShops = 20, aaShops = 100, scaleShops = 5, scaleVisitors = 20_000, effect = 0.3, baseOrderRate = 0.1, seed = 20261128,
+  } = options;
   // [project, key number, holdout share] of each scenario's shops.
   let next = 0;
   const shops = (prefix: string, count: number, holdout: number): [string, number][] =>
@@ -135,6 +141,7 @@ export async function runHoldoutBench(options: HoldoutBenchOptions = {}): Promis
   const ab10 = shops('ab10-', abShops, 10);
   const ab50 = shops('ab50-', abShops, 50);
   const aa = shops('aa-', aaShops, 50);
+  const scale = shops('scale-', scaleShops, 10);
   const config: ServiceConfigFile = { organizations: { bench: { projects } } };
   const dir = mkdtempSync(join(tmpdir(), 'svc-holdout-bench-'));
   const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
@@ -144,6 +151,7 @@ export async function runHoldoutBench(options: HoldoutBenchOptions = {}): Promis
       await scenario(app, 'A/B: recommendations add orders', ab10, visitors, 10, effect, baseOrderRate, seed),
       await scenario(app, 'A/B: recommendations add orders', ab50, visitors, 50, effect, baseOrderRate, seed + 1),
       await scenario(app, 'A/A: recommendations change nothing', aa, visitors, 50, 0, baseOrderRate, seed + 2),
+      await scenario(app, 'A/B at a shop\'s scale', scale, scaleVisitors, 10, effect, baseOrderRate, seed + 3),
     ];
   } finally {
     await app.close();
@@ -159,7 +167,7 @@ export function formatHoldoutBench(rows: HoldoutScenario[]): string {
     '| scenario | shops × visitors | holdout | true effect on orders | shown ahead on revenue/visitor | significant (alpha 0.05, sequential) | units counted | products to held-out visitors | seconds |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const r of rows) {
+  for (const r of rows.filter((row) => row.shops > 0)) {
     lines.push(`| ${r.name} | ${r.shops} × ${r.visitors} | ${r.holdout} % | ${r.effect === 0 ? 'none' : `+${Math.round(r.effect * 100)} %`} | ${pct(r.rightSign, r.shops)} | ${pct(r.significant, r.shops)}${r.effect === 0 ? (r.significant / r.shops <= ALPHA ? ' ✓ ≤ alpha' : ' ✗ > alpha') : ''} | ${r.units} of ${r.shops * r.visitors} | ${r.heldOutProducts} | ${r.seconds.toFixed(0)} |`);
   }
   return lines.join('\n');
@@ -169,5 +177,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
   console.log(formatHoldoutBench(await runHoldoutBench({
     visitors: env('BENCH_HOLDOUT_VISITORS', 1000), abShops: env('BENCH_HOLDOUT_AB', 20), aaShops: env('BENCH_HOLDOUT_AA', 100),
+    scaleShops: env('BENCH_HOLDOUT_SCALE', 5),
   })));
 }

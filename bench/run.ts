@@ -21,7 +21,7 @@ console.log('');
 const { formatHoldoutBench, runHoldoutBench } = await import('./holdout-bench.js');
 console.log(formatHoldoutBench(await runHoldoutBench({
   visitors: Number(process.env.BENCH_HOLDOUT_VISITORS ?? 1000), abShops: Number(process.env.BENCH_HOLDOUT_AB ?? 20),
-  aaShops: Number(process.env.BENCH_HOLDOUT_AA ?? 100),
+  aaShops: Number(process.env.BENCH_HOLDOUT_AA ?? 100), scaleShops: Number(process.env.BENCH_HOLDOUT_SCALE ?? 5),
 })));
 console.log('');
 
