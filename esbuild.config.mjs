@@ -3,7 +3,7 @@
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
@@ -41,6 +41,8 @@ const pluginNames = existsSync('plugins')
 
 /** The element chunks, in the order of ELEMENT_CHUNKS in bundles/chunk-loader.ts (a combo is named in that order). */
 const ELEMENT_CHUNKS = ['experiences', 'recommendations', 'consent'];
+/** Where the page's chunks are built, before the build names their folder after them. */
+const OUT = 'dist/chunks/next';
 
 await pageSdk();
 await Promise.all([
@@ -120,9 +122,9 @@ async function terse(file, module = false) {
   writeFileSync(`${file}.map`, String(result.map));
 }
 
-/** The chunks' files, from dist/chunks/. */
-function chunkFiles() {
-  return readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `dist/chunks/${f}`);
+/** The chunks' files, from dist/chunks/ (or `dir`). */
+function chunkFiles(dir = 'dist/chunks') {
+  return readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `${dir}/${f}`);
 }
 
 /**
@@ -165,7 +167,7 @@ async function pageSdk() {
         const path = relative(process.cwd(), found.path);
         if (found.errors.length > 0) return undefined;
         const language = languages && /^plugins\/consent-banner\/texts\/(\w+)\.ts$/.exec(path)?.[1];
-        if (language) return { path: `./${languages[`texts-${language}`]}.js`, external: true };
+        if (language) return { path: `./texts-${language}.js`, external: true };
         if (common?.modules.includes(path)) return { path, namespace: 'common' };
         if (held.has(path)) {
           borrowed.add(path);
@@ -176,7 +178,7 @@ async function pageSdk() {
         return { path: found.path, sideEffects: false };
       });
       b.onResolve({ filter: /^svc-borrow$/ }, () => ({ path: 'borrow', namespace: 'core' }));
-      b.onResolve({ filter: /^svc-common$/ }, () => (common.file ? { path: `./${common.file}.js`, external: true } : { path: 'use', namespace: 'common' }));
+      b.onResolve({ filter: /^svc-common$/ }, () => (common.names ? { path: './common.js', external: true } : { path: 'use', namespace: 'common' }));
       // Each name the core's module exports, read from the core's kit when the chunk runs; a pure call, so that the
       // names no chunk uses are shaken off (and the core need not keep them for it).
       b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
@@ -219,8 +221,7 @@ async function pageSdk() {
     ...browser,
     plugins: [...browser.plugins, linking(common, languages)],
     entryPoints: { ...chunkEntries, ...Object.fromEntries(combos.map((c) => [c, `combo:${c}`])) },
-    outdir: 'dist/chunks',
-    entryNames: '[name]-[hash]',
+    outdir: OUT,
     format: 'esm',
     metafile: true,
     ...options,
@@ -229,13 +230,13 @@ async function pageSdk() {
   rmSync('dist/chunks', { recursive: true, force: true });
   // The banner's languages, each a file of its own.
   const textsBuild = await build({
-    ...browser, plugins: [...browser.plugins, linking()], entryPoints: Object.fromEntries(texts), outdir: 'dist/chunks', entryNames: '[name]-[hash]', format: 'esm', metafile: true,
+    ...browser, plugins: [...browser.plugins, linking()], entryPoints: Object.fromEntries(texts), outdir: OUT, format: 'esm', metafile: true,
   });
   const languages = chunkManifest(textsBuild.metafile);
   // 1. Which modules `common` holds: those of the shared files esbuild's code splitting makes of the chunks (not the
   //    combos) that both an element chunk and another chunk import, and the core's.
   const split = await build({
-    ...browser, plugins: [...browser.plugins, linking()], entryPoints: chunkEntries, outdir: 'dist/chunks', format: 'esm', splitting: true, metafile: true, write: false,
+    ...browser, plugins: [...browser.plugins, linking()], entryPoints: chunkEntries, outdir: OUT, format: 'esm', splitting: true, metafile: true, write: false,
   });
   const common = { modules: [...sharedModules(split.metafile), ...held] };
   // 2. Which of their names the chunks use, and a short name for each.
@@ -260,24 +261,32 @@ async function pageSdk() {
       sourcefile: 'common.ts',
       loader: 'ts',
     },
-    outdir: 'dist/chunks',
-    entryNames: 'common-[hash]',
+    outdir: OUT,
+    entryNames: 'common',
     format: 'esm',
-    metafile: true,
   });
-  common.file = chunkManifest(commonBuild.metafile).common[0];
   const manifest = { ...chunkManifest((await chunkBuild(common, languages)).metafile), ...languages };
   // What the chunks borrow, read off their code: `borrow(<module>, "<name>")` calls (minified, under any name).
   const wanted = new Map([...borrowed].map((path) => [coreModules.indexOf(path), new Set()]));
-  for (const file of chunkFiles()) {
+  for (const file of chunkFiles(OUT)) {
     for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
   }
   const kit = [...wanted].filter(([, names]) => names.size > 0);
+  // Every chunk imports nothing but `common`: the loader fetches a chunk's file and `common` at once.
+  for (const [name, files] of Object.entries(manifest)) {
+    if (files[0] !== name || files.slice(1).some((f) => f !== 'common')) throw new Error(`chunk ${name}: ${files}`);
+  }
+  // The chunks' folder is named after their code: a build's chunks never mix with another's.
+  await Promise.all(chunkFiles(OUT).map((f) => terse(f, true)));
+  const hash = createHash('sha256');
+  for (const file of chunkFiles(OUT).sort()) hash.update(`${file}\0${readFileSync(file, 'utf8')}\0`);
+  const folder = hash.digest('hex').slice(0, 8);
+  renameSync(OUT, `dist/chunks/${folder}`);
   await build({
     ...browser,
     format: 'iife',
     outfile: 'dist/service.js',
-    define: { ...define, SVC_CHUNKS: JSON.stringify(compactManifest(manifest, common.file)) },
+    define: { ...define, SVC_CHUNKS: JSON.stringify(folder) },
     stdin: {
       // The kit first: a chunk fetched later finds the core's modules under the key.
       contents: `${kit.map(([m, names]) => `import { ${[...names].map((n) => `${n} as k${m}_${n}`).join(', ')} } from './${coreModules[m]}';`).join('\n')}
@@ -288,22 +297,8 @@ import './bundles/service.ts';`,
       loader: 'ts',
     },
   });
-  await Promise.all([terse('dist/service.js'), ...chunkFiles().map((f) => terse(f, true))]);
-  writeFileSync('dist/chunks/manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
-}
-
-/**
- * The manifest as service.js holds it: `{chunk: hash}`, and `common`'s hash; the loader fetches `<chunk>-<hash>.js`
- * and `common-<hash>.js` (which a chunk that does not import it, a language, costs nothing more: a page that fetches a
- * language fetches the banner, which does). Throws when a chunk's files are not so.
- */
-function compactManifest(manifest, commonFile) {
-  const compact = { common: commonFile.slice(7) };
-  for (const [name, [own, ...imports]] of Object.entries(manifest)) {
-    if (name === 'common' || !own.startsWith(`${name}-`) || imports.some((f) => f !== commonFile)) throw new Error(`chunk ${name}: ${manifest[name]}`);
-    compact[name] = own.slice(name.length + 1);
-  }
-  return compact;
+  await terse('dist/service.js');
+  writeFileSync('dist/chunks/manifest.json', `${JSON.stringify(Object.fromEntries(Object.entries(manifest).map(([name, files]) => [name, files.map((f) => `${folder}/${f}`)])), null, 2)}\n`);
 }
 
 /** `a`…`z`, `A`…`Z`, then two letters: the common file's export names. */
@@ -341,15 +336,14 @@ async function exportNames(path) {
 
 /**
  * `{chunk: [its file, then the files it imports]}` from a build's metafile, names without the folder and `.js`; a
- * chunk is named after its entry (`experiences`, `texts-de`, `experiences_recommendations`).
+ * chunk's file is named after its entry (`experiences`, `texts-de`, `experiences_recommendations`).
  */
 function chunkManifest(metafile) {
   const manifest = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (!output.entryPoint || !file.endsWith('.js')) continue;
-    const name = basename(file, '.js').replace(/-\w+$/, '');
     const imports = output.imports.filter((i) => i.kind === 'import-statement').map((i) => basename(i.path, '.js'));
-    manifest[name] = [basename(file, '.js'), ...new Set(imports)];
+    manifest[basename(file, '.js')] = [basename(file, '.js'), ...new Set(imports)];
   }
   return manifest;
 }

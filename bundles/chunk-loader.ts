@@ -3,11 +3,11 @@
 import type { ServicePlugin } from '../src/index.js';
 
 /**
- * Set by the build (esbuild.config.mjs): the hash in each chunk's file name (`chunks/<chunk>-<hash>.js`), and that of
- * the file of what chunks share (`common`). A chunk's file and the common file are fetched at once, so a chunk costs
- * one round trip after service.js, never a waterfall through its imports.
+ * Set by the build (esbuild.config.mjs): the folder of this build's chunks in chunks/, named after their code. A chunk
+ * is `<folder>/<chunk>.js`, and imports one other file, `<folder>/common.js` (what chunks share): both are fetched at
+ * once, so a chunk costs one round trip after service.js, never a waterfall through its import.
  */
-declare const SVC_CHUNKS: Record<string, string>;
+declare const SVC_CHUNKS: string;
 
 /** A plugin factory: what an element's or integration's chunk exports as its default. */
 export type PluginFactory = (options?: object) => ServicePlugin;
@@ -31,7 +31,7 @@ export function chunkLoader(base: string): (name: string, part?: string) => Prom
   return (name, part = 'default') => {
     let load = loads.get(name);
     if (!load) {
-      load = Promise.all([name, 'common'].map((file) => import(`${base}chunks/${file}-${SVC_CHUNKS[file]}.js`) as Promise<Record<string, PluginFactory>>))
+      load = Promise.all([name, 'common'].map((file) => import(`${base}chunks/${SVC_CHUNKS}/${file}.js`) as Promise<Record<string, PluginFactory>>))
         .then(([own]) => own, () => undefined);
       loads.set(name, load);
     }
