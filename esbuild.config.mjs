@@ -109,7 +109,12 @@ async function terse(file, module = false) {
     // keep_fargs: false drops unused trailing parameters; nothing here (nor in Lit) reads a function's `length`.
     // unsafe_arrows turns function expressions that use no `this` into arrows (mostly the IIFEs terser makes of
     // functions called once): nothing in these bundles calls a function expression with `new` or reads its prototype.
-    compress: { passes: 3, keep_fargs: false, unsafe_arrows: true },
+    // pure_getters: reading a property has no side effect (no code here reads one for its effect, a reflow say).
+    // hoist_funs: function declarations first in their scope, where they are hoisted to anyway. unsafe, in the
+    // classic scripts only (the core): `new Error()` becomes `Error()`, templates concatenations, and `String(x)`
+    // `x + ""`, which differ only for a symbol or an object with its own valueOf; the core's String() calls take a
+    // boolean or a validated feed id. The chunks' take what a platform's page hands them: they keep theirs.
+    compress: { passes: 3, keep_fargs: false, unsafe_arrows: true, pure_getters: true, hoist_funs: true, unsafe: !module },
     mangle: true,
     module,
     ecma: 2020,
