@@ -19,7 +19,7 @@ const manifest = (): Record<string, string[]> => JSON.parse(readFileSync('dist/c
  * yet: there `limit` is today's size, so that nothing grows, and `goal` the budget (the README's "Builds" says why).
  */
 const PROFILES: { page: string; chunks: string[]; limit: number; goal?: number }[] = [
-  { page: 'nothing but svc.track (core)', chunks: [], limit: 9.125 * 1024, goal: 8 * 1024 },
+  { page: 'nothing but svc.track (core)', chunks: [], limit: 9 * 1024, goal: 8 * 1024 },
   { page: '<svc-experience> only', chunks: ['experiences'], limit: 13 * 1024 },
   { page: 'experience + recommendations', chunks: ['experiences', 'recommendations'], limit: 17 * 1024 },
   { page: 'everything', chunks: ['experiences', 'recommendations', 'consent', 'texts-en', 'auto-track', 'platform-a'], limit: 21 * 1024 },
