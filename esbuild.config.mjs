@@ -183,7 +183,9 @@ async function pageSdk() {
         return { path: found.path, sideEffects: false };
       });
       b.onResolve({ filter: /^svc-borrow$/ }, () => ({ path: 'borrow', namespace: 'core' }));
-      b.onResolve({ filter: /^svc-common$/ }, () => (common.names ? { path: './common.js', external: true } : { path: 'use', namespace: 'common' }));
+      // The common file does nothing when imported (sideEffects: false): esbuild then drops a module's import of it
+      // when the chunk uses none of its names, where it would keep an empty `import{}from"./common.js"`.
+      b.onResolve({ filter: /^svc-common$/ }, () => (common.names ? { path: './common.js', external: true, sideEffects: false } : { path: 'use', namespace: 'common' }));
       // Each name the core's module exports, read from the core's kit when the chunk runs; a pure call, so that the
       // names no chunk uses are shaken off (and the core need not keep them for it).
       b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
