@@ -137,9 +137,9 @@ function chunkFiles(dir = 'dist/chunks') {
  * for each element kind, integration and auto-tracking (bundles/chunks/*.ts), one for each of the banner's languages
  * (the banner imports its texts on demand), and a combo for each combination of two or three element chunks, which a
  * page that has several kinds of element at its first look fetches instead of their chunks (one file gzips ≈1 KB
- * smaller than three). What chunks share is in one more file, `common`: the modules that element chunks and the
- * instances' chunks both use (SvcElement, h(), the commerce events…) and every name a chunk borrows of service.js's own
- * modules. A chunk carries no copy of the core: `common` reads those names from an object the core puts under a symbol
+ * smaller than three). What chunks share is in one more file, `common`: the modules that an element's chunk and
+ * another (auto-tracking, a platform) both use, if any, and every name a chunk borrows of service.js's own modules;
+ * what element chunks alone share (SvcElement, h()…) is in each of them, where it gzips best. A chunk carries no copy of the core: `common` reads those names from an object the core puts under a symbol
  * named after its own code (two copies of the same build on a page share it; two different builds never mix).
  * service.js learns each chunk's files from a manifest the build defines in it (SVC_CHUNKS), so that it fetches a
  * chunk and its imports at once. The chunks are built without esbuild's code splitting, which would share a combo's
@@ -246,11 +246,28 @@ async function pageSdk() {
     ...browser, plugins: [...browser.plugins, linking()], entryPoints: chunkEntries, outdir: OUT, format: 'esm', splitting: true, metafile: true, write: false,
   });
   const common = { modules: [...sharedModules(split.metafile), ...held] };
-  // 2. Which of their names the chunks use, and a short name for each.
-  const used = new Set();
-  for (const { text } of (await chunkBuild(common, languages, { write: false, sourcemap: false })).outputFiles) {
-    for (const [, m, name] of text.matchAll(/\("common(\d+)","([\w$]+)"\)/g)) used.add(`${m} ${name}`);
+  // 2. Which of their names the chunks use, and a short name for each. Of the shared modules, `common` keeps those
+  //    that an element's chunk and another both use (and what those import of them): the rest go in the chunks.
+  const usage = async () => {
+    const used = new Set();
+    const users = new Map();
+    for (const { path, text } of (await chunkBuild(common, languages, { write: false, sourcemap: false })).outputFiles) {
+      const element = basename(path, '.js').split('_').every((n) => ELEMENT_CHUNKS.includes(n));
+      for (const [, m, name] of text.matchAll(/\("common(\d+)","([\w$]+)"\)/g)) {
+        used.add(`${m} ${name}`);
+        users.set(common.modules[m], { ...users.get(common.modules[m]), [element ? 'element' : 'other']: true });
+      }
+    }
+    return { used, users };
+  };
+  const { users } = await usage();
+  const shared = common.modules.filter((path) => !held.has(path));
+  const kept = shared.filter((path) => users.get(path)?.element && users.get(path)?.other);
+  for (let i = 0; i < kept.length; i++) {
+    for (const { path } of split.metafile.inputs[kept[i]].imports) if (shared.includes(path) && !kept.includes(path)) kept.push(path);
   }
+  common.modules = [...kept.sort(), ...held];
+  const { used } = await usage();
   common.names = new Map([...used].sort().map((key, i) => {
     const [m, name] = key.split(' ');
     return [shortName(i), [Number(m), name]];
@@ -279,9 +296,11 @@ async function pageSdk() {
     for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
   }
   const kit = [...wanted].filter(([, names]) => names.size > 0);
-  // Every chunk imports nothing but `common`: the loader fetches a chunk's file and `common` at once.
+  // Every chunk imports nothing but `common` (some not even that): the loader fetches a chunk's file and `common` at
+  // once, which is what the manifest lists.
   for (const [name, files] of Object.entries(manifest)) {
     if (files[0] !== name || files.slice(1).some((f) => f !== 'common')) throw new Error(`chunk ${name}: ${files}`);
+    manifest[name] = [name, 'common'];
   }
   // The chunks' folder is named after their code: a build's chunks never mix with another's.
   await Promise.all(chunkFiles(OUT).map((f) => terse(f, true)));
