@@ -3,7 +3,7 @@
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { minify } from 'terser';
@@ -38,6 +38,11 @@ const pluginNames = existsSync('plugins')
       .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
       .map((d) => d.name)
   : [];
+
+/** The element chunks, in the order of ELEMENT_CHUNKS in bundles/chunk-loader.ts (a combo is named in that order). */
+const ELEMENT_CHUNKS = ['experiences', 'recommendations', 'consent'];
+/** Where the page's chunks are built, before the build names their folder after them. */
+const OUT = 'dist/chunks/next';
 
 await pageSdk();
 await Promise.all([
@@ -104,7 +109,12 @@ async function terse(file, module = false) {
     // keep_fargs: false drops unused trailing parameters; nothing here (nor in Lit) reads a function's `length`.
     // unsafe_arrows turns function expressions that use no `this` into arrows (mostly the IIFEs terser makes of
     // functions called once): nothing in these bundles calls a function expression with `new` or reads its prototype.
-    compress: { passes: 3, keep_fargs: false, unsafe_arrows: true },
+    // pure_getters: reading a property has no side effect (no code here reads one for its effect, a reflow say).
+    // hoist_funs: function declarations first in their scope, where they are hoisted to anyway. unsafe, in the
+    // classic scripts only (the core): `new Error()` becomes `Error()`, templates concatenations, and `String(x)`
+    // `x + ""`, which differ only for a symbol or an object with its own valueOf; the core's String() calls take a
+    // boolean or a validated feed id. The chunks' take what a platform's page hands them: they keep theirs.
+    compress: { passes: 3, keep_fargs: false, unsafe_arrows: true, pure_getters: true, hoist_funs: true, unsafe: !module },
     mangle: true,
     module,
     ecma: 2020,
@@ -117,18 +127,23 @@ async function terse(file, module = false) {
   writeFileSync(`${file}.map`, String(result.map));
 }
 
-/** The chunks' files, from dist/chunks/. */
-function chunkFiles() {
-  return readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `dist/chunks/${f}`);
+/** The chunks' files, from dist/chunks/ (or `dir`). */
+function chunkFiles(dir = 'dist/chunks') {
+  return readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `${dir}/${f}`);
 }
 
 /**
- * dist/service.js and its chunks. The chunks are ES modules (esbuild's code splitting: code two chunks share is one
- * more file, fetched in parallel with them) built from bundles/chunks/*.ts and the modules those import on demand (the
- * banner's languages). A chunk does not carry its own copy of what service.js already holds: every module of the core
- * that a chunk imports is borrowed from the core, through an object the core puts under a symbol named after its own
- * code (two copies of the same build on a page share it; two different builds never mix). service.js learns each
- * chunk's files from a manifest the build defines in it (SVC_CHUNKS), so that it fetches a chunk and its imports at once.
+ * dist/service.js and its chunks, ES modules in dist/chunks/ that service.js fetches when the page uses them: a chunk
+ * for each element kind, integration and auto-tracking (bundles/chunks/*.ts), one for each of the banner's languages
+ * (the banner imports its texts on demand), and a combo for each combination of two or three element chunks, which a
+ * page that has several kinds of element at its first look fetches instead of their chunks (one file gzips ≈1 KB
+ * smaller than three). What chunks share is in one more file, `common`: the modules that an element's chunk and
+ * another (auto-tracking, a platform) both use, if any, and every name a chunk borrows of service.js's own modules;
+ * what element chunks alone share (SvcElement, h()…) is in each of them, where it gzips best. A chunk carries no copy of the core: `common` reads those names from an object the core puts under a symbol
+ * named after its own code (two copies of the same build on a page share it; two different builds never mix).
+ * service.js learns each chunk's files from a manifest the build defines in it (SVC_CHUNKS), so that it fetches a
+ * chunk and its imports at once. The chunks are built without esbuild's code splitting, which would share a combo's
+ * code out again into files of their own; `common` is imported under short names this build picks.
  */
 async function pageSdk() {
   const core = { ...browser, entryPoints: ['bundles/service.ts'], format: 'iife' };
@@ -140,21 +155,37 @@ async function pageSdk() {
   const held = new Set(coreModules.filter((p) => coreOutput.inputs[p]?.bytesInOutput > 0));
   const kitKey = `svc.kit.${createHash('sha256').update(probe.outputFiles[0].contents).digest('hex').slice(0, 10)}`;
   const borrowed = new Set();
-  const borrowFromCore = {
-    name: 'borrow-from-core',
+  const texts = readdirSync('plugins/consent-banner/texts').filter((f) => f.endsWith('.ts'))
+    .map((f) => [`texts-${basename(f, '.ts')}`, `plugins/consent-banner/texts/${f}`]);
+  /**
+   * How a build links its modules: the core's are borrowed from the kit, inside `common` (and while finding what it
+   * holds); in a chunk, the core's and common's modules are imports of the common file (`common.names`: its short
+   * names; before they are known, each name is a pure call that shows in the output when used). `languages` names the
+   * banner's text files a chunk imports.
+   */
+  const linking = (common, languages) => ({
+    name: 'link-chunks',
     setup(b) {
       b.onResolve({ filter: /^\./ }, async (args) => {
         if (args.pluginData?.inner) return undefined;
         const found = await b.resolve(args.path, { importer: args.importer, resolveDir: args.resolveDir, kind: args.kind, pluginData: { inner: true } });
         const path = relative(process.cwd(), found.path);
         if (found.errors.length > 0) return undefined;
+        const language = languages && /^plugins\/consent-banner\/texts\/(\w+)\.ts$/.exec(path)?.[1];
+        if (language) return { path: `./texts-${language}.js`, external: true };
+        if (common?.modules.includes(path)) return { path, namespace: 'common' };
+        if (held.has(path)) {
+          borrowed.add(path);
+          return { path, namespace: 'core' };
+        }
         // The SDK's modules do nothing when imported (elements are defined by their plugin's factory): what a chunk
-        // does not use of them stays out of it, and out of the chunks it shares with others.
-        if (!held.has(path)) return { path: found.path, sideEffects: false };
-        borrowed.add(path);
-        return { path, namespace: 'core' };
+        // does not use of them stays out of it.
+        return { path: found.path, sideEffects: false };
       });
       b.onResolve({ filter: /^svc-borrow$/ }, () => ({ path: 'borrow', namespace: 'core' }));
+      // The common file does nothing when imported (sideEffects: false): esbuild then drops a module's import of it
+      // when the chunk uses none of its names, where it would keep an empty `import{}from"./common.js"`.
+      b.onResolve({ filter: /^svc-common$/ }, () => (common.names ? { path: './common.js', external: true, sideEffects: false } : { path: 'use', namespace: 'common' }));
       // Each name the core's module exports, read from the core's kit when the chunk runs; a pure call, so that the
       // names no chunk uses are shaken off (and the core need not keep them for it).
       b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
@@ -168,32 +199,120 @@ async function pageSdk() {
           loader: 'js',
         };
       });
+      b.onLoad({ filter: /.*/, namespace: 'common' }, async ({ path }) => {
+        if (path === 'use') return { contents: 'export const use = (m, name) => [m, name];', loader: 'js' };
+        const m = common.modules.indexOf(path);
+        if (common.names) {
+          const names = [...common.names].filter(([, [module]]) => module === m);
+          return { contents: `export { ${names.map(([alias, [, n]]) => `${alias} as ${n}`).join(', ')} } from 'svc-common';`, loader: 'js' };
+        }
+        const names = await exportNames(path);
+        return {
+          contents: `import { use } from 'svc-common';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ use("common${m}", ${JSON.stringify(n)});`).join('\n')}`,
+          loader: 'js',
+        };
+      });
+      // A combo: the default export of each of its element chunks, under the chunk's name.
+      b.onResolve({ filter: /^combo:/ }, ({ path }) => ({ path: path.slice(6), namespace: 'combo' }));
+      b.onLoad({ filter: /.*/, namespace: 'combo' }, ({ path }) => ({
+        contents: path.split('_').map((n) => `export { default as ${n} } from './bundles/chunks/${n}.ts';`).join('\n'),
+        resolveDir: process.cwd(),
+        loader: 'js',
+      }));
     },
-  };
-  rmSync('dist/chunks', { recursive: true, force: true });
-  const chunks = await build({
-    ...browser,
-    plugins: [...browser.plugins, borrowFromCore],
-    entryPoints: readdirSync('bundles/chunks').filter((f) => f.endsWith('.ts')).map((f) => `bundles/chunks/${f}`),
-    outdir: 'dist/chunks',
-    entryNames: '[name]-[hash]',
-    chunkNames: 'shared-[hash]',
-    format: 'esm',
-    splitting: true,
-    metafile: true,
   });
-  const manifest = chunkManifest(chunks.metafile);
+  const chunkEntries = Object.fromEntries(readdirSync('bundles/chunks').filter((f) => f.endsWith('.ts')).map((f) => [basename(f, '.ts'), `bundles/chunks/${f}`]));
+  // Each combination of two or three element chunks, named in the loader's order (ELEMENT_CHUNKS).
+  const combos = [[0, 1], [0, 2], [1, 2], [0, 1, 2]].map((c) => c.map((i) => ELEMENT_CHUNKS[i]).join('_'));
+  const chunkBuild = (common, languages, options) => build({
+    ...browser,
+    plugins: [...browser.plugins, linking(common, languages)],
+    entryPoints: { ...chunkEntries, ...Object.fromEntries(combos.map((c) => [c, `combo:${c}`])) },
+    outdir: OUT,
+    format: 'esm',
+    metafile: true,
+    ...options,
+  });
+
+  rmSync('dist/chunks', { recursive: true, force: true });
+  // The banner's languages, each a file of its own.
+  const textsBuild = await build({
+    ...browser, plugins: [...browser.plugins, linking()], entryPoints: Object.fromEntries(texts), outdir: OUT, format: 'esm', metafile: true,
+  });
+  const languages = chunkManifest(textsBuild.metafile);
+  // 1. Which modules `common` holds: those of the shared files esbuild's code splitting makes of the chunks (not the
+  //    combos) that both an element chunk and another chunk import, and the core's.
+  const split = await build({
+    ...browser, plugins: [...browser.plugins, linking()], entryPoints: chunkEntries, outdir: OUT, format: 'esm', splitting: true, metafile: true, write: false,
+  });
+  const common = { modules: [...sharedModules(split.metafile), ...held] };
+  // 2. Which of their names the chunks use, and a short name for each. Of the shared modules, `common` keeps those
+  //    that an element's chunk and another both use (and what those import of them): the rest go in the chunks.
+  const usage = async () => {
+    const used = new Set();
+    const users = new Map();
+    for (const { path, text } of (await chunkBuild(common, languages, { write: false, sourcemap: false })).outputFiles) {
+      const element = basename(path, '.js').split('_').every((n) => ELEMENT_CHUNKS.includes(n));
+      for (const [, m, name] of text.matchAll(/\("common(\d+)","([\w$]+)"\)/g)) {
+        used.add(`${m} ${name}`);
+        users.set(common.modules[m], { ...users.get(common.modules[m]), [element ? 'element' : 'other']: true });
+      }
+    }
+    return { used, users };
+  };
+  const { users } = await usage();
+  const shared = common.modules.filter((path) => !held.has(path));
+  const kept = shared.filter((path) => users.get(path)?.element && users.get(path)?.other);
+  for (let i = 0; i < kept.length; i++) {
+    for (const { path } of split.metafile.inputs[kept[i]].imports) if (shared.includes(path) && !kept.includes(path)) kept.push(path);
+  }
+  common.modules = [...kept.sort(), ...held];
+  const { used } = await usage();
+  common.names = new Map([...used].sort().map((key, i) => {
+    const [m, name] = key.split(' ');
+    return [shortName(i), [Number(m), name]];
+  }));
+  // 3. The common file, then the chunks and combos that import it.
+  const commonBuild = await build({
+    ...browser,
+    plugins: [...browser.plugins, linking()],
+    stdin: {
+      contents: common.modules.map((path, m) => {
+        const names = [...common.names].filter(([, [module]]) => module === m);
+        return names.length ? `export { ${names.map(([alias, [, n]]) => `${n} as ${alias}`).join(', ')} } from './${path}';` : '';
+      }).join('\n'),
+      resolveDir: process.cwd(),
+      sourcefile: 'common.ts',
+      loader: 'ts',
+    },
+    outdir: OUT,
+    entryNames: 'common',
+    format: 'esm',
+  });
+  const manifest = { ...chunkManifest((await chunkBuild(common, languages)).metafile), ...languages };
   // What the chunks borrow, read off their code: `borrow(<module>, "<name>")` calls (minified, under any name).
   const wanted = new Map([...borrowed].map((path) => [coreModules.indexOf(path), new Set()]));
-  for (const file of chunkFiles()) {
+  for (const file of chunkFiles(OUT)) {
     for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
   }
   const kit = [...wanted].filter(([, names]) => names.size > 0);
+  // Every chunk imports nothing but `common` (some not even that): the loader fetches a chunk's file and `common` at
+  // once, which is what the manifest lists.
+  for (const [name, files] of Object.entries(manifest)) {
+    if (files[0] !== name || files.slice(1).some((f) => f !== 'common')) throw new Error(`chunk ${name}: ${files}`);
+    manifest[name] = [name, 'common'];
+  }
+  // The chunks' folder is named after their code: a build's chunks never mix with another's.
+  await Promise.all(chunkFiles(OUT).map((f) => terse(f, true)));
+  const hash = createHash('sha256');
+  for (const file of chunkFiles(OUT).sort()) hash.update(`${file}\0${readFileSync(file, 'utf8')}\0`);
+  const folder = hash.digest('hex').slice(0, 8);
+  renameSync(OUT, `dist/chunks/${folder}`);
   await build({
     ...browser,
     format: 'iife',
     outfile: 'dist/service.js',
-    define: { ...define, SVC_CHUNKS: JSON.stringify(manifest) },
+    define: { ...define, SVC_CHUNKS: JSON.stringify(folder) },
     stdin: {
       // The kit first: a chunk fetched later finds the core's modules under the key.
       contents: `${kit.map(([m, names]) => `import { ${[...names].map((n) => `${n} as k${m}_${n}`).join(', ')} } from './${coreModules[m]}';`).join('\n')}
@@ -204,8 +323,35 @@ import './bundles/service.ts';`,
       loader: 'ts',
     },
   });
-  await Promise.all([terse('dist/service.js'), ...chunkFiles().map((f) => terse(f, true))]);
-  writeFileSync('dist/chunks/manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  await terse('dist/service.js');
+  writeFileSync('dist/chunks/manifest.json', `${JSON.stringify(Object.fromEntries(Object.entries(manifest).map(([name, files]) => [name, files.map((f) => `${folder}/${f}`)])), null, 2)}\n`);
+}
+
+/** `a`…`z`, `A`…`Z`, then two letters: the common file's export names. */
+function shortName(i) {
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return i < letters.length ? letters[i] : letters[Math.floor(i / letters.length) - 1] + letters[i % letters.length];
+}
+
+/**
+ * The modules of the shared files (code esbuild's code splitting put in a file of its own) that both an element chunk
+ * and another chunk (auto-track, a platform) import, directly or through another shared file; not the core's.
+ */
+function sharedModules(metafile) {
+  const reach = new Map();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!output.entryPoint?.startsWith('bundles/chunks/')) continue;
+    const element = ELEMENT_CHUNKS.includes(basename(output.entryPoint, '.ts'));
+    const files = [file];
+    for (let i = 0; i < files.length; i++) {
+      for (const imported of metafile.outputs[files[i]].imports) {
+        if (imported.kind === 'import-statement' && !files.includes(imported.path)) files.push(imported.path);
+      }
+    }
+    for (const shared of files.slice(1)) reach.set(shared, { ...reach.get(shared), [element ? 'element' : 'other']: true });
+  }
+  return [...reach].filter(([, r]) => r.element && r.other).flatMap(([file]) => Object.entries(metafile.outputs[file].inputs)
+    .filter(([path, input]) => input.bytesInOutput > 0 && !path.includes(':')).map(([path]) => path)).sort();
 }
 
 /** The names a module exports (its values; types are gone once compiled). */
@@ -215,24 +361,15 @@ async function exportNames(path) {
 }
 
 /**
- * `{chunk: [its file, then the files it imports, transitively]}` from the chunk build's metafile, names without the
- * folder and `.js`. A chunk is named after its entry: bundles/chunks/experiences.ts is `experiences`, the banner's
- * plugins/consent-banner/texts/de.ts (a dynamic import of the consent chunk) is `texts-de`.
+ * `{chunk: [its file, then the files it imports]}` from a build's metafile, names without the folder and `.js`; a
+ * chunk's file is named after its entry (`experiences`, `texts-de`, `experiences_recommendations`).
  */
 function chunkManifest(metafile) {
-  const short = (file) => basename(file, '.js');
   const manifest = {};
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (!output.entryPoint || !file.endsWith('.js')) continue;
-    const entry = output.entryPoint;
-    const name = entry.includes('/texts/') ? `texts-${basename(entry, '.ts')}` : basename(entry, '.ts');
-    const files = [file];
-    for (let i = 0; i < files.length; i++) {
-      for (const imported of metafile.outputs[files[i]].imports) {
-        if (imported.kind === 'import-statement' && !files.includes(imported.path)) files.push(imported.path);
-      }
-    }
-    manifest[name] = files.map(short);
+    const imports = output.imports.filter((i) => i.kind === 'import-statement').map((i) => basename(i.path, '.js'));
+    manifest[basename(file, '.js')] = [basename(file, '.js'), ...new Set(imports)];
   }
   return manifest;
 }

@@ -1,9 +1,10 @@
 // What a CMS page downloads of each SDK, gzip -9, by what the page uses: svc's page profiles (dist/service.js and the
-// chunks the page fetches, read from the build's manifest) beside GrowthBook's and Segment's script-tag builds, from
+// chunks the page fetches, read from the build's manifest: several kinds of element come as one combo) beside GrowthBook's and Segment's script-tag builds, from
 // the packages installed for this comparison. The sizes are files' bytes, not timings: they do not vary between runs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { pageChunks } from '../test/helpers/page-chunks.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -38,7 +39,7 @@ const gzipped = (file: string): number => gzipSync(readFileSync(join(ROOT, file)
 export function runSdkSizeBench(): { svc: SdkSizeRow[]; peers: SdkSizeRow[]; snippet: number } {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/chunks/manifest.json'), 'utf8')) as Record<string, string[]>;
   const svc = PROFILES.map(({ page, chunks, budget }) => {
-    const files = ['dist/service.js', ...new Set(chunks.flatMap((c) => {
+    const files = ['dist/service.js', ...new Set(pageChunks(chunks).flatMap((c) => {
       if (!manifest[c]) throw new Error(`the build made no chunk ${c}: run npm run build`);
       return manifest[c].map((f) => `dist/chunks/${f}.js`);
     }))];

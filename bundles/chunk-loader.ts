@@ -3,11 +3,11 @@
 import type { ServicePlugin } from '../src/index.js';
 
 /**
- * Set by the build (esbuild.config.mjs): each chunk's files, its own first and then every file it imports, named
- * without the folder and `.js`. All of them are fetched at once, so a chunk costs one round trip after service.js,
- * never a waterfall through its imports.
+ * Set by the build (esbuild.config.mjs): the folder of this build's chunks in chunks/, named after their code. A chunk
+ * is `<folder>/<chunk>.js`, and imports one other file, `<folder>/common.js` (what chunks share): both are fetched at
+ * once, so a chunk costs one round trip after service.js, never a waterfall through its import.
  */
-declare const SVC_CHUNKS: Record<string, string[]>;
+declare const SVC_CHUNKS: string;
 
 /** A plugin factory: what an element's or integration's chunk exports as its default. */
 export type PluginFactory = (options?: object) => ServicePlugin;
@@ -22,20 +22,20 @@ export const ELEMENT_CHUNKS: Record<string, string> = {
 
 /**
  * A loader of chunks from `base` (the URL of the folder service.js came from: a CDN and a self-hosted copy both
- * work). Each chunk is fetched once; its load resolves to the chunk's default export, or `undefined` when a file of
- * it could not be fetched or run (the caller then leaves the page as it was without svc: never an error thrown).
+ * work). Each chunk is fetched once; `load(chunk)` resolves to the chunk's default export, `load(combo, chunk)` to what
+ * a combo exports of one of its element chunks, and either to `undefined` when a file of it could not be fetched or run
+ * (the caller then leaves the page as it was without svc: never an error thrown).
  */
-export function chunkLoader(base: string): (name: string) => Promise<PluginFactory | undefined> {
-  const loads = new Map<string, Promise<PluginFactory | undefined>>();
-  return (name) => {
+export function chunkLoader(base: string): (name: string, part?: string) => Promise<PluginFactory | undefined> {
+  const loads = new Map<string, Promise<Record<string, PluginFactory> | undefined>>();
+  return (name, part = 'default') => {
     let load = loads.get(name);
     if (!load) {
-      const files = SVC_CHUNKS[name] ?? [];
-      load = Promise.all(files.map((file) => import(`${base}chunks/${file}.js`) as Promise<{ default?: PluginFactory }>))
-        .then(([own]) => own?.default, () => undefined);
+      load = Promise.all([name, 'common'].map((file) => import(`${base}chunks/${SVC_CHUNKS}/${file}.js`) as Promise<Record<string, PluginFactory>>))
+        .then(([own]) => own, () => undefined);
       loads.set(name, load);
     }
-    return load;
+    return load.then((own) => own?.[part]);
   };
 }
 
@@ -58,15 +58,16 @@ export function afterFirstPaint(): Promise<void> {
 const SELECTOR = Object.keys(ELEMENT_CHUNKS).join();
 
 /**
- * Calls `found(tag, element)` once per element name, for the first element of that name in the page now or added
- * later (a MutationObserver that looks at added nodes only, and stops once every name was found).
+ * Calls `found(elements)` with the first element of each name not seen before, in ELEMENT_CHUNKS' order (the order
+ * the build names a combo in), for the elements in the page now and each time more are added (a MutationObserver that
+ * looks at added nodes only, and stops once every name was found).
  */
-export function watchElements(found: (tag: string, element: Element) => void): void {
+export function watchElements(found: (elements: Element[]) => void): void {
   const waiting = new Set(Object.keys(ELEMENT_CHUNKS));
   const look = (): void => {
-    for (const element of document.querySelectorAll(SELECTOR)) {
-      if (waiting.delete(element.localName)) found(element.localName, element);
-    }
+    const elements = [...waiting].flatMap((tag) => document.querySelector(tag) ?? []);
+    for (const element of elements) waiting.delete(element.localName);
+    if (elements.length > 0) found(elements);
     if (waiting.size === 0) observer.disconnect();
   };
   const observer = new MutationObserver((records) => {

@@ -44,22 +44,30 @@ class BundledServiceJs extends ServiceJs {
   }
 }
 
-void painted.then(() => watchElements((tag, element) => {
-  const name = ELEMENT_CHUNKS[tag]!;
-  // The banner's texts in the one language it shows, fetched beside its code.
-  if (name === 'consent') void load(`texts-${bannerLanguage(element as HTMLElement)}`);
-  // An element is defined once the instances' own chunks are in too: what it sends (an exposure) then comes after its
-  // session's `Session start`, as when everything was one file.
-  void Promise.all([load(name), ...instances.values()]).then(([make]) => {
-    if (!make) {
-      for (const [other, chunk] of Object.entries(ELEMENT_CHUNKS)) if (chunk === name) defineStandIn(other);
-      return;
-    }
-    if (arrived.includes(make)) return;
-    make(); // defines the element, also on a page without an instance yet
-    arrived.push(make);
-    for (const svc of instances.keys()) svc.use(make());
-  });
+/** The element chunks fetched so far, each from its own file or in a combo (never both: its plugin is installed once). */
+const fetched = new Set<string>();
+
+void painted.then(() => watchElements((elements) => {
+  const names = [...new Set(elements.map((element) => ELEMENT_CHUNKS[element.localName]!))].filter((name) => !fetched.has(name));
+  // Several kinds of element at one look come in one file, the combo of their chunks (one file gzips smaller).
+  const combo = names[1] ? names.join('_') : '';
+  for (const name of names) {
+    fetched.add(name);
+    // The banner's texts in the one language it shows, fetched beside its code.
+    const first = elements.find((element) => ELEMENT_CHUNKS[element.localName] === name) as HTMLElement;
+    if (name === 'consent') void load(`texts-${bannerLanguage(first)}`);
+    // An element is defined once the instances' own chunks are in too: what it sends (an exposure) then comes after
+    // its session's `Session start`, as when everything was one file.
+    void Promise.all([combo ? load(combo, name) : load(name), ...instances.values()]).then(([make]) => {
+      if (!make) {
+        for (const [other, chunk] of Object.entries(ELEMENT_CHUNKS)) if (chunk === name) defineStandIn(other);
+        return;
+      }
+      make(); // defines the element, also on a page without an instance yet
+      arrived.push(make);
+      for (const svc of instances.keys()) svc.use(make());
+    });
+  }
 }));
 
 window.ServiceJs ??= BundledServiceJs;

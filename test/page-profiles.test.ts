@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import type { ServiceJs } from '../src/index.js';
+import { pageChunks } from './helpers/page-chunks.js';
 import { loader, snippet } from './helpers/readme-snippet.js';
 
 // The page profiles of the README's "Builds" table, each a CMS page with the README's snippet loading dist/service.js
@@ -16,9 +17,9 @@ const HERO = `<svc-experience name="profiles-hero"><h1 id="fallback">Welcome</h1
 const TEXT = '<p>Our roasts are small-batch and shipped within a day.</p>';
 const frames: HTMLIFrameElement[] = [];
 
-/** The SDK files a profile fetches: service.js, then each chunk's files (shared ones once). */
+/** The SDK files a profile fetches: service.js, then each chunk's files (shared ones once; elements at the first look as a combo). */
 function profile(...chunks: string[]): string[] {
-  const files = new Set(chunks.flatMap((chunk) => {
+  const files = new Set(pageChunks(chunks).flatMap((chunk) => {
     expect(manifest[chunk], `the build's manifest has the chunk ${chunk}`).to.be.an('array');
     return manifest[chunk]!.map((file) => `/dist/chunks/${file}.js`);
   }));
@@ -129,6 +130,20 @@ describe('the page profiles, through the README snippet and our real service', (
     await until(win, () => status(win, 'svc-recommendations') === 'ready');
     expect(cards(win)).to.be.greaterThan(0);
     expect(await fetched(win)).to.deep.equal(profile('recommendations'));
+  });
+
+  it('an element of a kind the first look\'s combo lacks gets its own chunk, and both kinds work', async () => {
+    const win = await visit(`${HERO}${TEXT}<svc-recommendations feed="1" limit="2"></svc-recommendations>`, { autoTrack: 'false' });
+    await until(win, () => status(win, 'svc-experience') === 'ready' && status(win, 'svc-recommendations') === 'ready');
+    win.document.body.insertAdjacentHTML('beforeend', '<svc-consent></svc-consent>');
+    const banner = (): ShadowRoot | null | undefined => win.document.querySelector('svc-consent')?.shadowRoot;
+    await until(win, () => (banner()?.querySelectorAll('button').length ?? 0) > 0);
+    expect(banner()!.textContent).to.contain('Accept all');
+    // A kind the page already has comes from the file that brought it: nothing more is fetched.
+    win.document.body.insertAdjacentHTML('beforeend', '<svc-consent-button></svc-consent-button><svc-recommendations feed="1" limit="2"></svc-recommendations>');
+    expect(await fetched(win)).to.deep.equal([...new Set([...profile('experiences', 'recommendations'), ...profile('consent', 'texts-en')])].sort());
+    expect(win.document.querySelectorAll('svc-recommendations')[1]!.shadowRoot, 'the second feed renders').to.not.equal(null);
+    expect(win.problems).to.deep.equal([]);
   });
 
   it('chunks that answer 404 leave each element\'s fallback, and nothing in the console', async () => {

@@ -20,10 +20,11 @@ describe('SDK delivery at /svc/', () => {
     writeFileSync(join(root, 'dist', 'service.js'), SDK);
     writeFileSync(join(root, 'dist', 'service.js.br'), brotliCompressSync(SDK));
     writeFileSync(join(root, 'dist', 'service.js.gz'), gzipSync(SDK));
-    mkdirSync(join(root, 'dist', 'chunks'));
-    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js'), CHUNK);
-    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js.br'), brotliCompressSync(CHUNK));
-    writeFileSync(join(root, 'dist', 'chunks', 'experiences-ABCD1234.js.gz'), gzipSync(CHUNK));
+    // A build's chunks are in a folder named after their code (esbuild.config.mjs).
+    mkdirSync(join(root, 'dist', 'chunks', 'abcd1234'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'chunks', 'abcd1234', 'experiences.js'), CHUNK);
+    writeFileSync(join(root, 'dist', 'chunks', 'abcd1234', 'experiences.js.br'), brotliCompressSync(CHUNK));
+    writeFileSync(join(root, 'dist', 'chunks', 'abcd1234', 'experiences.js.gz'), gzipSync(CHUNK));
     writeFileSync(join(root, 'dist', 'server.mjs'), 'secret();');
     mkdirSync(join(root, 'admin'));
     writeFileSync(join(root, 'admin', 'index.html'), '<!doctype html><title>svc admin</title>');
@@ -75,8 +76,8 @@ describe('SDK delivery at /svc/', () => {
 
   it('serves service.js\'s chunks beside it the same way: precompressed, with an ETag, immutable under the version', async () => {
     for (const [url, cacheControl] of [
-      ['/svc/9.8.7/chunks/experiences-ABCD1234.js', 'public, max-age=31536000, immutable'],
-      ['/svc/chunks/experiences-ABCD1234.js', 'public, max-age=300'],
+      ['/svc/9.8.7/chunks/abcd1234/experiences.js', 'public, max-age=31536000, immutable'],
+      ['/svc/chunks/abcd1234/experiences.js', 'public, max-age=300'],
     ] as const) {
       const br = await get(url, { 'accept-encoding': 'gzip, br' });
       assert.equal(br.statusCode, 200, url);
@@ -87,14 +88,14 @@ describe('SDK delivery at /svc/', () => {
       // import() asks for a module in CORS mode: a page on another origin than the service must be let read it.
       assert.equal(br.headers['access-control-allow-origin'], '*', url);
       // The file carries no sourceMappingURL comment: developer tools find its map from this header.
-      assert.equal(br.headers.sourcemap, 'experiences-ABCD1234.js.map', url);
+      assert.equal(br.headers.sourcemap, 'experiences.js.map', url);
       assert.equal(brotliDecompressSync(br.rawPayload).toString('utf8'), CHUNK, url);
       const gz = await get(url, { 'accept-encoding': 'gzip' });
       assert.equal(gunzipSync(gz.rawPayload).toString('utf8'), CHUNK, url);
       const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
       assert.equal(again.statusCode, 304, url);
     }
-    assert.equal((await get('/svc/9.8.7/chunks/experiences-OTHER000.js')).statusCode, 404);
+    assert.equal((await get('/svc/9.8.7/chunks/other000/experiences.js')).statusCode, 404);
   });
 
   it('serves the admin console\'s page at /admin/, never its TypeScript sources', async () => {
