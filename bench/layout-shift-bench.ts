@@ -29,13 +29,13 @@
 // and sources; the events), then a summary (runs, median and max CLS, runs above 0.01). Exits 1 when a run's CLS is
 // above 0.01.
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse, { type Flags } from 'lighthouse';
+import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { startPages } from './page-cost-bench.js';
+import { lighthouseVisitor, startPages, type LighthouseVisitor } from './page-cost-bench.js';
 
 type Throttle = 'none' | 'cpu4' | 'mobile' | 'lighthouse' | 'lighthouse-bench';
 type Viewport = 'mobile' | 'desktop';
-type Visitor = 'new' | 'returning';
+type Visitor = LighthouseVisitor;
 
 interface Rect { x: number; y: number; width: number; height: number }
 interface Source { node: string; previousRect: Rect; currentRect: Rect }
@@ -218,17 +218,6 @@ async function load(context: BrowserContext, url: string, throttle: Throttle, vi
   } finally {
     await p.close();
   }
-}
-
-/**
- * Lighthouse's settings for a visitor: `new` clears the page's origin's localStorage, IndexedDB and cookies besides
- * what Lighthouse clears by default (the HTTP cache, service workers, Cache Storage); `returning` resets nothing, so
- * localStorage, IndexedDB and the HTTP cache (service.js and its chunks, `immutable`) stay from the run before.
- */
-export function lighthouseVisitor(visitor: Visitor): Pick<Flags, 'clearStorageTypes' | 'disableStorageReset'> {
-  return visitor === 'new'
-    ? { clearStorageTypes: ['file_systems', 'shader_cache', 'service_workers', 'cache_storage', 'local_storage', 'indexeddb', 'cookies'] }
-    : { disableStorageReset: true };
 }
 
 /** One Lighthouse run (mobile, DevTools throttling): its CLS and its layout-shift entries, from the trace. */
