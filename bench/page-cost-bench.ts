@@ -1,6 +1,6 @@
 // What svc costs a page, as Google measures it: Lighthouse (mobile, simulated throttling) on one CMS-like page served
 // from another origin than the service, once without svc and once with the README's snippet, alternating, median
-// of 3 each. The page: a heading, <svc-experience> with a fallback and two templates, text, <svc-recommendations>
+// of 3 each (rounds alternate new visitors, storage cleared, and returning ones: 2 of 3 new). The page: a heading, <svc-experience> with a fallback and two templates, text, <svc-recommendations>
 // with four products, more text, <svc-consent>. The service is `npm start`'s: the shipped config, a fresh database.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
