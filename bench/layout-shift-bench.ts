@@ -13,8 +13,8 @@
 //   (Lighthouse itself, mobile, `throttlingMethod: 'devtools'`, as the page-cost bench runs it: its CLS and the
 //   trace's LayoutShift events); `lighthouse-bench` (the same, each counted run preceded by the page-cost bench's
 //   other audits: the page without svc and the hero pages, simulated and DevTools throttling).
-//   Lighthouse clears neither localStorage nor IndexedDB between runs in one Chrome: after its first run every
-//   Lighthouse visitor is a returning one.
+//   Lighthouse by itself clears neither localStorage nor IndexedDB between runs in one Chrome; here a `new` visitor's
+//   run clears them (and cookies), and a `returning` visitor's run resets nothing (see lighthouseVisitor).
 // - `--viewport`: `mobile` (412×823 at 1.75×, a mobile user agent) or `desktop` (1280×800).
 // - `--visitor`: `new` (a fresh browser context per load) or `returning` (one context for every load, after one
 //   uncounted load: localStorage, IndexedDB and the HTTP cache kept).
@@ -31,11 +31,11 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { startPages } from './page-cost-bench.js';
+import { lighthouseVisitor, startPages, type LighthouseVisitor } from './page-cost-bench.js';
 
 type Throttle = 'none' | 'cpu4' | 'mobile' | 'lighthouse' | 'lighthouse-bench';
 type Viewport = 'mobile' | 'desktop';
-type Visitor = 'new' | 'returning';
+type Visitor = LighthouseVisitor;
 
 interface Rect { x: number; y: number; width: number; height: number }
 interface Source { node: string; previousRect: Rect; currentRect: Rect }
@@ -139,9 +139,10 @@ const MOBILE_UA = 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWeb
  * Forced outcomes the random orders may not reach: the feed answers fewer products than `limit` (`feed-1`, `feed-2`,
  * `feed-3`), or fails (`feed-error`); the Choose API fails (`choose-error`) or answers after the deadline
  * (`choose-late`); service.js never arrives (`no-sdk`) or arrives 3 s late (`sdk-late`); product images fail
- * (`images-404`).
+ * (`images-404`); the recommendations element's chunk answers 404 (`recs-chunk-404`: its stand-in).
  */
-export type Scenario = 'normal' | 'feed-1' | 'feed-2' | 'feed-3' | 'feed-error' | 'choose-error' | 'choose-late' | 'no-sdk' | 'sdk-late' | 'images-404';
+export type Scenario = 'normal' | 'feed-1' | 'feed-2' | 'feed-3' | 'feed-error' | 'choose-error' | 'choose-late' | 'no-sdk' | 'sdk-late' | 'images-404'
+  | 'recs-chunk-404';
 
 async function forceScenario(p: Page, scenario: Scenario): Promise<void> {
   await p.setRequestInterception(true);
@@ -164,6 +165,7 @@ async function forceScenario(p: Page, scenario: Scenario): Promise<void> {
     if (url.endsWith('/service.js') && scenario === 'no-sdk') return void req.abort();
     if (url.endsWith('/service.js') && scenario === 'sdk-late') return void setTimeout(() => void req.continue().catch(() => undefined), 3000);
     if (/\/img\//.test(url) && scenario === 'images-404') return void req.respond({ status: 404, body: '' });
+    if (/\/chunks\/recommendations-[^/]*\.js$/.test(url) && scenario === 'recs-chunk-404') return void req.respond({ status: 404, body: '' });
     void req.continue().catch(() => undefined);
   });
 }
@@ -219,8 +221,8 @@ async function load(context: BrowserContext, url: string, throttle: Throttle, vi
 }
 
 /** One Lighthouse run (mobile, DevTools throttling): its CLS and its layout-shift entries, from the trace. */
-async function lighthouseLoad(url: string, port: number, throttlingMethod: 'devtools' | 'simulate' = 'devtools'): Promise<Load> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], throttlingMethod });
+async function lighthouseLoad(url: string, port: number, throttlingMethod: 'devtools' | 'simulate' = 'devtools', visitor: Visitor = 'new'): Promise<Load> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], throttlingMethod, ...lighthouseVisitor(visitor) });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`layout shift bench: Lighthouse gave no report for ${url}`);
   const items = ((lhr.audits['layout-shifts']?.details as { items?: unknown[] } | undefined)?.items ?? []) as
@@ -278,8 +280,9 @@ export async function runLayoutShiftBench(options: {
       for (const throttle of options.throttles) {
         for (const viewport of options.viewports) {
           for (const visitor of options.visitors) {
-            // Lighthouse: its mobile emulation, its own storage (see above), no forced scenario.
-            if (throttle.startsWith('lighthouse') && (viewport !== 'mobile' || visitor !== 'new' || scenario !== 'normal')) continue;
+            // Lighthouse: its mobile emulation, no forced scenario; a new visitor's storage cleared before each run, a
+            // returning one's kept (see lighthouseVisitor).
+            if (throttle.startsWith('lighthouse') && (viewport !== 'mobile' || scenario !== 'normal')) continue;
             const loads: Load[] = [];
             log('');
             log(`### ${scenario === 'normal' ? '' : `scenario ${scenario}, `}throttle ${throttle}, viewport ${viewport}, ${visitor} visitor`);
@@ -290,19 +293,21 @@ export async function runLayoutShiftBench(options: {
                 chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
                 chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
               });
+              // A returning visitor has been here once before the counted runs.
+              if (visitor === 'returning') await lighthouseLoad(url, chrome.port, 'devtools', 'new');
               for (let i = 0; i < options.runs; i++) {
                 if (throttle === 'lighthouse-bench') {
                   // The page-cost bench's sequence around each counted run: the other pages, both throttling methods.
                   for (const side of ['without', 'heroWithout', 'heroWith'] as const) {
                     for (const method of ['simulate', 'devtools'] as const) {
-                      const other = await lighthouseLoad(pages.url(side), chrome.port, method);
+                      const other = await lighthouseLoad(pages.url(side), chrome.port, method, visitor);
                       if (other.cls > 0) log(`|  | | (${side}, ${method}: CLS ${other.cls.toFixed(4)}) | |`);
                     }
                   }
-                  const sim = await lighthouseLoad(url, chrome.port, 'simulate');
+                  const sim = await lighthouseLoad(url, chrome.port, 'simulate', visitor);
                   if (sim.cls > 0) log(`|  | | (with, simulate: CLS ${sim.cls.toFixed(4)}) | |`);
                 }
-                const l = await lighthouseLoad(url, chrome.port);
+                const l = await lighthouseLoad(url, chrome.port, 'devtools', visitor);
                 loads.push(l);
                 for (const line of formatLoad(i, l, options.verbose ?? false)) log(line);
               }
@@ -341,12 +346,13 @@ export async function runLayoutShiftBench(options: {
 
 export function formatLayoutShiftSummary(results: ConditionResult[]): string {
   return [
-    '| scenario | throttle | viewport | visitor | runs | median CLS | max CLS | runs with CLS > 0.01 |',
-    '|---|---|---|---|---|---|---|---|',
+    '| scenario | throttle | viewport | visitor | runs | median CLS | p90 | p95 | max CLS | runs with CLS > 0 | runs with CLS > 0.01 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.map((r) => {
       const cls = r.loads.map((l) => l.cls).sort((a, b) => a - b);
-      return `| ${r.scenario} | ${r.throttle} | ${r.viewport} | ${r.visitor} | ${cls.length} | ${(cls[Math.floor(cls.length / 2)] ?? NaN).toFixed(4)} | ` +
-        `${Math.max(...cls).toFixed(4)} | ${cls.filter((c) => c > 0.01).length} |`;
+      const p = (q: number): string => (cls[Math.min(cls.length - 1, Math.ceil(q * cls.length) - 1)] ?? NaN).toFixed(4);
+      return `| ${r.scenario} | ${r.throttle} | ${r.viewport} | ${r.visitor} | ${cls.length} | ${p(0.5)} | ${p(0.9)} | ${p(0.95)} | ` +
+        `${Math.max(...cls).toFixed(4)} | ${cls.filter((c) => c > 0).length} | ${cls.filter((c) => c > 0.01).length} |`;
     }),
   ].join('\n');
 }

@@ -1,13 +1,13 @@
 // What svc costs a page, as Google measures it: Lighthouse (mobile, simulated throttling) on one CMS-like page served
 // from another origin than the service, once without svc and once with the README's snippet, alternating, median
-// of 3 each. The page: a heading, <svc-experience> with a fallback and two templates, text, <svc-recommendations>
+// of 3 each (rounds alternate new visitors, storage cleared, and returning ones: 2 of 3 new). The page: a heading, <svc-experience> with a fallback and two templates, text, <svc-recommendations>
 // with four products, more text, <svc-consent>. The service is `npm start`'s: the shipped config, a fresh database.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { type Flags } from 'lighthouse';
 import { buildApp } from '../server/app.js';
 import { loadConfigFile } from '../server/config/load-config.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
@@ -97,8 +97,21 @@ function listen(server: Server): Promise<number> {
   }));
 }
 
-async function audit(url: string, port: number, throttlingMethod: Throttling): Promise<PageCost> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], throttlingMethod });
+export type LighthouseVisitor = 'new' | 'returning';
+
+/**
+ * Lighthouse's settings for a visitor: `new` clears the page's origin's localStorage, IndexedDB and cookies besides
+ * what Lighthouse clears by default (the HTTP cache, service workers, Cache Storage); `returning` resets nothing, so
+ * localStorage, IndexedDB and the HTTP cache (service.js and its chunks, `immutable`) stay from the run before.
+ */
+export function lighthouseVisitor(visitor: LighthouseVisitor): Pick<Flags, 'clearStorageTypes' | 'disableStorageReset'> {
+  return visitor === 'new'
+    ? { clearStorageTypes: ['file_systems', 'shader_cache', 'service_workers', 'cache_storage', 'local_storage', 'indexeddb', 'cookies'] }
+    : { disableStorageReset: true };
+}
+
+async function audit(url: string, port: number, throttlingMethod: Throttling, visitor: LighthouseVisitor): Promise<PageCost> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], throttlingMethod, ...lighthouseVisitor(visitor) });
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`page cost bench: Lighthouse gave no report for ${url}`);
   const value = (id: string): number => Number(lhr.audits[id]?.numericValue ?? NaN);
@@ -148,6 +161,9 @@ export async function startPages<Page extends string = Side>(
   };
 }
 
+/** The visitor of a page-cost round: even rounds new, odd ones returning. */
+export const visitorOfRound = (round: number): LighthouseVisitor => (round % 2 === 0 ? 'new' : 'returning');
+
 export async function runPageCostBench(rounds = 3): Promise<PageCostResult> {
   const pages = await startPages();
   const chrome = await chromeLauncher.launch({
@@ -158,12 +174,15 @@ export async function runPageCostBench(rounds = 3): Promise<PageCostResult> {
   const result: PageCostResult = { simulate: sides(), devtools: sides() };
   try {
     // Warm-up, not counted: the service's first answers.
-    await audit(pages.url('with'), chrome.port, 'simulate');
+    await audit(pages.url('with'), chrome.port, 'simulate', 'new');
     for (let round = 0; round < rounds; round++) {
+      // A mix of visitors: even rounds new (storage cleared), odd rounds returning (nothing reset after the round
+      // before): 2 of 3 new with the default 3 rounds.
+      const visitor = visitorOfRound(round);
       for (const method of ['simulate', 'devtools'] as const) {
         for (const pair of [['without', 'with'], ['heroWithout', 'heroWith']] as const) {
           const order = round % 2 === 0 ? pair : ([pair[1], pair[0]] as const);
-          for (const side of order) result[method][side].push(await audit(pages.url(side), chrome.port, method));
+          for (const side of order) result[method][side].push(await audit(pages.url(side), chrome.port, method, visitor));
         }
       }
     }
@@ -195,7 +214,9 @@ export function formatPageCostBench(r: PageCostResult): string {
     row('main thread in service.js and its chunks', 'svcMs', ms, '', pair),
   ];
   return [
-    `## Page cost: Lighthouse (mobile), a CMS page without and with svc (median of ${r.simulate.with.length} each way)`,
+    `## Page cost: Lighthouse (mobile), a CMS page without and with svc (median of ${r.simulate.with.length} each way; ` +
+      `${Array.from({ length: r.simulate.with.length }, (_, i) => visitorOfRound(i)).filter((v) => v === 'new').length} of ` +
+      `${r.simulate.with.length} rounds new visitors, the others returning)`,
     '',
     'Simulated throttling (Lighthouse\'s default), and the delta observed with DevTools throttling (the load itself',
     'throttled): the simulation charges LCP with every request that ended before the unthrottled LCP, the loader\'s',

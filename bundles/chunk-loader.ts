@@ -55,12 +55,10 @@ export function afterFirstPaint(): Promise<void> {
   });
 }
 
-const SELECTOR = Object.keys(ELEMENT_CHUNKS).join();
-
 /**
  * Calls `found(elements)` with the first element of each name not seen before, in ELEMENT_CHUNKS' order (the order
- * the build names a combo in), for the elements in the page now and each time more are added (a MutationObserver that
- * looks at added nodes only, and stops once every name was found).
+ * the build names a combo in), for the elements in the page now and after each batch of changes (a MutationObserver
+ * that looks again on every batch, without filtering the added nodes first, and stops once every name was found).
  */
 export function watchElements(found: (elements: Element[]) => void): void {
   const waiting = new Set(Object.keys(ELEMENT_CHUNKS));
@@ -70,10 +68,7 @@ export function watchElements(found: (elements: Element[]) => void): void {
     if (elements.length > 0) found(elements);
     if (waiting.size === 0) observer.disconnect();
   };
-  const observer = new MutationObserver((records) => {
-    const added = records.some((r) => [...r.addedNodes].some((n) => n instanceof Element && (n.matches(SELECTOR) || n.querySelector(SELECTOR))));
-    if (added) look();
-  });
+  const observer = new MutationObserver(look);
   observer.observe(document, { childList: true, subtree: true });
   look();
 }
@@ -81,18 +76,28 @@ export function watchElements(found: (elements: Element[]) => void): void {
 /**
  * Defines `tag` as what the page shows when its chunk could not be fetched: the fallback (an experience's own
  * content or the variation the snippet showed; a recommendations element's `error` slot; no banner: a slot nothing
- * fills), in state `error`.
+ * fills), in state `error`, never throwing into the page. What the page showed keeps its place: each
+ * `<svc-recommendations>` keeps, as its `min-height`, the height it had just before (the box of `limit` cards that the
+ * snippet's loader reserves while the element is not defined; none with a `<template>` of its own or without the
+ * snippet), and its `error` slot shows inside that box, so nothing below moves. The height is the one at that width:
+ * it is not recomputed if the page's width changes later (the loader's formula, copied here, cost more bytes than
+ * service.js has to spare). It is kept with `collapse` too.
  */
 export function defineStandIn(tag: string): void {
   if (customElements.get(tag)) return;
+  // Read while the elements are not defined yet, under the loader's style.
+  if (tag === 'svc-recommendations') for (const e of document.querySelectorAll<HTMLElement>(tag)) e.style.minHeight = getComputedStyle(e).height;
   customElements.define(tag, class extends HTMLElement {
     connectedCallback(): void {
-      if (this.shadowRoot) return;
-      const slot = this.attachShadow({ mode: 'open' }).appendChild(document.createElement('slot'));
-      if (tag === 'svc-recommendations') slot.name = 'error';
-      else if (tag !== 'svc-experience') slot.name = 'none';
-      else if (this.querySelector(':scope>[slot=content]')) slot.name = 'content';
-      this.setAttribute('status', 'error');
+      try {
+        this.attachShadow({ mode: 'open' }).innerHTML = tag === 'svc-recommendations' ? '<style>:host{display:flow-root}</style><slot name=error>'
+          // An experience: the variation the snippet showed (its `content` slot), else what the page wrote (the slot's own
+          // content: the default slot); no banner: a slot nothing fills.
+          : tag === 'svc-experience' ? '<slot name=content><slot>' : '<slot name=none>';
+        this.setAttribute('status', 'error');
+      } catch {
+        // already has a shadow root (connected again after a move, or the page's own)
+      }
     }
   });
 }

@@ -7,7 +7,7 @@ import { loader, snippet } from './helpers/readme-snippet.js';
 // (npm test builds it first), our real service behind /v1: what the page fetches of the SDK is exactly its profile's
 // files (their sizes are the bundle-budget test's), and each element it has works. The sizes' budgets are checked in
 // test/build/bundle-budget.test.ts from the same manifest.
-type Frame = Window & typeof globalThis & { svc?: ServiceJs | unknown[]; problems: string[]; events: string[] };
+type Frame = Window & typeof globalThis & { svc?: ServiceJs | unknown[]; problems: string[]; events: string[]; shifts: number[]; below?: number };
 
 const manifest = (await (await fetch('/dist/chunks/manifest.json')).json()) as Record<string, string[]>;
 const keys = { organization: 'acme', project: 'shop', sourceId: 'web', writeKey: 'web1.p4ss', api: `${location.origin}/v1` };
@@ -28,11 +28,13 @@ function profile(...chunks: string[]): string[] {
 
 /**
  * A page of `body` with the README's snippet in its head, after a script that collects the names of the events the SDK
- * sends (`events`), what the page logs as an error or warning and every uncaught error or rejection (`problems`).
+ * sends (`events`), what the page logs as an error or warning and every uncaught error or rejection (`problems`), and
+ * the score of each layout shift of the page (`shifts`).
  */
 async function visit(body: string, config: Record<string, string>, src = '/dist/service.js'): Promise<Frame> {
   const { stub, loaderFn } = await snippet();
   const watch = `window.problems=[];window.events=[];addEventListener('svc:event',(e)=>events.push(e.detail.name));
+window.shifts=[];new PerformanceObserver((l)=>shifts.push(...l.getEntries().map((e)=>e.value))).observe({type:'layout-shift',buffered:true});
 for(const k of ['error','warn'])console[k]=(...a)=>problems.push(a.join(' '));
 addEventListener('error',(e)=>problems.push(String(e.message)));addEventListener('unhandledrejection',(e)=>problems.push(String(e.reason)));`;
   const frame = document.createElement('iframe');
@@ -157,4 +159,26 @@ describe('the page profiles, through the README snippet and our real service', (
     await (win.svc as ServiceJs).flush();
     expect(win.problems).to.deep.equal([]);
   });
+
+  // The box the loader reserved for <svc-recommendations> before service.js (its `limit` cards' height) is the box the
+  // stand-in keeps: the paragraph below is where it was before the SDK came (read by an inline script at the end of
+  // the body, which lays the page out with the loader's style), and no layout shift was recorded.
+  // A page's own <template> gets no box, from the loader or the stand-in (an error slot's text would then push).
+  for (const [what, children] of [['no slot of its own', ''], ['an error slot', '<p slot="error" id="sorry">No picks today</p>'],
+    ['a template of its own', '<template><b data-field="title"></b></template>']]) {
+    it(`a recommendations chunk that answers 404 keeps the reserved box, with ${what}`, async () => {
+      const win = await visit(`${HERO}${TEXT}<svc-recommendations feed="1" limit="4">${children}</svc-recommendations><p id="below">Below</p>
+<script>window.below = document.getElementById('below').getBoundingClientRect().top</script>`, { autoTrack: 'false' }, '/missing-chunks/service.js');
+      await until(win, () => status(win, 'svc-recommendations') === 'error');
+      const element = win.document.querySelector('svc-recommendations')!;
+      expect(win.customElements.get('svc-recommendations'), 'the stand-in').to.not.equal(undefined);
+      if (!children.includes('<template>')) expect(element.getBoundingClientRect().height, 'a box is reserved').to.be.greaterThan(100);
+      expect(win.document.getElementById('below')!.getBoundingClientRect().top, 'the paragraph below').to.be.closeTo(win.below!, 0.5);
+      if (children.includes('sorry')) expect(shown(win, 'sorry'), 'the error slot').to.equal(true);
+      await new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve)));
+      expect(win.shifts, 'layout shifts').to.deep.equal([]);
+      expect(win.problems).to.deep.equal([]);
+    });
+  }
 });
+
