@@ -158,7 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false, modelsBehind: () => models.behind }),
     models,
-    feeds: new FeedService(options.storage, models),
+    feeds: new FeedService(options.storage, models, now),
     canonicalProfiles: new CanonicalProfileCache(now),
     sessions: new Sessions(options.storage, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,

@@ -17,7 +17,8 @@ export interface FeedRouteDeps {
 
 /**
  * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
- * fields, productId?}` → `{products:[{id, …requested fields}]}`. Basic writeKey (the SDK) or apiKey (a server
+ * fields, productId?}` → `{products:[{id, …requested fields}], recommendationId}` (the answer as recorded:
+ * issued-recommendations.ts). Basic writeKey (the SDK) or apiKey (a server
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.
  */
@@ -37,14 +38,14 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       const feed = Number.isNaN(id) ? undefined : ctx.feeds.feed(project, id);
       if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
-      const products = await ctx.feeds.products(project, feed, {
+      const { products, recommendationId } = await ctx.feeds.answer(project, feed, {
         profileId: body.profileId,
         limit: body.limit,
         ...(body.productId !== undefined ? { productId: body.productId } : {}),
       });
       // The request's own origin (behind a proxy, as TRUST_PROXY lets it say): the address the SDK reached the service at.
       const origin = `${request.protocol}://${request.host}`;
-      return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)) };
+      return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)), recommendationId };
     },
   );
 }

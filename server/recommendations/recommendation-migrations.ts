@@ -130,6 +130,24 @@ ALTER TABLE co_occurrence ALTER COLUMN a TYPE TEXT COLLATE "C", ALTER COLUMN b T
 ALTER TABLE profile_recent ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 `;
 
+// The feed answers the service gave (issue 49): each answer's recommendationId, what it was for and what it held, so
+// that the feed report counts only impressions and clicks of lists the service issued, with the feed, strategy and
+// position it recorded (a browser's own claims are not read). `products` is the answer's product ids as a JSON array,
+// in order: a card's position is its index there. Keyed by the id: the report reads a row per impression or click.
+const issuedRecommendations = (t: { int: string }): string => `
+CREATE TABLE recommendations (
+  project TEXT NOT NULL,
+  recommendation_id TEXT NOT NULL,
+  feed_id INTEGER NOT NULL,
+  strategy TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  products TEXT NOT NULL,
+  issued_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, recommendation_id)
+);
+CREATE INDEX recommendations_issued ON recommendations (project, issued_at);
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -154,5 +172,11 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: 'recommendations: product ids in byte order on PostgreSQL, as on SQLite, whatever the database collation',
     sqlite: '-- SQLite compares text byte-wise already',
     postgres: productIdsByteOrderPostgres,
+  },
+  {
+    version: 22,
+    name: 'recommendations: the feed answers issued, by recommendationId (feed, strategy, profile, products, time)',
+    sqlite: issuedRecommendations({ int: 'INTEGER' }),
+    postgres: issuedRecommendations({ int: 'BIGINT' }),
   },
 ];

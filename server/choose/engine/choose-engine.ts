@@ -227,8 +227,10 @@ function choose(
       const context = { experience: experience.name, profileId: request.visitorProfileId ?? profileId, sessionId, device };
       waits.push(
         Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
-          (products) => {
-            choice.body = { products };
+          (answer) => {
+            choice.body = 'recommendationId' in answer
+              ? { products: answer.products, recommendationId: answer.recommendationId }
+              : { products: answer };
           },
           (error: unknown) => {
             failedFeeds.add(choice);

@@ -81,12 +81,21 @@ export interface FeedContext {
   device?: Device;
 }
 
-/** Products of feed `feedId` for this visitor; each product is `{id, …fields}`. */
+/** A feed answer as the service records it: the products and the answer's `recommendationId`. */
+export interface FeedBody {
+  products: readonly Readonly<Record<string, unknown>>[];
+  recommendationId: string;
+}
+
+/**
+ * Products of feed `feedId` for this visitor, each `{id, …fields}`: a list, or the service's recorded answer (which
+ * becomes the choice's body as it is, `{products, recommendationId}`).
+ */
 export type FeedProductsPort = (
   feedId: number,
   limit: number,
   context: FeedContext,
-) => PromiseLike<readonly Readonly<Record<string, unknown>>[]>;
+) => PromiseLike<readonly Readonly<Record<string, unknown>>[] | FeedBody>;
 
 /** Structurally compatible with pino / Fastify's `app.log`. */
 export interface ChooseLogger {
