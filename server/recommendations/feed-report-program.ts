@@ -3,7 +3,7 @@ import { personGraphProgram } from '../results/person-graph.js';
 import { program } from '../storage/program.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
-import { feedReport, type CardEvent, type Conversion, type ReportBy, type ReportNumbers } from './feed-attribution.js';
+import { feedReport, type CardEvent, type CatalogPrice, type Conversion, type ReportBy, type ReportNumbers } from './feed-attribution.js';
 
 // The feed report's reads: impressions and clicks joined to the recommendations the service issued (an id it never
 // issued joins nothing, so a forged one counts nowhere, and the feed, strategy and position are the recorded ones),
@@ -83,24 +83,50 @@ function* conversions(
   return out;
 }
 
-/** The stored catalog's price and currency of these products. */
-function* catalogPrices(project: string, ids: readonly string[]): SqlProgram<Map<string, { price?: number; currency?: string }>> {
-  const prices = new Map<string, { price?: number; currency?: string }>();
+type Price = { price?: number; currency?: string };
+
+function priceEntry(price: unknown, currency: unknown): Price {
+  const entry: Price = {};
+  const p = price === null || price === undefined ? NaN : Number(price);
+  if (Number.isFinite(p) && p >= 0) entry.price = p;
+  if (typeof currency === 'string' && CURRENCY.test(currency)) entry.currency = currency.toUpperCase();
+  return entry;
+}
+
+/**
+ * The catalog's price of each product over time (catalog_prices, oldest first), and its stored product as the last
+ * resort for a product that has no price history.
+ */
+function* catalogPrices(project: string, ids: readonly string[]): SqlProgram<CatalogPrice> {
+  const history = new Map<string, { since: number; price: Price }[]>();
+  const current = new Map<string, Price>();
   for (let at = 0; at < ids.length; at += 500) {
     const chunk = ids.slice(at, at + 500);
-    const { values = [] } = yield valuesOp(
-      `SELECT product_id, data FROM catalog_products WHERE project = ? AND product_id IN (${chunk.map(() => '?').join(', ')})`,
+    const marks = chunk.map(() => '?').join(', ');
+    const { values: rows = [] } = yield valuesOp(
+      `SELECT product_id, since, price, currency FROM catalog_prices WHERE project = ? AND product_id IN (${marks})
+       ORDER BY product_id, since`,
       project, ...chunk,
     );
+    for (const [id, since, price, currency] of rows) {
+      const list = history.get(str(id)) ?? [];
+      list.push({ since: num(since), price: priceEntry(price, currency) });
+      history.set(str(id), list);
+    }
+    const { values = [] } = yield valuesOp(`SELECT product_id, data FROM catalog_products WHERE project = ? AND product_id IN (${marks})`, project, ...chunk);
     for (const [id, data] of values) {
       const product = parseData(data) ?? {};
-      const entry: { price?: number; currency?: string } = {};
-      if (typeof product.price === 'number' && Number.isFinite(product.price) && product.price >= 0) entry.price = product.price;
-      if (typeof product.currency === 'string' && CURRENCY.test(product.currency)) entry.currency = product.currency.toUpperCase();
-      prices.set(str(id), entry);
+      current.set(str(id), priceEntry(product.price, product.currency));
     }
   }
-  return prices;
+  // The price in force at `at`: the last change at or before it; before the first one known, the first one known.
+  return (productId, at) => {
+    const list = history.get(productId);
+    if (list === undefined || list.length === 0) return current.get(productId);
+    let found = list[0]!;
+    for (const entry of list) if (entry.since <= at) found = entry;
+    return found.price;
+  };
 }
 
 function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers> {
@@ -116,7 +142,7 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
   const orders = yield* conversions(project, 'Product ordered', 'order', from, to, clicked);
   const personOf = yield* personGraphProgram(project, new Set([...clicks, ...carts, ...orders].map((e) => e.profileId)));
   const unpriced = [...new Set(orders.filter((o) => o.price === undefined || o.currency === undefined).map((o) => o.productId))].sort();
-  const catalog = yield* catalogPrices(project, unpriced);
+  const catalogPrice = yield* catalogPrices(project, unpriced);
   const withPerson = <T extends { profileId: string }>(e: T): Omit<T, 'profileId'> & { person: unknown } => {
     const { profileId, ...rest } = e;
     return { ...rest, person: personOf(profileId) };
@@ -128,7 +154,7 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
     clicks: clicks.map(withPerson),
     conversions: [...carts, ...orders].map(withPerson),
     windowMs,
-    catalogPrice: (productId) => catalog.get(productId),
+    catalogPrice,
   });
 }
 

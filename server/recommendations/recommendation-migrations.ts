@@ -148,6 +148,32 @@ CREATE TABLE recommendations (
 CREATE INDEX recommendations_issued ON recommendations (project, issued_at);
 `;
 
+// The catalog's prices over time (issue 49): an order that carries no price is priced as the catalog priced the product
+// when it was ordered. A row per product each time a catalog write changed its price or currency (`since`: that
+// write's time); existing products start with the price they have, since their last write.
+const catalogPrices = (t: { int: string; real: string }): string => `
+CREATE TABLE catalog_prices (
+  project TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  since ${t.int} NOT NULL,
+  price ${t.real},
+  currency TEXT,
+  PRIMARY KEY (project, product_id, since)
+);
+`;
+
+const catalogPricesSqlite = `${catalogPrices({ int: 'INTEGER', real: 'REAL' })}
+INSERT INTO catalog_prices (project, product_id, since, price, currency)
+SELECT project, product_id, updated_at, json_extract(data, '$.price'), json_extract(data, '$.currency') FROM catalog_products;
+`;
+
+const catalogPricesPostgres = `${catalogPrices({ int: 'BIGINT', real: 'DOUBLE PRECISION' })}
+ALTER TABLE catalog_prices ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+INSERT INTO catalog_prices (project, product_id, since, price, currency)
+SELECT project, product_id, updated_at, CAST(json_extract(data, '$.price') AS DOUBLE PRECISION), json_extract(data, '$.currency')
+FROM catalog_products;
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -178,5 +204,11 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: 'recommendations: the feed answers issued, by recommendationId (feed, strategy, profile, products, time)',
     sqlite: issuedRecommendations({ int: 'INTEGER' }),
     postgres: issuedRecommendations({ int: 'BIGINT' }),
+  },
+  {
+    version: 23,
+    name: "recommendations: the catalog's prices over time, for orders that carry none",
+    sqlite: catalogPricesSqlite,
+    postgres: catalogPricesPostgres,
   },
 ];

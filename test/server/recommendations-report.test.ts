@@ -28,9 +28,9 @@ function config() {
 
 interface Feed { products: { id: string }[]; recommendationId: string }
 
-async function feed(app: FastifyInstance, profileId: string, id = 1): Promise<Feed> {
+async function feed(app: FastifyInstance, profileId: string, id = 1, limit = 4): Promise<Feed> {
   const res = await app.inject({
-    method: 'POST', url: `${BASE}/feeds/${id}/data`, headers: WRITE_AUTH, payload: { profileId, sourceId: 'web', limit: 4, fields: ['title'] },
+    method: 'POST', url: `${BASE}/feeds/${id}/data`, headers: WRITE_AUTH, payload: { profileId, sourceId: 'web', limit, fields: ['title'] },
   });
   assert.equal(res.statusCode, 200, res.body);
   return res.json() as Feed;
@@ -166,6 +166,27 @@ for (const driver of DRIVERS) {
       assert.deepEqual(body.totals.revenueSources, { event: 0, catalog: 1, unpriced: 0 });
       assert.deepEqual(body.totals.revenue, { EUR: PRICES[first]! * 3 });
       assert.equal(body.totals.ctrInterval, null, 'no impressions: no interval');
+    });
+
+    it('an order without a price is priced as the catalog priced the product when it was ordered', async () => {
+      // Times on the real clock: the catalog's writes are stamped with it. A busy wait of a millisecond or two keeps
+      // each write strictly after the order before it (no sleep: nothing here waits for anything to happen).
+      const past = (t: number): void => { while (Date.now() <= t) { /* the next millisecond */ } };
+      await putCatalog(h.app, [{ id: 'rp-then', title: 'Then', price: 10, currency: 'EUR' }]);
+      const firstOrder = Date.now();
+      const seen = await feed(h.app, 'then-p', 3, 100);
+      const index = seen.products.findIndex((p) => p.id === 'rp-then');
+      assert.ok(index >= 0, 'the product is in the feed');
+      await send(h.app, [card('Product clicked', 'then-p', seen, index, firstOrder - 1000), product('Product ordered', 'then-p', 'rp-then', firstOrder)]);
+      past(firstOrder);
+      await putCatalog(h.app, [{ id: 'rp-then', title: 'Then', price: 99, currency: 'EUR' }]);
+      const secondOrder = Date.now();
+      await send(h.app, [product('Product ordered', 'then-p', 'rp-then', secondOrder)]);
+      past(secondOrder);
+      const res = await report(h.app, `from=${at(firstOrder - HOUR)}&to=${at(Date.now() + 1)}`, '3');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().totals.revenue, { EUR: 109 });
+      assert.deepEqual(res.json().totals.revenueSources, { event: 0, catalog: 2, unpriced: 0 });
     });
 
     // Spec as data: bad queries, each 400 invalid_request naming the parameter.
