@@ -1,3 +1,4 @@
+import type { ReportBy, ReportNumbers, ReportRow, RevenueSources } from '../../wire/feed-report.js';
 import { wilsonInterval } from './wilson-interval.js';
 
 // Pure: what the feed report computes from the rows its program read (feed-report-program.ts). Holds no state and
@@ -5,7 +6,6 @@ import { wilsonInterval } from './wilson-interval.js';
 // a person is credited to that person's latest click on P in a recommendation the service issued, if the cart or order
 // came within the clicked feed's attribution window after it (the click at the same millisecond counts).
 
-export type ReportBy = 'position' | 'day' | 'strategy';
 
 /** An impression or a click of a card of an issued recommendation, with what the service recorded of it. */
 export interface CardEvent {
@@ -35,30 +35,6 @@ export interface Conversion {
 
 /** The catalog's price of a product at a time, for an order whose event has none. */
 export type CatalogPrice = (productId: string, at: number) => { price?: number; currency?: string } | undefined;
-
-/** Where an attributed order line's revenue came from: its event, the catalog, or nowhere (no price known). */
-export interface RevenueSources {
-  event: number;
-  catalog: number;
-  unpriced: number;
-}
-
-/** The numbers of the report's totals and of each row. */
-export interface ReportNumbers {
-  impressions: number;
-  clicks: number;
-  /** clicks / impressions; 0 without impressions. */
-  ctr: number;
-  /** Wilson 95 % interval of the click-through rate; null without impressions. */
-  ctrInterval: [number, number] | null;
-  carts: number;
-  orders: number;
-  /** Attributed order revenue per currency: Σ price × quantity. */
-  revenue: Record<string, number>;
-  /** revenue ÷ impressions × 1000, per currency; null for a currency earned without impressions in the range. */
-  revenuePer1000: Record<string, number | null>;
-  revenueSources: RevenueSources;
-}
 
 /** Currency of a price known without one (neither the event nor the catalog named it): ISO 4217's "no currency". */
 export const NO_CURRENCY = 'XXX';
@@ -139,7 +115,7 @@ export interface ReportInput {
 }
 
 /** The report's totals and, with `by`, its rows (sorted by their key). */
-export function feedReport(input: ReportInput): { totals: ReportNumbers; rows?: Record<string, unknown>[] } {
+export function feedReport(input: ReportInput): { totals: ReportNumbers; rows?: ReportRow[] } {
   const totals = tally();
   const rows = new Map<string | number, Tally>();
   const add = (event: { at: number; position: number; strategy: string }, count: (t: Tally) => void): void => {
@@ -170,11 +146,11 @@ export function feedReport(input: ReportInput): { totals: ReportNumbers; rows?: 
       if (priced.source !== 'unpriced') t.revenue.set(priced.currency, (t.revenue.get(priced.currency) ?? 0) + priced.price * conversion.quantity);
     });
   });
-  const answer: { totals: ReportNumbers; rows?: Record<string, unknown>[] } = { totals: numbers(totals) };
+  const answer: { totals: ReportNumbers; rows?: ReportRow[] } = { totals: numbers(totals) };
   if (input.by !== undefined) {
     const by = input.by;
     const keys = [...rows.keys()].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1));
-    answer.rows = keys.map((key) => ({ [by]: key, ...numbers(rows.get(key)!) }));
+    answer.rows = keys.map((key) => ({ [by]: key, ...numbers(rows.get(key)!) }) as ReportRow);
   }
   return answer;
 }

@@ -3,7 +3,8 @@ import { personGraphProgram } from '../results/person-graph.js';
 import { program } from '../storage/program.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
-import { feedReport, type CardEvent, type CatalogPrice, type Conversion, type ReportBy, type ReportNumbers } from './feed-attribution.js';
+import type { ReportBy, ReportNumbers, ReportRow } from '../../wire/feed-report.js';
+import { feedReport, type CardEvent, type CatalogPrice, type Conversion } from './feed-attribution.js';
 
 // The feed report's reads: impressions and clicks joined to the recommendations the service issued (an id it never
 // issued joins nothing, so a forged one counts nowhere, and the feed, strategy and position are the recorded ones),
@@ -29,7 +30,7 @@ export interface FeedReportArgs {
 
 export interface FeedReportNumbers {
   totals: ReportNumbers;
-  rows?: Record<string, unknown>[];
+  rows?: ReportRow[];
 }
 
 /** Card events of issued recommendations, with the recorded feed, strategy and product list. */

@@ -2,7 +2,7 @@ import { MAX_ATTRIBUTION_HOURS } from '../config/config-types.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { isoTime } from '../http/iso-time.js';
-import type { ReportBy } from './feed-attribution.js';
+import type { ReportBy } from '../../wire/feed-report.js';
 
 const DAY_MS = 86_400_000;
 /** Without `from`: this many days before `to`. */

@@ -6,8 +6,8 @@ import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
-import type { ReportNumbers } from './feed-attribution.js';
-import { FEED_REPORT, type FeedReportNumbers } from './feed-report-program.js';
+import type { FeedReportAnswer, ReportNumbers } from '../../wire/feed-report.js';
+import { FEED_REPORT } from './feed-report-program.js';
 import { parseFeedReportQuery } from './feed-report-query.js';
 
 export const FEED_REPORT_PATH = '/v1/:org/projects/:project/feeds/:id/report';
@@ -17,14 +17,6 @@ export interface FeedReportRouteDeps {
   config: ConfigStore;
   storage: Storage;
   now: () => number;
-}
-
-/** The feed report's answer (docs/recommendations-report.md). */
-export interface FeedReportAnswer extends FeedReportNumbers {
-  feed: number;
-  from: string;
-  to: string;
-  attributionHours: number;
 }
 
 const cell = (value: unknown): string => quotedCsvCell(defusedCsvText(value === null || value === undefined ? '' : String(value)));
