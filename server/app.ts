@@ -16,6 +16,7 @@ import { ManagedConfig } from './management/managed-config.js';
 import { managementRoutes } from './management/management-routes.js';
 import { accessRoutes } from './management/access-routes.js';
 import { FeedService } from './recommendations/feed-service.js';
+import { feedReportRoute } from './recommendations/feed-report-route.js';
 import { catalogRoute } from './recommendations/catalog-route.js';
 import { chooseRoute } from './choose/choose-route.js';
 import { ChooseService } from './choose/choose-service.js';
@@ -158,7 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage: options.storage,
     metrics: new ServiceMetrics({ processMetrics: options.processMetrics ?? false, modelsBehind: () => models.behind }),
     models,
-    feeds: new FeedService(options.storage, models),
+    feeds: new FeedService(options.storage, models, now),
     canonicalProfiles: new CanonicalProfileCache(now),
     sessions: new Sessions(options.storage, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,
@@ -224,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
   feedRoute(app, { ...ctx, inHoldout: (auth, identification, sessionId) => choose.inHoldout(auth, identification, sessionId) });
+  feedReportRoute(app, ctx);
   const results = new ResultsService(options.storage);
   const guardrails = new GuardrailWatch({ ...ctx, results }, {
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),

@@ -5,6 +5,8 @@ import type { ServiceEvent } from '../wire/event.js';
 import { CHOOSE_PROGRAMS } from './choose/choose-programs.js';
 import { storeBatch, type IngestOptions } from './ingest/event-store.js';
 import { ingestBatchesProgram, type IngestResult } from './ingest/ingest-program.js';
+import { FEED_REPORT } from './recommendations/feed-report-program.js';
+import { ISSUE_RECOMMENDATION } from './recommendations/issued-recommendations.js';
 import { APPLY_MODELS, appendToModelInbox } from './recommendations/model-inbox.js';
 import { INDEX_EXPOSURES } from './results/exposure-indexer.js';
 import { EXPERIMENT_RESULTS } from './results/results-service.js';
@@ -14,7 +16,9 @@ import type { Storage } from './storage/storage.js';
 /** Ingestion, its new events handed on to the models' inbox in the same transaction. */
 export const INGEST = ingestBatchesProgram(appendToModelInbox);
 
-export const PROGRAMS = programTable([INGEST, APPLY_MODELS, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS, INDEX_EXPOSURES]);
+export const PROGRAMS = programTable([
+  INGEST, APPLY_MODELS, ISSUE_RECOMMENDATION, FEED_REPORT, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS, INDEX_EXPOSURES,
+]);
 
 /** This module, as a thread imports it: `programs.mjs` beside dist/server.mjs (esbuild builds it as an entry). */
 export const PROGRAMS_MODULE = moduleBeside(import.meta.url, 'programs');

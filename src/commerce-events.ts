@@ -7,6 +7,9 @@ export interface ProductLine {
   productId: string;
   quantity: number;
   variantId?: string;
+  /** Per unit, where the platform tells it. */
+  price?: number;
+  currency?: string;
 }
 
 // Pure: a chunk that imports the plugin helpers without these does not run it.
@@ -22,8 +25,7 @@ export function toQuantity(value: unknown): number {
 }
 
 function data(line: ProductLine, orderId?: string): Record<string, unknown> {
-  const d: Record<string, unknown> = { productId: line.productId, quantity: line.quantity };
-  if (line.variantId) d.variantId = line.variantId;
+  const d: Record<string, unknown> = { ...line };
   if (orderId) d.orderId = orderId;
   return d;
 }

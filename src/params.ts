@@ -49,6 +49,10 @@ export interface ProductParams {
   productId: string;
   /** Defaults to 1. */
   quantity?: number;
+  /** The price of one unit, a finite number ≥ 0 (the feed report's revenue is price × quantity). */
+  price?: number;
+  /** The price's currency: an ISO 4217 code in capitals (`EUR`). */
+  currency?: string;
 }
 
 export interface RecommendationParams {

@@ -27,6 +27,10 @@ import { isText, paramsRequired, validateParams, validateProducts } from './vali
 const RECOMMENDATION_TIMEOUT_MS = 5000;
 const CHOOSE_TIMEOUT_MS = 5000;
 
+/** A product event's data: the line as given (quantity 1 by default), and the order's id. */
+const line = ({ productId, quantity = 1, price, currency }: ProductParams, orderId?: string): Record<string, unknown> =>
+  clean({ productId, quantity, price, currency, orderId });
+
 /**
  * The browser client: identity, tracking, consent, DOM events, Choose and recommendations.
  * Everything it holds is private (`#` fields): the write key is not reachable from `window.svc`.
@@ -189,21 +193,22 @@ export class ServiceJs {
     this.#consent.send([clean({ eventId, profileId, sourceId, timestamp, action, validUntil, email, message, category, source: 'api', page: pageOf() })]);
   }
 
-  /** Tracks `Added to cart`; `quantity` defaults to 1. */
+  /**
+   * Tracks `Added to cart`; `quantity` defaults to 1; `price` (per unit) and `currency` are sent when given.
+   * @example svc.productAdd({ productId: 'p1', quantity: 2, price: 19.5, currency: 'EUR' });
+   */
   productAdd(params: ProductParams): void {
     if (!this.#optIn.optedIn) return;
     validateParams('productAdd', params);
-    this.#emit({ type: 'product', name: 'Added to cart', data: { productId: params.productId, quantity: params.quantity ?? 1 } });
+    this.#emit({ type: 'product', name: 'Added to cart', data: line(params) });
   }
 
-  /** Tracks `Product ordered` once per product, all sharing one `orderId`. */
+  /** Tracks `Product ordered` once per product (with its `price` and `currency` when given), all sharing one `orderId`. */
   productOrdered(products: ProductParams[]): void {
     if (!this.#optIn.optedIn) return;
     validateProducts(products);
     const orderId = uuid();
-    for (const { productId, quantity } of products) {
-      this.#emit({ type: 'product', name: 'Product ordered', data: { productId, quantity: quantity ?? 1, orderId } });
-    }
+    for (const p of products) this.#emit({ type: 'product', name: 'Product ordered', data: line(p, orderId) });
   }
 
   /** Tracks `Product viewed` and remembers the product for recommendations. */

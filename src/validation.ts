@@ -89,7 +89,7 @@ const CHECKS = {
     },
     number('validUntil'), optional('email'), optional('message'), optional('category'),
   ],
-  productAdd: [required('productId'), quantity],
+  productAdd: [required('productId'), quantity, field('price', (v) => isNumber(v) && v >= 0, true), field('currency', (v) => /^[A-Z]{3}$/.test(v as string), true)],
   recommendation: [number('id'), number('quantity'), field('fields', isStringArray), optional('productId')],
   choose: [
     (method, p) => {

@@ -20,6 +20,9 @@ const cases: [string, (s: ServiceJs) => void, EventKind, Partial<ServiceEvent>][
     { type: 'consent', name: 'Consent', data: { action: 'accept', validUntil: 1893456000000, category: 'analytics' } }],
   ['productAdd with the default quantity', (s) => s.productAdd({ productId: 'p1' }), 'product', { type: 'product', name: 'Added to cart', data: { productId: 'p1', quantity: 1 } }],
   ['productAdd with a quantity', (s) => s.productAdd({ productId: 'p1', quantity: 3 }), 'product', { type: 'product', name: 'Added to cart', data: { productId: 'p1', quantity: 3 } }],
+  ['productAdd with a price and currency', (s) => s.productAdd({ productId: 'p1', quantity: 2, price: 19.5, currency: 'EUR' }), 'product',
+    { type: 'product', name: 'Added to cart', data: { productId: 'p1', quantity: 2, price: 19.5, currency: 'EUR' } }],
+  ['productAdd with a price 0 (a gift)', (s) => s.productAdd({ productId: 'p1', price: 0 }), 'product', { type: 'product', name: 'Added to cart', data: { productId: 'p1', quantity: 1, price: 0 } }],
   ['productView', (s) => s.productView('p9'), 'product', { type: 'product', name: 'Product viewed', data: { productId: 'p9' } }],
   ['logOut', (s) => s.logOut(), 'logOut', { type: 'logout', name: 'Log Out' }],
 ];
@@ -68,6 +71,19 @@ describe('tracked events and DOM events', () => {
     const orderId = events[0]!.data?.orderId;
     expect(orderId).to.be.a('string').and.match(UUID_V7);
     expect(events[1]!.data?.orderId).to.equal(orderId);
+  });
+
+  it('productOrdered sends each line\'s price and currency when given, and nothing for a line without', () => {
+    stubFetch();
+    const svc = makeSvc();
+    const { events, stop } = captureEvents();
+    svc.productOrdered([{ productId: 'a', quantity: 2, price: 12.5, currency: 'USD' }, { productId: 'b' }]);
+    stop();
+    const orderId = events[0]!.data?.orderId;
+    expect(events.map((e) => e.data)).to.deep.equal([
+      { productId: 'a', quantity: 2, price: 12.5, currency: 'USD', orderId },
+      { productId: 'b', quantity: 1, orderId },
+    ]);
   });
 
   it('svc:event carries exactly the event that is sent', async () => {

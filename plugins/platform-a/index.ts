@@ -13,7 +13,12 @@ interface ShopifyGlobals {
   ShopifyAnalytics?: { meta?: { page?: { pageType?: string }; product?: { id?: Id; variants?: { id?: Id }[] } } };
   Shopify?: {
     /** The order status (thank-you) page. */
-    checkout?: { order_id?: Id; line_items?: { product_id?: Id; variant_id?: Id; quantity?: number }[] };
+    checkout?: {
+      order_id?: Id;
+      /** The order's currency, and each line's unit price in it (a decimal string, `"19.50"`). */
+      currency?: string;
+      line_items?: { product_id?: Id; variant_id?: Id; quantity?: number; price?: string | number }[];
+    };
   };
 }
 
@@ -58,6 +63,7 @@ export function platformA(): ServicePlugin {
               productId: String(item.product_id),
               quantity: toQuantity(item.quantity),
               ...(item.variant_id !== undefined ? { variantId: String(item.variant_id) } : {}),
+              ...(item.price != null ? { price: +item.price, currency: checkout.currency } : {}),
             }]));
         }
         return product !== undefined || checkout !== undefined;

@@ -230,13 +230,13 @@ describe('platformA (Shopify)', () => {
     expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 2, variantId: V0 }]);
   });
 
-  it('the order status page emits Product ordered per line item with the order id, once per order', () => {
+  it('the order status page emits Product ordered per line item with the order id, its unit price and currency, once per order', () => {
     orderStatusPage(5123456789);
     install();
     install(); // the page revisited later
     expect(products(capture.events).map((e) => [e.name, e.data])).to.deep.equal([
-      ['Product ordered', { productId: P, quantity: 2, variantId: V0, orderId: '5123456789' }],
-      ['Product ordered', { productId: '7012345678999', quantity: 1, variantId: '40123456789999', orderId: '5123456789' }],
+      ['Product ordered', { productId: P, quantity: 2, variantId: V0, price: 12.5, currency: 'USD', orderId: '5123456789' }],
+      ['Product ordered', { productId: '7012345678999', quantity: 1, variantId: '40123456789999', price: 12.5, currency: 'USD', orderId: '5123456789' }],
     ]);
   });
 

@@ -25,18 +25,37 @@ interface MagentoGlobals {
 const field = (form: ParentNode | null | undefined, name: string): string =>
   (form?.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value ?? '').trim();
 
-/** The product id, quantity (`qty`) and chosen configurable child of an add-to-cart form. */
+/**
+ * The product id, quantity (`qty`) and chosen configurable child of an add-to-cart form, and the price its product's
+ * price box shows (Magento's `data-price-amount` of the final price, and the `priceCurrency` it marks up for search
+ * engines), on the product page and in listings.
+ */
 function formLine(form: HTMLFormElement | null | undefined, productId = field(form, 'product')): ProductLine[] {
   if (!productId) return [];
   const variantId = field(form, 'selected_configurable_option');
-  return [{ productId, quantity: toQuantity(field(form, 'qty')), ...(variantId ? { variantId } : {}) }];
+  const box = form?.closest('.product-info-main,.product-item');
+  const amount = box?.querySelector('[data-price-type=finalPrice]')?.getAttribute('data-price-amount');
+  const currency = box?.querySelector('[itemprop=priceCurrency]')?.getAttribute('content');
+  return [{
+    productId, quantity: toQuantity(field(form, 'qty')), ...(variantId ? { variantId } : {}),
+    ...(amount ? { price: +amount } : {}), ...(currency ? { currency } : {}),
+  }];
 }
 
-/** The cart Magento keeps in the customer-data cache (`mage-cache-storage`), still the ordered one on the success page. */
+/**
+ * The cart Magento keeps in the customer-data cache (`mage-cache-storage`), still the ordered one on the success page,
+ * with each line's unit price (`product_price_value`, a number; the cache names no currency: the service takes the
+ * catalog's).
+ */
 function cachedCart(): ProductLine[] {
   try {
-    const cache = JSON.parse(localStorage.getItem('mage-cache-storage') ?? '{}') as { cart?: { items?: { product_id?: unknown; qty?: unknown }[] } };
-    return (cache.cart?.items ?? []).flatMap((i) => (i.product_id ? [{ productId: String(i.product_id), quantity: toQuantity(i.qty) }] : []));
+    const cache = JSON.parse(localStorage.getItem('mage-cache-storage') ?? '{}') as {
+      cart?: { items?: { product_id?: unknown; qty?: unknown; product_price_value?: unknown }[] };
+    };
+    return (cache.cart?.items ?? []).flatMap((i) => (i.product_id ? [{
+      productId: String(i.product_id), quantity: toQuantity(i.qty),
+      ...(typeof i.product_price_value == 'number' ? { price: i.product_price_value } : {}),
+    }] : []));
   } catch {
     return [];
   }

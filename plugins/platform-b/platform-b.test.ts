@@ -103,6 +103,32 @@ describe('platformB (Magento 2)', () => {
     ]);
   });
 
+  it('the success page sends each line\'s unit price from the customer-data cart, where it is a number', async () => {
+    pageType('checkout-onepage-success');
+    localStorage.setItem('mage-cache-storage', JSON.stringify({ cart: { items: [
+      { product_id: PRODUCT_ID, qty: 2, product_price_value: 12.5 },
+      { product_id: '43', qty: 1, product_price_value: { incl_tax: 12, excl_tax: 10 } },
+    ] } }));
+    await fixture(successPage('000000777'));
+    install();
+    expect(products(capture.events)).to.deep.equal([
+      ['Product ordered', { productId: PRODUCT_ID, quantity: 2, price: 12.5, orderId: '000000777' }],
+      ['Product ordered', { productId: '43', quantity: 1, orderId: '000000777' }],
+    ]);
+  });
+
+  it('an add-to-cart post sends the price and currency of the product\'s price box', async () => {
+    pageType('catalog-product-view');
+    install();
+    const root = await fixture(html`<div>${productInfo(1)}</div>`);
+    root.querySelector('.price-box')!.insertAdjacentHTML('beforeend',
+      '<span data-price-amount="12.5" data-price-type="finalPrice" class="price-wrapper"></span><meta itemprop="priceCurrency" content="USD">');
+    root.querySelector<HTMLFormElement>('#product_addtocart_form')!.requestSubmit();
+    expect(products(capture.events).filter(([name]) => name === 'Added to cart')).to.deep.equal([
+      ['Added to cart', { productId: PRODUCT_ID, quantity: 1, price: 12.5, currency: 'USD' }],
+    ]);
+  });
+
   /** Runs `body` as if the SDK's script ran while the page was still being parsed (an async or early script). */
   async function whileLoading(body: () => Promise<void>): Promise<void> {
     Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });

@@ -44,6 +44,13 @@ function nextEvent(match: (e: ServiceEvent) => boolean): Promise<ServiceEvent> {
 const cards = (el: SvcRecommendations) => [...el.shadowRoot!.querySelectorAll('li')];
 const titles = (el: SvcRecommendations) => cards(el).map((li) => li.querySelector('[part="title"]')!.textContent);
 const impressions = (events: ServiceEvent[]) => events.filter((e) => e.name === 'Product impression');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** An event's data without its recommendationId (a new UUID per answer, checked on its own). */
+const card = (e: ServiceEvent | undefined) => {
+  const { recommendationId, ...rest } = (e?.data ?? {}) as Record<string, unknown>;
+  expect(recommendationId).to.match(UUID);
+  return rest;
+};
 const feedCalls = (spy: sinon.SinonSpy) => spy.getCalls().filter((c) => String(c.args[0]).includes('/feeds/'));
 
 describe('<svc-recommendations> against the service', () => {
@@ -265,13 +272,16 @@ describe('<svc-recommendations> against the service', () => {
     const first = nextEvent((e) => e.name === 'Product impression');
     await settled(el);
     const [one, two] = el.products;
-    expect((await first).data).to.deep.equal({ productId: one!.id, position: 1, feed: 1 });
+    const firstSeen = await first;
+    expect(card(firstSeen)).to.deep.equal({ productId: one!.id, position: 1, feed: 1 });
     await frames();
     expect(impressions(capture.events).map((e) => e.data?.productId)).to.deep.equal([one!.id]);
 
     const second = nextEvent((e) => e.name === 'Product impression');
     window.scrollBy(0, 100); // now 160px of 200 (80%)
-    expect((await second).data).to.deep.equal({ productId: two!.id, position: 2, feed: 1 });
+    const secondSeen = await second;
+    expect(card(secondSeen)).to.deep.equal({ productId: two!.id, position: 2, feed: 1 });
+    expect(secondSeen.data!.recommendationId, 'one answer, one id').to.equal(firstSeen.data!.recommendationId);
     expect(impressions(capture.events)[1]).to.include({ type: 'product' });
 
     window.scrollTo(0, 0);
@@ -330,7 +340,7 @@ describe('<svc-recommendations> against the service', () => {
     const clicks = capture.events.filter((e) => e.name === 'Product clicked');
     expect(clicks).to.have.length(1);
     expect(clicks[0]).to.include({ type: 'product' });
-    expect(clicks[0]!.data).to.deep.equal({ productId: el.products[1]!.id, position: 2, feed: 1 });
+    expect(card(clicks[0])).to.deep.equal({ productId: el.products[1]!.id, position: 2, feed: 1 });
     expect(clicks[0]!.eventId).to.be.a('string');
   });
 
@@ -342,7 +352,24 @@ describe('<svc-recommendations> against the service', () => {
     capture = captureEvents();
     el.querySelectorAll('button')[2]!.click();
     const clicks = capture.events.filter((e) => e.name === 'Product clicked');
-    expect(clicks.map((e) => e.data)).to.deep.equal([{ productId: el.products[2]!.id, position: 3, feed: 1 }]);
+    expect(clicks.map(card)).to.deep.equal([{ productId: el.products[2]!.id, position: 3, feed: 1 }]);
+  });
+
+  it('a click carries the recommendationId of the answer shown: a new answer, a new id', async () => {
+    remove = install();
+    const el = await fixture<SvcRecommendations>(html`
+      <svc-recommendations feed="1" limit="2"><template><button type="button" data-field="title"></button></template></svc-recommendations>`);
+    await settled(el);
+    capture = captureEvents();
+    el.querySelectorAll('button')[0]!.click();
+    await el.refresh();
+    await settled(el);
+    el.querySelectorAll('button')[0]!.click();
+    const ids = capture.events.filter((e) => e.name === 'Product clicked').map((e) => e.data?.recommendationId);
+    expect(ids).to.have.length(2);
+    expect(ids[0]).to.match(UUID);
+    expect(ids[1]).to.match(UUID);
+    expect(ids[0]).to.not.equal(ids[1]);
   });
 
   it('refresh() fetches again, and changing an attribute re-fetches', async () => {

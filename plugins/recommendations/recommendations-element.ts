@@ -57,7 +57,7 @@ const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
  * empty cards of fixed height while loading; the same box, empty, if nothing comes, and the unseen cells of the products
  * that did not come when fewer come, unless `collapse`): nothing
  * below it moves when the products arrive. Tracks `Product impression` (an item at least half visible, once per item
- * per render) and `Product clicked`, both with `{productId, position, feed}`.
+ * per render) and `Product clicked`, both with `{productId, position, feed, recommendationId}`.
  *
  * @tagname svc-recommendations
  * @summary Shows a recommendation feed as built-in cards or the page's own template, and tracks impressions and clicks.
@@ -79,7 +79,7 @@ const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
  * @slot error - Shown in state `error`.
  *
  * @fires svc:product - On `window`, from the SDK instance, while tracking is allowed: `Product impression` and
- *   `Product clicked`; `detail` is `{eventName, event}`, `event.data` being `{productId, position, feed}`.
+ *   `Product clicked`; `detail` is `{eventName, event}`, `event.data` being `{productId, position, feed, recommendationId}`.
  * @fires svc:event - On `window`, from the SDK instance, right after each `svc:product`; `detail` is the event.
  *
  * @csspart list - The built-in cards' list.
@@ -165,6 +165,8 @@ export class SvcRecommendations extends SvcElement {
   #changed = new Set(Object.keys(this.#values));
   #updated = false;
   #run = 0;
+  /** The last answer's `recommendationId`: the service's record of what it showed, sent with impressions and clicks. */
+  #rid?: string;
   // Was waiting for an SDK instance when taken out of the page: it waits again once put back.
   #waitedWhenRemoved = false;
   #items: Element[] = [];
@@ -207,6 +209,7 @@ export class SvcRecommendations extends SvcElement {
     }
     if (run !== this.#run) return; // attributes changed meanwhile: the newer fetch wins
     const list = (answer as { products?: unknown } | null)?.products;
+    this.#rid = (answer as { recommendationId?: string } | null)?.recommendationId;
     this.products = Array.isArray(list) ? list.filter((p): p is RecommendedProduct => typeof p?.id === 'string') : [];
     this.status = !Array.isArray(list) ? 'error' : this.products.length ? 'ready' : 'empty';
   }
@@ -345,7 +348,7 @@ export class SvcRecommendations extends SvcElement {
     const product = this.products[index];
     if (!product) return;
     try {
-      sources.current?.emit({ type: 'product', name, data: { productId: product.id, position: index + 1, feed: this.feed } });
+      sources.current?.emit({ type: 'product', name, data: { productId: product.id, position: index + 1, feed: this.feed, ...(this.#rid ? { recommendationId: this.#rid } : {}) } });
     } catch {
       // tracking never breaks the page
     }

@@ -78,7 +78,17 @@ export type PValueCorrection = 'none' | 'holm-bonferroni' | 'benjamini-hochberg'
 export interface FeedConfig {
   id: number;
   strategy: 'popular' | 'viewed-together' | 'bought-together' | 'recently-viewed' | 'personalized';
+  /**
+   * How long after a click on one of the feed's products a cart addition or an order of that product by the same
+   * person is credited to the click (a whole number of hours, 1–720; default DEFAULT_ATTRIBUTION_HOURS).
+   */
+  attributionHours?: number;
 }
+
+/** A feed's attribution window when its config sets none (docs/recommendations-report.md says why 24 hours). */
+export const DEFAULT_ATTRIBUTION_HOURS = 24;
+/** The longest attribution window a feed may set: 30 days, as long as the longest a vendor credits (Dynamic Yield). */
+export const MAX_ATTRIBUTION_HOURS = 720;
 
 export interface ProductConfig {
   id: string;

@@ -3,9 +3,8 @@ import {
 } from './config-json.js';
 import { checkExperimentMetrics, validateExperimentSettings } from './validate-experiment-settings.js';
 import { validateRecommendationsSettings } from './validate-recommendations.js';
-import type {
-  ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile,
-} from './config-types.js';
+import { MAX_ATTRIBUTION_HOURS } from './config-types.js';
+import type { ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile } from './config-types.js';
 
 // Validation throws at the first problem with its path (`organizations.acme.projects.shop.experiences[2].variations:
 // weights must sum to 100`): an operator fixes one line at a time, and a running service keeps its last
@@ -16,9 +15,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const KEY = /^[^.:\s]{1,64}\.\S{1,256}$/;
 const DEVICES = ['mobile', 'desktop'];
 const STATUSES: ExperienceStatus[] = ['draft', 'running', 'stopped'];
-const STRATEGIES: FeedConfig['strategy'][] = [
-  'popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized',
-];
+const STRATEGIES: FeedConfig['strategy'][] = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'];
 
 function validateKeys(value: unknown, path: string, seenIds: Map<string, string>): void {
   const keys = requireArray(value, path);
@@ -239,6 +236,10 @@ function validateFeed(raw: unknown, path: string): number {
   if (!Number.isInteger(feed.id) || (feed.id as number) < 1) fail(`${path}.id`, 'must be a positive integer');
   if (typeof feed.strategy !== 'string' || !(STRATEGIES as string[]).includes(feed.strategy)) {
     fail(`${path}.strategy`, `must be one of ${STRATEGIES.join(', ')}`);
+  }
+  const hours = feed.attributionHours;
+  if (hours !== undefined && (!Number.isInteger(hours) || (hours as number) < 1 || (hours as number) > MAX_ATTRIBUTION_HOURS)) {
+    fail(`${path}.attributionHours`, `must be a whole number of hours from 1 to ${MAX_ATTRIBUTION_HOURS}`);
   }
   return feed.id as number;
 }

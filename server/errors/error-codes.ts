@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   invalid_batch: { status: 400, description: 'The track body is not `{batch:[event…]}` or the batch is empty or too long.' },
   invalid_event: { status: 400, description: 'An event of the batch breaks the event shape; the message names the index and field. The whole batch is refused.' },
   invalid_consent: { status: 400, description: 'The consent record breaks its shape; the message names the field.' },
-  invalid_request: { status: 400, description: 'A request body (Choose API, feed) or query (results) breaks its shape; the message names the field.' },
+  invalid_request: { status: 400, description: 'A request body (Choose API, feed) or query (results, feed report) breaks its shape; the message names the field.' },
   invalid_catalog: { status: 400, description: 'The catalog body is neither a JSON array nor an NDJSON stream of products, is empty, or holds more than 100,000 products.' },
   invalid_product: { status: 400, description: 'A catalog product breaks its shape; the message names its index and field (`products[17].price: must be a number`). Nothing of the upload is stored.' },
   invalid_config: { status: 400, description: 'A management write breaks the configuration\'s rules (the same as the file\'s); the message names the field (`experience.variations: weights must sum to 100`). Nothing is stored.' },

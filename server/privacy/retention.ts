@@ -45,6 +45,15 @@ function* oldEventsChunk(project: string, after: string, before: number): SqlPro
  * Deletes the project's events received before `before` whose keys lie from `first` to `last`: a range of the primary
  * key, which both databases walk directly (PostgreSQL planned a long `IN` list as a scan of the whole table).
  */
+/** A batch of the feed answers issued before `before` (their impressions and clicks are gone with the events). */
+function* deleteOldRecommendations(project: string, before: number): SqlProgram<number> {
+  return (yield op(
+    `DELETE FROM recommendations WHERE project = ? AND recommendation_id IN
+       (SELECT recommendation_id FROM recommendations WHERE project = ? AND issued_at < ? LIMIT ?)`,
+    project, project, before, RETENTION_BATCH,
+  )).changes;
+}
+
 function* deleteEvents(project: string, first: string, last: string, before: number): SqlProgram<number> {
   return (yield op('DELETE FROM events WHERE project = ? AND event_id >= ? AND event_id <= ? AND received_at < ?', project, first, last, before)).changes;
 }
@@ -123,6 +132,9 @@ export async function sweepProject(storage: Storage, project: ProjectRef, now: n
       }
       after = chunk.last;
       if (after !== null && chunk.old.length === 0) await pause(READ_PAUSE_MS);
+    }
+    while (!stop() && await storage.transaction(() => deleteOldRecommendations(project.key, before)) === RETENTION_BATCH) {
+      await pause(DELETE_PAUSE_MS);
     }
   }
   if (retention.exposuresDays !== undefined && !stop()) {

@@ -1,5 +1,6 @@
 import type { ProductConfig } from '../config/config-types.js';
-import { op, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { op, valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { str } from '../storage/sql-values.js';
 
 /** Rows per multi-row upsert (5 parameters each): under SQLite's and PostgreSQL's parameter limits. */
 const CHUNK_ROWS = 500;
@@ -22,6 +23,7 @@ export function* upsertProductsProgram(project: string, products: readonly Produ
       const product = byId.get(id) as ProductConfig;
       params.push(project, id, product.available === false ? 0 : 1, JSON.stringify(product), now);
     }
+    yield* recordPriceChanges(project, chunk.map((id) => byId.get(id) as ProductConfig), now);
     yield op(
       `INSERT INTO catalog_products (project, product_id, available, data, updated_at)
        VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}
@@ -31,4 +33,32 @@ export function* upsertProductsProgram(project: string, products: readonly Produ
     );
   }
   return ids.length;
+}
+
+const priceOf = (product: { price?: unknown; currency?: unknown }): string =>
+  JSON.stringify([typeof product.price === 'number' ? product.price : null, typeof product.currency === 'string' ? product.currency : null]);
+
+/**
+ * Adds a row to catalog_prices for each product whose price or currency this write changes (or that is new), so an
+ * order without a price is priced as the catalog priced it then (feed-report-program.ts). A write that changes
+ * neither (a reload seeding the same catalog) adds nothing.
+ */
+function* recordPriceChanges(project: string, products: readonly ProductConfig[], now: number): SqlProgram<void> {
+  const { values = [] } = yield valuesOp(
+    `SELECT product_id, data FROM catalog_products WHERE project = ? AND product_id IN (${products.map(() => '?').join(', ')})`,
+    project, ...products.map((p) => p.id),
+  );
+  const stored = new Map(values.map(([id, data]) => [str(id), priceOf(JSON.parse(str(data)) as ProductConfig)]));
+  const changed = products.filter((p) => stored.get(p.id) !== priceOf(p));
+  if (changed.length === 0) return;
+  const params: SqlValue[] = [];
+  for (const p of changed) {
+    params.push(project, p.id, now, typeof p.price === 'number' ? p.price : null, typeof p.currency === 'string' ? p.currency : null);
+  }
+  yield op(
+    `INSERT INTO catalog_prices (project, product_id, since, price, currency)
+     VALUES ${changed.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (project, product_id, since) DO UPDATE SET price = excluded.price, currency = excluded.currency`,
+    ...params,
+  );
 }

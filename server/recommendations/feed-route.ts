@@ -24,8 +24,9 @@ export interface FeedRouteDeps {
 
 /**
  * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
- * fields, productId?, sessionId?}` → `{products:[{id, …requested fields}]}`; to a person in the project's recommendations holdout
- * `{products: [], holdout: true}`. Basic writeKey (the SDK) or apiKey (a server
+ * fields, productId?, sessionId?}` → `{products:[{id, …requested fields}], recommendationId}` (the answer as recorded:
+ * issued-recommendations.ts); to a person in the project's recommendations holdout `{products: [], holdout: true}`.
+ * Basic writeKey (the SDK) or apiKey (a server
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.
  */
@@ -48,14 +49,14 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
       const identification = { form: 'profile', sourceId: body.sourceId, profileId: body.profileId } as const;
       if (await ctx.inHoldout?.(auth, identification, body.sessionId)) return HOLDOUT_ANSWER;
-      const products = await ctx.feeds.products(project, feed, {
+      const { products, recommendationId } = await ctx.feeds.answer(project, feed, {
         profileId: body.profileId,
         limit: body.limit,
         ...(body.productId !== undefined ? { productId: body.productId } : {}),
       });
       // The request's own origin (behind a proxy, as TRUST_PROXY lets it say): the address the SDK reached the service at.
       const origin = `${request.protocol}://${request.host}`;
-      return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)) };
+      return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)), recommendationId };
     },
   );
 }

@@ -1,15 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import type { ProjectRef } from '../config/config-store.js';
 import type { FeedConfig, ProductConfig, ProjectConfig, ServiceConfigFile } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, upsertProducts } from './catalog-store.js';
 import type { ModelApplier } from './model-applier.js';
+import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
 
 /** The longest a feed read waits for the models to count what its node stored (a pass takes milliseconds). */
 const SETTLE_MS = 1000;
 
 /** What the feed endpoint and the Choose API ask a feed for. */
 export type FeedRequest = Omit<FeedQuery, 'strategy'>;
+
+/** A feed answer: its products, and the id under which the service recorded it (issued-recommendations.ts). */
+export interface FeedAnswer {
+  products: ProductConfig[];
+  recommendationId: string;
+}
 
 /**
  * The recommendations service both the feed endpoint and the Choose API use, so they answer the same list for
@@ -23,7 +31,11 @@ export class FeedService {
   private readonly seeded = new WeakMap<ProjectConfig, Promise<void>>();
 
   /** `models`: what keeps the models caught up with stored events (model-applier.ts); a read settles it first. */
-  constructor(private readonly storage: Storage, private readonly models?: Pick<ModelApplier, 'settle'>) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly models?: Pick<ModelApplier, 'settle'>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Seeds every project's configured catalog (buildApp awaits it). */
   async seedAll(config: ServiceConfigFile): Promise<void> {
@@ -63,6 +75,20 @@ export class FeedService {
       await this.models?.settle({ project: project.key, profileId: request.profileId, maxWaitMs: SETTLE_MS });
     }
     return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
+  }
+
+  /**
+   * The products of `feed` for one request, with a new `recommendationId` under which the answer (feed, strategy,
+   * profile, product ids) is recorded before it is returned: the feed report credits only the lists recorded so.
+   */
+  async answer(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<FeedAnswer> {
+    const products = await this.products(project, feed, request);
+    const recommendationId = randomUUID();
+    await this.storage.place(ISSUE_RECOMMENDATION, {
+      project: project.key, id: recommendationId, feedId: feed.id, strategy: feed.strategy, profileId: request.profileId,
+      products: products.map((p) => p.id), issuedAt: this.now(),
+    });
+    return { products, recommendationId };
   }
 }
 

@@ -130,6 +130,50 @@ ALTER TABLE co_occurrence ALTER COLUMN a TYPE TEXT COLLATE "C", ALTER COLUMN b T
 ALTER TABLE profile_recent ALTER COLUMN product_id TYPE TEXT COLLATE "C";
 `;
 
+// The feed answers the service gave (issue 49): each answer's recommendationId, what it was for and what it held, so
+// that the feed report counts only impressions and clicks of lists the service issued, with the feed, strategy and
+// position it recorded (a browser's own claims are not read). `products` is the answer's product ids as a JSON array,
+// in order: a card's position is its index there. Keyed by the id: the report reads a row per impression or click.
+const issuedRecommendations = (t: { int: string }): string => `
+CREATE TABLE recommendations (
+  project TEXT NOT NULL,
+  recommendation_id TEXT NOT NULL,
+  feed_id INTEGER NOT NULL,
+  strategy TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  products TEXT NOT NULL,
+  issued_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, recommendation_id)
+);
+CREATE INDEX recommendations_issued ON recommendations (project, issued_at);
+`;
+
+// The catalog's prices over time (issue 49): an order that carries no price is priced as the catalog priced the product
+// when it was ordered. A row per product each time a catalog write changed its price or currency (`since`: that
+// write's time); existing products start with the price they have, since their last write.
+const catalogPrices = (t: { int: string; real: string }): string => `
+CREATE TABLE catalog_prices (
+  project TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  since ${t.int} NOT NULL,
+  price ${t.real},
+  currency TEXT,
+  PRIMARY KEY (project, product_id, since)
+);
+`;
+
+const catalogPricesSqlite = `${catalogPrices({ int: 'INTEGER', real: 'REAL' })}
+INSERT INTO catalog_prices (project, product_id, since, price, currency)
+SELECT project, product_id, updated_at, json_extract(data, '$.price'), json_extract(data, '$.currency') FROM catalog_products;
+`;
+
+const catalogPricesPostgres = `${catalogPrices({ int: 'BIGINT', real: 'DOUBLE PRECISION' })}
+ALTER TABLE catalog_prices ALTER COLUMN product_id TYPE TEXT COLLATE "C";
+INSERT INTO catalog_prices (project, product_id, since, price, currency)
+SELECT project, product_id, updated_at, CAST(json_extract(data, '$.price') AS DOUBLE PRECISION), json_extract(data, '$.currency')
+FROM catalog_products;
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -154,5 +198,17 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: 'recommendations: product ids in byte order on PostgreSQL, as on SQLite, whatever the database collation',
     sqlite: '-- SQLite compares text byte-wise already',
     postgres: productIdsByteOrderPostgres,
+  },
+  {
+    version: 22,
+    name: 'recommendations: the feed answers issued, by recommendationId (feed, strategy, profile, products, time)',
+    sqlite: issuedRecommendations({ int: 'INTEGER' }),
+    postgres: issuedRecommendations({ int: 'BIGINT' }),
+  },
+  {
+    version: 23,
+    name: "recommendations: the catalog's prices over time, for orders that carry none",
+    sqlite: catalogPricesSqlite,
+    postgres: catalogPricesPostgres,
   },
 ];

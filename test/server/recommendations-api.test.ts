@@ -131,12 +131,14 @@ for (const driver of DRIVERS) {
       assert.equal(tooMany.json().error.code, 'invalid_catalog');
     });
 
-    it('feed endpoint answers {products:[{id, …requested fields}]}: only those fields, unknown ones absent', async () => {
+    it('feed endpoint answers {products:[{id, …requested fields}], recommendationId}: only those fields, unknown ones absent', async () => {
       await put(JSON.stringify([{ id: 'fld-1', title: 'Field one', price: 9, secret: 'internal', available: true }]));
       await track(h.app, [productEvent('Product ordered', 'fld-1', { orderId: 'fld-o' }), productEvent('Product ordered', 'fld-1', { orderId: 'fld-o2' })]);
       const res = await feed({ ...GOOD_FEED_BODY, limit: 1, fields: ['title', 'price', 'nope'] });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json(), { products: [{ id: 'fld-1', title: 'Field one', price: 9 }] });
+      const { recommendationId, ...rest } = res.json() as { recommendationId: string };
+      assert.deepEqual(rest, { products: [{ id: 'fld-1', title: 'Field one', price: 9 }] });
+      assert.match(recommendationId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     });
 
     it('feed endpoint takes an apiKey too', async () => {

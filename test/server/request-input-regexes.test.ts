@@ -63,6 +63,8 @@ const REGEXES: Row[] = [
   { file: 'server/management/management-routes.ts', regex: /^[1-9]\d{0,8}$/, input: 'feed name (path)', length: HEADER },
   { file: 'server/results/results-query.ts', regex: /^[1-9]\d{0,8}$/, input: 'phase (query)', length: HEADER },
   { file: 'server/recommendations/feed-route.ts', regex: /^[1-9][0-9]{0,9}$/, input: 'feed id (path)', length: HEADER },
+  { file: 'server/recommendations/feed-report-route.ts', regex: /^[1-9][0-9]{0,9}$/, input: 'feed id (report path)', length: HEADER },
+  { file: 'server/recommendations/feed-report-program.ts', regex: /^[A-Za-z]{3}$/, input: 'currency (stored event data, catalog body)', length: BODY },
   { file: 'server/http/log-redaction.ts', regex: /([?&])([^=&#?]*)=([^&#]*)/g, input: 'request URL, in the log line', length: HEADER, prefixes: ['?a=', '&'] },
   { file: 'server/http/log-redaction.ts', regex: /\+/g, input: 'query parameter name, in the log line', length: HEADER },
   { file: 'server/http/cors.ts', regex: /^\/v1\/([^/?#]+)\/projects\/([^/?#]+)\//, input: 'request path', length: HEADER, prefixes: ['/v1/', '/v1/a/projects/'] },

@@ -228,7 +228,8 @@ function choose(
       waits.push(
         Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
           (answer) => {
-            choice.body = isProductList(answer) ? { products: answer } : answer;
+            // A recorded answer or the holdout's is the body as it is; a bare list is the products.
+            choice.body = isProductList(answer) ? { products: answer } : { ...answer };
           },
           (error: unknown) => {
             failedFeeds.add(choice);

@@ -81,15 +81,27 @@ export interface FeedContext {
   device?: Device;
 }
 
+/** A feed answer as the service records it: the products and the answer's `recommendationId`. */
+export interface FeedBody {
+  products: readonly Readonly<Record<string, unknown>>[];
+  recommendationId: string;
+}
+
+/** What every feed answers a person in the project's recommendations holdout. */
+export interface HoldoutBody {
+  products: readonly never[];
+  holdout: true;
+}
+
 /**
- * Products of feed `feedId` for this visitor, each `{id, …fields}`: the experience's body is `{products}`. Or the whole
- * body, when the feed answers more than its products (`{products: [], holdout: true}` to a person in the holdout).
+ * Products of feed `feedId` for this visitor, each `{id, …fields}`: a list, or the whole body of the choice as it is:
+ * the service's recorded answer (`{products, recommendationId}`), or the holdout's (`{products: [], holdout: true}`).
  */
 export type FeedProductsPort = (
   feedId: number,
   limit: number,
   context: FeedContext,
-) => PromiseLike<readonly Readonly<Record<string, unknown>>[] | Readonly<Record<string, unknown>>>;
+) => PromiseLike<readonly Readonly<Record<string, unknown>>[] | FeedBody | HoldoutBody>;
 
 /** Structurally compatible with pino / Fastify's `app.log`. */
 export interface ChooseLogger {

@@ -95,9 +95,14 @@ export async function serviceAnswers(app: FastifyInstance): Promise<Record<strin
     assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
     return res.json();
   };
-  const feed = (id: number, body: Record<string, unknown>) => read('POST', `${BASE}/feeds/${id}/data`, {
-    sourceId: 'web', limit: 4, fields: ['title', 'price'], ...body,
-  });
+  // Each answer has a recommendationId of its own (a new UUID): the products are what both services must answer alike.
+  const feed = async (id: number, body: Record<string, unknown>) => {
+    const { recommendationId, ...answer } = await read('POST', `${BASE}/feeds/${id}/data`, {
+      sourceId: 'web', limit: 4, fields: ['title', 'price'], ...body,
+    }) as { recommendationId: unknown };
+    assert.equal(typeof recommendationId, 'string');
+    return answer;
+  };
   const answers: Record<string, unknown> = {};
   for (const query of ['', '&phase=1']) answers[`results${query}`] = await read('GET', `${BASE}/experiences/hero/results?apiKey=srv1.s3cret${query}`);
   answers.popular = await feed(1, { profileId: 'anyone' });

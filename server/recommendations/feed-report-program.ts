@@ -1,0 +1,163 @@
+import { DATA, EVENT_TIME, parseData } from '../results/event-columns.js';
+import { personGraphProgram } from '../results/person-graph.js';
+import { program } from '../storage/program.js';
+import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import type { ReportBy, ReportNumbers, ReportRow } from '../../wire/feed-report.js';
+import { feedReport, type CardEvent, type CatalogPrice, type Conversion } from './feed-attribution.js';
+
+// The feed report's reads: impressions and clicks joined to the recommendations the service issued (an id it never
+// issued joins nothing, so a forged one counts nowhere, and the feed, strategy and position are the recorded ones),
+// carts and orders, the people of their profiles (as results find them: identify and alias links), and the catalog's
+// prices. Events are selected by name and receipt time (the events_name index); an event's time is EVENT_TIME, never
+// later than its receipt, so `received_at >= from` loses none.
+
+const HOUR_MS = 3_600_000;
+
+/** What the report is asked: plain values, so that the storage may run it on another thread. */
+export interface FeedReportArgs {
+  project: string;
+  feedId: number;
+  from: number;
+  to: number;
+  by?: ReportBy;
+  /** This feed's window (hours). */
+  attributionHours: number;
+  /** Every other feed's window, by feed id; a feed not listed (deleted since) has `defaultHours`. */
+  windows: [number, number][];
+  defaultHours: number;
+}
+
+export interface FeedReportNumbers {
+  totals: ReportNumbers;
+  rows?: ReportRow[];
+}
+
+/** Card events of issued recommendations, with the recorded feed, strategy and product list. */
+const CARD_EVENTS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy, r.products
+  FROM events e JOIN recommendations r
+    ON r.project = e.project AND r.recommendation_id = json_extract(e.payload, '$.data.recommendationId')
+  WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
+
+const CONVERSIONS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, ${DATA} AS data
+  FROM events e WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
+
+/** Rows of CARD_EVENTS whose product is in the issued list, each at its place there. */
+function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<(Omit<CardEvent, 'person'> & { profileId: string })[]> {
+  const { values = [] } = yield valuesOp(sql, ...params);
+  const lists = new Map<string, string[]>();
+  const out: (Omit<CardEvent, 'person'> & { profileId: string })[] = [];
+  for (const [profileId, at, productId, feedId, strategy, products] of values) {
+    if (productId === null || productId === undefined) continue;
+    const text = str(products);
+    let list = lists.get(text);
+    if (list === undefined) lists.set(text, (list = JSON.parse(text) as string[]));
+    const index = list.indexOf(str(productId));
+    if (index < 0) continue;
+    out.push({ profileId: str(profileId), at: num(at), productId: str(productId), feedId: num(feedId), strategy: str(strategy), position: index + 1 });
+  }
+  return out;
+}
+
+const CURRENCY = /^[A-Za-z]{3}$/;
+
+/** A conversion's data as the SDK sends it; a price that is not a finite number ≥ 0 is no price. */
+function conversionOf(kind: Conversion['kind'], at: number, productId: string, data: Record<string, unknown> | undefined): Omit<Conversion, 'person'> {
+  const quantity = Number(data?.quantity);
+  const c: Omit<Conversion, 'person'> = { kind, at, productId, quantity: quantity > 0 && Number.isFinite(quantity) ? quantity : 1 };
+  const price = data?.price;
+  if (typeof price === 'number' && Number.isFinite(price) && price >= 0) c.price = price;
+  const currency = data?.currency;
+  if (typeof currency === 'string' && CURRENCY.test(currency)) c.currency = currency.toUpperCase();
+  return c;
+}
+
+function* conversions(
+  project: string, name: string, kind: Conversion['kind'], from: number, to: number, clicked: Set<string>,
+): SqlProgram<(Omit<Conversion, 'person'> & { profileId: string })[]> {
+  const { values = [] } = yield valuesOp(CONVERSIONS, project, name, from, from, to);
+  const out: (Omit<Conversion, 'person'> & { profileId: string })[] = [];
+  for (const [profileId, at, productId, data] of values) {
+    if (productId === null || productId === undefined || !clicked.has(str(productId))) continue;
+    out.push({ ...conversionOf(kind, num(at), str(productId), parseData(data)), profileId: str(profileId) });
+  }
+  return out;
+}
+
+type Price = { price?: number; currency?: string };
+
+function priceEntry(price: unknown, currency: unknown): Price {
+  const entry: Price = {};
+  const p = price === null || price === undefined ? NaN : Number(price);
+  if (Number.isFinite(p) && p >= 0) entry.price = p;
+  if (typeof currency === 'string' && CURRENCY.test(currency)) entry.currency = currency.toUpperCase();
+  return entry;
+}
+
+/**
+ * The catalog's price of each product over time (catalog_prices, oldest first), and its stored product as the last
+ * resort for a product that has no price history.
+ */
+function* catalogPrices(project: string, ids: readonly string[]): SqlProgram<CatalogPrice> {
+  const history = new Map<string, { since: number; price: Price }[]>();
+  const current = new Map<string, Price>();
+  for (let at = 0; at < ids.length; at += 500) {
+    const chunk = ids.slice(at, at + 500);
+    const marks = chunk.map(() => '?').join(', ');
+    const { values: rows = [] } = yield valuesOp(
+      `SELECT product_id, since, price, currency FROM catalog_prices WHERE project = ? AND product_id IN (${marks})
+       ORDER BY product_id, since`,
+      project, ...chunk,
+    );
+    for (const [id, since, price, currency] of rows) {
+      const list = history.get(str(id)) ?? [];
+      list.push({ since: num(since), price: priceEntry(price, currency) });
+      history.set(str(id), list);
+    }
+    const { values = [] } = yield valuesOp(`SELECT product_id, data FROM catalog_products WHERE project = ? AND product_id IN (${marks})`, project, ...chunk);
+    for (const [id, data] of values) {
+      const product = parseData(data) ?? {};
+      current.set(str(id), priceEntry(product.price, product.currency));
+    }
+  }
+  // The price in force at `at`: the last change at or before it; before the first one known, the first one known.
+  return (productId, at) => {
+    const list = history.get(productId);
+    if (list === undefined || list.length === 0) return current.get(productId);
+    let found = list[0]!;
+    for (const entry of list) if (entry.since <= at) found = entry;
+    return found.price;
+  };
+}
+
+function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers> {
+  const { project, feedId, from, to } = args;
+  const windows = new Map(args.windows);
+  windows.set(feedId, args.attributionHours);
+  const windowMs = (id: number): number => (windows.get(id) ?? args.defaultHours) * HOUR_MS;
+  const longest = Math.max(args.defaultHours, ...windows.values()) * HOUR_MS;
+  const impressions = yield* cardEvents(`${CARD_EVENTS} AND r.feed_id = ?`, project, 'Product impression', from, from, to, feedId);
+  const clicks = yield* cardEvents(CARD_EVENTS, project, 'Product clicked', from - longest, from - longest, to);
+  const clicked = new Set(clicks.map((c) => c.productId));
+  const carts = yield* conversions(project, 'Added to cart', 'cart', from, to, clicked);
+  const orders = yield* conversions(project, 'Product ordered', 'order', from, to, clicked);
+  const personOf = yield* personGraphProgram(project, new Set([...clicks, ...carts, ...orders].map((e) => e.profileId)));
+  const unpriced = [...new Set(orders.filter((o) => o.price === undefined || o.currency === undefined).map((o) => o.productId))].sort();
+  const catalogPrice = yield* catalogPrices(project, unpriced);
+  const withPerson = <T extends { profileId: string }>(e: T): Omit<T, 'profileId'> & { person: unknown } => {
+    const { profileId, ...rest } = e;
+    return { ...rest, person: personOf(profileId) };
+  };
+  return feedReport({
+    feedId, from, to, ...(args.by !== undefined ? { by: args.by } : {}),
+    // Impressions are not credited to anyone: no person needed.
+    impressions: impressions.map((e) => ({ ...e, person: null })),
+    clicks: clicks.map(withPerson),
+    conversions: [...carts, ...orders].map(withPerson),
+    windowMs,
+    catalogPrice,
+  });
+}
+
+/** The feed report: a long read, in one snapshot, off the event loop (the `report` lane). */
+export const FEED_REPORT = program('recommendations.report', 'report', feedReportProgram);
