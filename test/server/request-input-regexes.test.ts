@@ -95,6 +95,7 @@ const REGEXES: Row[] = [
   { file: 'server/config/validate-config.ts', regex: /^[^.:\s]{1,64}\.\S{1,256}$/, input: 'keys (management API body)', length: BODY, prefixes: ['a.'] },
   { file: 'server/config/validate-config.ts', regex: /^https?:\/\/[^/\s]+$/, input: 'CORS origins (management API body)', length: BODY, prefixes: ['https://'] },
   { file: 'server/config/validate-config.ts', regex: /\/admin\/oidc\/callback$/, input: 'OIDC redirect URI (configuration)', length: BODY, prefixes: ['/admin/oidc/'] },
+  { file: 'server/config/validate-recommendations.ts', regex: /^[A-Z]{3}$/, input: 'the holdout\'s currency (configuration; a management write validates the whole project)', length: BODY },
 ];
 
 /** Expressions in server/ that never see request input, each with why. */
@@ -103,6 +104,7 @@ const NOT_REQUEST_INPUT: { file: string; regex: RegExp | 'new RegExp'; why: stri
   { file: 'server/config/load-config.ts', regex: /position (\d+)/, why: "JSON.parse's error message about the configuration file" },
   { file: 'server/create-admin.ts', regex: /\/+$/, why: 'the CLI operator\'s --url' },
   { file: 'server/http/connection-limits.ts', regex: /^\d+$/, why: 'an environment variable' },
+  { file: 'server/http/static-routes.ts', regex: /\.(br|gz)$/, why: 'the path of a file @fastify/static found in dist/ (a request for another path is a 404 before it)' },
   { file: 'server/http/connection-limits.ts', regex: /^\d{1,2}$/, why: 'TRUST_PROXY from the environment' },
   { file: 'server/main.ts', regex: /^\d{1,5}$/, why: 'PORT from the environment' },
   { file: 'server/main.ts', regex: /^E[A-Z]+$/, why: "a Node system error's code" },
