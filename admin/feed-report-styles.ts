@@ -49,8 +49,10 @@ export const feedReportStyles = css`
     border-radius: 10px;
     background: #fff;
   }
+  /* Each fact's value right under its term, however many lines a neighbour's takes. */
   .facts div {
     display: grid;
+    align-content: start;
     gap: 0.125rem;
     min-inline-size: 0;
   }
