@@ -1,6 +1,7 @@
 // The console's one way to the management API: JSON over fetch. The service's session cookie (HttpOnly, same origin)
 // says who is signed in, so the page never holds a secret; the CSRF token the service hands out with the session is
 // kept in memory only and sent with every write. The service's `{error:{code, message}}` arrives as an ApiError.
+import type { FeedReportAnswer, ReportBy } from '../wire/feed-report.js';
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
 import type { Metric, MetricItem } from './metric.js';
@@ -33,6 +34,16 @@ export interface AuditFilter {
   since?: string;
   until?: string;
 }
+
+/** A feed report's range: UTC days `YYYY-MM-DD`, both included; and what its rows are by. */
+export interface FeedReportQuery {
+  from: string;
+  to: string;
+  by?: ReportBy;
+}
+
+const reportQuery = (q: FeedReportQuery, extra: Record<string, string> = {}): URLSearchParams =>
+  new URLSearchParams({ from: q.from, to: q.to, ...(q.by ? { by: q.by } : {}), ...extra });
 
 /** An audit endpoint's query: the limit and the filters that are set. */
 function auditQuery(limit: number, filter: AuditFilter): URLSearchParams {
@@ -210,6 +221,16 @@ export class AdminApi extends EventTarget {
     return (await this.#request<{ feeds: Feed[] }>('feeds', { signal })).feeds;
   }
 
+  /** A feed's report (wire/feed-report.ts): its totals and, with `by`, its rows. */
+  feedReport(id: number, query: FeedReportQuery, signal?: AbortSignal): Promise<FeedReportAnswer> {
+    return this.#request<FeedReportAnswer>(`feeds/${id}/report?${reportQuery(query)}`, { signal });
+  }
+
+  /** The address of a feed's report as CSV: a plain GET, which the session cookie authorizes (a download link). */
+  feedReportCsv(id: number, query: FeedReportQuery): string {
+    return `${this.base}/${this.#projectPath()}/feeds/${id}/report?${reportQuery(query, { format: 'csv' })}`;
+  }
+
   /** The latest `limit` changes, newest first, that match every filter given. */
   async audit(limit: number, filter: AuditFilter = {}, signal?: AbortSignal): Promise<AuditEntry[]> {
     return (await this.#request<{ entries: AuditEntry[] }>(`audit?${auditQuery(limit, filter)}`, { signal })).entries;
@@ -293,8 +314,11 @@ export class AdminApi extends EventTarget {
 
   /** A path of the signed-in project (`/{org}/projects/{project}/{path}`). */
   #request<T>(path: string, options: RequestOptions): Promise<T> {
-    const project = [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
-    return this.#send<T>(`${project}/${path}`, options);
+    return this.#send<T>(`${this.#projectPath()}/${path}`, options);
+  }
+
+  #projectPath(): string {
+    return [this.organization, 'projects', this.project].map(encodeURIComponent).join('/');
   }
 
   /** A path of the organization itself (`/{org}/{path}`): its people, keys and sessions. */

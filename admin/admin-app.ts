@@ -28,17 +28,20 @@ const NAV: { view: AdminView['name']; label: string; admin?: true }[] = [
   { view: 'metrics', label: 'Metrics' },
   { view: 'access', label: 'People and keys', admin: true },
   { view: 'account', label: 'My account' },
+  { view: 'feeds', label: 'Feeds' },
 ];
 
-/** The nav entry a screen belongs to: an experience's editor and results belong to the experiences. */
-const navOf = (view: AdminView): string => (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : view.name);
+/** The nav entry a screen belongs to: an experience's editor and results belong to the experiences, a report to the feeds. */
+const navOf = (view: AdminView): string =>
+  (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : view.name === 'feed-report' ? 'feeds' : view.name);
 
 /**
  * `<svc-admin>`: the admin console. Signs in on the service (a session cookie the page never reads; sessionStorage
  * keeps only the organization and project), then lists the project's experiences, edits them, runs their lifecycle,
- * shows their results, metrics, privacy requests, people and keys, the audit log, and the signed-in account. On load
- * with an organization and project (the page's `?organization=&project=`, else this tab's last), it asks the service
- * who is signed in; a session that ended, here or on any call, brings the sign-in form back.
+ * shows their results, metrics, the reports of its recommendation feeds, privacy requests, people and keys, the audit
+ * log, and the signed-in account. On load with an organization and project (the page's `?organization=&project=`,
+ * else this tab's last), it asks the service who is signed in; a session that ended, here or on any call, brings the
+ * sign-in form back.
  *
  * @tagname svc-admin
  * @summary The admin console: experiences, their lifecycle and results, and the audit log.
@@ -158,6 +161,10 @@ export class SvcAdmin extends LitElement {
     }
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
     if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly} .creating=${v.new === true}></svc-admin-metrics>`;
+    if (v.name === 'feeds') return html`<svc-admin-feeds data-view .api=${api}></svc-admin-feeds>`;
+    if (v.name === 'feed-report') {
+      return html`<svc-admin-feed-report data-view .api=${api} .feed=${v.feed} .from=${v.from} .to=${v.to}></svc-admin-feed-report>`;
+    }
     if (v.name === 'access') return html`<svc-admin-access data-view .api=${api}></svc-admin-access>`;
     if (v.name === 'account') return html`<svc-admin-account data-view .api=${api}></svc-admin-account>`;
     if (v.name === 'invitation') {

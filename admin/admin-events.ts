@@ -12,6 +12,10 @@ export type AdminView =
    * its own), a breakdown.
    */
   | { name: 'results'; experience: string; phase?: number | 'all'; metric?: string; dimension?: string }
+  /** The project's recommendation feeds, each with a link to its report. */
+  | { name: 'feeds' }
+  /** A feed's report over UTC days `from`…`to` (`YYYY-MM-DD`, both included; default the last 30 days). */
+  | { name: 'feed-report'; feed: number; from?: string; to?: string }
   /** The project's metrics, or (`new`) the form of a new one. */
   | { name: 'metrics'; new?: true }
   /** The organization's people and keys (admins). */

@@ -11,6 +11,9 @@ const screens: [AdminView, string][] = [
   [{ name: 'results', experience: 'hero', phase: 2, metric: 'revenue', dimension: 'attribute:plan' },
     '#/experiences/hero/results?phase=2&metric=revenue&dimension=attribute%3Aplan'],
   [{ name: 'results', experience: 'hero', phase: 'all' }, '#/experiences/hero/results?phase=all'],
+  [{ name: 'feeds' }, '#/feeds'],
+  [{ name: 'feed-report', feed: 1 }, '#/feeds/1/report'],
+  [{ name: 'feed-report', feed: 12, from: '2026-11-01', to: '2026-11-30' }, '#/feeds/12/report?from=2026-11-01&to=2026-11-30'],
   [{ name: 'metrics' }, '#/metrics'],
   [{ name: 'metrics', new: true }, '#/metrics/new'],
   [{ name: 'access' }, '#/access'],
@@ -33,6 +36,13 @@ describe('console addresses', () => {
     for (const hash of ['', '#', '#/', '#/nope', '#/experiences/hero/nope', '#/experiences/%E0%A4%A/edit/x', '#/invitation', '#/invitation/a/b']) {
       expect(viewOf(hash)).to.deep.equal({ name: 'experiences' });
     }
+  });
+
+  it('takes a feed id that is no feed id as the experience list, and leaves out a range day that is no day', () => {
+    for (const hash of ['#/feeds/0/report', '#/feeds/x/report', '#/feeds/1', '#/feeds/1/report/x']) {
+      expect(viewOf(hash)).to.deep.equal({ name: 'experiences' });
+    }
+    expect(viewOf('#/feeds/3/report?from=yesterday&to=2026-11-30')).to.deep.equal({ name: 'feed-report', feed: 3, to: '2026-11-30' });
   });
 
   it('takes an unknown audit scope as the project\'s', () => {

@@ -4,6 +4,10 @@
 import type { AdminView } from './admin-events.js';
 
 const enc = encodeURIComponent;
+/** A feed id as the service gives them: a whole number from 1. */
+const FEED_ID = /^[1-9][0-9]{0,9}$/;
+/** A UTC day, `2026-11-28`. */
+const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
 /** The fragment of a screen, e.g. `#/experiences/hero/results?phase=2&dimension=device`. */
 export function hashOf(view: AdminView): string {
@@ -17,6 +21,14 @@ export function hashOf(view: AdminView): string {
       if (view.dimension) query.set('dimension', view.dimension);
       const text = query.toString();
       return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
+    }
+    case 'feeds': return '#/feeds';
+    case 'feed-report': {
+      const query = new URLSearchParams();
+      if (view.from) query.set('from', view.from);
+      if (view.to) query.set('to', view.to);
+      const text = query.toString();
+      return `#/feeds/${view.feed}/report${text ? `?${text}` : ''}`;
     }
     case 'metrics': return view.new ? '#/metrics/new' : '#/metrics';
     case 'access': return '#/access';
@@ -40,6 +52,12 @@ export function viewOf(hash: string): AdminView {
   const query = new URLSearchParams(queryText);
   if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
   if (parts[0] === 'metrics' && parts[1] === 'new' && parts.length === 2) return { name: 'metrics', new: true };
+  if (parts[0] === 'feeds' && parts.length === 1) return { name: 'feeds' };
+  if (parts[0] === 'feeds' && FEED_ID.test(parts[1] ?? '') && parts[2] === 'report' && parts.length === 3) {
+    const from = query.get('from') ?? '';
+    const to = query.get('to') ?? '';
+    return { name: 'feed-report', feed: Number(parts[1]), ...(DAY.test(from) ? { from } : {}), ...(DAY.test(to) ? { to } : {}) };
+  }
   if (parts[0] === 'access' && parts.length === 1) return { name: 'access' };
   if (parts[0] === 'audit' && parts.length === 1) {
     return query.get('scope') === 'organization' ? { name: 'audit', scope: 'organization' } : { name: 'audit' };

@@ -7,6 +7,8 @@ import { SvcAdminAudit } from './audit-log.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
+import { SvcAdminFeedReport } from './feed-report-page.js';
+import { SvcAdminFeeds } from './feeds-page.js';
 import { SvcAdminInvitation } from './invitation-page.js';
 import { SvcAdminMetrics } from './metrics-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
@@ -26,6 +28,8 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-access', SvcAdminAccess],
   ['svc-admin-account', SvcAdminAccount],
   ['svc-admin-invitation', SvcAdminInvitation],
+  ['svc-admin-feeds', SvcAdminFeeds],
+  ['svc-admin-feed-report', SvcAdminFeedReport],
 ];
 
 /**

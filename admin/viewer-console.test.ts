@@ -47,8 +47,8 @@ describe('<svc-admin> for a viewer', () => {
     try {
       await openConsole(key);
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
-      await until(() => navTexts(app).length === 4 || null, 'the nav of a viewer');
-      expect(navTexts(app)).to.deep.equal(['Experiences', 'Audit log', 'Metrics', 'My account']);
+      await until(() => navTexts(app).length === 5 || null, 'the nav of a viewer');
+      expect(navTexts(app)).to.deep.equal(['Experiences', 'Audit log', 'Metrics', 'My account', 'Feeds']);
       const list = await until(() => find(app, 'svc-admin-experiences[status="ready"]'), 'the experience list');
       await until(() => list.shadowRoot!.querySelector('tr[data-name="results-hero"]'), 'the rows');
       const buttons = [...list.shadowRoot!.querySelectorAll('button')].map((b) => text(b));
@@ -119,7 +119,7 @@ describe('<svc-admin> for a viewer', () => {
     try {
       await openConsole(key);
       const app = await fixture<SvcAdmin>(html`<svc-admin></svc-admin>`);
-      await until(() => navTexts(app).length === 4 || null, 'the nav of an editor');
+      await until(() => navTexts(app).length === 5 || null, 'the nav of an editor');
       const list = await until(() => find(app, 'svc-admin-experiences[status="ready"]'), 'the experience list');
       expect([...list.shadowRoot!.querySelectorAll('button')].some((b) => text(b) === 'New experience')).to.equal(true);
     } finally {
