@@ -360,3 +360,34 @@ export const adminStyles = css`
     white-space: nowrap;
   }
 `;
+
+/**
+ * A page's facts above its numbers (`<dl class="facts">`: a results page's status and phase, a feed report's totals):
+ * a card of terms, each value right under its term however many lines a neighbour's takes.
+ */
+export const factsStyles = css`
+  .facts {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
+    gap: 0.75rem 1.5rem;
+    margin: 0 0 1rem;
+    padding: 1rem 1.25rem;
+    border: 1px solid #d1d9e0;
+    border-radius: 10px;
+    background: #fff;
+  }
+  .facts div {
+    display: grid;
+    align-content: start;
+    gap: 0.125rem;
+    min-inline-size: 0;
+  }
+  .facts dt {
+    color: #59636e;
+    font-size: 0.8125rem;
+  }
+  .facts dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+`;

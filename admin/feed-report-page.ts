@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { AdminApi } from './admin-api.js';
 import { navigate } from './admin-events.js';
-import { adminStyles } from './admin-styles.js';
+import { adminStyles, factsStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { ctrText, dailyChart, daysOf, formats, measureName, moneyText, rowsTable, type DailyMeasure } from './feed-report-tables.js';
 import { feedReportStyles } from './feed-report-styles.js';
@@ -43,7 +43,7 @@ const nothingHappened = (t: ReportNumbers): boolean => !t.impressions && !t.clic
  * @fires svc-admin:navigate - Show (the same page for another range) or Back to feeds.
  */
 export class SvcAdminFeedReport extends ApiView {
-  static override styles = [adminStyles, feedReportStyles];
+  static override styles = [adminStyles, factsStyles, feedReportStyles];
 
   static override properties = {
     feed: { type: Number },

@@ -40,30 +40,10 @@ export const feedReportStyles = css`
     display: none;
   }
   .facts {
-    display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
-    gap: 0.75rem 1.5rem;
-    margin: 0 0 1.5rem;
-    padding: 1rem 1.25rem;
-    border: 1px solid #d1d9e0;
-    border-radius: 10px;
-    background: #fff;
-  }
-  /* Each fact's value right under its term, however many lines a neighbour's takes. */
-  .facts div {
-    display: grid;
-    align-content: start;
-    gap: 0.125rem;
-    min-inline-size: 0;
-  }
-  .facts dt {
-    color: #59636e;
-    font-size: 0.8125rem;
+    margin-block-end: 1.5rem;
   }
   .facts dd {
-    margin: 0;
     font-variant-numeric: tabular-nums;
-    overflow-wrap: anywhere;
   }
   section {
     margin-block-end: 1.5rem;

@@ -1,7 +1,7 @@
 import { css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { AdminApi } from './admin-api.js';
 import { navigate } from './admin-events.js';
-import { adminStyles } from './admin-styles.js';
+import { adminStyles, factsStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { stopReason } from './audit-log.js';
 import type { Experience } from './experience.js';
@@ -33,30 +33,7 @@ interface ResultsViewDetail {
  * @fires svc-admin:navigate - Back to the list, to the editor, or the same page for another phase, metric or breakdown.
  */
 export class SvcAdminResults extends ApiView {
-  static override styles = [adminStyles, css`
-    .facts {
-      display: grid;
-      grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr));
-      gap: 0.75rem 1.5rem;
-      margin: 0 0 1rem;
-      padding: 1rem 1.25rem;
-      border: 1px solid #d1d9e0;
-      border-radius: 10px;
-      background: #fff;
-    }
-    .facts div {
-      display: grid;
-      gap: 0.125rem;
-      min-inline-size: 0;
-    }
-    .facts dt {
-      color: #59636e;
-      font-size: 0.8125rem;
-    }
-    .facts dd {
-      margin: 0;
-      overflow-wrap: anywhere;
-    }
+  static override styles = [adminStyles, factsStyles, css`
     .alert {
       margin-block-end: 1rem;
     }
