@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { defusedCsvText, quotedCsvCell } from '../../wire/csv-cell.js';
 import { DEFAULT_ATTRIBUTION_HOURS, type FeedConfig } from '../config/config-types.js';
-import { quoted } from '../errors/echo-input.js';
-import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
 import type { FeedReportAnswer, ReportNumbers } from '../../wire/feed-report.js';
 import { FEED_REPORT } from './feed-report-program.js';
+import { feedOfPath } from './feed-service.js';
 import { parseFeedReportQuery } from './feed-report-query.js';
 
 export const FEED_REPORT_PATH = '/v1/:org/projects/:project/feeds/:id/report';
@@ -56,10 +55,8 @@ export function feedReportRoute(app: FastifyInstance, ctx: FeedReportRouteDeps):
     async (request, reply) => {
       const project = request.auth!.project;
       const query = parseFeedReportQuery(request.query, ctx.now());
-      const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+      const feed = feedOfPath(project, request.params.id);
       const feeds: readonly FeedConfig[] = project.config.feeds ?? [];
-      const feed = feeds.find((f) => f.id === id);
-      if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
       const attributionHours = query.attributionHours ?? feed.attributionHours ?? DEFAULT_ATTRIBUTION_HOURS;
       const numbers = await ctx.storage.place(FEED_REPORT, {
         project: project.key, feedId: feed.id, from: query.from, to: query.to, attributionHours,

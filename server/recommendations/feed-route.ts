@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
-import { absoluteLinks, pickFields } from './feed-service.js';
+import { absoluteLinks, feedOfPath, pickFields } from './feed-service.js';
 import { validateFeedRequest } from './validate-feed-request.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { HOLDOUT_ANSWER } from '../config/recommendations-holdout.js';
@@ -44,9 +44,7 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       if (!project.config.sources.includes(body.sourceId)) {
         throw new ServiceError('source_not_allowed', `The source ${quoted(body.sourceId)} is not a source of this project.`);
       }
-      const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-      const feed = Number.isNaN(id) ? undefined : ctx.feeds.feed(project, id);
-      if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(request.params.id)} in this project.`);
+      const feed = feedOfPath(project, request.params.id);
       const identification = { form: 'profile', sourceId: body.sourceId, profileId: body.profileId } as const;
       if (await ctx.inHoldout?.(auth, identification, body.sessionId)) return HOLDOUT_ANSWER;
       const { products, recommendationId } = await ctx.feeds.answer(project, feed, {

@@ -6,6 +6,8 @@ import type { FeedQuery } from './feed-query.js';
 import { recommend, upsertProducts } from './catalog-store.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
+import { quoted } from '../errors/echo-input.js';
+import { ServiceError } from '../errors/service-error.js';
 
 /** The longest a feed read waits for the models to count what its node stored (a pass takes milliseconds). */
 const SETTLE_MS = 1000;
@@ -90,6 +92,17 @@ export class FeedService {
     });
     return { products, recommendationId };
   }
+}
+
+/**
+ * The project's feed a path names (`…/feeds/{id}/…`): a positive integer id the project configures.
+ * @throws ServiceError `feed_not_found` for any other text.
+ */
+export function feedOfPath(project: ProjectRef, id: string): FeedConfig {
+  const feedId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
+  const feed = project.config.feeds?.find((f) => f.id === feedId);
+  if (!feed) throw new ServiceError('feed_not_found', `There is no feed ${quoted(id)} in this project.`);
+  return feed;
 }
 
 /** `{id, …requested fields}` of a product: only fields it has (unknown ones are simply absent). */
