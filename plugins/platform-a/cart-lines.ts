@@ -47,14 +47,26 @@ export function cartLines(body: unknown): CartLine[] {
   return raws.flatMap((r) => (r && typeof r === 'object' ? line(r) ?? [] : []));
 }
 
-/** The variant → product map of a Cart API answer (a line item, or `{items: [...]}`). */
-export function productsOfAnswer(answer: unknown): Map<string, string> {
+/** What a Cart API answer says of a variant: its product, and its unit price after discounts in cents. */
+export interface AnsweredLine {
+  productId?: string;
+  cents?: number;
+}
+
+/** The variant → line map of a Cart API answer (a line item, or `{items: [...]}`). */
+export function linesOfAnswer(answer: unknown): Map<string, AnsweredLine> {
   const a = answer as Raw | null;
   const items = (Array.isArray(a?.items) ? a.items : [a]) as (Raw | null)[];
-  const map = new Map<string, string>();
+  const map = new Map<string, AnsweredLine>();
   for (const item of items) {
     const variant = item?.variant_id ?? item?.id;
-    if (variant && item?.product_id) map.set(String(variant), String(item.product_id));
+    const cents = item?.final_price ?? item?.price;
+    if (variant) {
+      map.set(String(variant), {
+        ...(item!.product_id ? { productId: String(item!.product_id) } : {}),
+        ...(typeof cents === 'number' ? { cents } : {}),
+      });
+    }
   }
   return map;
 }

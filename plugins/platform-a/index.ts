@@ -3,15 +3,24 @@ import {
   addedToCart, listen, productsOrdered, productViewed, toQuantity, whenReady, type ProductLine,
 } from '../../src/plugin-api.js';
 import type { ServicePlugin } from '../../src/index.js';
-import { cartLines, isCartAdd, productsOfAnswer, type CartLine } from './cart-lines.js';
+import { cartLines, isCartAdd, linesOfAnswer, type CartLine } from './cart-lines.js';
 import { watchCartRequests } from './cart-requests.js';
 
 type Id = string | number;
 
 /** The storefront's public objects this plugin reads (Shopify renders them into every page). */
 interface ShopifyGlobals {
-  ShopifyAnalytics?: { meta?: { page?: { pageType?: string }; product?: { id?: Id; variants?: { id?: Id }[] } } };
+  ShopifyAnalytics?: {
+    meta?: {
+      /** The currency the visitor shops in, and each variant's price in it, in cents. */
+      currency?: string;
+      page?: { pageType?: string };
+      product?: { id?: Id; variants?: { id?: Id; price?: number }[] };
+    };
+  };
   Shopify?: {
+    /** The currency the visitor shops in (Shopify Markets), the one the Cart API answers prices in. */
+    currency?: { active?: string };
     /** The order status (thank-you) page. */
     checkout?: {
       order_id?: Id;
@@ -24,25 +33,39 @@ interface ShopifyGlobals {
 
 const shopify = (): ShopifyGlobals => window as unknown as ShopifyGlobals;
 
-/** The product a variant belongs to, as far as the page knows: the product page's own product. */
-function productOnPage(variantId: string): string | undefined {
+/** The page's own product, when `variantId` is one of its variants (or it lists none), and that variant. */
+function variantOnPage(variantId: string): { productId: string; cents?: number } | undefined {
   const product = shopify().ShopifyAnalytics?.meta?.product;
   if (product?.id === undefined) return undefined;
   const variants = product.variants ?? [];
-  return variants.length === 0 || variants.some((v) => String(v.id) === variantId) ? String(product.id) : undefined;
+  const variant = variants.find((v) => String(v.id) === variantId);
+  if (variants.length > 0 && !variant) return undefined;
+  return { productId: String(product.id), ...(typeof variant?.price === 'number' ? { cents: variant.price } : {}) };
 }
 
+/**
+ * The products of the lines added, each with its unit price and the shop's currency where the Cart API's
+ * answer or the product page says them (Shopify counts in cents; events carry the price itself).
+ */
 function toProducts(lines: CartLine[], answer: unknown): ProductLine[] {
-  const fromAnswer = productsOfAnswer(answer);
+  const fromAnswer = linesOfAnswer(answer);
+  const g = shopify();
+  const currency = g.Shopify?.currency?.active ?? g.ShopifyAnalytics?.meta?.currency;
   return lines.flatMap(({ variantId, quantity, productId }) => {
-    const id = fromAnswer.get(variantId) ?? productId ?? productOnPage(variantId);
-    return id ? [{ productId: id, variantId, quantity }] : [];
+    const answered = fromAnswer.get(variantId);
+    const onPage = variantOnPage(variantId);
+    const id = answered?.productId ?? productId ?? onPage?.productId;
+    const cents = answered?.cents ?? (onPage?.productId === id ? onPage?.cents : undefined);
+    return id ? [{
+      productId: id, variantId, quantity,
+      ...(cents !== undefined && currency ? { price: cents / 100, currency } : {}),
+    }] : [];
   });
 }
 
 /**
  * Shopify (`platformA: true`): `Product viewed` on product pages, `Added to cart` for `/cart/add` form posts and
- * AJAX adds (`fetch` or XHR to `/cart/add.js`) with the variant and the quantity added, and `Product ordered`
+ * AJAX adds (`fetch` or XHR to `/cart/add.js`) with the variant, the quantity added and its unit price, and `Product ordered`
  * on the order status page (`Shopify.checkout`); the product page's product becomes the recommendation context.
  * It does nothing unless the config's `platformA` is true.
  * @example svc.use(platformA());

@@ -73,13 +73,13 @@ describe('platformA (Shopify)', () => {
     expect(products(capture.events).map((e) => e.name)).to.deep.equal(['Product viewed']);
   });
 
-  it('a form post to /cart/add emits Added to cart with product, variant and the quantity chosen', async () => {
+  it('a form post to /cart/add emits Added to cart with product, variant, the quantity chosen and the variant\'s price', async () => {
     productPage();
     install();
     const root = await fixture(html`<div>${productForm(2, 'shopify-sink')}<iframe name="shopify-sink" title="sink" hidden></iframe></div>`);
     root.querySelector('form')!.requestSubmit();
     expect(products(capture.events).slice(1).map((e) => [e.name, e.data])).to.deep.equal([
-      ['Added to cart', { productId: P, quantity: 2, variantId: V1 }],
+      ['Added to cart', { productId: P, quantity: 2, variantId: V1, price: 12.5, currency: 'USD' }],
     ]);
   });
 
@@ -96,8 +96,9 @@ describe('platformA (Shopify)', () => {
     form.requestSubmit();
     await request;
     await added;
+    // The store's answer knows the line's discounted unit price, which the page's list price does not.
     expect(products(capture.events).slice(1).map((e) => [e.name, e.data])).to.deep.equal([
-      ['Added to cart', { productId: P, quantity: 2, variantId: V1 }],
+      ['Added to cart', { productId: P, quantity: 2, variantId: V1, price: 10, currency: 'USD' }],
     ]);
   });
 
@@ -106,25 +107,28 @@ describe('platformA (Shopify)', () => {
       name: 'JSON {id, quantity}',
       body: () => JSON.stringify({ id: VARIANTS[0], quantity: 3 }),
       answer: lineItem(VARIANTS[0]!),
-      expected: [{ productId: P, quantity: 3, variantId: V0 }],
+      expected: [{ productId: P, quantity: 3, variantId: V0, price: 10, currency: 'USD' }],
     },
     {
       name: 'JSON {items: [...]} of two products',
       body: () => JSON.stringify({ items: [{ id: VARIANTS[0], quantity: 1 }, { id: 40000000000001, quantity: 4 }] }),
       answer: { items: [lineItem(VARIANTS[0]!), lineItem(40000000000001, 7000000000001)] },
-      expected: [{ productId: P, quantity: 1, variantId: V0 }, { productId: '7000000000001', quantity: 4, variantId: '40000000000001' }],
+      expected: [
+        { productId: P, quantity: 1, variantId: V0, price: 10, currency: 'USD' },
+        { productId: '7000000000001', quantity: 4, variantId: '40000000000001', price: 10, currency: 'USD' },
+      ],
     },
     {
       name: 'form-encoded text without quantity (one)',
       body: () => `id=${VARIANTS[1]}`,
       answer: lineItem(VARIANTS[1]!),
-      expected: [{ productId: P, quantity: 1, variantId: V1 }],
+      expected: [{ productId: P, quantity: 1, variantId: V1, price: 10, currency: 'USD' }],
     },
     {
       name: 'URLSearchParams with items[0][id]',
       body: () => new URLSearchParams({ 'items[0][id]': '40000000000002', 'items[0][quantity]': '6' }),
       answer: { items: [lineItem(40000000000002, 7000000000002)] },
-      expected: [{ productId: '7000000000002', quantity: 6, variantId: '40000000000002' }],
+      expected: [{ productId: '7000000000002', quantity: 6, variantId: '40000000000002', price: 10, currency: 'USD' }],
     },
   ];
   for (const { name, body, answer, expected } of ajaxCases) {
@@ -139,6 +143,29 @@ describe('platformA (Shopify)', () => {
       expect(products(capture.events).map((e) => e.data)).to.deep.equal(expected);
     });
   }
+
+  it('an add on a storefront that names no currency carries no price (a price without its currency credits nothing)', async () => {
+    storefront();
+    delete (window as { Shopify?: { currency?: unknown } }).Shopify!.currency;
+    delete (window as { ShopifyAnalytics?: { meta?: { currency?: unknown } } }).ShopifyAnalytics!.meta!.currency;
+    install();
+    const added = oneEvent(window, 'svc:product');
+    await fetch('/cart/add.js', { method: 'POST', body: JSON.stringify({ id: VARIANTS[1], quantity: 1 }) });
+    await added;
+    expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 1, variantId: V1 }]);
+  });
+
+  it('an add answered in another currency (Shopify Markets) carries the currency the visitor shops in', async () => {
+    storefront();
+    (window as { Shopify?: { currency?: unknown } }).Shopify!.currency = { active: 'CAD', rate: '1.36' };
+    install();
+    const added = oneEvent(window, 'svc:product');
+    await fetch('/cart/add.js', { method: 'POST', body: JSON.stringify({ id: VARIANTS[1], quantity: 1 }) });
+    await added;
+    expect(products(capture.events).map((e) => e.data)).to.deep.equal([
+      { productId: P, quantity: 1, variantId: V1, price: 10, currency: 'CAD' },
+    ]);
+  });
 
   it('the caller of fetch still reads the answer the store sent', async () => {
     storefront();
@@ -183,7 +210,7 @@ describe('platformA (Shopify)', () => {
       request.send(`id=${VARIANTS[0]}&quantity=4`);
       expect(sent.map((s) => s.body), 'the request still goes out').to.deep.equal([`id=${VARIANTS[0]}&quantity=4`]);
       respond(request, 200, lineItem(VARIANTS[0]!));
-      expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 4, variantId: V0 }]);
+      expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 4, variantId: V0, price: 10, currency: 'USD' }]);
     });
 
     it('an XHR elsewhere, or a refused add, emits nothing', () => {
@@ -213,7 +240,8 @@ describe('platformA (Shopify)', () => {
       request.send();
       respond(request, 200, { items: [] });
       expect(products(capture.events).map((e) => e.data)).to.deep.equal([
-        { productId: P, quantity: 1, variantId: V0 }, { productId: P, quantity: 1, variantId: V0 },
+        { productId: P, quantity: 1, variantId: V0, price: 10, currency: 'USD' },
+        { productId: P, quantity: 1, variantId: V0, price: 10, currency: 'USD' },
       ]);
     });
   });
@@ -227,7 +255,7 @@ describe('platformA (Shopify)', () => {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: VARIANTS[0], quantity: 2 }),
     }));
     await waitUntil(() => products(capture.events).length > 0, 'the add to be reported');
-    expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 2, variantId: V0 }]);
+    expect(products(capture.events).map((e) => e.data)).to.deep.equal([{ productId: P, quantity: 2, variantId: V0, price: 10, currency: 'USD' }]);
   });
 
   it('the order status page emits Product ordered per line item with the order id, its unit price and currency, once per order', () => {
@@ -249,7 +277,7 @@ describe('platformA (Shopify)', () => {
     root.querySelector('form')!.requestSubmit();
     expect(products(capture.events).map((e) => [e.name, e.data])).to.deep.equal([
       ['Product viewed', { productId: P }],
-      ['Added to cart', { productId: P, quantity: 2, variantId: V1 }],
+      ['Added to cart', { productId: P, quantity: 2, variantId: V1, price: 12.5, currency: 'USD' }],
     ]);
   });
 
