@@ -6,7 +6,8 @@ import { chaosMiddleware } from './test/helpers/chaos-server.mjs';
 import { failingModulesMiddleware } from './test/helpers/failing-modules.mjs';
 import { missingChunks } from './test/helpers/missing-chunks.mjs';
 
-// Our real service (dist/server.mjs) behind /v1 for the element tests that run against it.
+// Our real service (dist/server.mjs) behind /v1 (SQLite) and /pg/v1 (PostgreSQL, started on its first request) for the
+// tests that run against it.
 const service = serviceUnderTest();
 
 export default {

@@ -2,16 +2,22 @@
 // `node dist/server.mjs` (npm test builds dist before the browser tests) on a free loopback port, with a
 // fresh SQLite directory and test/fixtures/recommendations.config.json, behind the test runner's own
 // origin: `/v1/*` is proxied to it, so pages call `location.origin + '/v1'` with no CORS in the way.
+// A second instance of it stores in PostgreSQL (a database of its own, made for the run and dropped after) behind
+// `/pg/v1/*`, for the tests that run a story on both databases. It starts on the first request for it, so a run
+// whose tests never ask for it pays nothing.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 const SERVER = 'dist/server.mjs';
 const CONFIG = 'test/fixtures/recommendations.config.json';
 const START_TIMEOUT_MS = 15000;
+/** Where the PostgreSQL instance's database is created (trust auth on every machine of this project). */
+const PG_ADMIN_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // An organization with single sign-on beside the fixture's, for the console's sign-in tests (admin/sign-in.test.ts):
 // they check the link the console offers, so its provider is never reached. Written next to the service's data.
@@ -55,48 +61,123 @@ function healthy(port) {
   });
 }
 
-/** `{ plugin, middleware }`: the plugin starts and stops the service, the middleware proxies `/v1/*` to it. */
-export function serviceUnderTest() {
-  let child;
-  let dataDir;
-  let port;
-  let ready = Promise.resolve(false);
-
-  async function start() {
-    if (!existsSync(SERVER)) {
-      console.warn(`[service-under-test] ${SERVER} is missing (run npm run build): /v1 answers 503`);
-      return false;
-    }
-    port = await freePort();
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
-    child = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn', DATABASE_URL: '' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child.once('exit', () => resolve(false)));
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (await healthy(port)) return true;
-      if (await Promise.race([exited, new Promise((r) => setTimeout(() => r(true), 100))]) === false) break;
-    }
-    console.warn('[service-under-test] the service did not become healthy: /v1 answers 503');
-    return false;
+/**
+ * Spawns the service on a free port with a fresh data directory and `env` (DATABASE_URL: where it stores) and waits
+ * for it to be healthy: `{ child, dataDir, port }`, or null (said on the console) when it cannot start.
+ */
+async function startService(env) {
+  if (!existsSync(SERVER)) {
+    console.warn(`[service-under-test] ${SERVER} is missing (run npm run build): the service answers 503`);
+    return null;
   }
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const instance = { child, dataDir, port };
+  const exited = new Promise((resolve) => child.once('exit', () => resolve(false)));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await healthy(port)) return instance;
+    if (await Promise.race([exited, new Promise((r) => setTimeout(() => r(true), 100))]) === false) break;
+  }
+  console.warn(`[service-under-test] the service (${env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}) did not become healthy: it answers 503`);
+  await stopService(instance);
+  return null;
+}
+
+async function stopService(instance) {
+  const { child, dataDir } = instance;
+  if (child.exitCode === null && child.signalCode === null) {
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Runs one statement on the PostgreSQL server's admin database (CREATE / DROP DATABASE). */
+async function pgAdmin(sql) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The service on a database of its own (`svc_wtr_<random>`): `{ instance, database }`, instance null if it failed. */
+async function startPostgresService() {
+  const database = `svc_wtr_${randomBytes(6).toString('hex')}`;
+  try {
+    await pgAdmin(`CREATE DATABASE ${database}`);
+  } catch (error) {
+    console.warn(`[service-under-test] PostgreSQL at ${PG_ADMIN_URL} is not usable (${error.message}): /pg/v1 answers 503`);
+    return { instance: null, database: null };
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return { instance: await startService({ DATABASE_URL: url.toString() }), database };
+}
+
+/** Proxies the request to the instance, its path being `path`. */
+function proxy(ctx, instance, path) {
+  ctx.respond = false;
+  // The browser's Host goes along, as a reverse proxy in front of the service keeps it: a write with the console's
+  // session cookie must come from the origin the browser sees (its Origin header), which the service compares.
+  const host = ctx.req.headers.host ?? `127.0.0.1:${instance.port}`;
+  return new Promise((resolve) => {
+    const upstream = request(
+      { host: '127.0.0.1', port: instance.port, method: ctx.method, path, headers: { ...ctx.req.headers, host } },
+      (res) => {
+        ctx.res.writeHead(res.statusCode ?? 502, res.headers);
+        res.pipe(ctx.res);
+        res.on('end', resolve);
+      },
+    );
+    upstream.on('error', () => {
+      if (!ctx.res.headersSent) ctx.res.writeHead(502, { 'Content-Type': 'application/json' });
+      ctx.res.end('{"error":{"code":"bad_gateway","message":"The service under test did not answer."}}');
+      resolve();
+    });
+    ctx.req.pipe(upstream);
+  });
+}
+
+function notStarted(ctx) {
+  ctx.status = 503;
+  ctx.body = { error: { code: 'service_not_started', message: 'The service under test is not running.' } };
+}
+
+/**
+ * `{ plugin, middleware }`: the plugin starts the SQLite instance and stops both, the middleware proxies `/v1/*` to
+ * the SQLite instance and `/pg/v1/*` (as `/v1/*`) to the PostgreSQL one, starting it on the first such request.
+ */
+export function serviceUnderTest() {
+  let ready = Promise.resolve(null);
+  let postgres;
 
   const plugin = {
     name: 'service-under-test',
     serverStart() {
-      ready = start();
+      ready = startService({ DATABASE_URL: '' });
       return ready;
     },
     async serverStop() {
-      if (child && child.exitCode === null) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+      const sqlite = await ready;
+      if (sqlite) await stopService(sqlite);
+      if (postgres) {
+        const { instance, database } = await postgres;
+        if (instance) await stopService(instance);
+        if (database) await pgAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((error) => {
+          console.warn(`[service-under-test] could not drop ${database}: ${error.message}`);
+        });
       }
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 
@@ -104,9 +185,10 @@ export function serviceUnderTest() {
     // Test-only read-back of what the service stored: the consent records of one profile, straight from its
     // SQLite file (the service has no read endpoint for them).
     if (ctx.path === '/__svc-test/consents') {
-      if (!(await ready)) return void (ctx.status = 503);
+      const sqlite = await ready;
+      if (!sqlite) return void (ctx.status = 503);
       const { default: Database } = await import('better-sqlite3');
-      const db = new Database(join(dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
+      const db = new Database(join(sqlite.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
       try {
         ctx.body = db
           .prepare('SELECT project, profile_id AS profileId, source_id AS sourceId, category, action, valid_until AS validUntil, source, banner_version AS version, page FROM consents WHERE profile_id = ? ORDER BY id')
@@ -122,32 +204,16 @@ export function serviceUnderTest() {
       await new Promise((resolve) => setTimeout(resolve, Number(slow[1])));
       ctx.url = slow[2];
     }
-    if (!ctx.path.startsWith('/v1/')) return next();
-    if (!(await ready)) {
-      ctx.status = 503;
-      ctx.body = { error: { code: 'service_not_started', message: 'The service under test is not running.' } };
-      return;
+    if (ctx.path.startsWith('/pg/v1/')) {
+      postgres ??= startPostgresService();
+      const { instance } = await postgres;
+      if (!instance) return notStarted(ctx);
+      return proxy(ctx, instance, ctx.url.slice('/pg'.length));
     }
-    ctx.respond = false;
-    // The browser's Host goes along, as a reverse proxy in front of the service keeps it: a write with the console's
-    // session cookie must come from the origin the browser sees (its Origin header), which the service compares.
-    const host = ctx.req.headers.host ?? `127.0.0.1:${port}`;
-    await new Promise((resolve) => {
-      const upstream = request(
-        { host: '127.0.0.1', port, method: ctx.method, path: ctx.url, headers: { ...ctx.req.headers, host } },
-        (res) => {
-          ctx.res.writeHead(res.statusCode ?? 502, res.headers);
-          res.pipe(ctx.res);
-          res.on('end', resolve);
-        },
-      );
-      upstream.on('error', () => {
-        if (!ctx.res.headersSent) ctx.res.writeHead(502, { 'Content-Type': 'application/json' });
-        ctx.res.end('{"error":{"code":"bad_gateway","message":"The service under test did not answer."}}');
-        resolve();
-      });
-      ctx.req.pipe(upstream);
-    });
+    if (!ctx.path.startsWith('/v1/')) return next();
+    const sqlite = await ready;
+    if (!sqlite) return notStarted(ctx);
+    return proxy(ctx, sqlite, ctx.url);
   }
 
   return { plugin, middleware };
