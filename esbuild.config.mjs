@@ -146,7 +146,17 @@ function chunkFiles(dir = 'dist/chunks') {
  * code out again into files of their own; `common` is imported under short names this build picks.
  */
 async function pageSdk() {
-  const core = { ...browser, entryPoints: ['bundles/service.ts'], format: 'iife' };
+  // In the core, the Choose and feed requests are stubs that use the code the element chunks bring
+  // (bundles/lazy-requests.ts).
+  const lazyRequests = {
+    name: 'lazy-requests',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/requests\.js$/ }, ({ importer }) => (
+        importer.endsWith('src/service-js.ts') ? { path: `${process.cwd()}/bundles/lazy-requests.ts` } : undefined
+      ));
+    },
+  };
+  const core = { ...browser, plugins: [...browser.plugins, lazyRequests], entryPoints: ['bundles/service.ts'], format: 'iife' };
   // The core alone, to learn which modules it holds and to name its kit after its code.
   const probe = await build({ ...core, define: { ...define, SVC_CHUNKS: '{}' }, write: false, metafile: true, sourcemap: false });
   const coreModules = Object.keys(probe.metafile.inputs).sort();
@@ -215,7 +225,7 @@ async function pageSdk() {
       // A combo: the default export of each of its element chunks, under the chunk's name.
       b.onResolve({ filter: /^combo:/ }, ({ path }) => ({ path: path.slice(6), namespace: 'combo' }));
       b.onLoad({ filter: /.*/, namespace: 'combo' }, ({ path }) => ({
-        contents: path.split('_').map((n) => `export { default as ${n} } from './bundles/chunks/${n}.ts';`).join('\n'),
+        contents: path.split('_').map((n) => `export { default as ${n} } from './bundles/chunks/${n}.ts';\nexport * from './bundles/chunks/${n}.ts';`).join('\n'),
         resolveDir: process.cwd(),
         loader: 'js',
       }));
@@ -309,8 +319,8 @@ async function pageSdk() {
   const folder = hash.digest('hex').slice(0, 8);
   renameSync(OUT, `dist/chunks/${folder}`);
   await build({
-    ...browser,
-    format: 'iife',
+    ...core,
+    entryPoints: undefined,
     outfile: 'dist/service.js',
     define: { ...define, SVC_CHUNKS: JSON.stringify(folder) },
     stdin: {
