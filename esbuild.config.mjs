@@ -165,6 +165,8 @@ async function pageSdk() {
   const held = new Set(coreModules.filter((p) => coreOutput.inputs[p]?.bytesInOutput > 0));
   const kitKey = `svc.kit.${createHash('sha256').update(probe.outputFiles[0].contents).digest('hex').slice(0, 10)}`;
   const borrowed = new Set();
+  /** Once the names chunks borrow are known: each one's place in the kit, a list (`<module> <name>` → index). */
+  let kitSlots;
   const texts = readdirSync('plugins/consent-banner/texts').filter((f) => f.endsWith('.ts'))
     .map((f) => [`texts-${basename(f, '.ts')}`, `plugins/consent-banner/texts/${f}`]);
   /**
@@ -200,12 +202,13 @@ async function pageSdk() {
       // names no chunk uses are shaken off (and the core need not keep them for it).
       b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
         if (path === 'borrow') {
-          return { contents: `export const borrow = (m, name) => globalThis[Symbol.for(${JSON.stringify(kitKey)})][m][name];`, loader: 'js' };
+          const kit = `globalThis[Symbol.for(${JSON.stringify(kitKey)})]`;
+          return { contents: kitSlots ? `export const borrow = (i) => ${kit}[i];` : `export const borrow = (m, name) => ${kit}[m][name];`, loader: 'js' };
         }
         const m = coreModules.indexOf(path);
         const names = await exportNames(path);
         return {
-          contents: `import { borrow } from 'svc-borrow';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ borrow(${m}, ${JSON.stringify(n)});`).join('\n')}`,
+          contents: `import { borrow } from 'svc-borrow';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ borrow(${kitSlots ? kitSlots.get(`${m} ${n}`) ?? -1 : `${m}, ${JSON.stringify(n)}`});`).join('\n')}`,
           loader: 'js',
         };
       });
@@ -283,7 +286,7 @@ async function pageSdk() {
     return [shortName(i), [Number(m), name]];
   }));
   // 3. The common file, then the chunks and combos that import it.
-  const commonBuild = await build({
+  const buildCommon = () => build({
     ...browser,
     plugins: [...browser.plugins, linking()],
     stdin: {
@@ -299,13 +302,21 @@ async function pageSdk() {
     entryNames: 'common',
     format: 'esm',
   });
+  await buildCommon();
   const manifest = { ...chunkManifest((await chunkBuild(common, languages)).metafile), ...languages };
   // What the chunks borrow, read off their code: `borrow(<module>, "<name>")` calls (minified, under any name).
   const wanted = new Map([...borrowed].map((path) => [coreModules.indexOf(path), new Set()]));
   for (const file of chunkFiles(OUT)) {
     for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
   }
-  const kit = [...wanted].filter(([, names]) => names.size > 0);
+  const kit = [...wanted].filter(([, names]) => names.size > 0).flatMap(([m, names]) => [...names].map((name) => [m, name]));
+  // 4. The kit is a list: `common` is built again to read each name by its place in it (no module numbers or names in
+  //    service.js). Only `common` borrows: a chunk that did would read the wrong slots.
+  kitSlots = new Map(kit.map(([m, name], i) => [`${m} ${name}`, i]));
+  await buildCommon();
+  for (const file of chunkFiles(OUT)) {
+    if (basename(file) !== 'common.js' && readFileSync(file, 'utf8').includes(kitKey)) throw new Error(`${file} borrows from the core itself`);
+  }
   // Every chunk imports nothing but `common` (some not even that): the loader fetches a chunk's file and `common` at
   // once, which is what the manifest lists.
   for (const [name, files] of Object.entries(manifest)) {
@@ -325,8 +336,8 @@ async function pageSdk() {
     define: { ...define, SVC_CHUNKS: JSON.stringify(folder) },
     stdin: {
       // The kit first: a chunk fetched later finds the core's modules under the key.
-      contents: `${kit.map(([m, names]) => `import { ${[...names].map((n) => `${n} as k${m}_${n}`).join(', ')} } from './${coreModules[m]}';`).join('\n')}
-globalThis[Symbol.for(${JSON.stringify(kitKey)})] = { ${kit.map(([m, names]) => `${m}: { ${[...names].map((n) => `${n}: k${m}_${n}`).join(', ')} }`).join(', ')} };
+      contents: `${kit.map(([m, name]) => `import { ${name} as k${m}_${name} } from './${coreModules[m]}';`).join('\n')}
+globalThis[Symbol.for(${JSON.stringify(kitKey)})] = [${kit.map(([m, name]) => `k${m}_${name}`).join(', ')}];
 import './bundles/service.ts';`,
       resolveDir: process.cwd(),
       sourcefile: 'service-entry.ts',
