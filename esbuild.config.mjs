@@ -41,6 +41,11 @@ const pluginNames = existsSync('plugins')
 
 /** The element chunks, in the order of ELEMENT_CHUNKS in bundles/chunk-loader.ts (a combo is named in that order). */
 const ELEMENT_CHUNKS = ['experiences', 'recommendations', 'consent'];
+/**
+ * The chunks whose code goes with the elements' when `common` is chosen: the requests chunk carries what the element
+ * chunks do (src/requests.ts), which `common`, fetched with every chunk (auto-tracking too), should not.
+ */
+const ELEMENT_SIDE = [...ELEMENT_CHUNKS, 'requests'];
 /** Where the page's chunks are built, before the build names their folder after them. */
 const OUT = 'dist/chunks/next';
 
@@ -265,7 +270,7 @@ async function pageSdk() {
     const used = new Set();
     const users = new Map();
     for (const { path, text } of (await chunkBuild(common, languages, { write: false, sourcemap: false })).outputFiles) {
-      const element = basename(path, '.js').split('_').every((n) => ELEMENT_CHUNKS.includes(n));
+      const element = basename(path, '.js').split('_').every((n) => ELEMENT_SIDE.includes(n));
       for (const [, m, name] of text.matchAll(/\("common(\d+)","([\w$]+)"\)/g)) {
         used.add(`${m} ${name}`);
         users.set(common.modules[m], { ...users.get(common.modules[m]), [element ? 'element' : 'other']: true });
@@ -362,7 +367,7 @@ function sharedModules(metafile) {
   const reach = new Map();
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (!output.entryPoint?.startsWith('bundles/chunks/')) continue;
-    const element = ELEMENT_CHUNKS.includes(basename(output.entryPoint, '.ts'));
+    const element = ELEMENT_SIDE.includes(basename(output.entryPoint, '.ts'));
     const files = [file];
     for (let i = 0; i < files.length; i++) {
       for (const imported of metafile.outputs[files[i]].imports) {
