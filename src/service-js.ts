@@ -1,6 +1,6 @@
 import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
-import { dispatchTracked, eventKind } from './dom-events.js';
+import { announce, dispatchTracked, eventKind } from './dom-events.js';
 import { trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { consentDecisions, type ConsentDecisions } from './consent-decisions.js';
@@ -292,7 +292,7 @@ export class ServiceJs {
     this.#context = {};
     this.#chooseCache.clear();
     this.#plugins.call('reset');
-    window.dispatchEvent(new CustomEvent('svc:forget'));
+    announce('forget');
     this.#consent.honourGpc();
   }
 
