@@ -41,6 +41,11 @@ const pluginNames = existsSync('plugins')
 
 /** The element chunks, in the order of ELEMENT_CHUNKS in bundles/chunk-loader.ts (a combo is named in that order). */
 const ELEMENT_CHUNKS = ['experiences', 'recommendations', 'consent'];
+/**
+ * The chunks whose code goes with the elements' when `common` is chosen: the requests chunk carries what the element
+ * chunks do (src/requests.ts), which `common`, fetched with every chunk (auto-tracking too), should not.
+ */
+const ELEMENT_SIDE = [...ELEMENT_CHUNKS, 'requests'];
 /** Where the page's chunks are built, before the build names their folder after them. */
 const OUT = 'dist/chunks/next';
 
@@ -146,7 +151,17 @@ function chunkFiles(dir = 'dist/chunks') {
  * code out again into files of their own; `common` is imported under short names this build picks.
  */
 async function pageSdk() {
-  const core = { ...browser, entryPoints: ['bundles/service.ts'], format: 'iife' };
+  // In the core, the Choose and feed requests are stubs that use the code the element chunks bring
+  // (bundles/lazy-requests.ts).
+  const lazyRequests = {
+    name: 'lazy-requests',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/requests\.js$/ }, ({ importer }) => (
+        importer.endsWith('src/service-js.ts') ? { path: `${process.cwd()}/bundles/lazy-requests.ts` } : undefined
+      ));
+    },
+  };
+  const core = { ...browser, plugins: [...browser.plugins, lazyRequests], entryPoints: ['bundles/service.ts'], format: 'iife' };
   // The core alone, to learn which modules it holds and to name its kit after its code.
   const probe = await build({ ...core, define: { ...define, SVC_CHUNKS: '{}' }, write: false, metafile: true, sourcemap: false });
   const coreModules = Object.keys(probe.metafile.inputs).sort();
@@ -155,6 +170,8 @@ async function pageSdk() {
   const held = new Set(coreModules.filter((p) => coreOutput.inputs[p]?.bytesInOutput > 0));
   const kitKey = `svc.kit.${createHash('sha256').update(probe.outputFiles[0].contents).digest('hex').slice(0, 10)}`;
   const borrowed = new Set();
+  /** Once the names chunks borrow are known: each one's place in the kit, a list (`<module> <name>` → index). */
+  let kitSlots;
   const texts = readdirSync('plugins/consent-banner/texts').filter((f) => f.endsWith('.ts'))
     .map((f) => [`texts-${basename(f, '.ts')}`, `plugins/consent-banner/texts/${f}`]);
   /**
@@ -190,12 +207,13 @@ async function pageSdk() {
       // names no chunk uses are shaken off (and the core need not keep them for it).
       b.onLoad({ filter: /.*/, namespace: 'core' }, async ({ path }) => {
         if (path === 'borrow') {
-          return { contents: `export const borrow = (m, name) => globalThis[Symbol.for(${JSON.stringify(kitKey)})][m][name];`, loader: 'js' };
+          const kit = `globalThis[Symbol.for(${JSON.stringify(kitKey)})]`;
+          return { contents: kitSlots ? `export const borrow = (i) => ${kit}[i];` : `export const borrow = (m, name) => ${kit}[m][name];`, loader: 'js' };
         }
         const m = coreModules.indexOf(path);
         const names = await exportNames(path);
         return {
-          contents: `import { borrow } from 'svc-borrow';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ borrow(${m}, ${JSON.stringify(n)});`).join('\n')}`,
+          contents: `import { borrow } from 'svc-borrow';\n${names.map((n) => `export const ${n} = /* @__PURE__ */ borrow(${kitSlots ? kitSlots.get(`${m} ${n}`) ?? -1 : `${m}, ${JSON.stringify(n)}`});`).join('\n')}`,
           loader: 'js',
         };
       });
@@ -215,7 +233,7 @@ async function pageSdk() {
       // A combo: the default export of each of its element chunks, under the chunk's name.
       b.onResolve({ filter: /^combo:/ }, ({ path }) => ({ path: path.slice(6), namespace: 'combo' }));
       b.onLoad({ filter: /.*/, namespace: 'combo' }, ({ path }) => ({
-        contents: path.split('_').map((n) => `export { default as ${n} } from './bundles/chunks/${n}.ts';`).join('\n'),
+        contents: path.split('_').map((n) => `export { default as ${n} } from './bundles/chunks/${n}.ts';\nexport * from './bundles/chunks/${n}.ts';`).join('\n'),
         resolveDir: process.cwd(),
         loader: 'js',
       }));
@@ -252,7 +270,7 @@ async function pageSdk() {
     const used = new Set();
     const users = new Map();
     for (const { path, text } of (await chunkBuild(common, languages, { write: false, sourcemap: false })).outputFiles) {
-      const element = basename(path, '.js').split('_').every((n) => ELEMENT_CHUNKS.includes(n));
+      const element = basename(path, '.js').split('_').every((n) => ELEMENT_SIDE.includes(n));
       for (const [, m, name] of text.matchAll(/\("common(\d+)","([\w$]+)"\)/g)) {
         used.add(`${m} ${name}`);
         users.set(common.modules[m], { ...users.get(common.modules[m]), [element ? 'element' : 'other']: true });
@@ -273,7 +291,7 @@ async function pageSdk() {
     return [shortName(i), [Number(m), name]];
   }));
   // 3. The common file, then the chunks and combos that import it.
-  const commonBuild = await build({
+  const buildCommon = () => build({
     ...browser,
     plugins: [...browser.plugins, linking()],
     stdin: {
@@ -289,13 +307,21 @@ async function pageSdk() {
     entryNames: 'common',
     format: 'esm',
   });
+  await buildCommon();
   const manifest = { ...chunkManifest((await chunkBuild(common, languages)).metafile), ...languages };
   // What the chunks borrow, read off their code: `borrow(<module>, "<name>")` calls (minified, under any name).
   const wanted = new Map([...borrowed].map((path) => [coreModules.indexOf(path), new Set()]));
   for (const file of chunkFiles(OUT)) {
     for (const [, m, name] of readFileSync(file, 'utf8').matchAll(/\((\d+),"([\w$]+)"\)/g)) wanted.get(Number(m))?.add(name);
   }
-  const kit = [...wanted].filter(([, names]) => names.size > 0);
+  const kit = [...wanted].filter(([, names]) => names.size > 0).flatMap(([m, names]) => [...names].map((name) => [m, name]));
+  // 4. The kit is a list: `common` is built again to read each name by its place in it (no module numbers or names in
+  //    service.js). Only `common` borrows: a chunk that did would read the wrong slots.
+  kitSlots = new Map(kit.map(([m, name], i) => [`${m} ${name}`, i]));
+  await buildCommon();
+  for (const file of chunkFiles(OUT)) {
+    if (basename(file) !== 'common.js' && readFileSync(file, 'utf8').includes(kitKey)) throw new Error(`${file} borrows from the core itself`);
+  }
   // Every chunk imports nothing but `common` (some not even that): the loader fetches a chunk's file and `common` at
   // once, which is what the manifest lists.
   for (const [name, files] of Object.entries(manifest)) {
@@ -309,14 +335,14 @@ async function pageSdk() {
   const folder = hash.digest('hex').slice(0, 8);
   renameSync(OUT, `dist/chunks/${folder}`);
   await build({
-    ...browser,
-    format: 'iife',
+    ...core,
+    entryPoints: undefined,
     outfile: 'dist/service.js',
     define: { ...define, SVC_CHUNKS: JSON.stringify(folder) },
     stdin: {
       // The kit first: a chunk fetched later finds the core's modules under the key.
-      contents: `${kit.map(([m, names]) => `import { ${[...names].map((n) => `${n} as k${m}_${n}`).join(', ')} } from './${coreModules[m]}';`).join('\n')}
-globalThis[Symbol.for(${JSON.stringify(kitKey)})] = { ${kit.map(([m, names]) => `${m}: { ${[...names].map((n) => `${n}: k${m}_${n}`).join(', ')} }`).join(', ')} };
+      contents: `${kit.map(([m, name]) => `import { ${name} as k${m}_${name} } from './${coreModules[m]}';`).join('\n')}
+globalThis[Symbol.for(${JSON.stringify(kitKey)})] = [${kit.map(([m, name]) => `k${m}_${name}`).join(', ')}];
 import './bundles/service.ts';`,
       resolveDir: process.cwd(),
       sourcefile: 'service-entry.ts',
@@ -341,7 +367,7 @@ function sharedModules(metafile) {
   const reach = new Map();
   for (const [file, output] of Object.entries(metafile.outputs)) {
     if (!output.entryPoint?.startsWith('bundles/chunks/')) continue;
-    const element = ELEMENT_CHUNKS.includes(basename(output.entryPoint, '.ts'));
+    const element = ELEMENT_SIDE.includes(basename(output.entryPoint, '.ts'));
     const files = [file];
     for (let i = 0; i < files.length; i++) {
       for (const imported of metafile.outputs[files[i]].imports) {

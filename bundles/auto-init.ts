@@ -1,4 +1,5 @@
 import type { ServiceConfig, ServiceJs } from '../src/index.js';
+import { announce } from '../src/dom-events.js';
 
 /** `data-platform-a` present (and not "false") turns the integration on. */
 function flag(value: string | undefined): boolean {
@@ -53,7 +54,7 @@ export function autoInit(Ctor: typeof ServiceJs, script: HTMLScriptElement | SVG
         report(error);
       }
     }
-    window.dispatchEvent(new CustomEvent('svc:ready', { detail: svc }));
+    announce('ready', svc);
   } catch (error) {
     report(error);
   }

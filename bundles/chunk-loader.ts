@@ -1,6 +1,7 @@
 // How dist/service.js brings the rest of the SDK: each element, integration and the banner's language is a chunk (an ES
 // module beside service.js, in chunks/), fetched only when the page uses it, after the first contentful paint.
 import type { ServicePlugin } from '../src/index.js';
+import { provided } from './lazy-requests.js';
 
 /**
  * Set by the build (esbuild.config.mjs): the folder of this build's chunks in chunks/, named after their code. A chunk
@@ -32,7 +33,8 @@ export function chunkLoader(base: string): (name: string, part?: string) => Prom
     let load = loads.get(name);
     if (!load) {
       load = Promise.all([name, 'common'].map((file) => import(`${base}chunks/${SVC_CHUNKS}/${file}.js`) as Promise<Record<string, PluginFactory>>))
-        .then(([own]) => own, () => undefined);
+        // What the chunk exports beside its plugin (the requests' code) is the core's from now on.
+        .then(([own]) => Object.assign(provided, own) && own, () => undefined);
       loads.set(name, load);
     }
     return load.then((own) => own?.[part]);

@@ -4,6 +4,7 @@
 import { ServiceJs, type ServiceConfig } from '../src/index.js';
 import { bannerLanguage } from '../plugins/consent-banner/banner-language.js';
 import { autoInit } from './auto-init.js';
+import { lazy } from './lazy-requests.js';
 import {
   afterFirstPaint, chunkLoader, defineStandIn, ELEMENT_CHUNKS, watchElements, type PluginFactory,
 } from './chunk-loader.js';
@@ -12,6 +13,7 @@ import {
 const script = document.currentScript as HTMLScriptElement | null;
 const load = chunkLoader(new URL('.', script?.src || location.href).href);
 const painted = afterFirstPaint();
+lazy.load = (chunk, part) => painted.then(() => load(chunk, part));
 /** The element plugins that have arrived, for instances made later. */
 const arrived: PluginFactory[] = [];
 /** Each live instance, with what settles once its own chunks are in (or failed): elements are installed after them. */

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from './config.js';
 import { gpcRefuses, pageOf, pendingRecords, readChoice, setPendingRecords, type ConsentChoice, type ConsentRecord } from './consent-store.js';
+import { announce, type ConsentChangeDetail } from './dom-events.js';
 import { consentUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { postJson } from './fetch-json.js';
@@ -68,9 +69,9 @@ export function consentDecisions(
     // Opted in, the decision is tracked like any consent() call; opted out, it is only announced.
     if (!emit({ type: 'consent', name: 'Consent', data })) {
       const event: ServiceEvent = { eventId: uuid(), type: 'consent', name: 'Consent', ...ids, timestamp, data };
-      window.dispatchEvent(new CustomEvent('svc:consent', { detail: { eventName: 'Consent', event } }));
+      announce('consent', { eventName: 'Consent', event });
     }
-    window.dispatchEvent(new CustomEvent('svc:consent-change', { detail: { categories, validUntil, action, source } }));
+    announce('consent-change', { categories, validUntil, action, source } satisfies ConsentChangeDetail);
   };
 
   const pending = pendingRecords(store);

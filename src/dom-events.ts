@@ -53,15 +53,20 @@ declare global {
   }
 }
 
+/** Fires `svc:<name>` on `window` with `detail`, synchronously. */
+export function announce(name: string, detail?: unknown): void {
+  window.dispatchEvent(new CustomEvent(`svc:${name}`, { detail }));
+}
+
 /**
  * Fires `svc:<kind>` then `svc:event`, synchronously. `dispatchEvent` reports a listener's exception to
  * the page's error handlers and carries on, so a faulty listener never breaks the caller.
  */
 export function dispatchTracked(kind: EventKind, event: ServiceEvent): void {
-  window.dispatchEvent(new CustomEvent(`svc:${kind}`, { detail: { eventName: event.name, event } }));
-  window.dispatchEvent(new CustomEvent('svc:event', { detail: event }));
+  announce(kind, { eventName: event.name, event });
+  announce('event', event);
 }
 
 export function dispatchError(detail: ErrorEventDetail): void {
-  window.dispatchEvent(new CustomEvent('svc:error', { detail }));
+  announce('error', detail);
 }

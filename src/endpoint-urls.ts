@@ -5,7 +5,8 @@ import type { ResolvedConfig } from './config.js';
 
 type Project = Pick<ResolvedConfig, 'api' | 'organization' | 'project'>;
 
-function projectUrl(config: Project, ...path: string[]): string {
+/** `<api>/<organization>/projects/<project>/<path…>`; the Choose and feed URLs are built in requests.ts. */
+export function projectUrl(config: Project, ...path: string[]): string {
   return [config.api, encodeURIComponent(config.organization), 'projects', encodeURIComponent(config.project), ...path].join('/');
 }
 
@@ -14,17 +15,7 @@ export function trackUrl(config: Project & Pick<ResolvedConfig, 'sourceId'>): st
   return projectUrl(config, 'sources', encodeURIComponent(config.sourceId), 'track');
 }
 
-/** `POST …/feeds/{id}/data`: a recommendation feed's products. */
-export function feedUrl(config: Project, feedId: number | string): string {
-  return projectUrl(config, 'feeds', encodeURIComponent(String(feedId)), 'data');
-}
-
 /** `POST …/consents/data`: one consent record. */
 export function consentUrl(config: Project): string {
   return projectUrl(config, 'consents', 'data');
-}
-
-/** `POST …/optimization/choose-api`: the Choose API. */
-export function chooseUrl(config: Project): string {
-  return projectUrl(config, 'optimization', 'choose-api');
 }

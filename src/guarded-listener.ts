@@ -1,9 +1,4 @@
-import { DEV_MODE } from './dev-mode.js';
-
-/** Reports a plugin's failure; callers report each plugin once. The error object itself only in development builds. */
-export function pluginFailed(plugin: string | undefined, where: string, error: unknown): void {
-  console.error(`[svc] plugin "${plugin}" failed in ${where}; the page and the other plugins are unaffected.`, DEV_MODE ? error : '');
-}
+import { pluginFailed } from './plugin-host.js';
 
 /**
  * Wraps a plugin's callback so that its exception is logged once and never reaches the host page or the

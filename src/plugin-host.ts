@@ -1,6 +1,11 @@
-import { pluginFailed } from './guarded-listener.js';
+import { DEV_MODE } from './dev-mode.js';
 import type { ServiceEvent } from '../wire/event.js';
 import type { PluginContext, ServicePlugin } from './plugin.js';
+
+/** Reports a plugin's failure; callers report each plugin once. The error object itself only in development builds. */
+export function pluginFailed(plugin: string | undefined, where: string, error: unknown): void {
+  console.error(`[svc] plugin "${plugin}" failed in ${where}; the page and the other plugins are unaffected.`, DEV_MODE ? error : '');
+}
 
 interface Installed {
   plugin: ServicePlugin;

@@ -1,31 +1,26 @@
 import { resolveConfig, type ResolvedConfig, type ServiceConfig } from './config.js';
 import { DEV_MODE } from './dev-mode.js';
-import { detectDevice } from './device.js';
-import { dispatchTracked, eventKind } from './dom-events.js';
-import { chooseUrl, feedUrl, trackUrl } from './endpoint-urls.js';
-import type { ChooseRequestBody } from '../wire/choose.js';
+import { announce, dispatchTracked, eventKind } from './dom-events.js';
+import { trackUrl } from './endpoint-urls.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { consentDecisions, type ConsentDecisions } from './consent-decisions.js';
 import { expireChoice, pageOf, readChoice } from './consent-store.js';
-import { postJson } from './fetch-json.js';
 import { Identity } from './identity.js';
 import { KEYS, LocalStore } from './local-store.js';
 import { OptIn } from './opt-in.js';
 import type { Outbox } from './outbox.js';
 import { IdbOutbox } from './idb-outbox.js';
 import {
-  isChoice, type AliasParams, type Choice, type ChooseParams, type ConsentParams, type GroupParams, type IdentifyParams,
+  type AliasParams, type Choice, type ChooseParams, type ConsentParams, type GroupParams, type IdentifyParams,
   type ProductParams, type RecommendationParams, type RecordParams, type TrackParams,
 } from './params.js';
 import { clean } from './clean.js';
 import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
 import { PluginHost } from './plugin-host.js';
+import { requestChoices, requestFeed } from './requests.js';
 import { createSender } from './transport.js';
 import { uuid } from './uuid.js';
 import { isText, paramsRequired, validateParams, validateProducts } from './validation.js';
-
-const RECOMMENDATION_TIMEOUT_MS = 5000;
-const CHOOSE_TIMEOUT_MS = 5000;
 
 /** A product event's data: the line as given (quantity 1 by default), and the order's id. */
 const line = ({ productId, quantity = 1, price, currency }: ProductParams, orderId?: string): Record<string, unknown> =>
@@ -236,14 +231,8 @@ export class ServiceJs {
    */
   recommendation(params: RecommendationParams): Promise<unknown> {
     validateParams('recommendation', params);
-    const c = this.#config;
     const productId = params.productId ?? this.#context.productId ?? this.#store.get(KEYS.productId) ?? undefined;
-    return postJson(
-      feedUrl(c, params.id),
-      c.authorization,
-      clean({ profileId: this.#identity.profileId, sourceId: c.sourceId, limit: params.quantity, fields: params.fields, productId }),
-      RECOMMENDATION_TIMEOUT_MS,
-    );
+    return requestFeed(this.#config, this.#identity.profileId, params, productId);
   }
 
   /**
@@ -303,7 +292,7 @@ export class ServiceJs {
     this.#context = {};
     this.#chooseCache.clear();
     this.#plugins.call('reset');
-    window.dispatchEvent(new CustomEvent('svc:forget'));
+    announce('forget');
     this.#consent.honourGpc();
   }
 
@@ -317,26 +306,9 @@ export class ServiceJs {
   }
 
   async #requestChoices(params: ChooseParams): Promise<Choice[]> {
-    const c = this.#config;
-    const answer = await postJson(
-      chooseUrl(c),
-      c.authorization,
-      clean({
-        identification: { sourceId: c.sourceId, profileId: this.#identity.profileId },
-        names: params.names,
-        groups: params.groups,
-        deferExposure: params.deferExposure === true || undefined,
-        device: detectDevice(),
-        sessionId: this.#identity.sessionId,
-      } satisfies ChooseRequestBody),
-      CHOOSE_TIMEOUT_MS,
-    );
-    const choices = (answer as { choices?: unknown } | null)?.choices;
-    if (!Array.isArray(choices)) {
-      this.#chooseCache.clear(); // a failure is not remembered: the next element may try again
-      return [];
-    }
-    return choices.filter(isChoice);
+    const choices = await requestChoices(this.#config, this.#identity, params);
+    if (!choices) this.#chooseCache.clear(); // a failure is not remembered: the next element may try again
+    return choices ?? [];
   }
 
   /**

@@ -89,6 +89,26 @@ describe('the page profiles, through the README snippet and our real service', (
     expect(win.problems).to.deep.equal([]);
   });
 
+  it('svc.choose() and svc.recommendation() on a page without their elements fetch the requests chunk, and answer', async () => {
+    const win = await visit(TEXT, { autoTrack: 'false' });
+    const svc = win.svc as ServiceJs;
+    const [choices, feed] = await Promise.all([
+      svc.choose({ names: ['profiles-hero'] }), svc.recommendation({ id: 1, quantity: 2, fields: ['title'] }),
+    ]);
+    expect(choices.map((c) => c.name)).to.deep.equal(['profiles-hero']);
+    expect((feed as { products?: unknown[] } | null)?.products).to.be.an('array');
+    expect(await fetched(win)).to.deep.equal(profile('requests'));
+    expect(win.problems).to.deep.equal([]);
+  });
+
+  it('svc.choose() and svc.recommendation() answer as a failed request does when the requests chunk answers 404', async () => {
+    const win = await visit(TEXT, { autoTrack: 'false' }, '/missing-chunks/service.js');
+    const svc = win.svc as ServiceJs;
+    expect(await svc.choose({ names: ['profiles-hero'] })).to.deep.equal([]);
+    expect(await svc.recommendation({ id: 1, quantity: 2, fields: ['title'] })).to.equal(null);
+    expect(win.problems).to.deep.equal([]);
+  });
+
   it('a page with <svc-experience> only fetches the experience chunk, and shows the chosen variation', async () => {
     const win = await visit(`${HERO}${TEXT}`, { autoTrack: 'false' });
     await until(win, () => status(win, 'svc-experience') === 'ready');
