@@ -2,12 +2,14 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { ErrorEventDetail } from '../src/index.js';
 import { backoffDelay, chunk } from '../src/outbox.js';
-import { idbOutboxStore } from '../src/outbox-store.js';
+import { clearAllOutboxes, idbOutboxStore } from '../src/outbox-store.js';
 import { classify, parseRetryAfter } from '../src/transport.js';
 import { cleanup, makeSvc, sentBatches, stubFetch } from './helpers/svc.js';
 
 describe('transport and outbox through ServiceJs', () => {
   let clock: sinon.SinonFakeTimers;
+  // Other test files' pages share this origin's IndexedDB and may leave unsent events under the same scope.
+  before(() => clearAllOutboxes());
   beforeEach(() => {
     clock = sinon.useFakeTimers({ now: Date.parse('2026-01-01T10:00:00Z'), toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
