@@ -61,6 +61,8 @@ export interface EvalRow {
   scores: FeedScores;
   /** NDCG@10 over returning visitors only. */
   ndcg10Returning: number;
+  /** NDCG@10 over returning visitors, against the held-out products they had not viewed before. */
+  ndcg10Unseen: number;
   /** NDCG@10 minus the `popular` strategy's, paired by query: mean and 95 % half-width. */
   vsPopular: { mean: number; halfWidth: number };
   /** With rules: the share of queries whose list differs from the same strategy's without rules. */
@@ -172,16 +174,20 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
   const rules = rulesSupport();
   const evaluated: { label: string; rules: string; feed: EvaluatedFeed }[] = STRATEGIES.map((strategy) => ({ label: strategy, rules: 'none', feed: { strategy, limit: K } }));
   if (rules === 'supported') evaluated.push(...STRATEGIES.map((strategy) => ({ label: strategy, rules: RULES_LABEL, feed: withRules(strategy) })));
-  const boards = new Map<string, { all: ScoreBoard; returning: ScoreBoard }>();
-  const board = (name: string): { all: ScoreBoard; returning: ScoreBoard } => {
+  // Per feed: every evaluated visitor; returning visitors; returning visitors against the held-out products they had not
+  // viewed before (those with any).
+  type Boards = { all: ScoreBoard; returning: ScoreBoard; unseen: ScoreBoard };
+  const boards = new Map<string, Boards>();
+  const board = (name: string): Boards => {
     let b = boards.get(name);
-    if (!b) boards.set(name, (b = { all: new ScoreBoard(), returning: new ScoreBoard() }));
+    if (!b) boards.set(name, (b = { all: new ScoreBoard(), returning: new ScoreBoard(), unseen: new ScoreBoard() }));
     return b;
   };
-  const score = (name: string, q: Query, answered: string[]): void => {
+  const score = (name: string, q: Query, unseen: ReadonlySet<string>, answered: string[]): void => {
     const b = board(name);
     b.all.add(answered, q.targets);
     if (q.returning) b.returning.add(answered, q.targets);
+    if (q.returning && unseen.size > 0) b.unseen.add(answered, unseen);
   };
   // Per strategy: queries whose list with rules differs from the list without (0 everywhere: the rules did nothing).
   const changedByRules = new Map<string, number>();
@@ -212,8 +218,10 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
     };
     for (const q of split.queries) {
       await ingestUntil(q.at);
-      score('random', q, randomList(random, shop.catalog, q.anchor));
-      score('most-viewed', q, mirror.mostViewed(K, q.anchor));
+      const viewed = mirror.viewedBy.get(q.profileId);
+      const unseen = new Set([...q.targets].filter((t) => !viewed?.has(t)));
+      score('random', q, unseen, randomList(random, shop.catalog, q.anchor));
+      score('most-viewed', q, unseen, mirror.mostViewed(K, q.anchor));
       const plain = new Map<Strategy, string[]>();
       for (const [i, e] of evaluated.entries()) {
         const answered = await askFeed(app, i + 1, q);
@@ -221,9 +229,8 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
         else if (answered.join() !== plain.get(e.feed.strategy)?.join()) changedByRules.set(e.label, (changedByRules.get(e.label) ?? 0) + 1);
         // Proof that the service answered: without rules every strategy fills its list from popular products.
         if (e.feed.rules === undefined && answered.length !== K) throw new Error(`${e.label} answered ${answered.length} products, not ${K}`);
-        score(`${e.label}\n${e.rules}`, q, answered);
+        score(`${e.label}\n${e.rules}`, q, unseen, answered);
       }
-      const viewed = mirror.viewedBy.get(q.profileId);
       const coViewed = mirror.coViewed.get(q.anchor);
       const coBought = mirror.coBought.get(q.anchor);
       if (coBought && coBought.size > 0) reachCounts.anchorsWithOrders++;
@@ -247,6 +254,7 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
     const b = board(name);
     return {
       feed, rules: rulesLabel, source, scores: b.all.scores(catalogSize), ndcg10Returning: b.returning.scores(catalogSize).ndcg10,
+      ndcg10Unseen: b.unseen.scores(catalogSize).ndcg10,
       vsPopular: pairedDifference(b.all.ndcg10s, board('popular\nnone').all.ndcg10s),
     };
   };
@@ -307,7 +315,7 @@ export function formatOfflineEval(r: OfflineEvalResult): string {
   const rows = r.rows.map((row) => {
     const s = row.scores;
     return `| ${row.feed} | ${row.rules} | ${row.source} | ${f(s.precision5)} | ${f(s.recall5)} | ${f(s.ndcg5)} | ${f(s.precision10)} `
-      + `| ${f(s.recall10)} | ${f(s.ndcg10)} | ${f(row.ndcg10Returning)} | ${pct(s.coverage)} |`;
+      + `| ${f(s.recall10)} | ${f(s.ndcg10)} | ${f(row.ndcg10Returning)} | ${f(row.ndcg10Unseen)} | ${pct(s.coverage)} |`;
   });
   const popular = r.rows.find((row) => row.feed === 'popular' && row.rules === 'none') as EvalRow;
   const verdicts = r.rows.filter((row) => row.source === 'route' && row !== popular).map((row) => {
@@ -324,10 +332,11 @@ export function formatOfflineEval(r: OfflineEvalResult): string {
       + `started in the last week; ${n(r.returningQueries)} returning), ${r.targetsPerQuery.toFixed(2)} products each; `
       + 'each feed asked through the feed route for the visitor and the first view\'s product',
     'most-popular baseline: the `popular` strategy (the service\'s decayed views/carts/orders score); most-viewed: training '
-      + 'view counts (bench); random: 10 distinct products (bench). Coverage: share of the catalog in any first 10.',
+      + 'view counts (bench); random: 10 distinct products (bench). Coverage: share of the catalog in any first 10. '
+      + '"NDCG@10 returning": returning visitors only; "… not viewed before": theirs against the held-out products they had not viewed.',
     `rules: ${r.rules}`,
-    '| feed | rules | source | P@5 | R@5 | NDCG@5 | P@10 | R@10 | NDCG@10 | NDCG@10 returning | coverage |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| feed | rules | source | P@5 | R@5 | NDCG@5 | P@10 | R@10 | NDCG@10 | NDCG@10 returning | … not viewed before | coverage |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     ...verdicts,
   ].join('\n');

@@ -2,6 +2,7 @@
 // shop the same for the same seed, its held-out split, and a small replay through the real service. The full-size
 // run (6,000 products, 15,000 visitors) is `npm run bench`; this one is small so that it fits in the test run.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { dcgAt, ndcgAt, pairedDifference, precisionAt, recallAt, ScoreBoard } from '../../bench/offline-metrics.js';
 import { offlineEvalOptionsFromEnv, runOfflineEval, STRATEGIES } from '../../bench/offline-eval.js';
@@ -140,5 +141,14 @@ describe('a small replay through the service', () => {
     const ndcg = (feed: string): number => r.rows.find((row) => row.feed === feed && row.rules === 'none')?.scores.ndcg10 ?? NaN;
     assert.ok(ndcg('viewed-together') > ndcg('random'), `viewed-together ${ndcg('viewed-together')} vs random ${ndcg('random')}`);
     assert.ok(ndcg('popular') > ndcg('random'), `popular ${ndcg('popular')} vs random ${ndcg('random')}`);
+  });
+});
+
+describe('docs/offline-evaluation.md', () => {
+  it('names only files that exist', () => {
+    const markdown = readFileSync('docs/offline-evaluation.md', 'utf8');
+    const paths = [...markdown.matchAll(/`((?:bench|test|server|docs)\/[\w./-]+\.(?:ts|md))`/g)].map((m) => m[1] as string);
+    assert.ok(paths.length >= 5, `${paths.length} paths`);
+    for (const path of paths) assert.ok(existsSync(path), `${path} does not exist`);
   });
 });
