@@ -67,6 +67,8 @@ export interface EvalRow {
   vsPopular: { mean: number; halfWidth: number };
   /** With rules: the share of queries whose list differs from the same strategy's without rules. */
   changedByRules?: number;
+  /** With rules: NDCG@10 minus that of `popular` with the same rules, paired by query. */
+  vsPopularSameRules?: { mean: number; halfWidth: number };
 }
 
 /** Shares over the held-out products of every query: what each strategy could reach at best. */
@@ -262,7 +264,10 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
     row('random', 'none', 'bench', 'random'), row('most-viewed', 'none', 'bench', 'most-viewed'),
     ...evaluated.map((e) => {
       const r = row(e.label, e.rules, 'route', `${e.label}\n${e.rules}`);
-      if (e.feed.rules !== undefined) r.changedByRules = (changedByRules.get(e.label) ?? 0) / Math.max(1, split.queries.length);
+      if (e.feed.rules !== undefined) {
+        r.changedByRules = (changedByRules.get(e.label) ?? 0) / Math.max(1, split.queries.length);
+        r.vsPopularSameRules = pairedDifference(board(`${e.label}\n${e.rules}`).all.ndcg10s, board(`popular\n${e.rules}`).all.ndcg10s);
+      }
       return r;
     }),
   ];
@@ -321,8 +326,12 @@ export function formatOfflineEval(r: OfflineEvalResult): string {
   const verdicts = r.rows.filter((row) => row.source === 'route' && row !== popular).map((row) => {
     const rulesNote = row.changedByRules === undefined ? '' : ` (with rules, which changed ${pct(row.changedByRules)} of its lists)`;
     const d = row.vsPopular;
+    const signed = (x: number): string => `${x >= 0 ? '+' : ''}${f(x)}`;
+    const same = row.vsPopularSameRules !== undefined && row.feed !== 'popular'
+      ? `; against popular with the same rules: ${signed(row.vsPopularSameRules.mean)} ± ${f(row.vsPopularSameRules.halfWidth)}`
+      : '';
     return `${row.feed}${rulesNote}: ${verdict(d)} most-popular on NDCG@10 (${f(row.scores.ndcg10)} vs ${f(popular.scores.ndcg10)}, `
-      + `${d.mean >= 0 ? '+' : ''}${f(d.mean)} ± ${f(d.halfWidth)} paired, 95 %)${row.feed === 'popular' ? '' : `; ${reachNote(row.feed, r.reach)}`}`;
+      + `${signed(d.mean)} ± ${f(d.halfWidth)} paired, 95 %)${same}${row.feed === 'popular' ? '' : `; ${reachNote(row.feed, r.reach)}`}`;
   });
   return [
     `Offline evaluation of recommendation strategies: a synthetic shop of ${n(r.products)} products, ${n(r.visitors)} visitors `
