@@ -96,7 +96,8 @@ export interface OfflineEvalResult {
   returningQueries: number;
   candidates: number;
   targetsPerQuery: number;
-  rules: 'supported' | 'not supported by this build' | string;
+  /** `supported`, `not supported by this build`, or why this build refused the evaluated rules. */
+  rules: string;
   rows: EvalRow[];
   reach: Reachability;
   seconds: number;
@@ -124,7 +125,7 @@ const RULES_LABEL = 'same category, -purchased 30 d, fallback';
  * Whether this build's config validation knows `rules`: it lets unknown feed fields pass (an older file still loads), so
  * a build that knows rules is one that refuses a malformed `rules`. Answers the refusal of a well-formed one, if any.
  */
-export function rulesSupport(): 'supported' | 'not supported by this build' | string {
+export function rulesSupport(): string {
   try {
     validateFeedItem({ id: 1, strategy: 'popular', rules: 'not a list of rules' });
     return 'not supported by this build';
@@ -203,11 +204,12 @@ export async function runOfflineEval(options: OfflineEvalOptions = {}): Promise<
     const mirror = new ReplayMirror();
     const random = seededRandom((options.seed ?? 1) + 1000);
     let next = 0;
+    const due = (at: number): boolean => next < split.training.length && (split.training[next]?.event.at ?? Infinity) <= at;
     const ingestUntil = async (at: number): Promise<void> => {
-      while (next < split.training.length && (split.training[next] as { event: { at: number } }).event.at <= at) {
+      while (due(at)) {
         const batch = [];
         let last = 0;
-        while (batch.length < BATCH && next < split.training.length && (split.training[next] as { event: { at: number } }).event.at <= at) {
+        while (batch.length < BATCH && due(at)) {
           const { event, index } = split.training[next++] as (typeof split.training)[number];
           batch.push(toServiceEvent(event, index));
           mirror.add(event);
