@@ -80,6 +80,13 @@ const feeds = await runFeedBench({
 console.log(formatFeedBench(feeds));
 console.log('');
 
+// Which strategy would have shown visitors what they went on to use: a synthetic shop of 6,000 products and 15,000
+// visitors replayed through the service, each feed scored against held-out sessions (about 1–2 minutes;
+// BENCH_OFFLINE_VISITORS, BENCH_OFFLINE_PRODUCTS and BENCH_OFFLINE_QUERIES scale it down).
+const { formatOfflineEval, offlineEvalOptionsFromEnv, runOfflineEval } = await import('./offline-eval.js');
+console.log(formatOfflineEval(await runOfflineEval(offlineEvalOptionsFromEnv())));
+console.log('');
+
 // Experiment results at a quarter and at the full 100,000 units / 1,000,000 events (BENCH_RESULTS_SCALES), next to a
 // one-query floor over the same tables.
 const results = await runResultsBench({
