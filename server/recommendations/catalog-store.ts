@@ -1,6 +1,7 @@
 import type { ProductConfig } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
-import { upsertProductsProgram } from './catalog-program.js';
+import { patchProductsProgram, upsertProductsProgram, type PatchResult } from './catalog-program.js';
+import type { ProductPatch } from './validate-catalog-patch.js';
 import { feedProgram } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
 
@@ -14,7 +15,14 @@ export function upsertProducts(storage: Storage, project: string, products: read
   return storage.transaction(() => upsertProductsProgram(project, products, now), { rows: products.length });
 }
 
+/** Applies partial updates (stock, availability, price) to stored products in ONE transaction. */
+export function patchProducts(storage: Storage, project: string, patches: readonly ProductPatch[]): Promise<PatchResult> {
+  const now = Date.now();
+  return storage.transaction(() => patchProductsProgram(project, patches, now), { rows: patches.length });
+}
+
 /** A feed's products (stored catalog objects) from the incrementally maintained models (feed-program.ts). */
 export function recommend(storage: Storage, project: string, query: FeedQuery): Promise<ProductConfig[]> {
   return storage.run(() => feedProgram(project, query));
 }
+
