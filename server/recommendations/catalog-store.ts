@@ -4,6 +4,7 @@ import { patchProductsProgram, upsertProductsProgram, type PatchResult } from '.
 import type { ProductPatch } from './validate-catalog-patch.js';
 import { feedProgram } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
+import { rulesFeedProgram, type FeedPlan } from './feed-rules-program.js';
 
 /**
  * Upserts catalog products (each replaces the stored product with its id) in ONE transaction; answers the number of
@@ -26,3 +27,7 @@ export function recommend(storage: Storage, project: string, query: FeedQuery): 
   return storage.run(() => feedProgram(project, query));
 }
 
+/** A feed's products with its merchandising rules applied (feed-rules-program.ts). */
+export function recommendWithRules(storage: Storage, project: string, query: FeedQuery, plan: FeedPlan): Promise<ProductConfig[]> {
+  return storage.run(() => rulesFeedProgram(project, query, plan));
+}

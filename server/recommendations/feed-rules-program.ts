@@ -1,0 +1,102 @@
+import type { FeedExclusion, FeedRule, ProductConfig } from '../config/config-types.js';
+import { op, type SqlProgram } from '../storage/sql-program.js';
+import { num, str } from '../storage/sql-values.js';
+import { MAX_SCAN, Picker, popular, strategyProducts } from './feed-program.js';
+import type { FeedQuery } from './feed-query.js';
+import { candidatesFor, compileRules, matches, placePins, rerank, type FallbackSource } from './feed-rules.js';
+
+// A feed with merchandising rules (docs/merchandising-rules.md), in this order:
+//   1. exclude: the page's own product, explicit ids, the profile's open cart, what it ordered within purchasedDays, what
+//      it viewed — these ids are never read as candidates;
+//   2. filter: a candidate that fails a filter is skipped, and the source is read further (over-fetch) until enough pass;
+//   3. boost / bury: the strategy's candidates (over-fetched so that a boost can lift one from below the cut) reorder;
+//   4. fallback: while the list is short, each fallback source fills it, its candidates through 1–3 as well;
+//   5. pins: each pinned product goes to its position, unless it is unavailable, unknown or excluded;
+//   6. cut to the limit.
+// Unavailable products are never read (every source reads `available = 1`), pins included.
+
+/** What a feed's rules need besides the query: plain values, computed by the feed service. */
+export interface FeedPlan {
+  rules: readonly FeedRule[];
+  exclude: readonly FeedExclusion[];
+  /** Epoch ms: orders at or after it count as `purchased`. */
+  purchasedSince: number;
+  /** The fallbacks, expanded (feed-rules.ts fallbackSources). */
+  fallback: readonly FallbackSource[];
+}
+
+const marks = (n: number): string => new Array<string>(n).fill('?').join(', ');
+
+/** The stored products with these ids that are available, by id. */
+function* availableProducts(project: string, ids: readonly string[]): SqlProgram<Map<string, ProductConfig>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = yield op(
+    `SELECT product_id, data FROM catalog_products WHERE project = ? AND available = 1 AND product_id IN (${marks(ids.length)})`,
+    project, ...ids,
+  );
+  return new Map(rows.map((r) => [str(r.product_id), JSON.parse(str(r.data)) as ProductConfig]));
+}
+
+/** The ids `exclude` leaves out for this profile. */
+function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlProgram<Set<string>> {
+  const out = new Set<string>();
+  let cart = false;
+  let purchased = false;
+  let viewed = false;
+  for (const item of plan.exclude) {
+    if (item === 'in-cart') cart = true;
+    else if (item === 'purchased') purchased = true;
+    else if (item === 'viewed') viewed = true;
+    else if (typeof item === 'string') out.add(item);
+    else for (const id of item.ids) out.add(id);
+  }
+  if (cart || purchased) {
+    const { rows } = yield op(
+      'SELECT product_id, carted_at, ordered_at FROM profile_products WHERE project = ? AND profile_id = ?', project, profileId,
+    );
+    for (const r of rows) {
+      const carted = num(r.carted_at);
+      const ordered = num(r.ordered_at);
+      // In the cart: added after its last order (an order checks it out); purchased: ordered within the window.
+      if ((cart && carted > ordered) || (purchased && ordered > 0 && ordered >= plan.purchasedSince)) out.add(str(r.product_id));
+    }
+  }
+  if (viewed) {
+    const { rows } = yield op('SELECT product_id FROM profile_recent WHERE project = ? AND profile_id = ?', project, profileId);
+    for (const r of rows) out.add(str(r.product_id));
+  }
+  return out;
+}
+
+/** A feed's products for one request, with its rules applied (the order above). */
+export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedPlan): SqlProgram<ProductConfig[]> {
+  const rules = compileRules(plan.rules);
+  const pins = rules.pins.filter((pin) => pin.position <= query.limit);
+  const known = yield* availableProducts(project, [...new Set([...pins.map((p) => p.id), ...(query.productId !== undefined ? [query.productId] : [])])]);
+  const page = query.productId !== undefined ? known.get(query.productId) : undefined;
+  const excluded = yield* excludedIds(project, query.profileId, plan);
+  if (query.productId !== undefined) excluded.add(query.productId);
+  const placed = pins.flatMap((pin) => {
+    const product = known.get(pin.id);
+    return product !== undefined && !excluded.has(pin.id) ? [{ product, position: pin.position }] : [];
+  });
+  const need = query.limit - placed.length;
+  const taken = new Set([...excluded, ...placed.map((p) => p.product.id)]);
+  const passes = (product: ProductConfig): boolean => rules.filters.every((filter) => matches(product, filter, page));
+  const list: ProductConfig[] = [];
+  for (const source of [query.strategy, ...plan.fallback]) {
+    if (list.length >= need) break;
+    const remaining = need - list.length;
+    let accept = passes;
+    if (source === 'popular-in-category') {
+      const category = page?.category;
+      if (typeof category !== 'string') continue;
+      accept = (product) => product.category === category && passes(product);
+    }
+    const picker = new Picker(candidatesFor(remaining, rules, MAX_SCAN), [...taken, ...list.map((p) => p.id)], accept);
+    if (source === 'popular-in-category') yield* popular(project, picker);
+    else yield* strategyProducts(project, { ...query, strategy: source }, picker);
+    list.push(...rerank(picker.products, rules.moves, page).slice(0, remaining));
+  }
+  return placePins(list, placed, query.limit);
+}
