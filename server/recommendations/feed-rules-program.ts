@@ -27,14 +27,14 @@ export interface FeedPlan {
 
 const marks = (n: number): string => new Array<string>(n).fill('?').join(', ');
 
-/** The stored products with these ids that are available, by id. */
-function* availableProducts(project: string, ids: readonly string[]): SqlProgram<Map<string, ProductConfig>> {
+/** The stored products with these ids, by id, with whether each is available. */
+function* storedProducts(project: string, ids: readonly string[]): SqlProgram<Map<string, { product: ProductConfig; available: boolean }>> {
   if (ids.length === 0) return new Map();
   const { rows } = yield op(
-    `SELECT product_id, data FROM catalog_products WHERE project = ? AND available = 1 AND product_id IN (${marks(ids.length)})`,
+    `SELECT product_id, available, data FROM catalog_products WHERE project = ? AND product_id IN (${marks(ids.length)})`,
     project, ...ids,
   );
-  return new Map(rows.map((r) => [str(r.product_id), JSON.parse(str(r.data)) as ProductConfig]));
+  return new Map(rows.map((r) => [str(r.product_id), { product: JSON.parse(str(r.data)) as ProductConfig, available: num(r.available) === 1 }]));
 }
 
 /** The ids `exclude` leaves out for this profile. */
@@ -72,13 +72,14 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlPr
 export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedPlan): SqlProgram<ProductConfig[]> {
   const rules = compileRules(plan.rules);
   const pins = rules.pins.filter((pin) => pin.position <= query.limit);
-  const known = yield* availableProducts(project, [...new Set([...pins.map((p) => p.id), ...(query.productId !== undefined ? [query.productId] : [])])]);
-  const page = query.productId !== undefined ? known.get(query.productId) : undefined;
+  const known = yield* storedProducts(project, [...new Set([...pins.map((p) => p.id), ...(query.productId !== undefined ? [query.productId] : [])])]);
+  // The page's product counts even when it is sold out: its page still shows the feed, with its category.
+  const page = query.productId !== undefined ? known.get(query.productId)?.product : undefined;
   const excluded = yield* excludedIds(project, query.profileId, plan);
   if (query.productId !== undefined) excluded.add(query.productId);
   const placed = pins.flatMap((pin) => {
-    const product = known.get(pin.id);
-    return product !== undefined && !excluded.has(pin.id) ? [{ product, position: pin.position }] : [];
+    const stored = known.get(pin.id);
+    return stored?.available === true && !excluded.has(pin.id) ? [{ product: stored.product, position: pin.position }] : [];
   });
   const need = query.limit - placed.length;
   const taken = new Set([...excluded, ...placed.map((p) => p.product.id)]);

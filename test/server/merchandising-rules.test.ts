@@ -167,7 +167,9 @@ for (const driver of DRIVERS) {
       await s.catalog([{ id: 'page', category: 'A' }, { id: 'x', category: 'A' }, { id: 'y', category: 'B' }, { id: 'z', category: 'A' }, { id: 'w', category: 'B' }]);
       await s.track([...['x', 'y'].flatMap((p) => [productEvent('Product viewed', 'page', { sessionId: `vt-${p}` }), productEvent('Product viewed', p, { sessionId: `vt-${p}` })]), ...views('w', 3)]);
       assert.deepEqual((await s.feed(6, { limit: 10, productId: 'page' })).ids, ['x', 'z']);
-      assert.deepEqual(new Set((await s.feed(6, { limit: 10 })).ids), new Set(['page', 'w', 'x', 'y', 'z']));
+      await s.patch([{ id: 'page', available: false, inventory: 0 }]);
+      assert.deepEqual((await s.feed(6, { limit: 10, productId: 'page' })).ids, ['x', 'z'], 'a sold-out page product still has its category');
+      assert.deepEqual(new Set((await s.feed(6, { limit: 10 })).ids), new Set(['w', 'x', 'y', 'z']));
     });
 
     it('excludes what the profile viewed and the ids the feed names', async () => {
