@@ -21,6 +21,13 @@ function toProduct(row: SqlRow): ProductConfig {
   return JSON.parse(String(row.data)) as ProductConfig;
 }
 
+/** SQL conditions on the catalog row `c` (` AND …`), with their parameters. */
+export interface CatalogWhere {
+  sql: string;
+  params: SqlValue[];
+}
+const NO_WHERE: CatalogWhere = { sql: '', params: [] };
+
 /** Rows one source reads at most for one request, however many a filter rejects: the bound on a request's cost. */
 export const MAX_SCAN = 10_000;
 
@@ -32,8 +39,20 @@ export class Picker {
   readonly products: ProductConfig[] = [];
   private readonly taken: Set<string>;
 
-  constructor(readonly limit: number, exclude: Iterable<string>, private readonly accept?: (product: ProductConfig) => boolean) {
+  /**
+   * `where`: conditions on the catalog row `c` that narrow what a source reads (` AND …` and its parameters), which the
+   * database checks before a row is fetched and parsed; `accept` still decides.
+   */
+  constructor(
+    readonly limit: number, exclude: Iterable<string>, private readonly accept?: (product: ProductConfig) => boolean,
+    readonly where: CatalogWhere = NO_WHERE,
+  ) {
     this.taken = new Set(exclude);
+  }
+
+  /** Whether the id was taken or excluded already. */
+  has(id: string): boolean {
+    return this.taken.has(id);
   }
 
   get full(): boolean {
@@ -76,17 +95,28 @@ function* pickAll(picker: Picker, read: (n: number) => SqlProgram<SqlRow[]>): Sq
 // Pairs seen at least twice are in the partial rank index (count >= 2, migration 4), those seen once only in the
 // primary key, in b order. Repeats by (count DESC, b), then singles by b, IS the list ORDER BY count DESC, b; the
 // literal `count >= 2` / `count = 1` lets both databases use the partial index and the key range respectively.
-const REPEATED = 'o.count >= 2 ORDER BY o.count DESC, o.b';
-const SINGLE = 'o.count = 1 ORDER BY o.b';
+const REPEATED = { part: 'o.count >= 2 ORDER BY o.count DESC, o.b', order: 'n.count DESC, n.b' };
+const SINGLE = { part: 'o.count = 1 ORDER BY o.b', order: 'n.b' };
 
 function* together(project: string, kind: BasketKind, productId: string, picker: Picker): SqlProgram<void> {
-  for (const part of [REPEATED, SINGLE]) {
+  for (const { part, order } of [REPEATED, SINGLE]) {
     yield* pickAll(picker, function* (ask) {
+      if (picker.where.sql === '') {
+        const { rows } = yield op(
+          `SELECT c.product_id, c.data FROM co_occurrence o
+           JOIN catalog_products c ON c.project = o.project AND c.product_id = o.b
+           WHERE o.project = ? AND o.kind = ? AND o.a = ? AND c.available = 1 AND ${part} LIMIT ?`,
+          project, kind, productId, ask,
+        );
+        return rows;
+      }
+      // Narrowed by the database: its first MAX_SCAN neighbours at most, the bound a filtered read has everywhere.
       const { rows } = yield op(
-        `SELECT c.product_id, c.data FROM co_occurrence o
-         JOIN catalog_products c ON c.project = o.project AND c.product_id = o.b
-         WHERE o.project = ? AND o.kind = ? AND o.a = ? AND c.available = 1 AND ${part} LIMIT ?`,
-        project, kind, productId, ask,
+        `SELECT c.product_id, c.data FROM (SELECT o.b, o.count FROM co_occurrence o
+           WHERE o.project = ? AND o.kind = ? AND o.a = ? AND ${part} LIMIT ?) n
+         JOIN catalog_products c ON c.project = ? AND c.product_id = n.b
+         WHERE c.available = 1${picker.where.sql} ORDER BY ${order} LIMIT ?`,
+        project, kind, productId, MAX_SCAN, project, ...picker.where.params, ask,
       );
       return rows;
     });
@@ -99,9 +129,9 @@ function* recentlyViewed(project: string, profileId: string, picker: Picker): Sq
     const { rows } = yield op(
       `SELECT c.product_id, c.data FROM profile_recent r
        JOIN catalog_products c ON c.project = r.project AND c.product_id = r.product_id
-       WHERE r.project = ? AND r.profile_id = ? AND c.available = 1
+       WHERE r.project = ? AND r.profile_id = ? AND c.available = 1${picker.where.sql}
        ORDER BY r.last_seen DESC, r.product_id LIMIT ?`,
-      project, profileId, ask,
+      project, profileId, ...picker.where.params, ask,
     );
     return rows;
   });
@@ -139,7 +169,7 @@ function* personalized(project: string, profileId: string, picker: Picker): SqlP
   // over the partial rank index, then the pairs seen once for the branches that came back short.
   const branches = (['session', 'order'] as const).flatMap((kind) => ids.map((a) => ({ kind, a })));
   const neighbours: SqlRow[] = [];
-  const repeated = yield* topNeighbours(project, branches.map((b) => ({ ...b, n: NEIGHBOURS_PER_ITEM })), REPEATED);
+  const repeated = yield* topNeighbours(project, branches.map((b) => ({ ...b, n: NEIGHBOURS_PER_ITEM })), REPEATED.part);
   neighbours.push(...repeated);
   const got = new Map<string, number>();
   for (const r of repeated) {
@@ -148,7 +178,7 @@ function* personalized(project: string, profileId: string, picker: Picker): SqlP
   }
   const short = branches.map((b) => ({ ...b, n: NEIGHBOURS_PER_ITEM - (got.get(`${b.kind}\u0000${b.a}`) ?? 0) }))
     .filter((b) => b.n > 0);
-  if (short.length > 0) neighbours.push(...yield* topNeighbours(project, short, SINGLE));
+  if (short.length > 0) neighbours.push(...yield* topNeighbours(project, short, SINGLE.part));
   // Votes are float sums: add them in one fixed order so that both databases (any row order) rank alike.
   neighbours.sort((x, y) => compare(String(x.kind), String(y.kind)) || compare(String(x.a), String(y.a)) || compare(String(x.b), String(y.b)));
   const votes = new Map<string, number>();
@@ -167,9 +197,9 @@ function* personalized(project: string, profileId: string, picker: Picker): SqlP
     // Not what the profile viewed, however long ago: the history above is only its latest views.
     const { rows } = yield op(
       `SELECT c.product_id, c.data FROM catalog_products c
-       WHERE c.project = ? AND c.available = 1 AND c.product_id IN (${marks(window.length)})
+       WHERE c.project = ? AND c.available = 1${picker.where.sql} AND c.product_id IN (${marks(window.length)})
          AND NOT EXISTS (SELECT 1 FROM profile_recent r WHERE r.project = c.project AND r.profile_id = ? AND r.product_id = c.product_id)`,
-      project, ...window, profileId,
+      project, ...picker.where.params, ...window, profileId,
     );
     const byId = new Map(rows.map((r) => [String(r.product_id), r]));
     picker.add(window.flatMap((id) => {
@@ -189,20 +219,25 @@ export function* popular(project: string, picker: Picker): SqlProgram<void> {
     const { rows } = yield op(
       `SELECT c.product_id, c.data FROM product_scores s
        JOIN catalog_products c ON c.project = s.project AND c.product_id = s.product_id
-       WHERE s.project = ? AND c.available = 1
+       WHERE s.project = ? AND c.available = 1${picker.where.sql}
        ORDER BY s.score DESC, s.product_id LIMIT ?`,
-      project, ask,
+      project, ...picker.where.params, ask,
     );
     return rows;
   });
   if (picker.full || !ranOut) return;
+  yield* unscored(project, picker);
+}
+
+/** Available products without a score yet (a new shop, a new product), by id. */
+export function* unscored(project: string, picker: Picker): SqlProgram<void> {
   yield* pickAll(picker, function* (ask) {
     const { rows } = yield op(
       `SELECT c.product_id, c.data FROM catalog_products c
-       WHERE c.project = ? AND c.available = 1
+       WHERE c.project = ? AND c.available = 1${picker.where.sql}
          AND NOT EXISTS (SELECT 1 FROM product_scores s WHERE s.project = c.project AND s.product_id = c.product_id)
        ORDER BY c.product_id LIMIT ?`,
-      project, ask,
+      project, ...picker.where.params, ask,
     );
     return rows;
   });

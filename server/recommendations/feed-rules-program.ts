@@ -4,13 +4,15 @@ import { num, str } from '../storage/sql-values.js';
 import { MAX_SCAN, Picker, popular, strategyProducts } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
 import { candidatesFor, compileRules, matches, placePins, rerank, type FallbackSource } from './feed-rules.js';
+import { narrowedPopular, narrowing, narrowingSql, type Narrowing, type PopularRanking } from './popular-ranking.js';
 
 // A feed with merchandising rules (docs/merchandising-rules.md), in this order:
 //   1. exclude: the page's own product, explicit ids, the profile's open cart, what it ordered within purchasedDays, what
 //      it viewed — these ids are never read as candidates;
 //   2. filter: a candidate that fails a filter is skipped, and the source is read further (over-fetch) until enough pass;
 //   3. boost / bury: the strategy's candidates (over-fetched so that a boost can lift one from below the cut) reorder;
-//   4. fallback: while the list is short, each fallback source fills it, its candidates through 1–3 as well;
+//   4. fallback: while the list is short, each fallback source fills it in its own order, its candidates excluded and
+//      filtered as well;
 //   5. pins: each pinned product goes to its position, unless it is unavailable, unknown or excluded;
 //   6. cut to the limit.
 // Unavailable products are never read (every source reads `available = 1`), pins included.
@@ -23,6 +25,8 @@ export interface FeedPlan {
   purchasedSince: number;
   /** The fallbacks, expanded (feed-rules.ts fallbackSources). */
   fallback: readonly FallbackSource[];
+  /** The popular ranking's head (popular-ranking.ts), for popular products narrowed by a filter. */
+  ranking?: PopularRanking;
 }
 
 const marks = (n: number): string => new Array<string>(n).fill('?').join(', ');
@@ -68,6 +72,12 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlPr
   return out;
 }
 
+/** Popular products into the picker: from the kept ranking when a filter narrows them, else from the database's. */
+function* popularProducts(project: string, picker: Picker, narrow: Narrowing, ranking: PopularRanking | undefined): SqlProgram<void> {
+  if (ranking !== undefined && narrow.length > 0) yield* narrowedPopular(project, picker, ranking, narrow);
+  else yield* popular(project, picker);
+}
+
 /** A feed's products for one request, with its rules applied (the order above). */
 export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedPlan): SqlProgram<ProductConfig[]> {
   const rules = compileRules(plan.rules);
@@ -88,16 +98,15 @@ export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedP
   for (const source of [query.strategy, ...plan.fallback]) {
     if (list.length >= need) break;
     const remaining = need - list.length;
-    let accept = passes;
-    if (source === 'popular-in-category') {
-      const category = page?.category;
-      if (typeof category !== 'string') continue;
-      accept = (product) => product.category === category && passes(product);
-    }
-    const picker = new Picker(candidatesFor(remaining, rules, MAX_SCAN), [...taken, ...list.map((p) => p.id)], accept);
-    if (source === 'popular-in-category') yield* popular(project, picker);
+    const category = source === 'popular-in-category' ? page?.category : undefined;
+    if (source === 'popular-in-category' && typeof category !== 'string') continue;
+    const narrow = narrowing(rules.filters, page, category);
+    // The strategy's candidates are over-fetched: boosts and buries reorder them before the cut. Fallbacks keep their order.
+    const strategy = source === query.strategy;
+    const picker = new Picker(strategy ? candidatesFor(remaining, rules, MAX_SCAN) : remaining, [...taken, ...list.map((p) => p.id)], passes, narrowingSql(narrow));
+    if (source === 'popular' || source === 'popular-in-category') yield* popularProducts(project, picker, narrow, plan.ranking);
     else yield* strategyProducts(project, { ...query, strategy: source }, picker);
-    list.push(...rerank(picker.products, rules.moves, page).slice(0, remaining));
+    list.push(...(strategy ? rerank(picker.products, rules.moves, page).slice(0, remaining) : picker.products));
   }
   return placePins(list, placed, query.limit);
 }

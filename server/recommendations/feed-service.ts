@@ -5,6 +5,7 @@ import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, recommendWithRules, upsertProducts } from './catalog-store.js';
 import { fallbackSources } from './feed-rules.js';
+import { PopularRankings } from './popular-ranking.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
 import { quoted } from '../errors/echo-input.js';
@@ -34,13 +35,17 @@ export interface FeedAnswer {
  */
 export class FeedService {
   private readonly seeded = new WeakMap<ProjectConfig, Promise<void>>();
+  /** The popular ranking's head per project, for feeds whose filters narrow popular products (popular-ranking.ts). */
+  private readonly rankings: PopularRankings;
 
   /** `models`: what keeps the models caught up with stored events (model-applier.ts); a read settles it first. */
   constructor(
     private readonly storage: Storage,
     private readonly models?: Pick<ModelApplier, 'settle'>,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.rankings = new PopularRankings(storage, now);
+  }
 
   /** Seeds every project's configured catalog (buildApp awaits it). */
   async seedAll(config: ServiceConfigFile): Promise<void> {
@@ -84,11 +89,15 @@ export class FeedService {
     if (feed.rules === undefined && feed.exclude === undefined && feed.fallback === undefined) {
       return recommend(this.storage, project.key, query);
     }
+    const fallback = fallbackSources(feed, project.config.feeds ?? []);
+    const readsPopular = [feed.strategy, ...fallback].some((s) => s === 'popular' || s === 'popular-in-category');
+    const filtered = readsPopular && (feed.rules ?? []).some((rule) => 'filter' in rule);
     return recommendWithRules(this.storage, project.key, query, {
       rules: feed.rules ?? [],
       exclude: feed.exclude ?? [],
       purchasedSince: this.now() - (feed.purchasedDays ?? DEFAULT_PURCHASED_DAYS) * DAY_MS,
-      fallback: fallbackSources(feed, project.config.feeds ?? []),
+      fallback,
+      ...(filtered || fallback.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
     });
   }
 
