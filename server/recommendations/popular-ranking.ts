@@ -108,7 +108,7 @@ export class PopularRankings {
     const ranking = this.storage.run(() => rankingProgram(project));
     this.byProject.set(project, { at: this.now(), ranking });
     // A failed read is not kept: the next request reads again.
-    ranking.catch(() => {
+    void ranking.catch(() => {
       if (this.byProject.get(project)?.ranking === ranking) this.byProject.delete(project);
     });
     return ranking;
