@@ -34,7 +34,7 @@ const FEEDS: FeedConfig[] = [
   { id: 10, strategy: 'recently-viewed', fallback: [{ feed: 4 }] },
 ];
 
-const PROJECTS = 12;
+const PROJECTS = 13;
 
 function config(): ServiceConfigFile {
   const projects: ServiceConfigFile['organizations'][string]['projects'] = {};
@@ -116,6 +116,15 @@ for (const driver of DRIVERS) {
       await s.track(MUG_ORDERS);
       // Strategy: a, b, c, d, e; b and c fail the filter; e (1/3 × 2) passes d (1/2 ÷ 2); f fills from the category.
       assert.deepEqual((await s.feed(1, { limit: 20, productId: 'page' })).ids, ['p9', 'a', 'e', 'd', 'f']);
+    });
+
+    it('a product made unavailable leaves a filtered popular fill at once, though the popular ranking is kept for seconds', async () => {
+      const s = shop(app, used);
+      await s.catalog(MUG_SHOP);
+      await s.track([...MUG_ORDERS, ...views('f', 3)]);
+      assert.deepEqual((await s.feed(1, { limit: 20, productId: 'page' })).ids, ['p9', 'a', 'e', 'd', 'f']);
+      await s.patch([{ id: 'f', available: false }]);
+      assert.deepEqual((await s.feed(1, { limit: 20, productId: 'page' })).ids, ['p9', 'a', 'e', 'd']);
     });
 
     it('a product in the cart leaves the list on the next request, and stays out once ordered (purchased)', async () => {
