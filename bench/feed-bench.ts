@@ -7,14 +7,18 @@
 //     bench/ingest-bench.ts measures;
 // (b) feed latency p50/p99 per strategy through the real route (app.inject: routing, auth, validation, storage),
 //     next to the same service answering a constant list from a route with the same auth and validation — the
-//     named peer — in alternating rounds; the ratio is feed p50 / constant p50.
+//     named peer — in alternating rounds; the ratio is feed p50 / constant p50;
+// (c) merchandising rules, paired: a bought-together feed with the four rules of the contract's example (a pin, a
+//     same-category and price filter, a boost, a bury), and that feed with exclude and fallbacks too, each against
+//     the same feed without rules, in alternating rounds on the same requests; the ratio is ruled p50 / plain p50
+//     (goal ≤ 1.5). Each ruled answer is checked to hold the pin at position 1, so the rules did run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { uuid } from '../src/uuid.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type RouteModule } from '../server/app.js';
-import type { ServiceConfigFile } from '../server/config/config-types.js';
+import type { FeedConfig, FeedRule, ServiceConfigFile } from '../server/config/config-types.js';
 import { projectEndpoint, type ProjectParams } from '../server/http/project-endpoint.js';
 import { validateFeedRequest } from '../server/recommendations/validate-feed-request.js';
 import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
@@ -45,7 +49,9 @@ export interface FeedBenchResult {
   ingestSeconds: number;
   eventsPerSecond: number;
   strategies: { strategy: string; feed: Latency; constant: Latency; ratio: number }[];
+  rules: { feed: string; ruled: Latency; plain: Latency; ratio: number }[];
 }
+
 
 const AUTH = { authorization: `Basic ${Buffer.from('web1:p4ss').toString('base64')}` };
 const STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'] as const;
@@ -55,11 +61,33 @@ const STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-v
 const BATCH = 20_000;
 const SESSION_VIEWS = 6;
 
+/** The pinned product of the ruled feeds: a product that exists and is available. */
+const PIN = 'p1';
+const FOUR_RULES: FeedRule[] = [
+  { pin: PIN, position: 1 },
+  { filter: { category: { same: true }, price: { gte: 10 } } },
+  { boost: { brand: 'b3' }, factor: 2 },
+  { bury: { tags: 'clearance' } },
+];
+const PLAIN_FEED = STRATEGIES.length + 1;
+const RULED_FEEDS: FeedConfig[] = [
+  { id: PLAIN_FEED + 1, strategy: 'bought-together', limit: 8, rules: FOUR_RULES },
+  {
+    id: PLAIN_FEED + 2, strategy: 'bought-together', limit: 8, rules: FOUR_RULES, exclude: ['in-cart', 'purchased'], purchasedDays: 30,
+    fallback: ['popular-in-category', 'popular'],
+  },
+];
+const RULED_NAMES = ['4 rules', '4 rules + exclude in-cart, purchased + fallback'];
+
 function config(): ServiceConfigFile {
   return {
     organizations: { acme: { projects: { shop: {
       apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'],
-      feeds: STRATEGIES.map((strategy, i) => ({ id: i + 1, strategy })),
+      feeds: [
+        ...STRATEGIES.map((strategy, i): FeedConfig => ({ id: i + 1, strategy })),
+        { id: PLAIN_FEED, strategy: 'bought-together' },
+        ...RULED_FEEDS,
+      ],
       // The bench measures the feed, not the rate limiter.
       limits: { writeKeyPerSecond: 1_000_000 },
     } } } },
@@ -141,6 +169,47 @@ async function timeRequests(app: FastifyInstance, url: string, bodies: () => Rec
   return times;
 }
 
+/** Each ruled feed against the plain one, alternating rounds over the same request bodies. */
+async function pairedRules(
+  app: FastifyInstance, body: () => Record<string, unknown>, rounds: number, perRound: number,
+): Promise<FeedBenchResult['rules']> {
+  const url = (id: number): string => `/v1/acme/projects/shop/feeds/${id}/data`;
+  const out: FeedBenchResult['rules'] = [];
+  for (const [i, feed] of RULED_FEEDS.entries()) {
+    // The rules ran: the pin is first in every ruled answer to a profile that has not bought it (unless the page is
+    // about the pinned product).
+    for (let n = 0; n < 20; n++) {
+      const request: Record<string, unknown> = { ...body(), profileId: `bench-check-${n}` };
+      const res = await app.inject({ method: 'POST', url: url(feed.id), headers: AUTH, payload: request });
+      const first = (res.json() as { products: { id: string }[] }).products[0]?.id;
+      if (request.productId !== PIN && first !== PIN) throw new Error(`feed ${feed.id} answered ${String(first)} first, not the pin ${PIN}: ${res.body}`);
+    }
+    const ruled: number[] = [];
+    const plain: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const bodies = Array.from({ length: perRound }, body);
+      const replay = (): (() => Record<string, unknown>) => {
+        let k = 0;
+        return () => bodies[k++ % bodies.length] as Record<string, unknown>;
+      };
+      // Alternate which goes first, so neither always meets a cache the other warmed.
+      if (r % 2 === 0) {
+        ruled.push(...await timeRequests(app, url(feed.id), replay(), perRound));
+        plain.push(...await timeRequests(app, url(PLAIN_FEED), replay(), perRound));
+      } else {
+        plain.push(...await timeRequests(app, url(PLAIN_FEED), replay(), perRound));
+        ruled.push(...await timeRequests(app, url(feed.id), replay(), perRound));
+      }
+    }
+    ruled.sort((a, b) => a - b);
+    plain.sort((a, b) => a - b);
+    const r = { p50Ms: percentile(ruled, 0.5), p99Ms: percentile(ruled, 0.99) };
+    const p = { p50Ms: percentile(plain, 0.5), p99Ms: percentile(plain, 0.99) };
+    out.push({ feed: RULED_NAMES[i] as string, ruled: r, plain: p, ratio: r.p50Ms / p.p50Ms });
+  }
+  return out;
+}
+
 export async function runFeedBench(options: FeedBenchOptions = {}): Promise<FeedBenchResult> {
   const products = options.products ?? 50_000;
   const events = options.events ?? 1_000_000;
@@ -154,7 +223,7 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
     let start = performance.now();
     const catalog = Array.from({ length: products }, (_, i) => ({
       id: `p${i}`, title: `Product ${i}`, price: (i % 200) + 0.99, currency: 'EUR', url: `/p/${i}`, image: `/img/${i}.jpg`,
-      category: `c${i % 40}`, available: i % 50 !== 7,
+      category: `c${i % 40}`, available: i % 50 !== 7, brand: `b${i % 25}`, ...(i % 10 === 3 ? { tags: ['clearance'] } : {}),
     }));
     await upsertProducts(storage, 'acme/shop', catalog);
     const catalogSeconds = (performance.now() - start) / 1000;
@@ -189,7 +258,8 @@ export async function runFeedBench(options: FeedBenchOptions = {}): Promise<Feed
       const c = { p50Ms: percentile(constant, 0.5), p99Ms: percentile(constant, 0.99) };
       strategies.push({ strategy, feed: f, constant: c, ratio: f.p50Ms / c.p50Ms });
     }
-    return { products, events, catalogSeconds, ingestSeconds, eventsPerSecond: events / ingestSeconds, strategies };
+    const rules = await pairedRules(app, body, rounds, perRound);
+    return { products, events, catalogSeconds, ingestSeconds, eventsPerSecond: events / ingestSeconds, strategies, rules };
   } finally {
     await app.close();
     await storage.close();
@@ -210,5 +280,10 @@ export function formatFeedBench(r: FeedBenchResult): string {
     '| strategy | feed p50 | feed p99 | constant p50 | constant p99 | p50 ratio feed / constant |',
     '|---|---|---|---|---|---|',
     ...rows,
+    '',
+    'merchandising rules, paired (bought-together, limit 8, the same requests, alternating rounds; goal: ratio ≤ 1.5):',
+    '| feed | ruled p50 | ruled p99 | plain p50 | plain p99 | p50 ratio ruled / plain |',
+    '|---|---|---|---|---|---|',
+    ...r.rules.map((x) => `| ${x.feed} | ${ms(x.ruled.p50Ms)} | ${ms(x.ruled.p99Ms)} | ${ms(x.plain.p50Ms)} | ${ms(x.plain.p99Ms)} | ${x.ratio.toFixed(2)} |`),
   ].join('\n');
 }

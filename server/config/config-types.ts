@@ -83,7 +83,54 @@ export interface FeedConfig {
    * person is credited to the click (a whole number of hours, 1–720; default DEFAULT_ATTRIBUTION_HOURS).
    */
   attributionHours?: number;
+  /** The most products the feed answers (1–100): a request asking more gets this many. Absent: what the request asks. */
+  limit?: number;
+  /**
+   * Whether a product shown by another widget of the same page view is left out of this feed (default true). Stored
+   * and validated; the page-level part is not applied yet.
+   */
+  dedupe?: boolean;
+  /** Merchandising rules (docs/merchandising-rules.md), applied after the strategy. */
+  rules?: FeedRule[];
+  /** What never appears: `in-cart`, `purchased` (within `purchasedDays`), `viewed`, product ids, `{ids: […]}`. */
+  exclude?: FeedExclusion[];
+  /** The days back `purchased` looks (default DEFAULT_PURCHASED_DAYS). */
+  purchasedDays?: number;
+  /** What fills the list when the strategy has too few, in order (default `["popular"]`; `[]`: nothing). */
+  fallback?: FeedFallback[];
 }
+
+/**
+ * A condition on one catalog field: a plain value (equal to it; for `tags`, one of the tags), or operators, all of
+ * which must hold. `same: true` compares with the field of the product the page is about; `gte`/`lte` may take
+ * `{same: factor}`, the page product's (numeric) field times factor.
+ */
+export type FieldCondition = string | number | boolean | FieldOperators;
+
+export interface FieldOperators {
+  eq?: string | number | boolean;
+  in?: (string | number | boolean)[];
+  gte?: number | { same: number };
+  lte?: number | { same: number };
+  same?: true;
+}
+
+/** Catalog field → condition: a product matches when every condition holds. */
+export type FeedConditions = Record<string, FieldCondition>;
+
+export type FeedRule =
+  | { pin: string; position: number }
+  | { filter: FeedConditions }
+  | { boost: FeedConditions; factor?: number }
+  | { bury: FeedConditions; factor?: number };
+
+export type FeedExclusion = 'in-cart' | 'purchased' | 'viewed' | string | { ids: string[] };
+
+/** A strategy, `popular-in-category` (popular in the page product's category), or another feed's list by id. */
+export type FeedFallback = FeedConfig['strategy'] | 'popular-in-category' | { feed: number };
+
+/** `purchased` exclusion's window when a feed sets no `purchasedDays`. */
+export const DEFAULT_PURCHASED_DAYS = 30;
 
 /** A feed's attribution window when its config sets none (docs/recommendations-report.md says why 24 hours). */
 export const DEFAULT_ATTRIBUTION_HOURS = 24;
@@ -98,6 +145,10 @@ export interface ProductConfig {
   url?: string;
   image?: string;
   category?: string;
+  brand?: string;
+  tags?: string[];
+  /** Units in stock (a shop's count; may be negative when oversold). Does not change `available` by itself. */
+  inventory?: number;
   available?: boolean;
   [field: string]: unknown;
 }

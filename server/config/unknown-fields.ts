@@ -18,7 +18,7 @@ const FIELDS = {
   metric: ['name', 'event', 'type', 'value', 'distinct', 'where', 'windowHours', 'cuped', 'cupedDays', 'numerator', 'denominator',
     'inverse', 'cap'],
   cap: ['type', 'value', 'ignoreZeros'],
-  feed: ['id', 'strategy', 'attributionHours'],
+  feed: ['id', 'strategy', 'attributionHours', 'limit', 'dedupe', 'rules', 'exclude', 'purchasedDays', 'fallback'],
 } as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

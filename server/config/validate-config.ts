@@ -3,6 +3,7 @@ import {
 } from './config-json.js';
 import { checkExperimentMetrics, validateExperimentSettings } from './validate-experiment-settings.js';
 import { validateRecommendationsSettings } from './validate-recommendations.js';
+import { checkFeedFallbacks, FEED_STRATEGIES, validateFeedRules } from './validate-feed-rules.js';
 import { MAX_ATTRIBUTION_HOURS } from './config-types.js';
 import type { ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile } from './config-types.js';
 
@@ -15,7 +16,7 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const KEY = /^[^.:\s]{1,64}\.\S{1,256}$/;
 const DEVICES = ['mobile', 'desktop'];
 const STATUSES: ExperienceStatus[] = ['draft', 'running', 'stopped'];
-const STRATEGIES: FeedConfig['strategy'][] = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'];
+const STRATEGIES: readonly string[] = FEED_STRATEGIES;
 
 function validateKeys(value: unknown, path: string, seenIds: Map<string, string>): void {
   const keys = requireArray(value, path);
@@ -228,19 +229,21 @@ function validateFeeds(value: unknown, path: string): Set<number> {
     if (ids.has(id)) fail(`${fPath}.id`, `feed id ${id} is used twice`);
     ids.add(id);
   });
+  checkFeedFallbacks(value as Json[], path);
   return ids;
 }
 
 function validateFeed(raw: unknown, path: string): number {
   const feed = requireObject(raw, path);
   if (!Number.isInteger(feed.id) || (feed.id as number) < 1) fail(`${path}.id`, 'must be a positive integer');
-  if (typeof feed.strategy !== 'string' || !(STRATEGIES as string[]).includes(feed.strategy)) {
+  if (typeof feed.strategy !== 'string' || !STRATEGIES.includes(feed.strategy)) {
     fail(`${path}.strategy`, `must be one of ${STRATEGIES.join(', ')}`);
   }
   const hours = feed.attributionHours;
   if (hours !== undefined && (!Number.isInteger(hours) || (hours as number) < 1 || (hours as number) > MAX_ATTRIBUTION_HOURS)) {
     fail(`${path}.attributionHours`, `must be a whole number of hours from 1 to ${MAX_ATTRIBUTION_HOURS}`);
   }
+  validateFeedRules(feed, path);
   return feed.id as number;
 }
 
@@ -253,8 +256,14 @@ function validateCatalog(value: unknown, path: string): void {
     const id = requireString(product.id, `${pPath}.id`);
     if (ids.has(id)) fail(`${pPath}.id`, `product id "${id}" is used twice`);
     ids.add(id);
-    for (const field of ['title', 'currency', 'url', 'image', 'category'] as const) {
+    for (const field of ['title', 'currency', 'url', 'image', 'category', 'brand'] as const) {
       if (product[field] !== undefined && typeof product[field] !== 'string') fail(`${pPath}.${field}`, 'must be a string');
+    }
+    if (product.tags !== undefined && (!Array.isArray(product.tags) || !product.tags.every((t) => typeof t === 'string'))) {
+      fail(`${pPath}.tags`, 'must be an array of strings');
+    }
+    if (product.inventory !== undefined && (typeof product.inventory !== 'number' || !Number.isFinite(product.inventory))) {
+      fail(`${pPath}.inventory`, 'must be a number');
     }
     if (product.price !== undefined && (typeof product.price !== 'number' || !(product.price >= 0))) {
       fail(`${pPath}.price`, 'must be a number >= 0');

@@ -43,6 +43,7 @@ export const PERSON_TABLES: readonly PersonTable[] = [
   },
   { key: 'assignments', table: 'assignments', where: (p) => any('unit', [...p.profiles, ...p.users]), order: 'unit, experience', erase: 'delete' },
   { key: 'recentlyViewed', table: 'profile_recent', where: (p) => any('profile_id', p.profiles), order: 'profile_id, product_id', erase: 'delete' },
+  { key: 'cartsAndOrders', table: 'profile_products', where: (p) => any('profile_id', p.profiles), order: 'profile_id, product_id', erase: 'delete' },
   { key: 'recommendations', table: 'recommendations', where: (p) => any('profile_id', p.profiles), order: 'issued_at, recommendation_id', erase: 'delete' },
   { key: 'consents', table: 'consents', where: (p) => or(any('profile_id', p.profiles), any('email', p.emails)), order: 'id', erase: 'anonymize' },
 ];

@@ -1,6 +1,7 @@
 import type { ProductConfig } from '../config/config-types.js';
 import { op, valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { str } from '../storage/sql-values.js';
+import type { ProductPatch } from './validate-catalog-patch.js';
 
 /** Rows per multi-row upsert (5 parameters each): under SQLite's and PostgreSQL's parameter limits. */
 const CHUNK_ROWS = 500;
@@ -61,4 +62,42 @@ function* recordPriceChanges(project: string, products: readonly ProductConfig[]
      ON CONFLICT (project, product_id, since) DO UPDATE SET price = excluded.price, currency = excluded.currency`,
     ...params,
   );
+}
+
+/** What a partial update did: how many stored products it found (changed or already so), and the ids it did not. */
+export interface PatchResult {
+  updated: number;
+  notFound: string[];
+}
+
+/**
+ * Applies partial updates to stored products (a repeated id: its updates in order), run in one transaction by the
+ * caller. A product the catalog does not hold is not created (a stock count is no product) but reported in `notFound`;
+ * a product the update leaves as it was is not written again. Price changes are recorded like a PUT's.
+ */
+export function* patchProductsProgram(project: string, patches: readonly ProductPatch[], now: number): SqlProgram<PatchResult> {
+  const byId = new Map<string, ProductPatch>();
+  for (const patch of patches) byId.set(patch.id, { ...byId.get(patch.id), ...patch });
+  const ids = [...byId.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const changed: ProductConfig[] = [];
+  const notFound: string[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK_ROWS) {
+    const chunk = ids.slice(i, i + CHUNK_ROWS);
+    const { values = [] } = yield valuesOp(
+      `SELECT product_id, data FROM catalog_products WHERE project = ? AND product_id IN (${chunk.map(() => '?').join(', ')})`,
+      project, ...chunk,
+    );
+    const stored = new Map(values.map(([id, data]) => [str(id), JSON.parse(str(data)) as ProductConfig]));
+    for (const id of chunk) {
+      const product = stored.get(id);
+      if (product === undefined) {
+        notFound.push(id);
+        continue;
+      }
+      const next = { ...product, ...byId.get(id) } as ProductConfig;
+      if (JSON.stringify(next) !== JSON.stringify(product)) changed.push(next);
+    }
+  }
+  if (changed.length > 0) yield* upsertProductsProgram(project, changed, now);
+  return { updated: ids.length - notFound.length, notFound };
 }

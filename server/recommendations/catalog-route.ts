@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ServiceError } from '../errors/service-error.js';
 import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
 import { CATALOG_BODY_LIMIT, productsFromArray, productsFromNdjson } from './catalog-body.js';
-import { upsertProducts } from './catalog-store.js';
+import { patchProducts, upsertProducts } from './catalog-store.js';
+import { validateCatalogPatch } from './validate-catalog-patch.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -23,7 +24,9 @@ export interface CatalogRouteDeps {
  * stored in one transaction; answers `{upserted}` (distinct ids written).
  *
  * apiKey only, checked before the body is read: a writeKey ships in every page, so a visitor could otherwise
- * rewrite prices. The route is registered in its own encapsulated scope, so its 64 MiB body limit and NDJSON
+ * rewrite prices. `PATCH` (same path, JSON array) sets `available`, `inventory` or `price` of stored products, as a shop's
+ * stock webhook calls it: `{updated, notFound}`, an id the catalog does not hold being reported, not refused (a webhook
+ * that got a 4xx for a product not uploaded yet would retry it for days). The PUT route is registered in its own encapsulated scope, so its 64 MiB body limit and NDJSON
  * parser apply to it alone (every other route keeps 1 MiB).
  */
 export async function catalogRoute(app: FastifyInstance, ctx: CatalogRouteDeps): Promise<void> {
@@ -55,4 +58,18 @@ export async function catalogRoute(app: FastifyInstance, ctx: CatalogRouteDeps):
       },
     );
   });
+
+  // Outside the PUT's scope: a partial update is a JSON array only (the NDJSON parser reads whole products).
+  app.patch<{ Params: ProjectParams }>(
+    CATALOG_PATH,
+    {
+      bodyLimit: CATALOG_BODY_LIMIT,
+      onRequest: [projectEndpoint(app, ctx.config, { allowApiKey: true }), apiKeyOnly],
+    },
+    async (request) => {
+      const project = request.auth?.project;
+      if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
+      return patchProducts(ctx.storage, project.key, validateCatalogPatch(request.body));
+    },
+  );
 }

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectRef } from '../config/config-store.js';
-import type { FeedConfig, ProductConfig, ProjectConfig, ServiceConfigFile } from '../config/config-types.js';
+import { DEFAULT_PURCHASED_DAYS, type FeedConfig, type ProductConfig, type ProjectConfig, type ServiceConfigFile } from '../config/config-types.js';
 import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
-import { recommend, upsertProducts } from './catalog-store.js';
+import { recommend, recommendWithRules, upsertProducts } from './catalog-store.js';
+import { fallbackSources } from './feed-rules.js';
+import { PopularRankings } from './popular-ranking.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** The longest a feed read waits for the models to count what its node stored (a pass takes milliseconds). */
 const SETTLE_MS = 1000;
@@ -31,13 +35,17 @@ export interface FeedAnswer {
  */
 export class FeedService {
   private readonly seeded = new WeakMap<ProjectConfig, Promise<void>>();
+  /** The popular ranking's head per project, for feeds whose filters narrow popular products (popular-ranking.ts). */
+  private readonly rankings: PopularRankings;
 
   /** `models`: what keeps the models caught up with stored events (model-applier.ts); a read settles it first. */
   constructor(
     private readonly storage: Storage,
     private readonly models?: Pick<ModelApplier, 'settle'>,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.rankings = new PopularRankings(storage, now);
+  }
 
   /** Seeds every project's configured catalog (buildApp awaits it). */
   async seedAll(config: ServiceConfigFile): Promise<void> {
@@ -76,7 +84,21 @@ export class FeedService {
     if (request.profileId !== undefined) {
       await this.models?.settle({ project: project.key, profileId: request.profileId, maxWaitMs: SETTLE_MS });
     }
-    return recommend(this.storage, project.key, { ...request, strategy: feed.strategy });
+    const query = { ...request, strategy: feed.strategy, limit: Math.min(request.limit, feed.limit ?? request.limit) };
+    // A feed without rules reads as it always has (the strategy, then popular): one program, no rule reads.
+    if (feed.rules === undefined && feed.exclude === undefined && feed.fallback === undefined) {
+      return recommend(this.storage, project.key, query);
+    }
+    const fallback = fallbackSources(feed, project.config.feeds ?? []);
+    const readsPopular = [feed.strategy, ...fallback].some((s) => s === 'popular' || s === 'popular-in-category');
+    const filtered = readsPopular && (feed.rules ?? []).some((rule) => 'filter' in rule);
+    return recommendWithRules(this.storage, project.key, query, {
+      rules: feed.rules ?? [],
+      exclude: feed.exclude ?? [],
+      purchasedSince: this.now() - (feed.purchasedDays ?? DEFAULT_PURCHASED_DAYS) * DAY_MS,
+      fallback,
+      ...(filtered || fallback.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
+    });
   }
 
   /**

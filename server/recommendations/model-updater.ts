@@ -135,7 +135,8 @@ function* loadBaskets(project: string, kind: BasketKind, ids: string[]): SqlProg
 }
 
 /**
- * Folds model events into the recommendation models (product_scores, baskets + co_occurrence, profile_recent).
+ * Folds model events into the recommendation models (product_scores, baskets + co_occurrence, profile_recent,
+ * profile_products).
  * Each event must be folded once (the applier deletes the inbox rows it came from in the same transaction).
  * Concurrent transactions take turns on the baskets they touch (their keys are locked, in one order).
  * @example yield* updateModels('acme/shop', modelEventsOf(storedEvents, Date.now()));
@@ -146,6 +147,8 @@ export function* updateModels(project: string, events: readonly ModelEvent[]): S
   const scores = new Map<string, number>();
   // profileId → productId → latest view time.
   const recent = new Map<string, Map<string, number>>();
+  // profileId → productId → [latest cart addition, latest order] (0: none in this chunk).
+  const carts = new Map<string, Map<string, [number, number]>>();
   // Basket id → products in event order (duplicates removed below against the stored set).
   const added: Record<BasketKind, Map<string, string[]>> = { session: new Map(), order: new Map() };
   for (const e of events) {
@@ -161,6 +164,7 @@ export function* updateModels(project: string, events: readonly ModelEvent[]): S
       const seen = viewed.get(e.productId);
       if (seen === undefined || seen < e.at) viewed.set(e.productId, e.at);
     }
+    if (e.name === 'Added to cart' || e.name === 'Product ordered') noteCart(carts, e);
     const into = basketOf(e);
     if (into === null) continue;
     const [kind, basket] = into;
@@ -213,6 +217,12 @@ export function* updateModels(project: string, events: readonly ModelEvent[]): S
     for (const productId of sortedKeys(viewed)) recentParams.push(project, profileId, productId, viewed.get(productId) as number);
   }
 
+  const cartParams: SqlValue[] = [];
+  for (const profileId of sortedKeys(carts)) {
+    const products = carts.get(profileId) as Map<string, [number, number]>;
+    for (const productId of sortedKeys(products)) cartParams.push(project, profileId, productId, ...(products.get(productId) as [number, number]));
+  }
+
   // Every write sorted by key: concurrent PostgreSQL transactions then lock rows in one order (no deadlock cycle).
   yield* insertRows(
     'INSERT INTO baskets (project, kind, basket_id, product_id)', 4, basketParams,
@@ -232,4 +242,21 @@ export function* updateModels(project: string, events: readonly ModelEvent[]): S
     `ON CONFLICT (project, profile_id, product_id) DO UPDATE SET last_seen = excluded.last_seen
      WHERE excluded.last_seen > profile_recent.last_seen`,
   );
+  yield* insertRows(
+    'INSERT INTO profile_products (project, profile_id, product_id, carted_at, ordered_at)', 5, cartParams,
+    // Each time only moves forward: a late event of an older cart never reopens it.
+    `ON CONFLICT (project, profile_id, product_id) DO UPDATE SET
+       carted_at = CASE WHEN excluded.carted_at > profile_products.carted_at THEN excluded.carted_at ELSE profile_products.carted_at END,
+       ordered_at = CASE WHEN excluded.ordered_at > profile_products.ordered_at THEN excluded.ordered_at ELSE profile_products.ordered_at END`,
+  );
+}
+
+/** Notes a cart addition or an order of a product by a profile, keeping the latest of each. */
+function noteCart(carts: Map<string, Map<string, [number, number]>>, e: ModelEvent): void {
+  let products = carts.get(e.profileId);
+  if (products === undefined) carts.set(e.profileId, (products = new Map()));
+  const times = products.get(e.productId) ?? [0, 0];
+  const slot = e.name === 'Added to cart' ? 0 : 1;
+  if (e.at > times[slot]) times[slot] = e.at;
+  products.set(e.productId, times);
 }

@@ -174,6 +174,28 @@ SELECT project, product_id, updated_at, CAST(json_extract(data, '$.price') AS DO
 FROM catalog_products;
 `;
 
+// What each profile put in its cart and ordered, product by product (issue 50): a feed's `exclude` leaves out the open
+// cart (added after the profile's last order of the product) and what it ordered within N days. Kept up by the model
+// applier like profile_recent (events have no index by profile); seeded from the events already stored. Times are
+// event times clamped to receipt, as the models take them; 0: never.
+const profileProducts = (t: { int: string; key: string; rowid: string }): string => `
+CREATE TABLE profile_products (
+  project TEXT NOT NULL,
+  profile_id TEXT NOT NULL,
+  product_id TEXT ${t.key} NOT NULL,
+  carted_at ${t.int} NOT NULL,
+  ordered_at ${t.int} NOT NULL,
+  PRIMARY KEY (project, profile_id, product_id)
+)${t.rowid};
+INSERT INTO profile_products (project, profile_id, product_id, carted_at, ordered_at)
+SELECT project, profile_id, product_id,
+  MAX(CASE WHEN name = 'Added to cart' THEN CASE WHEN ts < received_at THEN ts ELSE received_at END ELSE 0 END),
+  MAX(CASE WHEN name = 'Product ordered' THEN CASE WHEN ts < received_at THEN ts ELSE received_at END ELSE 0 END)
+FROM events
+WHERE type = 'product' AND name IN ('Added to cart', 'Product ordered') AND product_id IS NOT NULL AND product_id <> ''
+GROUP BY project, profile_id, product_id;
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -210,5 +232,11 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: "recommendations: the catalog's prices over time, for orders that carry none",
     sqlite: catalogPricesSqlite,
     postgres: catalogPricesPostgres,
+  },
+  {
+    version: 24,
+    name: "recommendations: each profile's cart additions and orders by product, for feeds that exclude them",
+    sqlite: profileProducts({ int: 'INTEGER', key: '', rowid: ' WITHOUT ROWID' }),
+    postgres: profileProducts({ int: 'BIGINT', key: 'COLLATE "C"', rowid: '' }),
   },
 ];
