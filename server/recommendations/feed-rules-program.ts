@@ -3,7 +3,8 @@ import { op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { MAX_SCAN, Picker, popular, strategyProducts } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
-import { candidatesFor, compileRules, matches, placePins, rerank, type FallbackSource } from './feed-rules.js';
+import type { FillSource } from '../config/feed-sources.js';
+import { candidatesFor, compileRules, matches, placePins, rerank } from './feed-rules.js';
 import { narrowedPopular, narrowing, narrowingSql, type Narrowing, type PopularRanking } from './popular-ranking.js';
 
 // A feed with merchandising rules (docs/merchandising-rules.md), in this order:
@@ -23,8 +24,8 @@ export interface FeedPlan {
   exclude: readonly FeedExclusion[];
   /** Epoch ms: orders at or after it count as `purchased`. */
   purchasedSince: number;
-  /** The fallbacks, expanded (feed-rules.ts fallbackSources). */
-  fallback: readonly FallbackSource[];
+  /** The feed's fallbacks, expanded (config/feed-sources.ts). */
+  fills: readonly FillSource[];
   /** The popular ranking's head (popular-ranking.ts), for popular products narrowed by a filter. */
   ranking?: PopularRanking;
 }
@@ -95,7 +96,7 @@ export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedP
   const taken = new Set([...excluded, ...placed.map((p) => p.product.id)]);
   const passes = (product: ProductConfig): boolean => rules.filters.every((filter) => matches(product, filter, page));
   const list: ProductConfig[] = [];
-  for (const source of [query.strategy, ...plan.fallback]) {
+  for (const source of [query.strategy, ...plan.fills]) {
     if (list.length >= need) break;
     const remaining = need - list.length;
     const category = source === 'popular-in-category' ? page?.category : undefined;

@@ -1,15 +1,10 @@
-import type {
-  FeedConditions, FeedConfig, FeedRule, FieldCondition, FieldOperators, ProductConfig,
-} from '../config/config-types.js';
+import type { FeedConditions, FeedRule, FieldCondition, FieldOperators, ProductConfig } from '../config/config-types.js';
 
 // Pure: what a feed's merchandising rules (docs/merchandising-rules.md) decide about products already read. Holds no
 // state and changes nothing it is given. Conditions compare a product's own fields (never inherited ones) with the
 // rule's values, or with the field of the product the page is about (`same`); a relative condition that has nothing to
 // compare with (no product on the page, or one without that field) is left out rather than matching nothing, so a feed
 // with a same-category filter still answers on a page that is about no product.
-
-/** A fallback after expansion: a strategy, or popular in the page product's category. */
-export type FallbackSource = FeedConfig['strategy'] | 'popular-in-category';
 
 /** A boost (factor > 1) or a bury (factor < 1: 1 ÷ the rule's factor). */
 export interface Move {
@@ -118,31 +113,4 @@ export function placePins(list: readonly ProductConfig[], pins: readonly { produ
   const out = [...list];
   for (const pin of [...pins].sort((a, b) => a.position - b.position)) out.splice(Math.min(pin.position - 1, out.length), 0, pin.product);
   return out.slice(0, limit);
-}
-
-/**
- * A feed's fallbacks as the sources they read, in order: a fallback feed lends its strategy, then its own fallbacks
- * (absent: `popular`); each source once. The config refuses cycles; a feed met twice is read once all the same.
- */
-export function fallbackSources(feed: FeedConfig, feeds: readonly FeedConfig[]): FallbackSource[] {
-  const out: FallbackSource[] = [];
-  const seen = new Set<number>([feed.id]);
-  const add = (source: FallbackSource): void => {
-    if (source !== feed.strategy && !out.includes(source)) out.push(source);
-  };
-  const expand = (list: FeedConfig['fallback']): void => {
-    for (const fallback of list ?? ['popular']) {
-      if (typeof fallback === 'string') {
-        add(fallback);
-        continue;
-      }
-      const other = feeds.find((f) => f.id === fallback.feed);
-      if (other === undefined || seen.has(other.id)) continue;
-      seen.add(other.id);
-      add(other.strategy);
-      expand(other.fallback);
-    }
-  };
-  expand(feed.fallback);
-  return out;
 }

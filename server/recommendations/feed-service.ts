@@ -4,7 +4,7 @@ import { DEFAULT_PURCHASED_DAYS, type FeedConfig, type ProductConfig, type Proje
 import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, recommendWithRules, upsertProducts } from './catalog-store.js';
-import { fallbackSources } from './feed-rules.js';
+import { fillSources, hasMerchandising } from '../config/feed-sources.js';
 import { PopularRankings } from './popular-ranking.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
@@ -86,18 +86,18 @@ export class FeedService {
     }
     const query = { ...request, strategy: feed.strategy, limit: Math.min(request.limit, feed.limit ?? request.limit) };
     // A feed without rules reads as it always has (the strategy, then popular): one program, no rule reads.
-    if (feed.rules === undefined && feed.exclude === undefined && feed.fallback === undefined) {
+    if (!hasMerchandising(feed)) {
       return recommend(this.storage, project.key, query);
     }
-    const fallback = fallbackSources(feed, project.config.feeds ?? []);
-    const readsPopular = [feed.strategy, ...fallback].some((s) => s === 'popular' || s === 'popular-in-category');
+    const fills = fillSources(feed, project.config.feeds ?? []);
+    const readsPopular = [feed.strategy, ...fills].some((s) => s === 'popular' || s === 'popular-in-category');
     const filtered = readsPopular && (feed.rules ?? []).some((rule) => 'filter' in rule);
     return recommendWithRules(this.storage, project.key, query, {
       rules: feed.rules ?? [],
       exclude: feed.exclude ?? [],
       purchasedSince: this.now() - (feed.purchasedDays ?? DEFAULT_PURCHASED_DAYS) * DAY_MS,
-      fallback,
-      ...(filtered || fallback.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
+      fills,
+      ...(filtered || fills.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
     });
   }
 

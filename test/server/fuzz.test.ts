@@ -43,6 +43,7 @@ const VALID: Record<EndpointName, () => Json> = {
     { id: 'p1', title: 'Mug', price: 12.5, currency: 'EUR', url: '/p/p1', image: '/i/p1.jpg', category: 'kitchen', available: true },
     { id: 'p4', title: 'Plate', price: 8 },
   ] as Json,
+  catalogPatch: () => [{ id: 'p1', inventory: 3, available: true }, { id: 'p2', price: 31 }, { id: 'p9', inventory: 0 }] as Json,
 };
 
 const nastyText = fc.array(

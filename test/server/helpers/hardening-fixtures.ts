@@ -46,6 +46,7 @@ export const ENDPOINTS = {
   choose: { method: 'POST', url: `/v1/acme/projects/shop/optimization/choose-api?apiKey=${API_KEY}`, auth: undefined },
   feed: { method: 'POST', url: '/v1/acme/projects/shop/feeds/1/data', auth: WRITE_AUTH },
   catalog: { method: 'PUT', url: `/v1/acme/projects/shop/catalog?apiKey=${API_KEY}`, auth: undefined },
+  catalogPatch: { method: 'PATCH', url: `/v1/acme/projects/shop/catalog?apiKey=${API_KEY}`, auth: undefined },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
