@@ -85,6 +85,20 @@ for (const { database, api } of SERVICES) {
       later.remove();
     });
 
+    it('a widget of an unknown feed settles in error, and the other widget of its batch still shows its products', async () => {
+      const a = await newFeed();
+      makeSvc({ api, writeKey: 'web1.p4ss' }).use(recommendations());
+      const page = await fixture<HTMLElement>(html`<div>
+        <svc-recommendations feed="999999999999" limit="3"></svc-recommendations>
+        <svc-recommendations feed=${a} limit="3"></svc-recommendations>
+        <svc-recommendations feed="not a number" limit="3"></svc-recommendations>
+      </div>`);
+      const widgets = [...page.querySelectorAll('svc-recommendations')];
+      await Promise.all(widgets.map((el) => settled(el)));
+      expect(widgets.map((el) => el.status)).to.deep.equal(['error', 'ready', 'error']);
+      expect(ids(widgets[1]!)).to.have.length(3);
+    });
+
     it('a feed that keeps duplicates (dedupe: false) may show what another widget shows', async () => {
       const [a, b] = [await newFeed(), await newFeed({ dedupe: false })];
       makeSvc({ api, writeKey: 'web1.p4ss' }).use(recommendations());
