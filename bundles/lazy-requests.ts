@@ -20,3 +20,4 @@ const stub = <K extends keyof Code>(name: K): Code[K] => (async (...args: Parame
 
 export const requestChoices = stub('requestChoices');
 export const requestFeed = stub('requestFeed');
+export const requestFeeds = stub('requestFeeds');

@@ -22,6 +22,7 @@ import { chooseRoute } from './choose/choose-route.js';
 import { ChooseService } from './choose/choose-service.js';
 import { consentRoute } from './consent/consent-route.js';
 import { feedRoute } from './recommendations/feed-route.js';
+import { feedBatchRoute } from './recommendations/feed-batch-route.js';
 import { healthRoute } from './http/health-route.js';
 import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
@@ -224,7 +225,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, events);
   chooseRoute(app, config, choose);
   consentRoute(app, ctx);
-  feedRoute(app, { ...ctx, inHoldout: (auth, identification, sessionId) => choose.inHoldout(auth, identification, sessionId) });
+  const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
+  feedRoute(app, feedDeps);
+  feedBatchRoute(app, feedDeps);
   feedReportRoute(app, ctx);
   const results = new ResultsService(options.storage);
   const guardrails = new GuardrailWatch({ ...ctx, results }, {

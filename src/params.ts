@@ -64,6 +64,11 @@ export interface RecommendationParams {
   fields: string[];
   /** The product the page is about; default: the page context or the last product viewed. */
   productId?: string;
+  /**
+   * Products the page already shows (at most 200): a feed that dedupes (the default) leaves them out, so a widget
+   * added to the page later never repeats another's products. `<svc-recommendations>` sends it by itself.
+   */
+  excludeProducts?: string[];
 }
 
 export interface ChooseParams {

@@ -33,6 +33,11 @@ export interface PluginContext {
   choose(params: ChooseParams): Promise<Choice[]>;
   /** The instance's `recommendation()`: `<svc-recommendations>` fetches its feed through it. */
   recommendation(params: RecommendationParams): Promise<unknown>;
+  /**
+   * Several feeds of one page in one request, no product in two of them (`POST …/feeds/data`): each feed's answer in
+   * order, or null on any failure. Parameters are not validated here: the service answers a bad one its own error.
+   */
+  recommendations(list: RecommendationParams[], excludeProducts?: string[]): Promise<unknown[] | null>;
   readonly consent: ConsentControl;
 }
 

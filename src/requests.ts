@@ -37,7 +37,28 @@ export function requestFeed(c: ResolvedConfig, profileId: string, params: Recomm
   return postJson(
     projectUrl(c, 'feeds', encodeURIComponent(String(params.id)), 'data'),
     c.authorization,
-    clean({ profileId, sourceId: c.sourceId, limit: params.quantity, fields: params.fields, productId }),
+    clean({ profileId, sourceId: c.sourceId, limit: params.quantity, fields: params.fields, productId, excludeProducts: params.excludeProducts }),
     TIMEOUT_MS,
   );
+}
+
+/**
+ * `POST …/feeds/data`: several feeds for one page in one request, no product in two of their answers (unless a feed
+ * keeps duplicates). Answers each feed's answer (`{products, recommendationId}` or `{error}`) in `list`'s order, or null
+ * on any failure (it never rejects). A feed's own `productId` wins over the page's.
+ */
+export async function requestFeeds(
+  c: ResolvedConfig, profileId: string, list: RecommendationParams[], productId?: string, excludeProducts?: string[],
+): Promise<unknown[] | null> {
+  const answer = await postJson(
+    projectUrl(c, 'feeds', 'data'),
+    c.authorization,
+    clean({
+      profileId, sourceId: c.sourceId, productId, excludeProducts,
+      requests: list.map((p) => clean({ feed: p.id, limit: p.quantity, fields: p.fields, productId: p.productId })),
+    }),
+    TIMEOUT_MS,
+  );
+  const answers = (answer as { answers?: unknown } | null)?.answers;
+  return Array.isArray(answers) ? answers : null;
 }

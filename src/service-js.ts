@@ -17,7 +17,7 @@ import {
 import { clean } from './clean.js';
 import type { EventDraft, PageContext, PluginContext, ServicePlugin } from './plugin.js';
 import { PluginHost } from './plugin-host.js';
-import { requestChoices, requestFeed } from './requests.js';
+import { requestChoices, requestFeed, requestFeeds } from './requests.js';
 import { createSender } from './transport.js';
 import { uuid } from './uuid.js';
 import { isText, paramsRequired, validateParams, validateProducts } from './validation.js';
@@ -91,6 +91,7 @@ export class ServiceJs {
       optedIn: () => this.#optIn.optedIn,
       choose: (params) => this.choose(params),
       recommendation: (params) => this.recommendation(params),
+      recommendations: (list, exclude) => requestFeeds(c, this.#identity.profileId, list, this.#productId(), exclude),
       consent: {
         required: c.consent.required,
         categories: c.consent.categories,
@@ -231,8 +232,12 @@ export class ServiceJs {
    */
   recommendation(params: RecommendationParams): Promise<unknown> {
     validateParams('recommendation', params);
-    const productId = params.productId ?? this.#context.productId ?? this.#store.get(KEYS.productId) ?? undefined;
-    return requestFeed(this.#config, this.#identity.profileId, params, productId);
+    return requestFeed(this.#config, this.#identity.profileId, params, params.productId ?? this.#productId());
+  }
+
+  /** The product the page is about: the page context, else the last product viewed. */
+  #productId(): string | undefined {
+    return this.#context.productId ?? this.#store.get(KEYS.productId) ?? undefined;
   }
 
   /**

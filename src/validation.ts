@@ -90,7 +90,7 @@ const CHECKS = {
     number('validUntil'), optional('email'), optional('message'), optional('category'),
   ],
   productAdd: [required('productId'), quantity, field('price', (v) => isNumber(v) && v >= 0, true), field('currency', (v) => /^[A-Z]{3}$/.test(v as string), true)],
-  recommendation: [number('id'), number('quantity'), field('fields', isStringArray), optional('productId')],
+  recommendation: [number('id'), number('quantity'), field('fields', isStringArray), optional('productId'), field('excludeProducts', isStringArray, true)],
   choose: [
     (method, p) => {
       if (p.names === undefined && p.groups === undefined) throw invalid(method, `'names' or 'groups' is required.`);

@@ -29,6 +29,13 @@ describe('recommendation()', () => {
     expect(JSON.parse(String((call.args[1] as RequestInit).body)).productId).to.equal('p7');
   });
 
+  it('sends excludeProducts, the products the page already shows, when given', async () => {
+    const fetchStub = stubFetch(200, { products: [] });
+    await makeSvc().recommendation({ id: 3, quantity: 2, fields: [], productId: 'p1', excludeProducts: ['p2', 'p5'] });
+    const body = JSON.parse(String((fetchStub.firstCall.args[1] as RequestInit).body));
+    expect(body).to.deep.include({ productId: 'p1', excludeProducts: ['p2', 'p5'] });
+  });
+
   const failures: [string, () => void][] = [
     ['a network error', () => void sinon.stub(window, 'fetch').rejects(new TypeError('Failed to fetch'))],
     ['a 500', () => void stubFetch(500, { error: { code: 'x', message: 'y' } })],

@@ -55,6 +55,7 @@ const cases: [string, Call, string][] = [
   ['recommendation with a string id', (s) => s.recommendation({ id: '1' as never, quantity: 1, fields: [] }), `Recommendation parameters are invalid: 'id' is required.`],
   ['choose with a string for names', (s) => s.choose({ names: 'a' as never }), `Choose parameters are invalid: 'names' is required.`],
   ['recommendation with string fields', (s) => s.recommendation({ id: 1, quantity: 1, fields: 'title' as never }), `Recommendation parameters are invalid: 'fields' is required.`],
+  ['recommendation with excludeProducts not a list of strings', (s) => s.recommendation({ id: 1, quantity: 1, fields: [], excludeProducts: ['p1', 2] as never }), `Recommendation parameters are invalid: 'excludeProducts' is required.`],
   ['choose()', (s) => s.choose(undefined as never), `Parameters for the 'choose' method are required.`],
   ['choose({})', (s) => s.choose({}), `Choose parameters are invalid: 'names' or 'groups' is required.`],
 ];

@@ -18,7 +18,7 @@ export function recommendations(): ServicePlugin {
   return {
     name: 'recommendations',
     setup(ctx) {
-      return setRecommendationSource({ recommendation: ctx.recommendation, emit: ctx.emit });
+      return setRecommendationSource({ recommendation: ctx.recommendation, recommendations: ctx.recommendations, emit: ctx.emit });
     },
   };
 }

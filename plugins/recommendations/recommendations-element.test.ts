@@ -147,6 +147,8 @@ describe('<svc-recommendations> against the service', () => {
     expect(kept.products.length).to.be.within(7, 9);
     expect(shown, 'a card seen for each product, no more').to.have.length(kept.products.length);
     expect(kept.getBoundingClientRect().height, 'nothing below moves when the products arrive').to.equal(loading);
+    // Alone on the page again: beside `kept` it would show none of the products `kept` shows (one page, no duplicates).
+    kept.remove();
     const collapsed = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="12" collapse style="width: 640px"></svc-recommendations>`);
     await settled(collapsed);
     expect(collapsed.status).to.equal('ready');

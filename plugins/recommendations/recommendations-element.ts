@@ -1,6 +1,7 @@
 import { bindFields, h, InstanceSlot, SvcElement } from '../../src/plugin-api.js';
-import type { EventDraft, RecommendationParams } from '../../src/index.js';
+import type { EventDraft } from '../../src/index.js';
 import { card } from './recommendation-card.js';
+import { requestProducts, type FeedAsker } from './feed-batcher.js';
 import { recommendationsStyles } from './recommendations-styles.js';
 
 export type RecommendationsStatus = 'loading' | 'ready' | 'empty' | 'error';
@@ -11,9 +12,11 @@ export interface RecommendedProduct {
   [field: string]: unknown;
 }
 
-/** What the element needs from an SDK instance; the `recommendations()` plugin gives it the instance's. */
-export interface RecommendationSource {
-  recommendation(params: RecommendationParams): Promise<unknown>;
+/**
+ * What the element needs from an SDK instance; the `recommendations()` plugin gives it the instance's. With
+ * `recommendations`, the widgets of a page ask together and never show one product twice (feed-batcher.ts).
+ */
+export interface RecommendationSource extends FeedAsker {
   emit(draft: EventDraft): void;
 }
 
@@ -57,7 +60,8 @@ const QUERY: Property[] = ['feed', 'limit', 'fields', 'productId'];
  * empty cards of fixed height while loading; the same box, empty, if nothing comes, and the unseen cells of the products
  * that did not come when fewer come, unless `collapse`): nothing
  * below it moves when the products arrive. Tracks `Product impression` (an item at least half visible, once per item
- * per render) and `Product clicked`, both with `{productId, position, feed, recommendationId}`.
+ * per render) and `Product clicked`, both with `{productId, position, feed, recommendationId}`. The widgets of a page
+ * ask together and never show a product another one shows, unless their feed sets `dedupe: false`.
  *
  * @tagname svc-recommendations
  * @summary Shows a recommendation feed as built-in cards or the page's own template, and tracks impressions and clicks.
@@ -203,7 +207,7 @@ export class SvcRecommendations extends SvcElement {
     const fields = this.fields.match(/[^\s,]+/g) ?? [];
     let answer: unknown;
     try {
-      answer = await source.recommendation({ id: this.feed, quantity: this.limit, fields, productId: this.productId || undefined });
+      answer = await requestProducts(source, { id: this.feed, quantity: this.limit, fields, productId: this.productId || undefined });
     } catch {
       // invalid attributes (recommendation() validates): the error state, not an exception on the page
     }

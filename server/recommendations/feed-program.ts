@@ -266,10 +266,10 @@ export function* strategyProducts(project: string, query: FeedQuery, picker: Pic
 
 /**
  * A feed's products for one request: the strategy's list, then popular products to fill `limit`; never the
- * current product, never twice, never an unavailable one. Products are the stored catalog objects.
+ * current product nor one already on the page, never twice, never an unavailable one. Products are the stored catalog objects.
  */
 export function* feedProgram(project: string, query: FeedQuery): SqlProgram<ProductConfig[]> {
-  const picker = new Picker(query.limit, query.productId !== undefined ? [query.productId] : []);
+  const picker = new Picker(query.limit, [...(query.productId !== undefined ? [query.productId] : []), ...(query.onPage ?? [])]);
   yield* strategyProducts(project, query, picker);
   if (!picker.full && query.strategy !== 'popular') yield* popular(project, picker);
   return picker.products;

@@ -9,4 +9,9 @@ export interface FeedQuery {
   profileId: string;
   /** The product on screen: the anchor of viewed/bought-together, and never part of the answer. */
   productId?: string;
+  /**
+   * Products other widgets of the same page view show: never part of the answer, as if excluded by a rule (the feed
+   * service passes them only to a feed that dedupes).
+   */
+  onPage?: readonly string[];
 }

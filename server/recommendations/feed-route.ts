@@ -24,7 +24,8 @@ export interface FeedRouteDeps {
 
 /**
  * `POST /v1/{org}/projects/{project}/feeds/{id}/data`: `{profileId, sourceId, limit,
- * fields, productId?, sessionId?}` → `{products:[{id, …requested fields}], recommendationId}` (the answer as recorded:
+ * fields, productId?, sessionId?, excludeProducts?}` → `{products:[{id, …requested fields}], recommendationId}`
+ * (`excludeProducts`: what other widgets of the page show, left out by a feed that dedupes; the answer as recorded:
  * issued-recommendations.ts); to a person in the project's recommendations holdout `{products: [], holdout: true}`.
  * Basic writeKey (the SDK) or apiKey (a server
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
@@ -51,6 +52,7 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
         profileId: body.profileId,
         limit: body.limit,
         ...(body.productId !== undefined ? { productId: body.productId } : {}),
+        ...(body.excludeProducts !== undefined ? { onPage: body.excludeProducts } : {}),
       });
       // The request's own origin (behind a proxy, as TRUST_PROXY lets it say): the address the SDK reached the service at.
       const origin = `${request.protocol}://${request.host}`;

@@ -8,8 +8,8 @@ import { candidatesFor, compileRules, matches, placePins, rerank } from './feed-
 import { narrowedPopular, narrowing, narrowingSql, type Narrowing, type PopularRanking } from './popular-ranking.js';
 
 // A feed with merchandising rules (docs/merchandising-rules.md), in this order:
-//   1. exclude: the page's own product, explicit ids, the profile's open cart, what it ordered within purchasedDays, what
-//      it viewed — these ids are never read as candidates;
+//   1. exclude: the page's own product, what other widgets of the page show (dedupe), explicit ids, the profile's open
+//      cart, what it ordered within purchasedDays, what it viewed — these ids are never read as candidates;
 //   2. filter: a candidate that fails a filter is skipped, and the source is read further (over-fetch) until enough pass;
 //   3. boost / bury: the strategy's candidates (over-fetched so that a boost can lift one from below the cut) reorder;
 //   4. fallback: while the list is short, each fallback source fills it in its own order, its candidates excluded and
@@ -88,6 +88,7 @@ export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedP
   const page = query.productId !== undefined ? known.get(query.productId)?.product : undefined;
   const excluded = yield* excludedIds(project, query.profileId, plan);
   if (query.productId !== undefined) excluded.add(query.productId);
+  for (const id of query.onPage ?? []) excluded.add(id);
   const placed = pins.flatMap((pin) => {
     const stored = known.get(pin.id);
     return stored?.available === true && !excluded.has(pin.id) ? [{ product: stored.product, position: pin.position }] : [];

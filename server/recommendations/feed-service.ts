@@ -84,7 +84,12 @@ export class FeedService {
     if (request.profileId !== undefined) {
       await this.models?.settle({ project: project.key, profileId: request.profileId, maxWaitMs: SETTLE_MS });
     }
-    const query = { ...request, strategy: feed.strategy, limit: Math.min(request.limit, feed.limit ?? request.limit) };
+    // What the page shows elsewhere is left out by a feed that dedupes (the default); `dedupe: false` shows it all the same.
+    const { onPage, ...rest } = request;
+    const query = {
+      ...rest, strategy: feed.strategy, limit: Math.min(request.limit, feed.limit ?? request.limit),
+      ...(feed.dedupe !== false && onPage !== undefined && onPage.length > 0 ? { onPage } : {}),
+    };
     // A feed without rules reads as it always has (the strategy, then popular): one program, no rule reads.
     if (!hasMerchandising(feed)) {
       return recommend(this.storage, project.key, query);
