@@ -1,4 +1,5 @@
 import { MAX_ID_LENGTH } from '../../wire/event.js';
+import { FEED_STRATEGIES } from '../../wire/feed-preview.js';
 import { fail, finiteNumber, isObject, requireArray, requireObject, requireString, type Json } from './config-json.js';
 
 // A feed's merchandising settings (docs/merchandising-rules.md): `limit`, `dedupe`, `rules`, `exclude`, `purchasedDays`
@@ -17,7 +18,7 @@ const MAX_FACTOR = 100;
 const MAX_PURCHASED_DAYS = 3650;
 const MAX_FIELD_LENGTH = 64;
 
-export const FEED_STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'] as const;
+export { FEED_STRATEGIES };
 /** Fallback strategies beyond the feed strategies: popular in the category of the product the page is about. */
 const FALLBACK_STRATEGIES: readonly string[] = [...FEED_STRATEGIES, 'popular-in-category'];
 export const EXCLUSIONS = ['in-cart', 'purchased', 'viewed'] as const;

@@ -5,6 +5,7 @@ import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, recommendWithRules, upsertProducts } from './catalog-store.js';
 import { fallbackSources } from './feed-rules.js';
+import type { RemovalCollector } from './feed-rules-program.js';
 import { PopularRankings } from './popular-ranking.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
@@ -76,8 +77,11 @@ export class FeedService {
     return project.config.feeds?.find((f) => f.id === feedId);
   }
 
-  /** The products of `feed` for one request: stored catalog objects, best first. */
-  async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
+  /**
+   * The products of `feed` for one request: stored catalog objects, best first. `collect` is told why the rules left
+   * products out (the console's preview); the feed endpoint and Choose pass none.
+   */
+  async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest, collect?: RemovalCollector): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
     // A visitor's own views, stored on this node, count in their feed (unless an overload keeps the models behind for
     // longer than a page view can wait). Aggregates may be a fraction of a second behind (model-applier.ts).
@@ -86,7 +90,7 @@ export class FeedService {
     }
     const query = { ...request, strategy: feed.strategy, limit: Math.min(request.limit, feed.limit ?? request.limit) };
     // A feed without rules reads as it always has (the strategy, then popular): one program, no rule reads.
-    if (feed.rules === undefined && feed.exclude === undefined && feed.fallback === undefined) {
+    if (collect === undefined && feed.rules === undefined && feed.exclude === undefined && feed.fallback === undefined) {
       return recommend(this.storage, project.key, query);
     }
     const fallback = fallbackSources(feed, project.config.feeds ?? []);
@@ -98,7 +102,7 @@ export class FeedService {
       purchasedSince: this.now() - (feed.purchasedDays ?? DEFAULT_PURCHASED_DAYS) * DAY_MS,
       fallback,
       ...(filtered || fallback.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
-    });
+    }, collect);
   }
 
   /**
