@@ -52,3 +52,12 @@ export function removalText(removal: Removal): string {
     : REASONS[removal.reason];
   return removal.pin !== undefined ? `pin at ${removal.pin} skipped: ${why}` : why;
 }
+
+/** A product as the catalog search (`GET …/catalog?q=`) lists it, for the preview's product picker. */
+export interface FoundProduct {
+  id: string;
+  title?: string;
+  category?: string;
+  price?: number;
+  available: boolean;
+}

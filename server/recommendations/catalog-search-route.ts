@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FoundProduct } from '../../wire/feed-preview.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { ProductConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
@@ -12,15 +13,6 @@ import { CATALOG_PATH } from './catalog-route.js';
 /** The longest search text: an id or a few words of a title. */
 const MAX_QUERY = 200;
 const SEARCH_LIMIT = { default: 20, max: 100 };
-
-/** A product as the search lists it. */
-export interface FoundProduct {
-  id: string;
-  title?: string;
-  category?: string;
-  price?: number;
-  available: boolean;
-}
 
 /** `%`, `_` and the escape itself, escaped for `LIKE … ESCAPE '\'`: the text is matched as typed. */
 const likeText = (text: string): string => text.replaceAll('\\', '\\\\').replaceAll('%', '\\%').replaceAll('_', '\\_');

@@ -135,8 +135,8 @@ for (const driver of DRIVERS) {
         { id: 'gone', reason: 'unavailable', pin: 2 },
         { id: 'nope', reason: 'not-in-catalog', pin: 3 },
       ]);
-      const { rows } = await h.storage.run(function* () {
-        return yield op('SELECT COUNT(*) AS n FROM recommendations WHERE project = ?', s.key);
+      const rows = await h.storage.run(function* () {
+        return (yield op('SELECT COUNT(*) AS n FROM recommendations WHERE project = ?', s.key)).rows;
       });
       assert.equal(Number(rows[0]!.n), 0);
     });
