@@ -20,6 +20,8 @@ function config(): ServiceConfigFile {
   for (let i = 0; i < PROJECTS; i++) {
     projects[`r${i}`] = { apiKeys: [`srvr${i}.k`], writeKeys: [`webr${i}.k`], sources: ['web'], feeds: [{ id: 1, strategy: 'popular' }] };
   }
+  // Half of everybody held out of recommendations: a preview must neither answer them nothing nor expose them.
+  projects.held = { apiKeys: ['srvheld.k'], writeKeys: ['webheld.k'], sources: ['web'], feeds: [{ id: 1, strategy: 'popular' }], recommendations: { holdout: 50 } };
   return { organizations: { acme: { adminKeys: [ADMIN], projects } } };
 }
 
@@ -147,6 +149,21 @@ for (const driver of DRIVERS) {
       const answer = (await call('POST', `${s.base}/feeds/preview`, ADMIN, { feed, productId: 'page' })).json() as FeedPreviewAnswer;
       assert.deepEqual(answer.feed.products.map((p) => p.id), ['g', 'a', 'b']);
       assert.deepEqual(answer.feed.removed, [{ id: 'd', reason: 'excluded-id', pin: 2 }, { id: 'c', reason: 'cut' }]);
+    });
+
+    it('answers every profile products in a project with a holdout, and assigns or exposes nobody', async () => {
+      assert.equal((await call('PUT', '/v1/acme/projects/held/catalog?apiKey=srvheld.k', undefined, MUG_SHOP)).statusCode, 200);
+      for (let n = 0; n < 12; n++) {
+        const res = await call('POST', '/v1/acme/projects/held/feeds/preview', ADMIN, { feed: { id: 1, strategy: 'popular' }, profileId: `person-${n}` });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.ok((res.json() as FeedPreviewAnswer).feed.products.length > 0, `person-${n}`);
+      }
+      for (const table of ['assignments', 'exposures']) {
+        const rows = await h.storage.run(function* () {
+          return (yield op(`SELECT COUNT(*) AS n FROM ${table} WHERE project = ?`, 'acme/held')).rows;
+        });
+        assert.equal(Number(rows[0]!.n), 0, table);
+      }
     });
 
     it('finds catalog products by id prefix or title for a viewer, matching % and _ as typed', async () => {
