@@ -1,9 +1,11 @@
 // The console's one way to the management API: JSON over fetch. The service's session cookie (HttpOnly, same origin)
 // says who is signed in, so the page never holds a secret; the CSRF token the service hands out with the session is
 // kept in memory only and sent with every write. The service's `{error:{code, message}}` arrives as an ApiError.
+import type { FeedPreviewAnswer, FoundProduct } from '../wire/feed-preview.js';
 import type { FeedReportAnswer, ReportBy } from '../wire/feed-report.js';
 import type { ResultsAnswer } from '../wire/results-answer.js';
-import type { AuditEntry, Experience, ExperienceItem, Feed } from './experience.js';
+import type { AuditEntry, Experience, ExperienceItem } from './experience.js';
+import type { FeedItem, FeedRecord } from './feed.js';
 import type { Metric, MetricItem } from './metric.js';
 import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
 import { ApiError, retryAfterSeconds } from './api-error.js';
@@ -42,8 +44,7 @@ export interface FeedReportQuery {
   by?: ReportBy;
 }
 
-const reportQuery = (q: FeedReportQuery, extra: Record<string, string> = {}): URLSearchParams =>
-  new URLSearchParams({ from: q.from, to: q.to, ...(q.by ? { by: q.by } : {}), ...extra });
+const reportQuery = (q: FeedReportQuery, extra: Record<string, string> = {}): URLSearchParams => new URLSearchParams({ from: q.from, to: q.to, ...(q.by ? { by: q.by } : {}), ...extra });
 
 /** An audit endpoint's query: the limit and the filters that are set. */
 function auditQuery(limit: number, filter: AuditFilter): URLSearchParams {
@@ -217,8 +218,27 @@ export class AdminApi extends EventTarget {
     await this.#request<void>(`metrics/${encodeURIComponent(name)}`, { method: 'DELETE', version });
   }
 
-  async feeds(signal?: AbortSignal): Promise<Feed[]> {
-    return (await this.#request<{ feeds: Feed[] }>('feeds', { signal })).feeds;
+  async feeds(signal?: AbortSignal): Promise<FeedRecord[]> {
+    return (await this.#request<{ feeds: FeedRecord[] }>('feeds', { signal })).feeds;
+  }
+
+  /** Creates or replaces feed `item.id`: with `version`, only if still at it; without, only if there is none (else 412). */
+  saveFeed(item: FeedItem, version?: number): Promise<FeedRecord> {
+    return this.#request<FeedRecord>(`feeds/${encodeURIComponent(item.id)}`, { method: 'PUT', body: item, ...(version === undefined ? { createOnly: true } : { version }) });
+  }
+
+  async deleteFeed(id: number, version?: number): Promise<void> {
+    await this.#request<void>(`feeds/${id}`, { method: 'DELETE', version });
+  }
+
+  /** What a feed (saved or not) answers for a product and a profile, and why its rules left products out. */
+  previewFeed(body: { feed: FeedItem; productId?: string; profileId?: string }, signal?: AbortSignal): Promise<FeedPreviewAnswer> {
+    return this.#request<FeedPreviewAnswer>('feeds/preview', { method: 'POST', body, signal });
+  }
+
+  /** Catalog products whose id starts with `q` or whose title holds it. */
+  async catalog(q: string, signal?: AbortSignal): Promise<FoundProduct[]> {
+    return (await this.#request<{ products: FoundProduct[] }>(`catalog?limit=20&q=${encodeURIComponent(q)}`, { signal })).products;
   }
 
   /** A feed's report (wire/feed-report.ts): its totals and, with `by`, its rows. */

@@ -33,7 +33,7 @@ const NAV: { view: AdminView['name']; label: string; admin?: true }[] = [
 
 /** The nav entry a screen belongs to: an experience's editor and results belong to the experiences, a report to the feeds. */
 const navOf = (view: AdminView): string =>
-  (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : view.name === 'feed-report' ? 'feeds' : view.name);
+  (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : ['feed-report', 'feed-editor'].includes(view.name) ? 'feeds' : view.name);
 
 /**
  * `<svc-admin>`: the admin console. Signs in on the service (a session cookie the page never reads; sessionStorage
@@ -161,7 +161,8 @@ export class SvcAdmin extends LitElement {
     }
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
     if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly} .creating=${v.new === true}></svc-admin-metrics>`;
-    if (v.name === 'feeds') return html`<svc-admin-feeds data-view .api=${api}></svc-admin-feeds>`;
+    if (v.name === 'feeds') return html`<svc-admin-feeds data-view .api=${api} .readOnly=${readOnly}></svc-admin-feeds>`;
+    if (v.name === 'feed-editor') return html`<svc-admin-feed-editor data-view .api=${api} .feed=${v.feed}></svc-admin-feed-editor>`;
     if (v.name === 'feed-report') {
       return html`<svc-admin-feed-report data-view .api=${api} .feed=${v.feed} .from=${v.from} .to=${v.to}></svc-admin-feed-report>`;
     }

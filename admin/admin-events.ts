@@ -14,6 +14,8 @@ export type AdminView =
   | { name: 'results'; experience: string; phase?: number | 'all'; metric?: string; dimension?: string }
   /** The project's recommendation feeds, each with a link to its report. */
   | { name: 'feeds' }
+  /** A feed's form with its live preview: a new feed (`feed: null`) or the feed with that id. */
+  | { name: 'feed-editor'; feed: number | null }
   /** A feed's report over UTC days `from`…`to` (`YYYY-MM-DD`, both included; default the last 30 days). */
   | { name: 'feed-report'; feed: number; from?: string; to?: string }
   /** The project's metrics, or (`new`) the form of a new one. */

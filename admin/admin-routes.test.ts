@@ -12,6 +12,8 @@ const screens: [AdminView, string][] = [
     '#/experiences/hero/results?phase=2&metric=revenue&dimension=attribute%3Aplan'],
   [{ name: 'results', experience: 'hero', phase: 'all' }, '#/experiences/hero/results?phase=all'],
   [{ name: 'feeds' }, '#/feeds'],
+  [{ name: 'feed-editor', feed: null }, '#/feeds/new'],
+  [{ name: 'feed-editor', feed: 7 }, '#/feeds/7/edit'],
   [{ name: 'feed-report', feed: 1 }, '#/feeds/1/report'],
   [{ name: 'feed-report', feed: 12, from: '2026-11-01', to: '2026-11-30' }, '#/feeds/12/report?from=2026-11-01&to=2026-11-30'],
   [{ name: 'metrics' }, '#/metrics'],

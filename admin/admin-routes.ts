@@ -23,6 +23,7 @@ export function hashOf(view: AdminView): string {
       return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
     }
     case 'feeds': return '#/feeds';
+    case 'feed-editor': return view.feed === null ? '#/feeds/new' : `#/feeds/${view.feed}/edit`;
     case 'feed-report': {
       const query = new URLSearchParams();
       if (view.from) query.set('from', view.from);
@@ -53,6 +54,8 @@ export function viewOf(hash: string): AdminView {
   if (parts[0] === 'metrics' && parts.length === 1) return { name: 'metrics' };
   if (parts[0] === 'metrics' && parts[1] === 'new' && parts.length === 2) return { name: 'metrics', new: true };
   if (parts[0] === 'feeds' && parts.length === 1) return { name: 'feeds' };
+  if (parts[0] === 'feeds' && parts[1] === 'new' && parts.length === 2) return { name: 'feed-editor', feed: null };
+  if (parts[0] === 'feeds' && FEED_ID.test(parts[1] ?? '') && parts[2] === 'edit' && parts.length === 3) return { name: 'feed-editor', feed: Number(parts[1]) };
   if (parts[0] === 'feeds' && FEED_ID.test(parts[1] ?? '') && parts[2] === 'report' && parts.length === 3) {
     const from = query.get('from') ?? '';
     const to = query.get('to') ?? '';

@@ -9,6 +9,8 @@ import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
 import { SvcAdminFeedReport } from './feed-report-page.js';
 import { SvcAdminFeeds } from './feeds-page.js';
+import { SvcAdminFeedEditor } from './feed-editor.js';
+import { SvcAdminFeedPreview } from './feed-preview-panel.js';
 import { SvcAdminInvitation } from './invitation-page.js';
 import { SvcAdminMetrics } from './metrics-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
@@ -30,6 +32,8 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-invitation', SvcAdminInvitation],
   ['svc-admin-feeds', SvcAdminFeeds],
   ['svc-admin-feed-report', SvcAdminFeedReport],
+  ['svc-admin-feed-editor', SvcAdminFeedEditor],
+  ['svc-admin-feed-preview', SvcAdminFeedPreview],
 ];
 
 /**

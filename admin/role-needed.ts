@@ -21,6 +21,7 @@ export function screenNeed(view: AdminView): ScreenNeed | null {
     case 'audit':
       return view.scope === 'organization' ? { role: 'admin', wholeOrganization: true, purpose: 'read the organization\'s audit log' } : null;
     case 'editor': return { role: 'editor', wholeOrganization: false, purpose: view.experience === null ? 'create experiences' : 'edit experiences' };
+    case 'feed-editor': return { role: 'editor', wholeOrganization: false, purpose: view.feed === null ? 'create feeds' : 'edit feeds' };
     case 'metrics': return view.new ? { role: 'editor', wholeOrganization: false, purpose: 'create metrics' } : null;
     default: return null;
   }

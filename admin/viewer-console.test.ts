@@ -29,6 +29,8 @@ const NOT_FOR_A_VIEWER = [
   { hash: '#/experiences/new', role: 'editor role', heading: 'You cannot create experiences here' },
   { hash: '#/experiences/results-hero/edit', role: 'editor role', heading: 'You cannot edit experiences here' },
   { hash: '#/metrics/new', role: 'editor role', heading: 'You cannot create metrics here' },
+  { hash: '#/feeds/new', role: 'editor role', heading: 'You cannot create feeds here' },
+  { hash: '#/feeds/1/edit', role: 'editor role', heading: 'You cannot edit feeds here' },
 ];
 
 const navTexts = (app: SvcAdmin) => [...app.shadowRoot!.querySelectorAll('header nav button')].map((b) => text(b));

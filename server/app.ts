@@ -18,6 +18,8 @@ import { accessRoutes } from './management/access-routes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { feedReportRoute } from './recommendations/feed-report-route.js';
 import { catalogRoute } from './recommendations/catalog-route.js';
+import { catalogSearchRoute } from './recommendations/catalog-search-route.js';
+import { feedPreviewRoute } from './recommendations/feed-preview-route.js';
 import { chooseRoute } from './choose/choose-route.js';
 import { ChooseService } from './choose/choose-service.js';
 import { consentRoute } from './consent/consent-route.js';
@@ -229,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   feedRoute(app, feedDeps);
   feedBatchRoute(app, feedDeps);
   feedReportRoute(app, ctx);
+  feedPreviewRoute(app, ctx);
   const results = new ResultsService(options.storage);
   const guardrails = new GuardrailWatch({ ...ctx, results }, {
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),
@@ -250,6 +253,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   oidcRoutes(app, ctx);
   privacyRoutes(app, ctx, privacy);
   await catalogRoute(app, ctx);
+  catalogSearchRoute(app, ctx);
   healthRoute(app, { storage: options.storage, configHealth: () => managed.health });
   metricsRoute(app, ctx.metrics);
   for (const route of options.routes ?? []) await route(app, ctx);

@@ -3,7 +3,7 @@ import {
 } from './config-json.js';
 import { checkExperimentMetrics, validateExperimentSettings } from './validate-experiment-settings.js';
 import { validateRecommendationsSettings } from './validate-recommendations.js';
-import { checkFeedFallbacks, FEED_STRATEGIES, validateFeedRules } from './validate-feed-rules.js';
+import { checkFeedFills, FEED_STRATEGIES, validateFeedRules } from './validate-feed-rules.js';
 import { MAX_ATTRIBUTION_HOURS } from './config-types.js';
 import type { ExperienceConfig, ExperienceStatus, FeedConfig, MetricConfig, ProductConfig, ServiceConfigFile } from './config-types.js';
 
@@ -229,7 +229,7 @@ function validateFeeds(value: unknown, path: string): Set<number> {
     if (ids.has(id)) fail(`${fPath}.id`, `feed id ${id} is used twice`);
     ids.add(id);
   });
-  checkFeedFallbacks(value as Json[], path);
+  checkFeedFills(value as Json[], path);
   return ids;
 }
 

@@ -1,10 +1,11 @@
 import { MAX_ID_LENGTH } from '../../wire/event.js';
+import { FEED_STRATEGIES } from '../../wire/feed-preview.js';
 import { fail, finiteNumber, isObject, requireArray, requireObject, requireString, type Json } from './config-json.js';
 
 // A feed's merchandising settings (docs/merchandising-rules.md): `limit`, `dedupe`, `rules`, `exclude`, `purchasedDays`
 // and `fallback`. Each check throws at the first problem with its path (`feeds[0].rules[2].filter.price.gte: must be a
 // number`), the way every other part of the config is validated; the project-wide check of fallbacks that name other
-// feeds (they exist, and no feed falls back on itself through others) is checkFeedFallbacks.
+// feeds (they exist, and no feed falls back on itself through others) is checkFeedFills.
 
 /** The most products a feed answers (the feed endpoint's own bound on `limit`). */
 export const MAX_FEED_PRODUCTS = 100;
@@ -17,7 +18,7 @@ const MAX_FACTOR = 100;
 const MAX_PURCHASED_DAYS = 3650;
 const MAX_FIELD_LENGTH = 64;
 
-export const FEED_STRATEGIES = ['popular', 'viewed-together', 'bought-together', 'recently-viewed', 'personalized'] as const;
+export { FEED_STRATEGIES };
 /** Fallback strategies beyond the feed strategies: popular in the category of the product the page is about. */
 const FALLBACK_STRATEGIES: readonly string[] = [...FEED_STRATEGIES, 'popular-in-category'];
 export const EXCLUSIONS = ['in-cart', 'purchased', 'viewed'] as const;
@@ -195,7 +196,7 @@ export function validateFeedRules(feed: Json, path: string): void {
  * itself through them (it would fill its list from its own).
  * @throws ConfigError at the first fallback that breaks either, e.g. `…feeds[1].fallback[0].feed: feeds 2 → 1 → 2 fall back on each other`.
  */
-export function checkFeedFallbacks(feeds: readonly Json[], path: string): void {
+export function checkFeedFills(feeds: readonly Json[], path: string): void {
   const byId = new Map(feeds.map((feed) => [feed.id as number, feed]));
   const next = (feed: Json): number[] => ((feed.fallback ?? []) as unknown[]).flatMap((f) => (isObject(f) ? [f.feed as number] : []));
   feeds.forEach((feed, i) => {

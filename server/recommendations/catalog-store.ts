@@ -4,7 +4,7 @@ import { patchProductsProgram, upsertProductsProgram, type PatchResult } from '.
 import type { ProductPatch } from './validate-catalog-patch.js';
 import { feedProgram } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
-import { rulesFeedProgram, type FeedPlan } from './feed-rules-program.js';
+import { rulesFeedProgram, type FeedPlan, type RemovalCollector } from './feed-rules-program.js';
 
 /**
  * Upserts catalog products (each replaces the stored product with its id) in ONE transaction; answers the number of
@@ -28,6 +28,8 @@ export function recommend(storage: Storage, project: string, query: FeedQuery): 
 }
 
 /** A feed's products with its merchandising rules applied (feed-rules-program.ts). */
-export function recommendWithRules(storage: Storage, project: string, query: FeedQuery, plan: FeedPlan): Promise<ProductConfig[]> {
-  return storage.run(() => rulesFeedProgram(project, query, plan));
+export function recommendWithRules(
+  storage: Storage, project: string, query: FeedQuery, plan: FeedPlan, collect?: RemovalCollector,
+): Promise<ProductConfig[]> {
+  return storage.run(() => rulesFeedProgram(project, query, plan, collect));
 }

@@ -1,10 +1,11 @@
+import type { Removal, RemovalReason } from '../../wire/feed-preview.js';
 import type { FeedExclusion, FeedRule, ProductConfig } from '../config/config-types.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { MAX_SCAN, Picker, popular, strategyProducts } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
 import type { FillSource } from '../config/feed-sources.js';
-import { candidatesFor, compileRules, matches, placePins, rerank } from './feed-rules.js';
+import { candidatesFor, compileRules, failedFilter, matches, placePins, rerank } from './feed-rules.js';
 import { narrowedPopular, narrowing, narrowingSql, type Narrowing, type PopularRanking } from './popular-ranking.js';
 
 // A feed with merchandising rules (docs/merchandising-rules.md), in this order:
@@ -30,6 +31,12 @@ export interface FeedPlan {
   ranking?: PopularRanking;
 }
 
+/**
+ * Told why the rules left each product out (the console's preview): an excluded id, a skipped pin, a candidate a filter
+ * rejected. A feed's own requests pass none, and then no reason is worked out.
+ */
+export type RemovalCollector = (removal: Removal) => void;
+
 const marks = (n: number): string => new Array<string>(n).fill('?').join(', ');
 
 /** The stored products with these ids, by id, with whether each is available. */
@@ -43,8 +50,12 @@ function* storedProducts(project: string, ids: readonly string[]): SqlProgram<Ma
 }
 
 /** The ids `exclude` leaves out for this profile. */
-function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlProgram<Set<string>> {
+function* excludedIds(project: string, profileId: string, plan: FeedPlan, why?: Map<string, RemovalReason>): SqlProgram<Set<string>> {
   const out = new Set<string>();
+  const add = (id: string, reason: RemovalReason): void => {
+    out.add(id);
+    if (why !== undefined && !why.has(id)) why.set(id, reason);
+  };
   let cart = false;
   let purchased = false;
   let viewed = false;
@@ -52,8 +63,8 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlPr
     if (item === 'in-cart') cart = true;
     else if (item === 'purchased') purchased = true;
     else if (item === 'viewed') viewed = true;
-    else if (typeof item === 'string') out.add(item);
-    else for (const id of item.ids) out.add(id);
+    else if (typeof item === 'string') add(item, 'excluded-id');
+    else for (const id of item.ids) add(id, 'excluded-id');
   }
   if (cart || purchased) {
     const { rows } = yield op(
@@ -63,12 +74,13 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan): SqlPr
       const carted = num(r.carted_at);
       const ordered = num(r.ordered_at);
       // In the cart: added after its last order (an order checks it out); purchased: ordered within the window.
-      if ((cart && carted > ordered) || (purchased && ordered > 0 && ordered >= plan.purchasedSince)) out.add(str(r.product_id));
+      if (cart && carted > ordered) add(str(r.product_id), 'in-cart');
+      else if (purchased && ordered > 0 && ordered >= plan.purchasedSince) add(str(r.product_id), 'purchased');
     }
   }
   if (viewed) {
     const { rows } = yield op('SELECT product_id FROM profile_recent WHERE project = ? AND profile_id = ?', project, profileId);
-    for (const r of rows) out.add(str(r.product_id));
+    for (const r of rows) add(str(r.product_id), 'viewed');
   }
   return out;
 }
@@ -80,22 +92,32 @@ function* popularProducts(project: string, picker: Picker, narrow: Narrowing, ra
 }
 
 /** A feed's products for one request, with its rules applied (the order above). */
-export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedPlan): SqlProgram<ProductConfig[]> {
+export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedPlan, collect?: RemovalCollector): SqlProgram<ProductConfig[]> {
   const rules = compileRules(plan.rules);
   const pins = rules.pins.filter((pin) => pin.position <= query.limit);
   const known = yield* storedProducts(project, [...new Set([...pins.map((p) => p.id), ...(query.productId !== undefined ? [query.productId] : [])])]);
   // The page's product counts even when it is sold out: its page still shows the feed, with its category.
   const page = query.productId !== undefined ? known.get(query.productId)?.product : undefined;
-  const excluded = yield* excludedIds(project, query.profileId, plan);
+  const why = collect !== undefined ? new Map<string, RemovalReason>() : undefined;
+  if (query.productId !== undefined) why?.set(query.productId, 'page-product');
+  const excluded = yield* excludedIds(project, query.profileId, plan, why);
   if (query.productId !== undefined) excluded.add(query.productId);
   for (const id of query.onPage ?? []) excluded.add(id);
   const placed = pins.flatMap((pin) => {
     const stored = known.get(pin.id);
-    return stored?.available === true && !excluded.has(pin.id) ? [{ product: stored.product, position: pin.position }] : [];
+    if (stored?.available === true && !excluded.has(pin.id)) return [{ product: stored.product, position: pin.position }];
+    collect?.({ id: pin.id, reason: why?.get(pin.id) ?? (stored === undefined ? 'not-in-catalog' : 'unavailable'), pin: pin.position });
+    return [];
   });
+  for (const [id, reason] of why ?? []) collect?.({ id, reason });
   const need = query.limit - placed.length;
   const taken = new Set([...excluded, ...placed.map((p) => p.product.id)]);
   const passes = (product: ProductConfig): boolean => rules.filters.every((filter) => matches(product, filter, page));
+  const accept = collect === undefined ? passes : (product: ProductConfig): boolean => {
+    const failed = failedFilter(product, plan.rules, page);
+    if (failed !== undefined) collect({ id: product.id, reason: 'filtered', ...failed });
+    return failed === undefined;
+  };
   const list: ProductConfig[] = [];
   for (const source of [query.strategy, ...plan.fills]) {
     if (list.length >= need) break;
@@ -105,7 +127,7 @@ export function* rulesFeedProgram(project: string, query: FeedQuery, plan: FeedP
     const narrow = narrowing(rules.filters, page, category);
     // The strategy's candidates are over-fetched: boosts and buries reorder them before the cut. Fallbacks keep their order.
     const strategy = source === query.strategy;
-    const picker = new Picker(strategy ? candidatesFor(remaining, rules, MAX_SCAN) : remaining, [...taken, ...list.map((p) => p.id)], passes, narrowingSql(narrow));
+    const picker = new Picker(strategy ? candidatesFor(remaining, rules, MAX_SCAN) : remaining, [...taken, ...list.map((p) => p.id)], accept, narrowingSql(narrow));
     if (source === 'popular' || source === 'popular-in-category') yield* popularProducts(project, picker, narrow, plan.ranking);
     else yield* strategyProducts(project, { ...query, strategy: source }, picker);
     list.push(...(strategy ? rerank(picker.products, rules.moves, page).slice(0, remaining) : picker.products));

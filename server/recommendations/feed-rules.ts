@@ -91,6 +91,20 @@ export function matches(product: ProductConfig, conditions: FeedConditions, page
 }
 
 /**
+ * The first filter rule `product` fails, as its index in `rules` and the field of the condition that failed; undefined
+ * when it passes them all. For explaining a list (the console's preview), never on a feed's own path.
+ */
+export function failedFilter(product: ProductConfig, rules: readonly FeedRule[], page: ProductConfig | undefined): { rule: number; field: string } | undefined {
+  for (const [rule, item] of rules.entries()) {
+    if (!('filter' in item)) continue;
+    for (const name of Object.keys(item.filter)) {
+      if (!holds(field(product, name), item.filter[name]!, name, page)) return { rule, field: name };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The list reordered by boosts and buries: the product at place i (from 0) scores 1 ÷ (i + 1), times the factor of
  * every rule it matches; ties keep their order. Without moves, the list itself.
  */

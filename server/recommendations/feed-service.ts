@@ -5,6 +5,7 @@ import type { Storage } from '../storage/storage.js';
 import type { FeedQuery } from './feed-query.js';
 import { recommend, recommendWithRules, upsertProducts } from './catalog-store.js';
 import { fillSources, hasMerchandising } from '../config/feed-sources.js';
+import type { RemovalCollector } from './feed-rules-program.js';
 import { PopularRankings } from './popular-ranking.js';
 import type { ModelApplier } from './model-applier.js';
 import { ISSUE_RECOMMENDATION } from './issued-recommendations.js';
@@ -76,8 +77,11 @@ export class FeedService {
     return project.config.feeds?.find((f) => f.id === feedId);
   }
 
-  /** The products of `feed` for one request: stored catalog objects, best first. */
-  async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest): Promise<ProductConfig[]> {
+  /**
+   * The products of `feed` for one request: stored catalog objects, best first. `collect` is told why the rules left
+   * products out (the console's preview); the feed endpoint and Choose pass none.
+   */
+  async products(project: ProjectRef, feed: FeedConfig, request: FeedRequest, collect?: RemovalCollector): Promise<ProductConfig[]> {
     await this.ensureCatalog(project.key, project.config);
     // A visitor's own views, stored on this node, count in their feed (unless an overload keeps the models behind for
     // longer than a page view can wait). Aggregates may be a fraction of a second behind (model-applier.ts).
@@ -91,7 +95,7 @@ export class FeedService {
       ...(feed.dedupe !== false && onPage !== undefined && onPage.length > 0 ? { onPage } : {}),
     };
     // A feed without rules reads as it always has (the strategy, then popular): one program, no rule reads.
-    if (!hasMerchandising(feed)) {
+    if (collect === undefined && !hasMerchandising(feed)) {
       return recommend(this.storage, project.key, query);
     }
     const fills = fillSources(feed, project.config.feeds ?? []);
@@ -103,7 +107,7 @@ export class FeedService {
       purchasedSince: this.now() - (feed.purchasedDays ?? DEFAULT_PURCHASED_DAYS) * DAY_MS,
       fills,
       ...(filtered || fills.includes('popular-in-category') ? { ranking: await this.rankings.get(project.key) } : {}),
-    });
+    }, collect);
   }
 
   /**
