@@ -1,5 +1,6 @@
 // What recommendation ids cost ingestion, by paired runs:
-// `node --import tsx bench/recommendation-ids-ab.ts [--mode=svc|svc-pg] [--pairs=8] [--seconds=6] [--connections=10]`.
+// `node --import tsx bench/recommendation-ids-ab.ts [--mode=svc|svc-pg] [--pairs=8] [--seconds=6] [--connections=10]`,
+// or `… --inject=2000` for pairs of single requests in one process (below).
 // Both sides are this checkout's ingestion server (bench/ingest-server.ts: the real service, durable, a fresh database
 // each start) under the same load of a shop's pages as a browser batches them: per page a page view, a product view,
 // six card impressions of a recommendation, a card click and a banner click, in batches of 50 fresh events. Side B's
@@ -9,6 +10,12 @@
 // bytes: parsed, validated and stored in the payload. Prints each run, then B / A per pair (pairs alternate which side
 // runs first) with the median and the range.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../server/app.js';
+import { SCHEMA } from '../server/schema.js';
+import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { uuid } from '../src/uuid.js';
 import { load, median, startServer, type Mode } from './ingest-bench.js';
 
@@ -69,6 +76,60 @@ async function run(side: 'A' | 'B'): Promise<{ sustained: number; cpu: number }>
   }
 }
 
+/**
+ * `--inject=N`: N pairs of single requests in one process, through the real route (app.inject: auth, parsing,
+ * validation, a durable commit on SQLite), A and B alternating request by request, so that a shared machine's drift
+ * hits both alike; the ratio of their total times.
+ */
+async function injected(n: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-ids-ab-'));
+  const storage = await openSqliteStorage(join(dir, 'svc.db'), SCHEMA);
+  const app = await buildApp({ storage, config: { organizations: { acme: { projects: { shop: {
+    apiKeys: ['srv1.s3cret'], writeKeys: ['web1.p4ss'], sources: ['web'], limits: { writeKeyPerSecond: 1_000_000 },
+  } } } } } });
+  const headers = { authorization: `Basic ${Buffer.from('web1:p4ss').toString('base64')}`, 'content-type': 'application/json' };
+  const time = async (side: 'A' | 'B'): Promise<number> => {
+    const payload = BODIES[side](BATCH);
+    const started = process.hrtime.bigint();
+    const res = await app.inject({ method: 'POST', url: '/v1/acme/projects/shop/sources/web/track', headers, payload });
+    if (res.statusCode !== 200 || (res.json() as { accepted: number }).accepted !== BATCH) throw new Error(`${side}: ${res.statusCode} ${res.body}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  try {
+    for (let i = 0; i < 200; i++) await time(i % 2 ? 'A' : 'B');
+    const totals = { A: 0, B: 0 };
+    const perHundred: number[] = [];
+    let chunk = { A: 0, B: 0 };
+    for (let i = 0; i < n; i++) {
+      for (const side of (i % 2 === 0 ? ['A', 'B'] : ['B', 'A']) as ('A' | 'B')[]) {
+        const ms = await time(side);
+        totals[side] += ms;
+        chunk[side] += ms;
+      }
+      if ((i + 1) % 100 === 0) {
+        perHundred.push(chunk.B / chunk.A);
+        chunk = { A: 0, B: 0 };
+      }
+    }
+    const sorted = [...perHundred].sort((a, b) => a - b);
+    console.log(`\n## Recommendation ids at ingestion, in process (SQLite, ${n} pairs of requests of ${BATCH} events)\n`);
+    console.log(`time with ids / without: ${(totals.B / totals.A).toFixed(3)} overall (${(totals.A / n).toFixed(2)} ms vs ${(totals.B / n).toFixed(2)} ms `
+      + `a request); per 100 pairs median ${median(perHundred).toFixed(3)}, middle half ${sorted[Math.floor(sorted.length / 4)]!.toFixed(3)}–`
+      + `${sorted[Math.ceil((3 * sorted.length) / 4) - 1]!.toFixed(3)}, range ${range(perHundred)}; goal ≤ 1.05: ${totals.B / totals.A <= 1.05 ? 'met' : 'missed'}`);
+  } finally {
+    await app.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const range = (xs: number[]): string => `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`;
+const inject = Number(arg('inject', '0'));
+if (inject > 0) {
+  await injected(inject);
+  process.exit(0);
+}
+
 const cost: number[] = [];
 const cpu: number[] = [];
 for (let i = 0; i < pairs; i++) {
@@ -81,7 +142,6 @@ for (let i = 0; i < pairs; i++) {
   cost.push(got.A!.sustained / got.B!.sustained);
   cpu.push(got.B!.cpu / got.A!.cpu);
 }
-const range = (xs: number[]): string => `${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}`;
 const sorted = [...cost].sort((a, b) => a - b);
 console.log(`\n## Recommendation ids at ingestion (${mode}, ${pairs} pairs of ${seconds} s, ${connections} connections, batches of ${BATCH})\n`);
 console.log('| | per pair | median | range | goal |\n|---|---|---:|---|---|');
