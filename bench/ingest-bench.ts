@@ -122,7 +122,10 @@ interface LoadResult {
   cpuUsPerRequest: number;
 }
 
-export async function load(server: Server, seconds: number, connections: number, batchSize: number): Promise<LoadResult> {
+/** `makeBody`: a request body of `batchSize` fresh events (default: the ingestion bench's own mix). */
+export async function load(
+  server: Server, seconds: number, connections: number, batchSize: number, makeBody: (size: number) => string = body,
+): Promise<LoadResult> {
   let peakRss = await server.rss();
   const cpuBefore = await server.cpu();
   const sampler = setInterval(() => {
@@ -135,7 +138,7 @@ export async function load(server: Server, seconds: number, connections: number,
       connections,
       duration: seconds,
       headers: { authorization: AUTH, 'content-type': 'application/json' },
-      requests: [{ setupRequest: (req) => ({ ...req, body: body(batchSize) }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, body: makeBody(batchSize) }) }],
     });
     const ok = result['2xx'];
     const loadEnd = performance.now();

@@ -96,6 +96,13 @@ const results = await runResultsBench({
 console.log(formatResultsBench(results));
 console.log('');
 
+// The feed report at 1,000,000 impressions and 50,000 clicks, on SQLite and PostgreSQL, next to one SQL aggregate.
+const { formatFeedReportBench, runFeedReportBench } = await import('./feed-report-bench.js');
+console.log(formatFeedReportBench(await runFeedReportBench({
+  scale: Number(process.env.BENCH_FEED_REPORT_SCALE ?? 1), rounds: Number(process.env.BENCH_FEED_REPORT_ROUNDS ?? 5),
+})));
+console.log('');
+
 // One track() call on the main thread, ours next to @segment/analytics-next in the same Chromium page.
 const { formatTrackBench, runTrackBench } = await import('./track-bench.js');
 const track = await runTrackBench({

@@ -39,13 +39,26 @@ function productIdOf(event: ServiceEvent): string | null {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
 
+/** Events whose recommendationId the feed report joins to the answers the service issued. */
+const CARD_EVENTS = new Set(['Product impression', 'Product clicked']);
+
+/**
+ * A card event's `data.recommendationId`, kept in a column so the feed report need not parse payloads: only a string
+ * that could be an issued id (a UUID; at most 64 characters), as migration 25 took it from events stored before.
+ */
+function recommendationIdOf(event: ServiceEvent): string | null {
+  const id = event.data?.recommendationId;
+  return CARD_EVENTS.has(event.name) && typeof id === 'string' && id.length <= 64 ? id : null;
+}
+
 const EVENT_INSERT = `INSERT INTO events (project, event_id, source_id, type, name, profile_id, session_id, page_id, user_id,
-       account_id, product_id, ts, received_at, sent_at, payload)`;
+       account_id, product_id, ts, received_at, sent_at, payload, recommendation_id)`;
 
 function eventRow(project: string, sourceId: string, e: ServiceEvent, now: number, sentAt: number | null): SqlValue[] {
   return [
     project, e.eventId, sourceId, e.type, e.name, e.profileId, e.sessionId, e.pageId,
     e.userId ?? null, e.accountId ?? null, productIdOf(e), Date.parse(e.timestamp), now, sentAt, JSON.stringify(e),
+    recommendationIdOf(e),
   ];
 }
 

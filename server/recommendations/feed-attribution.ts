@@ -99,13 +99,21 @@ export function attribute(
   });
 }
 
+/** Impressions of one card place: `count` of them (1 when not given) at `position`, by `strategy`, on the day of `at`. */
+export interface ImpressionCount {
+  at: number;
+  position: number;
+  strategy: string;
+  count?: number;
+}
+
 export interface ReportInput {
   feedId: number;
   from: number;
   to: number;
   by?: ReportBy;
-  /** This feed's impressions in [from, to). */
-  impressions: readonly CardEvent[];
+  /** This feed's impressions in [from, to), one by one or counted together (their persons are not read). */
+  impressions: readonly ImpressionCount[];
   /** Every feed's clicks from a window before `from` to `to` (the last click may be another feed's). */
   clicks: readonly CardEvent[];
   /** Carts and orders in [from, to) of products clicked. */
@@ -127,7 +135,10 @@ export function feedReport(input: ReportInput): { totals: ReportNumbers; rows?: 
     count(row);
   };
   const inRange = (at: number): boolean => at >= input.from && at < input.to;
-  for (const e of input.impressions) add(e, (t) => t.impressions++);
+  for (const e of input.impressions) {
+    const count = e.count ?? 1;
+    add(e, (t) => { t.impressions += count; });
+  }
   for (const e of input.clicks) if (e.feedId === input.feedId && inRange(e.at)) add(e, (t) => t.clicks++);
   const credited = attribute(input.clicks, input.conversions, input.windowMs);
   input.conversions.forEach((conversion, i) => {

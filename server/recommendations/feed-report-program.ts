@@ -4,7 +4,7 @@ import { program } from '../storage/program.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { ReportBy, ReportNumbers, ReportRow } from '../../wire/feed-report.js';
-import { feedReport, type CardEvent, type CatalogPrice, type Conversion } from './feed-attribution.js';
+import { feedReport, type CardEvent, type CatalogPrice, type Conversion, type ImpressionCount } from './feed-attribution.js';
 
 // The feed report's reads: impressions and clicks joined to the recommendations the service issued (an id it never
 // issued joins nothing, so a forged one counts nowhere, and the feed, strategy and position are the recorded ones),
@@ -13,6 +13,7 @@ import { feedReport, type CardEvent, type CatalogPrice, type Conversion } from '
 // later than its receipt, so `received_at >= from` loses none.
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /** What the report is asked: plain values, so that the storage may run it on another thread. */
 export interface FeedReportArgs {
@@ -33,11 +34,43 @@ export interface FeedReportNumbers {
   rows?: ReportRow[];
 }
 
-/** Card events of issued recommendations, with the recorded feed, strategy and product list. */
-const CARD_EVENTS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy, r.products
-  FROM events e JOIN recommendations r
-    ON r.project = e.project AND r.recommendation_id = json_extract(e.payload, '$.data.recommendationId')
+/** FROM and WHERE of card events of issued recommendations (the id as ingestion took it out of the payload). */
+const ISSUED_CARDS = `FROM events e JOIN recommendations r ON r.project = e.project AND r.recommendation_id = e.recommendation_id
   WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
+
+/** Card events of issued recommendations, with the recorded feed, strategy and product list. */
+const CARD_EVENTS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy, r.products ${ISSUED_CARDS}`;
+
+// Impressions are only counted, so the database counts them: by place in the issued list, UTC day and strategy. A
+// list is JSON.stringify's array, which writes an id as `"id"` unless it has a character to escape (then with a
+// backslash); in a list without a backslash, `"id"` is found only as that element when the id holds no quote and does
+// not start with a comma, and its place is one more than the `","` separators before it. Other rows (practically none)
+// are grouped by their list and product id and placed by indexOf, as clicks are.
+const PLAIN = `instr(r.products, '\\') = 0 AND instr(e.product_id, '"') = 0 AND substr(e.product_id, 1, 1) <> ','`;
+const FOUND_AT = `instr(r.products, '"' || e.product_id || '"')`;
+const BEFORE = `substr(r.products, 1, ${FOUND_AT})`;
+const DAY_OF_AT = `CASE WHEN at >= 0 THEN at / 86400000 ELSE (at + 1) / 86400000 - 1 END`;
+const IMPRESSIONS = `SELECT place, ${DAY_OF_AT} AS day, strategy, list, product_id, COUNT(*) FROM (
+  SELECT ${EVENT_TIME} AS at, r.strategy AS strategy,
+    CASE WHEN ${PLAIN} THEN CASE WHEN ${FOUND_AT} = 0 THEN 0 ELSE (length(${BEFORE}) - length(replace(${BEFORE}, '","', ''))) / 3 + 1 END END AS place,
+    CASE WHEN ${PLAIN} THEN NULL ELSE r.products END AS list,
+    CASE WHEN ${PLAIN} THEN NULL ELSE e.product_id END AS product_id
+  ${ISSUED_CARDS} AND r.feed_id = ?
+) cards GROUP BY 1, 2, 3, 4, 5`;
+
+/** The feed's impressions in the range, counted by place, day and strategy (IMPRESSIONS). */
+function* impressionCounts(project: string, feedId: number, from: number, to: number): SqlProgram<ImpressionCount[]> {
+  const { values = [] } = yield valuesOp(IMPRESSIONS, project, 'Product impression', from, from, to, feedId);
+  const out: ImpressionCount[] = [];
+  for (const [place, day, strategy, list, productId, count] of values) {
+    let position = place === null || place === undefined ? 0 : num(place);
+    if (list !== null && list !== undefined && productId !== null && productId !== undefined) {
+      position = (JSON.parse(str(list)) as string[]).indexOf(str(productId)) + 1;
+    }
+    if (position > 0) out.push({ at: num(day) * DAY_MS, position, strategy: str(strategy), count: num(count) });
+  }
+  return out;
+}
 
 const CONVERSIONS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, ${DATA} AS data
   FROM events e WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
@@ -136,7 +169,7 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
   windows.set(feedId, args.attributionHours);
   const windowMs = (id: number): number => (windows.get(id) ?? args.defaultHours) * HOUR_MS;
   const longest = Math.max(args.defaultHours, ...windows.values()) * HOUR_MS;
-  const impressions = yield* cardEvents(`${CARD_EVENTS} AND r.feed_id = ?`, project, 'Product impression', from, from, to, feedId);
+  const impressions = yield* impressionCounts(project, feedId, from, to);
   const clicks = yield* cardEvents(CARD_EVENTS, project, 'Product clicked', from - longest, from - longest, to);
   const clicked = new Set(clicks.map((c) => c.productId));
   const carts = yield* conversions(project, 'Added to cart', 'cart', from, to, clicked);
@@ -150,8 +183,7 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
   };
   return feedReport({
     feedId, from, to, ...(args.by !== undefined ? { by: args.by } : {}),
-    // Impressions are not credited to anyone: no person needed.
-    impressions: impressions.map((e) => ({ ...e, person: null })),
+    impressions,
     clicks: clicks.map(withPerson),
     conversions: [...carts, ...orders].map(withPerson),
     windowMs,

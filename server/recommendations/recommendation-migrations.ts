@@ -196,6 +196,30 @@ WHERE type = 'product' AND name IN ('Added to cart', 'Product ordered') AND prod
 GROUP BY project, profile_id, product_id;
 `;
 
+// The recommendationId of card events (issue 49) as a column of its own, which ingestion fills from the event it has
+// already parsed (server/ingest/ingest-program.ts): the feed report joins every impression of a feed to the issued
+// answers, and taking the id out of each payload was most of that join's work (on PostgreSQL, a JSON parse per row).
+// Only ids an answer could have (a string of at most 64 characters) are kept; stored events get theirs here.
+// PostgreSQL gets SQLite's `instr` (as strpos), with which the report places impressions in the database.
+const RECOMMENDATION_ID_LENGTH = 64;
+const CARD_NAMES = "name IN ('Product impression', 'Product clicked')";
+
+const eventRecommendationIdSqlite = `
+ALTER TABLE events ADD COLUMN recommendation_id TEXT;
+UPDATE events SET recommendation_id = json_extract(payload, '$.data.recommendationId')
+WHERE ${CARD_NAMES} AND json_type(payload, '$.data.recommendationId') = 'text'
+  AND length(json_extract(payload, '$.data.recommendationId')) <= ${RECOMMENDATION_ID_LENGTH};
+`;
+
+const eventRecommendationIdPostgres = `
+ALTER TABLE events ADD COLUMN recommendation_id TEXT;
+UPDATE events SET recommendation_id = json_extract(payload, '$.data.recommendationId')
+WHERE ${CARD_NAMES} AND json_typeof((payload::json) #> '{data,recommendationId}') = 'string'
+  AND length(json_extract(payload, '$.data.recommendationId')) <= ${RECOMMENDATION_ID_LENGTH};
+CREATE FUNCTION instr(haystack text, needle text) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $body$ SELECT strpos(haystack, needle) $body$;
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -238,5 +262,11 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: "recommendations: each profile's cart additions and orders by product, for feeds that exclude them",
     sqlite: profileProducts({ int: 'INTEGER', key: '', rowid: ' WITHOUT ROWID' }),
     postgres: profileProducts({ int: 'BIGINT', key: 'COLLATE "C"', rowid: '' }),
+  },
+  {
+    version: 25,
+    name: 'recommendations: card events keep their recommendationId in a column; instr on PostgreSQL',
+    sqlite: eventRecommendationIdSqlite,
+    postgres: eventRecommendationIdPostgres,
   },
 ];

@@ -189,6 +189,30 @@ for (const driver of DRIVERS) {
       assert.deepEqual(res.json().totals.revenueSources, { event: 0, catalog: 2, unpriced: 0 });
     });
 
+    it('impressions count at their place in the issued list, whatever the product ids hold (quotes, backslashes, commas)', async () => {
+      // A day of its own: the suite's app is shared, and other tests' impressions are at T0.
+      const t1 = T0 + 10 * 24 * HOUR;
+      const impressions = (f: Feed) => f.products.map((_, i) => card('Product impression', 'odd-p', f, i, t1));
+      // A list of plain ids, and impressions under its id of ids it does not hold, though their quoted text is in it.
+      await putCatalog(h.app, ['plain-a', 'plain-b'].map((id) => ({ id, title: id, price: 1, currency: 'EUR' })));
+      const plain = await feed(h.app, 'odd-p', 1, 100);
+      assert.ok(plain.products.length >= 2);
+      const strays = [',', `${plain.products[0]!.id}","${plain.products[1]!.id}`].map((productId) => makeEvent({
+        type: 'product', name: 'Product impression', profileId: 'odd-p', sessionId: 's-odd-p', timestamp: at(t1),
+        data: { productId, position: 1, feed: 1, recommendationId: plain.recommendationId },
+      }));
+      const odd = ['say "hi"', 'back\\slash', ',lead', 'comma,inside'];
+      await putCatalog(h.app, odd.map((id) => ({ id, title: id, price: 1, currency: 'EUR' })));
+      const oddList = await feed(h.app, 'odd-p', 1, 100);
+      for (const id of odd) assert.ok(oddList.products.some((p) => p.id === id), `${id} is in the list`);
+      await send(h.app, [...impressions(plain), ...strays, ...impressions(oddList)]);
+      const body = (await report(h.app, `from=${at(t1 - HOUR)}&to=${at(t1 + HOUR)}&by=position`)).json();
+      assert.equal(body.totals.impressions, plain.products.length + oddList.products.length);
+      const expected = new Map<number, number>();
+      for (const f of [plain, oddList]) f.products.forEach((_, i) => expected.set(i + 1, (expected.get(i + 1) ?? 0) + 1));
+      assert.deepEqual(body.rows.map((r: { position: number; impressions: number }) => [r.position, r.impressions]), [...expected]);
+    });
+
     // Spec as data: bad queries, each 400 invalid_request naming the parameter.
     const BAD_QUERIES: [string, string][] = [
       ['from=2026-06-02&to=2026-06-01', 'from: must be before to'],
