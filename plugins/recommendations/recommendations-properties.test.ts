@@ -63,10 +63,11 @@ describe('<svc-recommendations> properties', () => {
 
   it('keeps its cards, images included, through a render that changes nothing they show', async () => {
     remove = install();
-    const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="2"></svc-recommendations>`);
+    // Feed 1 is the shop's popular products, which other files' events reorder: enough cards for some to have images.
+    const el = await fixture<SvcRecommendations>(html`<svc-recommendations feed="1" limit="8"></svc-recommendations>`);
     await settled(el);
     const before = [...el.shadowRoot!.querySelectorAll('li, img')];
-    expect(before.filter((node) => node.localName === 'img')).to.have.length(2);
+    expect(before.filter((node) => node.localName === 'img'), 'cards with images').not.to.be.empty;
     el.lazy = true;
     el.remove();
     document.body.append(el);
