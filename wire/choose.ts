@@ -41,4 +41,9 @@ export interface ChooseRequestBody {
    * records none. `<svc-experience>` asks so, and counts a visitor only once it showed them the variation.
    */
   deferExposure?: boolean;
+  /**
+   * The product the page is about, as the feed endpoint's `productId`: feed-backed experiences answer for it (the anchor
+   * of bought-together and viewed-together, `same` conditions, `popular-in-category`, and never the product itself).
+   */
+  productId?: string;
 }

@@ -7,7 +7,7 @@ import { profileTargetingProgram, type StoredTargeting } from '../identity/ident
 import { canonicalProfile, resolveUser } from '../identity/identity-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { FeedService } from '../recommendations/feed-service.js';
-import { feedProductsPort } from './feed-products-port.js';
+import { feedDedupes, feedProductsPort } from './feed-products-port.js';
 import type { Storage } from '../storage/storage.js';
 import { AssignmentCache } from './assignment-cache.js';
 import { choicesJson } from './engine/choices-json.js';
@@ -296,6 +296,7 @@ export class ChooseService {
     if (body.device !== undefined) chooseRequest.device = body.device;
     if (body.sessionId !== undefined) chooseRequest.sessionId = body.sessionId;
     if (body.force !== undefined) chooseRequest.force = body.force;
+    if (body.productId !== undefined) chooseRequest.productId = body.productId;
     return chooseRequest;
   }
 
@@ -337,6 +338,7 @@ export class ChooseService {
       const deps: ChooseDeps = { assignments: storageAssignmentPort(this.sink, project.key, this.assignmentCache), logger: this.options.logger };
       if (project.config.feeds !== undefined && project.config.feeds.length > 0) {
         deps.feedProducts = feedProductsPort(this.options.feeds, project);
+        deps.feedDedupes = feedDedupes(this.options.feeds, project);
       }
       prepared = { compiled: compileExperiences(project.config.experiences ?? [], this.options.logger), deps };
       this.projects.set(project, prepared);

@@ -3,6 +3,7 @@ import { MAX_ID_LENGTH } from '../../wire/event.js';
 import { keySegment } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
+import { optionalProductId } from '../recommendations/validate-feed-request.js';
 
 // Limits keep one request's cost bounded; a page asks for a handful of experiences, a server for a few dozen.
 export const MAX_NAMES = 100;
@@ -127,5 +128,9 @@ export function validateChooseRequest(body: unknown): ValidChooseRequest {
     if (typeof body.deferExposure !== 'boolean') invalid('deferExposure', 'must be true or false');
     if (body.deferExposure) request.deferExposure = true;
   }
+  // Checked last, so every body the API answered before is refused with the same message; read as the feed endpoint
+  // reads it (a string, or a platform's numeric id).
+  const page = optionalProductId(body.productId);
+  if (page.productId !== undefined) request.productId = page.productId;
   return request;
 }

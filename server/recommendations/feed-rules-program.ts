@@ -6,11 +6,13 @@ import { MAX_SCAN, Picker, popular, strategyProducts } from './feed-program.js';
 import type { FeedQuery } from './feed-query.js';
 import type { FillSource } from '../config/feed-sources.js';
 import { candidatesFor, compileRules, failedFilter, matches, placePins, rerank } from './feed-rules.js';
+import { personProfilesProgram } from '../identity/person-profiles.js';
 import { narrowedPopular, narrowing, narrowingSql, type Narrowing, type PopularRanking } from './popular-ranking.js';
 
 // A feed with merchandising rules (docs/merchandising-rules.md), in this order:
-//   1. exclude: the page's own product, what other widgets of the page show (dedupe), explicit ids, the profile's open
-//      cart, what it ordered within purchasedDays, what it viewed — these ids are never read as candidates;
+//   1. exclude: the page's own product, what other widgets of the page show (dedupe), explicit ids, the person's open
+//      cart, what they ordered within purchasedDays, what they viewed (on any of their profiles: identity/
+//      person-profiles.ts) — these ids are never read as candidates;
 //   2. filter: a candidate that fails a filter is skipped, and the source is read further (over-fetch) until enough pass;
 //   3. boost / bury: the strategy's candidates (over-fetched so that a boost can lift one from below the cut) reorder;
 //   4. fallback: while the list is short, each fallback source fills it in its own order, its candidates excluded and
@@ -49,7 +51,7 @@ function* storedProducts(project: string, ids: readonly string[]): SqlProgram<Ma
   return new Map(rows.map((r) => [str(r.product_id), { product: JSON.parse(str(r.data)) as ProductConfig, available: num(r.available) === 1 }]));
 }
 
-/** The ids `exclude` leaves out for this profile. */
+/** The ids `exclude` leaves out for the person of this profile. */
 function* excludedIds(project: string, profileId: string, plan: FeedPlan, why?: Map<string, RemovalReason>): SqlProgram<Set<string>> {
   const out = new Set<string>();
   const add = (id: string, reason: RemovalReason): void => {
@@ -66,9 +68,16 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan, why?: 
     else if (typeof item === 'string') add(item, 'excluded-id');
     else for (const id of item.ids) add(id, 'excluded-id');
   }
+  if (!cart && !purchased && !viewed) return out;
+  // The person's, not the device's: every profile linked to this one by identify and alias, as results find people.
+  const profiles = yield* personProfilesProgram(project, profileId);
+  const inProfiles = `profile_id IN (${marks(profiles.length)})`;
   if (cart || purchased) {
+    // Per product, the latest addition and the latest order on any of the person's devices.
     const { rows } = yield op(
-      'SELECT product_id, carted_at, ordered_at FROM profile_products WHERE project = ? AND profile_id = ?', project, profileId,
+      `SELECT product_id, MAX(carted_at) AS carted_at, MAX(ordered_at) AS ordered_at FROM profile_products
+       WHERE project = ? AND ${inProfiles} GROUP BY product_id`,
+      project, ...profiles,
     );
     for (const r of rows) {
       const carted = num(r.carted_at);
@@ -79,7 +88,7 @@ function* excludedIds(project: string, profileId: string, plan: FeedPlan, why?: 
     }
   }
   if (viewed) {
-    const { rows } = yield op('SELECT product_id FROM profile_recent WHERE project = ? AND profile_id = ?', project, profileId);
+    const { rows } = yield op(`SELECT DISTINCT product_id FROM profile_recent WHERE project = ? AND ${inProfiles}`, project, ...profiles);
     for (const r of rows) add(str(r.product_id), 'viewed');
   }
   return out;

@@ -11,6 +11,8 @@ import type {
   ChooseRequest,
   ChooseResult,
   Choice,
+  FeedContext,
+  FeedProductsPort,
 } from './choose-types.js';
 import { makeChoice } from './compile-experiences.js';
 import type { CompiledExperience, CompiledExperiences } from './compile-experiences.js';
@@ -222,28 +224,51 @@ function choose(
   if (pendingAssignments) resolveAssignments(pendingAssignments, choices, deps, waits);
   const failedFeeds = pendingFeeds ? new Set<Choice>() : null;
   if (pendingFeeds && failedFeeds && deps.feedProducts) {
-    const feedProducts = deps.feedProducts;
-    for (const { choice, experience } of pendingFeeds) {
-      const context = { experience: experience.name, profileId: request.visitorProfileId ?? profileId, sessionId, device };
-      waits.push(
-        Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
-          (answer) => {
-            // A recorded answer or the holdout's is the body as it is; a bare list is the products.
-            choice.body = isProductList(answer) ? { products: answer } : { ...answer };
-          },
-          (error: unknown) => {
-            failedFeeds.add(choice);
-            deps.logger?.warn(
-              { experience: experience.name, feed: experience.feed, error: String(error) },
-              'Feed-backed experience skipped: the feed failed',
-            );
-          },
-        ),
-      );
-    }
+    const page = { profileId: request.visitorProfileId ?? profileId, sessionId, device, ...(request.productId !== undefined ? { productId: request.productId } : {}) };
+    waits.push(...askFeeds(pendingFeeds, page, deps, deps.feedProducts, failedFeeds));
   }
   if (waits.length === 0) return result(choices, unexposed, failedFeeds);
   return Promise.all(waits).then(() => result(choices, unexposed, failedFeeds));
+}
+
+type FeedPage = Omit<FeedContext, 'experience' | 'onPage'>;
+
+/**
+ * Asks each feed-backed experience's feed, setting its choice's body (a failed one is added to `failed`). With
+ * `deps.feedDedupes` and two feeds or more, asked as the feed batch endpoint answers a page's widgets: the feeds that
+ * do not dedupe first, together, then the deduping ones one after another, each told what the answer shows before it.
+ */
+function askFeeds(
+  pending: readonly PendingFeed[], page: FeedPage, deps: ChooseDeps, feedProducts: FeedProductsPort, failed: Set<Choice>,
+): PromiseLike<unknown>[] {
+  const ask = ({ choice, experience }: PendingFeed, onPage?: readonly string[]): PromiseLike<string[]> => {
+    const context: FeedContext = { experience: experience.name, ...page, ...(onPage !== undefined ? { onPage } : {}) };
+    return Promise.resolve(feedProducts(experience.feed!, experience.limit, context)).then(
+      (answer) => {
+        // A recorded answer or the holdout's is the body as it is; a bare list is the products.
+        choice.body = isProductList(answer) ? { products: answer } : { ...answer };
+        return (isProductList(answer) ? answer : answer.products).map((p) => String(p.id));
+      },
+      (error: unknown) => {
+        failed.add(choice);
+        deps.logger?.warn(
+          { experience: experience.name, feed: experience.feed, error: String(error) },
+          'Feed-backed experience skipped: the feed failed',
+        );
+        return [];
+      },
+    );
+  };
+  const dedupes = deps.feedDedupes;
+  const deduping = dedupes === undefined || pending.length < 2 ? [] : pending.filter((p) => dedupes(p.experience.feed!));
+  if (deduping.length === 0) return pending.map((p) => ask(p));
+  const shown = new Set<string>();
+  const show = (ids: readonly string[]): void => {
+    for (const id of ids) shown.add(id);
+  };
+  let asked: PromiseLike<unknown> = Promise.all(pending.filter((p) => !deduping.includes(p)).map((p) => ask(p).then(show)));
+  for (const p of deduping) asked = asked.then(() => ask(p, [...shown]).then(show));
+  return [asked];
 }
 
 function isProductList(answer: unknown): answer is readonly Readonly<Record<string, unknown>>[] {

@@ -27,6 +27,8 @@ export interface ChooseRequest {
   attributes?: Readonly<Record<string, unknown>>;
   /** QA overrides `{experienceName: variationName}`; honoured only with `ChooseOptions.allowForce`. */
   force?: Readonly<Record<string, string>>;
+  /** The product the page is about: feed-backed experiences answer for it. */
+  productId?: string;
 }
 
 export interface ChooseOptions {
@@ -79,6 +81,10 @@ export interface FeedContext {
   profileId: string;
   sessionId?: string;
   device?: Device;
+  /** The product the page is about (the request's `productId`). */
+  productId?: string;
+  /** Products the answer's other feed-backed experiences show: a feed that dedupes leaves them out. */
+  onPage?: readonly string[];
 }
 
 /** A feed answer as the service records it: the products and the answer's `recommendationId`. */
@@ -112,6 +118,11 @@ export interface ChooseDeps {
   assignments: AssignmentPort;
   /** Absent until recommendations land: feed-backed experiences are then skipped with one warning each. */
   feedProducts?: FeedProductsPort;
+  /**
+   * Whether feed `feedId` leaves out what the answer's other feed-backed experiences show (`dedupe`). Without it, an
+   * answer's feeds are asked at once and may repeat a product.
+   */
+  feedDedupes?: (feedId: number) => boolean;
   logger?: ChooseLogger;
   /** Saved groups for `$inGroup` / `$notInGroup` in conditions. */
   savedGroups?: SavedGroups;
