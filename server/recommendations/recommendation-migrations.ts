@@ -242,7 +242,8 @@ CREATE TABLE feed_card_counts (
 ALTER TABLE model_inbox ADD COLUMN cards TEXT;
 INSERT INTO feed_card_counts (project, feed_id, day, strategy, position, impressions, clicks)
 SELECT project, feed_id, day, strategy, position,
-  SUM(CASE WHEN name = 'Product impression' THEN 1 ELSE 0 END), SUM(CASE WHEN name = 'Product clicked' THEN 1 ELSE 0 END)
+  SUM(CASE WHEN name = 'Product impression' THEN 1 ELSE 0 END) AS impressions,
+  SUM(CASE WHEN name = 'Product clicked' THEN 1 ELSE 0 END) AS clicks
 FROM (
   SELECT e.project, r.feed_id, e.name, ${CARD_DAY} AS day, r.strategy, ${t.place} AS position
   FROM (SELECT project, name, product_id, recommendation_id, ${CARD_TIME} AS at FROM events
