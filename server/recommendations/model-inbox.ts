@@ -7,7 +7,8 @@ import { cardEventsOf, foldCardEvents, type CardTuple } from './feed-card-counts
 import { decodeModelEvents, encodeModelEvents, modelEventsOf, updateModels, type ModelEvent } from './model-updater.js';
 
 // The models' inbox: one appended row per stored batch with model events (model-updater.ts says why) or card events
-// (the feed report's counts, feed-card-counts.ts), drained in chunks by applyModelInbox. Rows are keyed by a serial id, so appends land at the end of the table's one index.
+// (the feed report's counts, feed-card-counts.ts), drained in chunks by applyModelInbox. Rows are keyed by a serial
+// id, so appends land at the end of the table's one index.
 
 /**
  * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
