@@ -11,8 +11,9 @@
 // Rounds alternate report and floor; the table gives medians and maxima and the ratio of medians (goal ≤ 3× and < 1 s).
 //
 // The data is generated with a fixed seed and stored through the service's own programs: ingestBatch for events (the
-// track route's program, batches of 20,000 received as they happen), upsertProducts for the catalog, and the issued
-// recommendations as FeedService.answer records them (one row per answer), many rows per statement.
+// track route's program, batches of 2,000 received as they happen, then the inbox applied: models and the report's
+// card counts), upsertProducts for the catalog, and the issued recommendations as FeedService.answer records them (one
+// row per answer), many rows per statement.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../server/app.js';
 import type { ServiceConfigFile } from '../server/config/config-types.js';
 import { ingestBatch } from '../server/programs.js';
+import { applyModelsNow } from '../server/recommendations/model-inbox.js';
 import { upsertProducts } from '../server/recommendations/catalog-store.js';
 import { insertRows, valuesOp } from '../server/storage/sql-program.js';
 import { openPostgresStorage } from '../server/storage/postgres/postgres-storage.js';
@@ -42,7 +44,11 @@ const SIGNED_IN = 1200;
 const SECOND_DEVICES = 400;
 const LIST = 8;
 const ODD_IDS = ['p"q', ',p', 'p\\q'];
-const BATCH = 20_000;
+/**
+ * Events per stored batch. The applier takes at least one inbox row per chunk and, on PostgreSQL, locks the basket of
+ * each session in it: rows of 20,000 ran out of the lock table (max_locks_per_transaction).
+ */
+const BATCH = 2_000;
 const RANGE = `from=${new Date(START).toISOString()}&to=${new Date(START + SPAN).toISOString()}`;
 export const BY = ['', 'position', 'day', 'strategy'] as const;
 
@@ -156,6 +162,8 @@ export async function generate(storage: Storage, scale: number): Promise<Generat
     const batch = rows.slice(i, i + BATCH);
     await ingestBatch(storage, PROJECT, 'web', batch.map(([, make]) => make()), { receivedAt: batch[batch.length - 1]![0] });
   }
+  // What the service's applier does after ingestion: the models and the report's card counts catch up with the inbox.
+  await applyModelsNow(storage);
   return generated;
 }
 

@@ -22,6 +22,8 @@ export interface StoredBatch {
   project: string;
   events: readonly ServiceEvent[];
   now: number;
+  /** The batch's `sentAt` (the sender's clock), or null. */
+  sentAt: number | null;
 }
 
 /**
@@ -156,7 +158,7 @@ function* ingestProgram(sent: readonly IngestInput[], handOn: HandOn): SqlProgra
       yield* applyIdentityEffects(b.project, event, b.now);
       if (event.type === 'identify' || event.type === 'alias') changed = true;
     }
-    stored.push({ project: b.project, events, now: b.now });
+    stored.push({ project: b.project, events, now: b.now, sentAt: b.sentAt });
     identityChanged.push(changed);
   }
   const handedOn = yield* handOn(stored);

@@ -4,6 +4,7 @@ import { program } from '../storage/program.js';
 import { valuesOp, type SqlProgram, type SqlValue } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { ReportBy, ReportNumbers, ReportRow } from '../../wire/feed-report.js';
+import { countedImpressions } from './feed-card-counts.js';
 import { feedReport, type CardEvent, type CatalogPrice, type Conversion, type ImpressionCount } from './feed-attribution.js';
 
 // The feed report's reads: impressions and clicks joined to the recommendations the service issued (an id it never
@@ -41,7 +42,8 @@ const ISSUED_CARDS = `FROM events e JOIN recommendations r ON r.project = e.proj
 /** Card events of issued recommendations, with the recorded feed, strategy and product list. */
 const CARD_EVENTS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy, r.products ${ISSUED_CARDS}`;
 
-// Impressions are only counted, so the database counts them: by place in the issued list, UTC day and strategy. A
+// Whole days of impressions are read from the counts kept as events arrive (feed-card-counts.ts); the part of a day
+// at either end of the range is counted from the events. Those are only counted, so the database counts them: by place in the issued list, UTC day and strategy. A
 // list is JSON.stringify's array, which writes an id as `"id"` unless it has a character to escape (then with a
 // backslash); in a list without a backslash, `"id"` is found only as that element when the id holds no quote and does
 // not start with a comma, and its place is one more than the `","` separators before it. Other rows (practically none)
@@ -58,8 +60,8 @@ const IMPRESSIONS = `SELECT place, ${DAY_OF_AT} AS day, strategy, list, product_
   ${ISSUED_CARDS} AND r.feed_id = ?
 ) cards GROUP BY 1, 2, 3, 4, 5`;
 
-/** The feed's impressions in the range, counted by place, day and strategy (IMPRESSIONS). */
-function* impressionCounts(project: string, feedId: number, from: number, to: number): SqlProgram<ImpressionCount[]> {
+/** The feed's impressions in [from, to) read from the events, counted by place, day and strategy (IMPRESSIONS). */
+function* storedImpressionCounts(project: string, feedId: number, from: number, to: number): SqlProgram<ImpressionCount[]> {
   const { values = [] } = yield valuesOp(IMPRESSIONS, project, 'Product impression', from, from, to, feedId);
   const out: ImpressionCount[] = [];
   for (const [place, day, strategy, list, productId, count] of values) {
@@ -70,6 +72,20 @@ function* impressionCounts(project: string, feedId: number, from: number, to: nu
     if (position > 0) out.push({ at: num(day) * DAY_MS, position, strategy: str(strategy), count: num(count) });
   }
   return out;
+}
+
+/**
+ * The feed's impressions in the range: whole UTC days from the counts kept as events arrive (feed_card_counts, a row
+ * per day, strategy and place), and the part of a day at either end of the range from the events, by the same rules.
+ */
+function* impressionCounts(project: string, feedId: number, from: number, to: number): SqlProgram<ImpressionCount[]> {
+  const firstDay = Math.ceil(from / DAY_MS);
+  const endDay = Math.floor(to / DAY_MS);
+  if (firstDay >= endDay) return yield* storedImpressionCounts(project, feedId, from, to);
+  const counted = yield* countedImpressions(project, feedId, firstDay, endDay);
+  const before = from < firstDay * DAY_MS ? yield* storedImpressionCounts(project, feedId, from, firstDay * DAY_MS) : [];
+  const after = endDay * DAY_MS < to ? yield* storedImpressionCounts(project, feedId, endDay * DAY_MS, to) : [];
+  return [...before, ...counted, ...after];
 }
 
 const CONVERSIONS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, ${DATA} AS data

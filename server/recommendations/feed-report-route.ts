@@ -16,7 +16,15 @@ export interface FeedReportRouteDeps {
   config: ConfigStore;
   storage: Storage;
   now: () => number;
+  /** The applier that keeps the report's counts (feed_card_counts) up with the inbox; absent: nothing to wait for. */
+  models?: { settle(options: { maxWaitMs?: number }): Promise<void> };
 }
+
+/**
+ * How long a report waits for the card events this node stored to be counted: under an ingestion overload it answers
+ * from counts a moment old rather than late.
+ */
+const SETTLE_MS = 5000;
 
 const cell = (value: unknown): string => quotedCsvCell(defusedCsvText(value === null || value === undefined ? '' : String(value)));
 
@@ -45,7 +53,7 @@ export function reportCsv(answer: FeedReportAnswer, by: string | undefined): str
  * `GET /v1/{org}/projects/{project}/feeds/{id}/report?from=&to=[&by=position|day|strategy][&format=csv]
  * [&attributionHours=]`: a feed's impressions, clicks, click-through rate (with its Wilson interval), and the carts,
  * orders and order revenue credited to its clicks (feed-attribution.ts). Read as the management API is (a person's
- * session or an admin key, viewer and up). Order of checks: credentials, query (400 `invalid_request`), feed (404
+ * session or an admin key, viewer and up), once the card events this node stored are counted. Order of checks: credentials, query (400 `invalid_request`), feed (404
  * `feed_not_found`); nothing is written.
  */
 export function feedReportRoute(app: FastifyInstance, ctx: FeedReportRouteDeps): void {
@@ -58,6 +66,7 @@ export function feedReportRoute(app: FastifyInstance, ctx: FeedReportRouteDeps):
       const feed = feedOfPath(project, request.params.id);
       const feeds: readonly FeedConfig[] = project.config.feeds ?? [];
       const attributionHours = query.attributionHours ?? feed.attributionHours ?? DEFAULT_ATTRIBUTION_HOURS;
+      await ctx.models?.settle({ maxWaitMs: SETTLE_MS });
       const numbers = await ctx.storage.place(FEED_REPORT, {
         project: project.key, feedId: feed.id, from: query.from, to: query.to, attributionHours,
         ...(query.by !== undefined ? { by: query.by } : {}),

@@ -3,10 +3,12 @@ import { program } from '../storage/program.js';
 import { insertRows, lockingRows, op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
+import { cardEventsOf, foldCardEvents, type CardTuple } from './feed-card-counts.js';
 import { decodeModelEvents, encodeModelEvents, modelEventsOf, updateModels, type ModelEvent } from './model-updater.js';
 
-// The models' inbox: one appended row per stored batch with model events (model-updater.ts says why), drained in
-// chunks by applyModelInbox. Rows are keyed by a serial id, so appends land at the end of the table's one index.
+// The models' inbox: one appended row per stored batch with model events (model-updater.ts says why) or card events
+// (the feed report's counts, feed-card-counts.ts), drained in chunks by applyModelInbox. Rows are keyed by a serial
+// id, so appends land at the end of the table's one index.
 
 /**
  * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
@@ -19,22 +21,26 @@ export interface StoredBatch {
   project: string;
   events: readonly ServiceEvent[];
   now: number;
+  /** The batch's `sentAt` (the sender's clock), or null: card events are counted at their skew-corrected time. */
+  sentAt?: number | null;
 }
 
 /**
- * Appends the model events of newly stored batches to the inbox, in the caller's (ingestion's) transaction: one row
- * per batch that has some. Answers how many model events each batch added, in order.
+ * Appends the model events and card events of newly stored batches to the inbox, in the caller's (ingestion's)
+ * transaction: one row per batch that has some. Answers how many events each batch added, in order.
  * @example const added = yield* appendToModelInbox([{ project: 'acme/shop', events: stored, now }]);
  */
 export function* appendToModelInbox(batches: readonly StoredBatch[]): SqlProgram<number[]> {
   const counts: number[] = [];
-  const rows: [string, number, string][] = [];
+  const rows: [string, number, string, string | null][] = [];
   for (const batch of batches) {
     const events = modelEventsOf(batch.events, batch.now);
-    counts.push(events.length);
-    if (events.length > 0) rows.push([batch.project, events.length, encodeModelEvents(events)]);
+    const cards = cardEventsOf(batch.events, batch.now, batch.sentAt ?? null);
+    const size = events.length + cards.length;
+    counts.push(size);
+    if (size > 0) rows.push([batch.project, size, encodeModelEvents(events), cards.length > 0 ? JSON.stringify(cards) : null]);
   }
-  if (rows.length > 0) yield insertRows('INSERT INTO model_inbox (project, size, events)', rows);
+  if (rows.length > 0) yield insertRows('INSERT INTO model_inbox (project, size, events, cards)', rows);
   return counts;
 }
 
@@ -63,23 +69,28 @@ export function* applyModelInbox(maxEvents: number): SqlProgram<AppliedChunk> {
   if (!(maxEvents >= 1)) throw new RangeError(`maxEvents must be at least 1, not ${maxEvents}`);
   const ids: number[] = [];
   const byProject = new Map<string, ModelEvent[]>();
+  const cardsOf = new Map<string, CardTuple[]>();
   let events = 0;
   let after = 0;
   let more = true;
   while (events < maxEvents) {
     // Each row holds at least one event: a page never takes more rows than the chunk has room for.
     const limit = Math.min(PAGE_ROWS, maxEvents - events);
-    const { rows } = yield lockingRows(op('SELECT id, project, events FROM model_inbox WHERE id > ? ORDER BY id LIMIT ?', after, limit), 'skip');
+    const { rows } = yield lockingRows(op('SELECT id, project, events, cards FROM model_inbox WHERE id > ? ORDER BY id LIMIT ?', after, limit), 'skip');
     for (const r of rows) {
       const id = num(r.id);
       const decoded = decodeModelEvents(str(r.events));
+      const cards = r.cards === null || r.cards === undefined ? [] : (JSON.parse(str(r.cards)) as CardTuple[]);
       ids.push(id);
       after = id;
-      events += decoded.length;
+      events += decoded.length + cards.length;
       const project = str(r.project);
       const list = byProject.get(project);
       if (list === undefined) byProject.set(project, decoded);
       else for (const e of decoded) list.push(e);
+      const projectCards = cardsOf.get(project);
+      if (projectCards === undefined) cardsOf.set(project, cards);
+      else for (const c of cards) projectCards.push(c);
     }
     if (rows.length < limit) {
       more = false;
@@ -87,7 +98,10 @@ export function* applyModelInbox(maxEvents: number): SqlProgram<AppliedChunk> {
     }
   }
   // Projects in order: the lock order of every model write (model-updater.ts).
-  for (const project of [...byProject.keys()].sort()) yield* updateModels(project, byProject.get(project)!);
+  for (const project of [...byProject.keys()].sort()) {
+    yield* updateModels(project, byProject.get(project)!);
+    yield* foldCardEvents(project, cardsOf.get(project)!);
+  }
   for (let i = 0; i < ids.length; i += DELETE_IDS) {
     const chunk = ids.slice(i, i + DELETE_IDS);
     yield op(`DELETE FROM model_inbox WHERE id IN (${chunk.map(() => '?').join(', ')})`, ...chunk);

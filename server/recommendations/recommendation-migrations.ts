@@ -220,6 +220,40 @@ CREATE FUNCTION instr(haystack text, needle text) RETURNS integer LANGUAGE sql I
   AS $body$ SELECT strpos(haystack, needle) $body$;
 `;
 
+// The feed report's impressions and clicks, counted as card events arrive (issue 49): per feed, UTC day of the event's
+// time (EVENT_TIME: corrected for clock skew, never after receipt), strategy and place in the issued list, as the
+// report counted them from events (only ids the service issued, only products of that answer, the feed, strategy
+// and place it recorded). No person's ids. Kept up by the models' applier from the inbox's `cards` (feed-card-counts.ts);
+// stored card events are counted here once, from the same join the report made.
+const CARD_DAY = 'CASE WHEN at >= 0 THEN at / 86400000 ELSE (at + 1) / 86400000 - 1 END';
+const CARD_TIME = 'CASE WHEN (CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END) < received_at '
+  + 'THEN (CASE WHEN sent_at IS NULL THEN ts ELSE received_at - (sent_at - ts) END) ELSE received_at END';
+const feedCardCounts = (t: { int: string; key: string; rowid: string; place: string }): string => `
+CREATE TABLE feed_card_counts (
+  project TEXT NOT NULL,
+  feed_id INTEGER NOT NULL,
+  day INTEGER NOT NULL,
+  strategy TEXT ${t.key} NOT NULL,
+  position INTEGER NOT NULL,
+  impressions ${t.int} NOT NULL,
+  clicks ${t.int} NOT NULL,
+  PRIMARY KEY (project, feed_id, day, strategy, position)
+)${t.rowid};
+ALTER TABLE model_inbox ADD COLUMN cards TEXT;
+INSERT INTO feed_card_counts (project, feed_id, day, strategy, position, impressions, clicks)
+SELECT project, feed_id, day, strategy, position,
+  SUM(CASE WHEN name = 'Product impression' THEN 1 ELSE 0 END) AS impressions,
+  SUM(CASE WHEN name = 'Product clicked' THEN 1 ELSE 0 END) AS clicks
+FROM (
+  SELECT e.project, r.feed_id, e.name, ${CARD_DAY} AS day, r.strategy, ${t.place} AS position
+  FROM (SELECT project, name, product_id, recommendation_id, ${CARD_TIME} AS at FROM events
+        WHERE ${CARD_NAMES} AND recommendation_id IS NOT NULL AND product_id IS NOT NULL) e
+  JOIN recommendations r ON r.project = e.project AND r.recommendation_id = e.recommendation_id
+) cards
+WHERE position IS NOT NULL
+GROUP BY project, feed_id, day, strategy, position;
+`;
+
 export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
@@ -268,5 +302,17 @@ export const RECOMMENDATION_MIGRATIONS: readonly Migration[] = [
     name: 'recommendations: card events keep their recommendationId in a column; instr on PostgreSQL',
     sqlite: eventRecommendationIdSqlite,
     postgres: eventRecommendationIdPostgres,
+  },
+  {
+    version: 26,
+    name: "recommendations: the feed report's impressions and clicks by feed, day, strategy and place, kept as events arrive",
+    sqlite: feedCardCounts({
+      int: 'INTEGER', key: '', rowid: ' WITHOUT ROWID',
+      place: '(SELECT MIN(CAST(j.key AS INTEGER)) + 1 FROM json_each(r.products) j WHERE j.type = \'text\' AND j.value = e.product_id)',
+    }),
+    postgres: feedCardCounts({
+      int: 'BIGINT', key: 'COLLATE "C"', rowid: '',
+      place: '(SELECT MIN(j.place) FROM json_array_elements_text(r.products::json) WITH ORDINALITY AS j(value, place) WHERE j.value = e.product_id)',
+    }),
   },
 ];

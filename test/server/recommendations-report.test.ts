@@ -144,6 +144,9 @@ for (const driver of DRIVERS) {
       assert.deepEqual(byStrategy.rows.map((r: { strategy: string; orders: number }) => [r.strategy, r.orders]), [['popular', 1]]);
       const byDay = (await report(h.app, `${RANGE}&by=day`)).json();
       assert.deepEqual(byDay.rows.map((r: { day: string; clicks: number; orders: number }) => [r.day, r.clicks, r.orders]), [['2026-06-01', 2, 1]]);
+      // The whole day (impressions from the counts kept as events arrive, right after tracking): the same numbers.
+      const wholeDay = (await report(h.app, 'from=2026-06-01&to=2026-06-01&by=position')).json();
+      assert.deepEqual(wholeDay.rows, body.rows);
       const csv = await report(h.app, `${RANGE}&by=position&format=csv`);
       assert.equal(csv.statusCode, 200);
       assert.match(String(csv.headers['content-type']), /^text\/csv/);
