@@ -1,11 +1,11 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { ApiError, type AdminApi } from './admin-api.js';
-import { navigate, notify } from './admin-events.js';
+import type { AdminApi, ApiError } from './admin-api.js';
+import { navigate } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
+import { confirmDelete, reloadTheirs, runChange } from './editor-changes.js';
 import { editorStyles } from './editor-styles.js';
-import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { DEVICES, itemOf, type Experience, type ExperienceKind, type Feed } from './experience.js';
 import { analysisFields } from './experience-analysis.js';
 import {
@@ -320,71 +320,28 @@ export class SvcAdminEditor extends ApiView {
     const creating = !this.experience;
     const name = creating ? this.draft.name.trim() : this.experience;
     const item = draftItem(this.draft, this.loaded);
-    this.saving = true;
-    this.saveError = undefined;
-    try {
-      // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
-      const saved = await api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#phaseChanges().length > 0 }).catch((error: unknown) => {
-        if (creating && error instanceof ApiError && error.code === 'version_conflict') {
-          throw new ApiError(409, 'already_exists', `An experience named '${name}' already exists: choose another name, or edit that one.`);
-        }
-        throw error;
-      });
-      navigate(this, { name: 'experiences' });
-      notify(this, creating
+    // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
+    await runChange(this, () => api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#phaseChanges().length > 0 }), {
+      view: { name: 'experiences' },
+      notice: (saved) => creating
         ? `Created '${saved.name}' as a draft (version ${saved.version}). Start it from the list when it is ready.`
-        : `Saved '${saved.name}' (version ${saved.version}).`);
-      return;
-    } catch (error) {
-      this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    } finally {
-      this.saving = false;
-    }
-    await this.#focus('.form-actions [role="alert"]');
-  }
-
-  /**
-   * Keyboard focus after the form changed under it: Save (disabled while saving) or "Load their version" (replaced
-   * by the form) had it, and it would fall back to the page.
-   */
-  async #focus(selector: string): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+        : `Saved '${saved.name}' (version ${saved.version}).`,
+      ...(creating ? { exists: `An experience named '${name}' already exists: choose another name, or edit that one.` } : {}),
+    });
   }
 
   async #reloadTheirs(): Promise<void> {
-    await this.reload();
-    await this.#focus('h1');
-    if (this.loaded) notify(this, `Loaded version ${this.loaded.version} of '${this.loaded.name}'.`);
+    await reloadTheirs(this, () => this.loaded && `Loaded version ${this.loaded.version} of '${this.loaded.name}'.`);
   }
 
   async #delete(): Promise<void> {
     const api = this.api;
     const loaded = this.loaded;
     if (!api || !loaded) return;
-    const dialog = this.renderRoot.querySelector<SvcAdminConfirm>('svc-admin-confirm')!;
-    const answer = await dialog.ask({
-      title: `Delete '${loaded.name}'?`,
-      describe: () => loaded.source === 'file'
-        ? `Nobody will get '${loaded.name}' any more; it stays hidden although the config file still has it.`
-        : `Nobody will get '${loaded.name}' any more and it leaves the list. This cannot be undone.`,
-      confirmLabel: () => 'Delete',
-      danger: true,
-    });
-    if (!answer) return;
-    this.saving = true;
-    this.saveError = undefined;
-    try {
-      await api.deleteExperience(loaded.name, loaded.version);
-      navigate(this, { name: 'experiences' });
-      notify(this, `Deleted '${loaded.name}'.`);
-      return;
-    } catch (error) {
-      this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    } finally {
-      this.saving = false;
-    }
-    await this.#focus('.form-actions [role="alert"]');
+    const consequence = loaded.source === 'file'
+      ? `Nobody will get '${loaded.name}' any more; it stays hidden although the config file still has it.`
+      : `Nobody will get '${loaded.name}' any more and it leaves the list. This cannot be undone.`;
+    if (!(await confirmDelete(this, `Delete '${loaded.name}'?`, consequence))) return;
+    await runChange(this, () => api.deleteExperience(loaded.name, loaded.version), { view: { name: 'experiences' }, notice: () => `Deleted '${loaded.name}'.` });
   }
 }
-

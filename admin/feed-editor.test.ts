@@ -123,6 +123,38 @@ describe('<svc-admin-feed-editor>', () => {
     expect((await feedCall('DELETE', id)).status).to.equal(204);
   });
 
+  it('deletes the feed from its form after a confirmation, goes back to the feeds and says so', async function () {
+    this.timeout(20_000);
+    const id = freshId();
+    expect((await feedCall('PUT', id, { strategy: 'popular' })).status).to.equal(201);
+    const el = await editor(id);
+    get<HTMLButtonElement>(el, 'button.danger').click();
+    const dialog = get<SvcAdminConfirm>(el, 'svc-admin-confirm');
+    expect(text(await until(() => find(dialog, 'h2'), 'the dialog'))).to.equal(`Delete feed ${id}?`);
+    const moved = oneEvent(el, 'svc-admin:navigate');
+    const notice = oneEvent(el, 'svc-admin:notice');
+    get<HTMLButtonElement>(dialog, 'button[value="confirm"]').click();
+    expect(((await moved) as CustomEvent<AdminView>).detail).to.deep.equal({ name: 'feeds' });
+    expect(((await notice) as CustomEvent<string>).detail).to.equal(`Deleted feed ${id}.`);
+    expect(await storedFeed(id)).to.equal(undefined);
+  });
+
+  it('deletes nothing when someone else saved the feed meanwhile, and focuses the alert that says so', async function () {
+    this.timeout(20_000);
+    const id = freshId();
+    expect((await feedCall('PUT', id, { strategy: 'popular' })).status).to.equal(201);
+    const el = await editor(id);
+    expect((await feedCall('PUT', id, { strategy: 'bought-together' }, 1)).status).to.equal(200);
+    get<HTMLButtonElement>(el, 'button.danger').click();
+    const dialog = get<SvcAdminConfirm>(el, 'svc-admin-confirm');
+    (await until(() => find<HTMLButtonElement>(dialog, 'button[value="confirm"]'), 'the dialog')).click();
+    const alert = await until(() => find(el, '.form-actions [role="alert"]'), 'the conflict');
+    await until(() => el.shadowRoot!.activeElement === alert, 'the alert focused');
+    expect(text(alert)).to.contain(`Someone else changed feed ${id} since you opened it`);
+    expect((await storedFeed(id))?.version).to.equal(2);
+    expect((await feedCall('DELETE', id)).status).to.equal(204);
+  });
+
   it('previews the unsaved feed for a product picked by title: the pin first, an excluded id named, and follows edits', async function () {
     this.timeout(20_000);
     const el = await editor(null);

@@ -1,9 +1,9 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiError, type AdminApi } from './admin-api.js';
-import { navigate, notify } from './admin-events.js';
+import { navigate } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
-import type { SvcAdminConfirm } from './confirm-dialog.js';
+import { confirmDelete, reloadTheirs, runChange } from './editor-changes.js';
 import { editorStyles } from './editor-styles.js';
 import { errorPlace, feedDraftOf, feedItemOf, STRATEGIES, type FeedDraft, type FeedItem, type FeedRecord } from './feed.js';
 import { feedEditorStyles } from './feed-editor-styles.js';
@@ -196,24 +196,11 @@ export class SvcAdminFeedEditor extends ApiView implements RuleFieldsHost {
     if (!api || this.saving) return;
     const creating = this.feed === null;
     const item = feedItemOf(this.draft);
-    this.saving = true;
-    this.saveError = undefined;
-    try {
-      const saved = await api.saveFeed(item, version).catch((error: unknown) => {
-        if (creating && error instanceof ApiError && error.code === 'version_conflict') {
-          throw new ApiError(409, 'already_exists', `A feed ${item.id} already exists: choose another id, or edit that one.`);
-        }
-        throw error;
-      });
-      navigate(this, { name: 'feeds' });
-      notify(this, creating ? `Created feed ${saved.id} (version ${saved.version}).` : `Saved feed ${saved.id} (version ${saved.version}).`);
-      return;
-    } catch (error) {
-      this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    } finally {
-      this.saving = false;
-    }
-    await this.#focus('.form-actions [role="alert"]');
+    await runChange(this, () => api.saveFeed(item, version), {
+      view: { name: 'feeds' },
+      notice: (saved) => creating ? `Created feed ${saved.id} (version ${saved.version}).` : `Saved feed ${saved.id} (version ${saved.version}).`,
+      ...(creating ? { exists: `A feed ${item.id} already exists: choose another id, or edit that one.` } : {}),
+    });
   }
 
   /** Saves the form over the version someone else saved: the version read now goes in `If-Match`. */
@@ -224,41 +211,16 @@ export class SvcAdminFeedEditor extends ApiView implements RuleFieldsHost {
     await this.#save(undefined, current.version);
   }
 
-  async #focus(selector: string): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
-  }
-
   async #reloadTheirs(): Promise<void> {
-    await this.reload();
-    await this.#focus('h1');
-    if (this.loaded) notify(this, `Loaded version ${this.loaded.version} of feed ${this.loaded.id}.`);
+    await reloadTheirs(this, () => this.loaded && `Loaded version ${this.loaded.version} of feed ${this.loaded.id}.`);
   }
 
   async #delete(): Promise<void> {
     const api = this.api;
     const loaded = this.loaded;
     if (!api || !loaded) return;
-    const dialog = this.renderRoot.querySelector<SvcAdminConfirm>('svc-admin-confirm')!;
-    const answer = await dialog.ask({
-      title: `Delete feed ${loaded.id}?`,
-      describe: () => `Feed ${loaded.id} stops answering${loaded.source === 'file' ? '; it stays hidden although the config file still has it.' : ' and leaves the list. This cannot be undone.'}`,
-      confirmLabel: () => 'Delete',
-      danger: true,
-    });
-    if (!answer) return;
-    this.saving = true;
-    this.saveError = undefined;
-    try {
-      await api.deleteFeed(loaded.id, loaded.version);
-      navigate(this, { name: 'feeds' });
-      notify(this, `Deleted feed ${loaded.id}.`);
-      return;
-    } catch (error) {
-      this.saveError = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
-    } finally {
-      this.saving = false;
-    }
-    await this.#focus('.form-actions [role="alert"]');
+    const consequence = `Feed ${loaded.id} stops answering${loaded.source === 'file' ? '; it stays hidden although the config file still has it.' : ' and leaves the list. This cannot be undone.'}`;
+    if (!(await confirmDelete(this, `Delete feed ${loaded.id}?`, consequence))) return;
+    await runChange(this, () => api.deleteFeed(loaded.id, loaded.version), { view: { name: 'feeds' }, notice: () => `Deleted feed ${loaded.id}.` });
   }
 }

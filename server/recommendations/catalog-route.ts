@@ -37,39 +37,32 @@ export async function catalogRoute(app: FastifyInstance, ctx: CatalogRouteDeps):
     }
     done();
   };
+  // Called once a route: each gets hooks of its own (projectEndpoint makes its rate limiter per call).
+  const routeOptions = () => ({
+    bodyLimit: CATALOG_BODY_LIMIT,
+    onRequest: [projectEndpoint(app, ctx.config, { allowApiKey: true }), apiKeyOnly],
+  });
 
   await app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/x-ndjson',
       (_request: FastifyRequest, payload: RawRequest) => productsFromNdjson(payload, CATALOG_BODY_LIMIT),
     );
-    scope.put<{ Params: ProjectParams }>(
-      CATALOG_PATH,
-      {
-        bodyLimit: CATALOG_BODY_LIMIT,
-        onRequest: [projectEndpoint(app, ctx.config, { allowApiKey: true }), apiKeyOnly],
-      },
-      async (request) => {
-        const project = request.auth?.project;
-        if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
-        const products = productsFromArray(request.body);
-        const upserted = await upsertProducts(ctx.storage, project.key, products);
-        return { upserted };
-      },
-    );
+    scope.put<{ Params: ProjectParams }>(CATALOG_PATH, routeOptions(), async (request) => {
+      const products = productsFromArray(request.body);
+      const upserted = await upsertProducts(ctx.storage, projectKey(request), products);
+      return { upserted };
+    });
   });
 
   // Outside the PUT's scope: a partial update is a JSON array only (the NDJSON parser reads whole products).
-  app.patch<{ Params: ProjectParams }>(
-    CATALOG_PATH,
-    {
-      bodyLimit: CATALOG_BODY_LIMIT,
-      onRequest: [projectEndpoint(app, ctx.config, { allowApiKey: true }), apiKeyOnly],
-    },
-    async (request) => {
-      const project = request.auth?.project;
-      if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
-      return patchProducts(ctx.storage, project.key, validateCatalogPatch(request.body));
-    },
-  );
+  app.patch<{ Params: ProjectParams }>(CATALOG_PATH, routeOptions(), async (request) =>
+    patchProducts(ctx.storage, projectKey(request), validateCatalogPatch(request.body)));
+}
+
+/** The project the apiKey of `request` is for (set by the route's onRequest hooks). */
+function projectKey(request: FastifyRequest): string {
+  const project = request.auth?.project;
+  if (!project) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter.');
+  return project.key;
 }
