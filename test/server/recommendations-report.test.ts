@@ -216,6 +216,26 @@ for (const driver of DRIVERS) {
       assert.deepEqual(body.rows.map((r: { position: number; impressions: number }) => [r.position, r.impressions]), [...expected]);
     });
 
+    it('clicks count at their place in the issued list, whatever the product ids hold (quotes, backslashes, commas)', async () => {
+      const t1 = T0 + 11 * 24 * HOUR;
+      const clicks = (f: Feed) => f.products.map((_, i) => card('Product clicked', 'odd-c', f, i, t1));
+      await putCatalog(h.app, ['say "hi"', 'back\\slash', ',lead', 'comma,inside', 'plain-a'].map((id) => ({ id, title: id, price: 1, currency: 'EUR' })));
+      const list = await feed(h.app, 'odd-c', 1, 100);
+      for (const id of ['say "hi"', 'back\\slash', ',lead']) assert.ok(list.products.some((p) => p.id === id), `${id} is in the list`);
+      // Clicks under the list's id of products it does not hold, though their quoted text is in it, count nowhere.
+      const strays = [',', `${list.products[0]!.id}","${list.products[1]!.id}`].map((productId) => makeEvent({
+        type: 'product', name: 'Product clicked', profileId: 'odd-c', sessionId: 's-odd-c', timestamp: at(t1),
+        data: { productId, position: 1, feed: 1, recommendationId: list.recommendationId },
+      }));
+      await send(h.app, [...clicks(list), ...strays]);
+      const body = (await report(h.app, `from=${at(t1 - HOUR)}&to=${at(t1 + HOUR)}&by=position`)).json();
+      assert.equal(body.totals.clicks, list.products.length);
+      assert.deepEqual(
+        body.rows.map((r: { position: number; clicks: number }) => [r.position, r.clicks]),
+        list.products.map((_, i) => [i + 1, 1]),
+      );
+    });
+
     // Spec as data: bad queries, each 400 invalid_request naming the parameter.
     const BAD_QUERIES: [string, string][] = [
       ['from=2026-06-02&to=2026-06-01', 'from: must be before to'],
