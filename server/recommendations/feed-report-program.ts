@@ -39,13 +39,15 @@ export interface FeedReportNumbers {
 const ISSUED_CARDS = `FROM events e JOIN recommendations r ON r.project = e.project AND r.recommendation_id = e.recommendation_id
   WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
 
+/** Card events of issued recommendations, with the recorded feed, strategy and product list. */
+const CARD_EVENTS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy, r.products ${ISSUED_CARDS}`;
 
 // Whole days of impressions are read from the counts kept as events arrive (feed-card-counts.ts); the part of a day
 // at either end of the range is counted from the events. Those are only counted, so the database counts them: by place in the issued list, UTC day and strategy. A
 // list is JSON.stringify's array, which writes an id as `"id"` unless it has a character to escape (then with a
 // backslash); in a list without a backslash, `"id"` is found only as that element when the id holds no quote and does
 // not start with a comma, and its place is one more than the `","` separators before it. Other rows (practically none)
-// are grouped by their list and product id and placed by indexOf.
+// are grouped by their list and product id and placed by indexOf, as clicks are.
 const PLAIN = `instr(r.products, '\\') = 0 AND instr(e.product_id, '"') = 0 AND substr(e.product_id, 1, 1) <> ','`;
 const FOUND_AT = `instr(r.products, '"' || e.product_id || '"')`;
 const BEFORE = `substr(r.products, 1, ${FOUND_AT})`;
@@ -57,15 +59,6 @@ const IMPRESSIONS = `SELECT place, ${DAY_OF_AT} AS day, strategy, list, product_
     CASE WHEN ${PLAIN} THEN NULL ELSE e.product_id END AS product_id
   ${ISSUED_CARDS} AND r.feed_id = ?
 ) cards GROUP BY 1, 2, 3, 4, 5`;
-
-/**
- * Clicks of issued recommendations, with the recorded feed and strategy and the product's place in the issued list,
- * found by the database as IMPRESSIONS finds it; a row it cannot place (`list` not null) is placed by indexOf.
- */
-const CLICKS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, r.feed_id, r.strategy,
-  CASE WHEN ${PLAIN} THEN CASE WHEN ${FOUND_AT} = 0 THEN 0 ELSE (length(${BEFORE}) - length(replace(${BEFORE}, '","', ''))) / 3 + 1 END END AS place,
-  CASE WHEN ${PLAIN} THEN NULL ELSE r.products END AS list
-  ${ISSUED_CARDS}`;
 
 /** The feed's impressions in [from, to) read from the events, counted by place, day and strategy (IMPRESSIONS). */
 function* storedImpressionCounts(project: string, feedId: number, from: number, to: number): SqlProgram<ImpressionCount[]> {
@@ -98,17 +91,19 @@ function* impressionCounts(project: string, feedId: number, from: number, to: nu
 const CONVERSIONS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, ${DATA} AS data
   FROM events e WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
 
-/** Rows of CLICKS whose product is in the issued list, each at its place there. */
-function* clickEvents(...params: SqlValue[]): SqlProgram<(Omit<CardEvent, 'person'> & { profileId: string })[]> {
-  const { values = [] } = yield valuesOp(CLICKS, ...params);
+/** Rows of CARD_EVENTS whose product is in the issued list, each at its place there. */
+function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<(Omit<CardEvent, 'person'> & { profileId: string })[]> {
+  const { values = [] } = yield valuesOp(sql, ...params);
+  const lists = new Map<string, string[]>();
   const out: (Omit<CardEvent, 'person'> & { profileId: string })[] = [];
-  for (const [profileId, at, productId, feedId, strategy, place, list] of values) {
+  for (const [profileId, at, productId, feedId, strategy, products] of values) {
     if (productId === null || productId === undefined) continue;
-    const position = list === null || list === undefined
-      ? num(place ?? 0)
-      : (JSON.parse(str(list)) as string[]).indexOf(str(productId)) + 1;
-    if (position <= 0) continue;
-    out.push({ profileId: str(profileId), at: num(at), productId: str(productId), feedId: num(feedId), strategy: str(strategy), position });
+    const text = str(products);
+    let list = lists.get(text);
+    if (list === undefined) lists.set(text, (list = JSON.parse(text) as string[]));
+    const index = list.indexOf(str(productId));
+    if (index < 0) continue;
+    out.push({ profileId: str(profileId), at: num(at), productId: str(productId), feedId: num(feedId), strategy: str(strategy), position: index + 1 });
   }
   return out;
 }
@@ -191,7 +186,7 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
   const windowMs = (id: number): number => (windows.get(id) ?? args.defaultHours) * HOUR_MS;
   const longest = Math.max(args.defaultHours, ...windows.values()) * HOUR_MS;
   const impressions = yield* impressionCounts(project, feedId, from, to);
-  const clicks = yield* clickEvents(project, 'Product clicked', from - longest, from - longest, to);
+  const clicks = yield* cardEvents(CARD_EVENTS, project, 'Product clicked', from - longest, from - longest, to);
   const clicked = new Set(clicks.map((c) => c.productId));
   const carts = yield* conversions(project, 'Added to cart', 'cart', from, to, clicked);
   const orders = yield* conversions(project, 'Product ordered', 'order', from, to, clicked);
