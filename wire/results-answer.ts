@@ -213,4 +213,31 @@ export interface ResultsAnswer {
   dimensions?: DimensionResult[];
   /** With `series=day`: one point per day from the phase's first exposure to its last, cumulative. */
   series?: SeriesPoint[];
+  /**
+   * A bandit (`allocation: "bandit"`): its reweights during the answered phase, oldest first. The phase's units are
+   * analysed in the periods between them (before the first, between each two, after the last).
+   */
+  reweights?: ResultsReweight[];
+}
+
+/** One arm's posterior on the bandit's decision metric when a reweight drew the weights from it. */
+export interface BanditArm {
+  name: string;
+  units: number;
+  /** The posterior mean of the metric's per-unit value (stratified over the periods so far). */
+  mean: number | null;
+  /** The posterior's standard deviation of that mean. */
+  stddev: number | null;
+  /** The share of Thompson draws in which this arm was best, 0–1. */
+  probabilityBest: number;
+}
+
+/** A bandit's reweight: when the service moved the weights, to what, and from which posteriors. */
+export interface ResultsReweight {
+  /** ISO 8601. */
+  at: string;
+  weights: Record<string, number>;
+  arms: BanditArm[];
+  /** Why these weights: `exploration` (equal, still exploring) or `thompson`. */
+  reason?: 'exploration' | 'thompson';
 }

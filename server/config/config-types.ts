@@ -69,6 +69,28 @@ export interface ExperienceConfig {
    * time the hash seed and the stored first assignments are new ones, so everybody is assigned afresh.
    */
   randomization?: number;
+  /**
+   * Experiments only: how traffic is split. `fixed` (the default): the variations' weights, as a person sets them.
+   * `bandit`: the service moves the weights towards the variation that does best on `bandit.metric` (Thompson
+   * sampling, server/bandits/); each reweight is recorded and none starts a phase.
+   */
+  allocation?: 'fixed' | 'bandit';
+  /** With `allocation: "bandit"`: what it learns from and how fast. */
+  bandit?: BanditSettings;
+}
+
+/** A bandit's settings (defaults in server/config/bandit-settings.ts). */
+export interface BanditSettings {
+  /** The decision metric: one of the experiment's goals (default: the first goal). */
+  metric?: string;
+  /** Equal weights until this many units are exposed (default 0: no floor of units). */
+  explorationUnits?: number;
+  /** Equal weights for this many hours after the experiment starts (default 0). */
+  explorationHours?: number;
+  /** Minutes between reweights, at least 5 (default 60). */
+  cadenceMinutes?: number;
+  /** Every variation keeps at least this share of traffic, percent (default 1; arms × minShare ≤ 100). */
+  minShare?: number;
 }
 
 export type { AutomaticStop };

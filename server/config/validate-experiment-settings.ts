@@ -1,4 +1,5 @@
 import { fail, finiteNumber, type Json } from './config-json.js';
+import { checkBanditMetric, validateBanditSettings } from './bandit-settings.js';
 import type { ExperienceConfig, MetricConfig } from './config-types.js';
 
 // What only an experiment (an experience with variations) may set: how its results are computed (alpha, sequential,
@@ -15,6 +16,7 @@ export const METRIC_ROLES = [
 
 const EXPERIMENT_ONLY = [
   'alpha', 'sequential', 'sequentialTuning', 'correction', 'goals', 'secondary', 'guardrails', 'stopOnSrm', 'randomization',
+  'allocation', 'bandit',
 ];
 
 
@@ -39,6 +41,7 @@ export function validateExperimentSettings(exp: Json, path: string): void {
   if (exp.randomization !== undefined && !(Number.isInteger(exp.randomization) && (exp.randomization as number) >= 1)) {
     fail(`${path}.randomization`, 'must be a whole number >= 1 (the service counts re-randomisations)');
   }
+  validateBanditSettings(exp, path);
   const seen = new Map<string, string>();
   for (const { field } of METRIC_ROLES) {
     const list = exp[field];
@@ -67,6 +70,7 @@ export function checkExperimentMetrics(project: { experiences?: ExperienceConfig
         if (!names.has(name)) fail(`${path}.experiences[${i}].${field}[${j}]`, `no metric named "${name}" in metrics`);
       });
     }
+    checkBanditMetric(experience, `${path}.experiences[${i}]`);
   });
 }
 

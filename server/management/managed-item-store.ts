@@ -4,6 +4,7 @@ import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/s
 import type { Storage } from '../storage/storage.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { recordPhaseStep } from '../phases/phase-store.js';
+import { recordReweight, type ReweightRecord } from '../phases/reweight-store.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
 export type ItemKind = 'experience' | 'metric' | 'feed';
@@ -64,8 +65,13 @@ export interface ItemWrite {
   /** Who made the change, for the audit log. */
   actor?: AuditActor;
   at: number;
-  /** The audit entry's action when it is not the write's own (`stop`: the service stopped an experiment by itself). */
-  action?: 'stop';
+  /**
+   * The audit entry's action when it is not the write's own (`stop`: the service stopped an experiment by itself;
+   * `reweight`: a bandit moved its weights, recorded with `reweight`).
+   */
+  action?: 'stop' | 'reweight';
+  /** With action `reweight`: the reweight recorded beside the write, in its transaction (server/phases/reweight-store.ts). */
+  reweight?: ReweightRecord;
   /** Experiences: re-randomise (a new seed and new first assignments: `randomization` one more than before). */
   rerandomize?: boolean;
 }
@@ -125,6 +131,7 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
         after: write.item as ExperienceConfig | null, version, at: write.at,
       });
     }
+    if (write.reweight !== undefined) yield* recordReweight(project, name, write.at, version, write.reweight);
     const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
     const actor: AuditActor = write.actor ?? { type: 'key', id: write.keyId, name: write.keyId };
     yield op(
@@ -152,7 +159,7 @@ export interface AuditEntry {
    * `stop`: the service stopped an experiment by itself (a guardrail or a sample-ratio mismatch: `after.stoppedBy`);
    * `invite`: an invitation link was made for a person.
    */
-  action: 'create' | 'update' | 'delete' | 'stop' | 'invite';
+  action: 'create' | 'update' | 'delete' | 'stop' | 'reweight' | 'invite';
   /** An item's kind, or a privacy request's (`erasure`, `export`: named by the request's id, never the person). */
   kind: ItemKind | 'erasure' | 'export' | 'person' | 'key';
   name: string;

@@ -25,14 +25,20 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /**
  * What changed between two versions of a running experiment that makes their units incomparable: its weights (or
- * variations), its traffic, its targeting (condition, devices, namespace), a re-randomisation. Other edits (a body, analysis settings,
+ * variations), its allocation (fixed or bandit), its traffic, its targeting (condition, devices, namespace), a
+ * re-randomisation. A bandit's weights moving (by its reweights or by hand) and other edits (a body, analysis settings,
  * metrics) keep the phase. Empty when nothing did.
  */
 export function phaseChanges(before: ExperienceConfig, after: ExperienceConfig): string[] {
   const changes: string[] = [];
   const names = (e: ExperienceConfig): string[] => (e.variations ?? []).map((v) => v.name);
+  const banditBoth = before.allocation === 'bandit' && after.allocation === 'bandit';
   if (!same(names(before), names(after))) changes.push(`variations ${names(before).join('/')} → ${names(after).join('/')}`);
-  else if (!same(weightsOf(before), weightsOf(after))) {
+  else if ((before.allocation ?? 'fixed') !== (after.allocation ?? 'fixed')) {
+    changes.push(`allocation ${before.allocation ?? 'fixed'} → ${after.allocation ?? 'fixed'}`);
+  }
+  // A bandit's weights are its own to move: its reweights are recorded beside the phase, never as one.
+  else if (!banditBoth && !same(weightsOf(before), weightsOf(after))) {
     const weights = (e: ExperienceConfig): string => Object.values(weightsOf(e)).join('/');
     changes.push(`weights ${weights(before)} → ${weights(after)}`);
   }

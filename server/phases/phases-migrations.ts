@@ -20,11 +20,33 @@ CREATE TABLE experiment_phases (
 );
 `;
 
+// A bandit's reweights: each time the service moved a bandit's weights (server/bandits/), when, to what, what each arm's
+// posterior was, and the experience's version the write made. They never start a phase: results stratify a phase by
+// the periods between its reweights.
+const reweights = (t: { int: string }): string => `
+CREATE TABLE bandit_reweights (
+  project TEXT NOT NULL,
+  experience TEXT NOT NULL,
+  at ${t.int} NOT NULL,
+  weights TEXT NOT NULL,
+  arms TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  PRIMARY KEY (project, experience, at)
+);
+`;
+
 export const PHASES_MIGRATIONS: readonly Migration[] = [
   {
     version: 17,
     name: 'phases: the phases of each experiment (start, end, weights, version, reason)',
     sqlite: phases({ int: 'INTEGER' }),
     postgres: phases({ int: 'BIGINT' }),
+  },
+  {
+    version: 27,
+    name: 'phases: the reweights of each bandit (time, weights, the posterior each arm had)',
+    sqlite: reweights({ int: 'INTEGER' }),
+    postgres: reweights({ int: 'BIGINT' }),
   },
 ];
