@@ -91,11 +91,14 @@ function* impressionCounts(project: string, feedId: number, from: number, to: nu
 const CONVERSIONS = `SELECT e.profile_id, ${EVENT_TIME} AS at, e.product_id, ${DATA} AS data
   FROM events e WHERE e.project = ? AND e.name = ? AND e.received_at >= ? AND ${EVENT_TIME} >= ? AND ${EVENT_TIME} < ?`;
 
-/** Rows of CARD_EVENTS whose product is in the issued list, each at its place there. */
-function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<(Omit<CardEvent, 'person'> & { profileId: string })[]> {
+/**
+ * Rows of CARD_EVENTS whose product is in the issued list, each at its place there. `person` holds the profile id
+ * until the people are known, then its person (feedReportProgram replaces it in place).
+ */
+function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<CardEvent[]> {
   const { values = [] } = yield valuesOp(sql, ...params);
   const lists = new Map<string, string[]>();
-  const out: (Omit<CardEvent, 'person'> & { profileId: string })[] = [];
+  const out: CardEvent[] = [];
   for (const [profileId, at, productId, feedId, strategy, products] of values) {
     if (productId === null || productId === undefined) continue;
     const text = str(products);
@@ -103,7 +106,7 @@ function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<(Omit<CardE
     if (list === undefined) lists.set(text, (list = JSON.parse(text) as string[]));
     const index = list.indexOf(str(productId));
     if (index < 0) continue;
-    out.push({ profileId: str(profileId), at: num(at), productId: str(productId), feedId: num(feedId), strategy: str(strategy), position: index + 1 });
+    out.push({ person: str(profileId), at: num(at), productId: str(productId), feedId: num(feedId), strategy: str(strategy), position: index + 1 });
   }
   return out;
 }
@@ -111,9 +114,11 @@ function* cardEvents(sql: string, ...params: SqlValue[]): SqlProgram<(Omit<CardE
 const CURRENCY = /^[A-Za-z]{3}$/;
 
 /** A conversion's data as the SDK sends it; a price that is not a finite number ≥ 0 is no price. */
-function conversionOf(kind: Conversion['kind'], at: number, productId: string, data: Record<string, unknown> | undefined): Omit<Conversion, 'person'> {
+function conversionOf(
+  kind: Conversion['kind'], profileId: string, at: number, productId: string, data: Record<string, unknown> | undefined,
+): Conversion {
   const quantity = Number(data?.quantity);
-  const c: Omit<Conversion, 'person'> = { kind, at, productId, quantity: quantity > 0 && Number.isFinite(quantity) ? quantity : 1 };
+  const c: Conversion = { kind, person: profileId, at, productId, quantity: quantity > 0 && Number.isFinite(quantity) ? quantity : 1 };
   const price = data?.price;
   if (typeof price === 'number' && Number.isFinite(price) && price >= 0) c.price = price;
   const currency = data?.currency;
@@ -123,12 +128,12 @@ function conversionOf(kind: Conversion['kind'], at: number, productId: string, d
 
 function* conversions(
   project: string, name: string, kind: Conversion['kind'], from: number, to: number, clicked: Set<string>,
-): SqlProgram<(Omit<Conversion, 'person'> & { profileId: string })[]> {
+): SqlProgram<Conversion[]> {
   const { values = [] } = yield valuesOp(CONVERSIONS, project, name, from, from, to);
-  const out: (Omit<Conversion, 'person'> & { profileId: string })[] = [];
+  const out: Conversion[] = [];
   for (const [profileId, at, productId, data] of values) {
     if (productId === null || productId === undefined || !clicked.has(str(productId))) continue;
-    out.push({ ...conversionOf(kind, num(at), str(productId), parseData(data)), profileId: str(profileId) });
+    out.push(conversionOf(kind, str(profileId), num(at), str(productId), parseData(data)));
   }
   return out;
 }
@@ -190,18 +195,17 @@ function* feedReportProgram(args: FeedReportArgs): SqlProgram<FeedReportNumbers>
   const clicked = new Set(clicks.map((c) => c.productId));
   const carts = yield* conversions(project, 'Added to cart', 'cart', from, to, clicked);
   const orders = yield* conversions(project, 'Product ordered', 'order', from, to, clicked);
-  const personOf = yield* personGraphProgram(project, new Set([...clicks, ...carts, ...orders].map((e) => e.profileId)));
+  const read: { person: unknown }[][] = [clicks, carts, orders];
+  const personOf = yield* personGraphProgram(project, new Set(read.flatMap((events) => events.map((e) => e.person as string))));
+  // Each event's profile id becomes its person, in place.
+  for (const events of read) for (const e of events) e.person = personOf(e.person as string);
   const unpriced = [...new Set(orders.filter((o) => o.price === undefined || o.currency === undefined).map((o) => o.productId))].sort();
   const catalogPrice = yield* catalogPrices(project, unpriced);
-  const withPerson = <T extends { profileId: string }>(e: T): Omit<T, 'profileId'> & { person: unknown } => {
-    const { profileId, ...rest } = e;
-    return { ...rest, person: personOf(profileId) };
-  };
   return feedReport({
     feedId, from, to, ...(args.by !== undefined ? { by: args.by } : {}),
     impressions,
-    clicks: clicks.map(withPerson),
-    conversions: [...carts, ...orders].map(withPerson),
+    clicks,
+    conversions: [...carts, ...orders],
     windowMs,
     catalogPrice,
   });
