@@ -3,7 +3,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { adminFetch, fill, find, get, keyApi, recordRequests, text, unique, until } from './admin-test-helpers.js';
-import type { SvcAdminAudit } from './audit-log.js';
+import { weightChanges, type SvcAdminAudit } from './audit-log.js';
 import { defineAdmin } from './define-admin.js';
 
 defineAdmin();
@@ -116,5 +116,12 @@ describe('<svc-admin-audit>', () => {
     await until(() => el.status === 'ready' || el.status === 'empty', 'the log');
     expect(document.documentElement.scrollWidth).to.be.at.most(390);
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('a bandit\'s reweight in the audit log', () => {
+  it('reads as each arm\'s weight before and after', () => {
+    const arms = (a: number, b: number) => ({ variations: [{ name: 'feed-1', weight: a }, { name: 'feed-2', weight: b }] });
+    expect(weightChanges({ before: arms(50, 50), after: arms(12.5, 87.5) })).to.equal('feed-1 50 → 12.5, feed-2 50 → 87.5');
   });
 });

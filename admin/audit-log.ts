@@ -282,7 +282,8 @@ export class SvcAdminAudit extends ApiView {
     const summary = access ? accessChange(entry, (at) => until.format(new Date(at)))
       : entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
         : entry.action === 'stop' ? `Stopped by the service: ${stopReason(entry.after?.stoppedBy as AutomaticStop | undefined)}`
-          : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
+          : entry.action === 'reweight' ? `Reweighted by the bandit: ${weightChanges(entry)}`
+            : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action} data-kind=${entry.kind}>
       <td>${label('Time')}<time datetime=${entry.at}>${time.format(new Date(entry.at))}</time></td>
       <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor?.via === 'service' ? ' (by the service)' : nothing}${entry.actor
@@ -325,6 +326,14 @@ export function shown(value: unknown, field = ''): string {
   if (value !== undefined) return JSON.stringify(value);
   const fallback = DEFAULTS[field];
   return fallback === undefined ? 'absent' : `${fallback} (default)`;
+}
+
+/** A bandit's reweight as each arm's weight before and after: `feed-1 50 → 12.5, feed-2 50 → 87.5`. */
+export function weightChanges(entry: Pick<AuditEntry, 'before' | 'after'>): string {
+  const weights = (item: Record<string, unknown> | null): Map<string, unknown> => new Map(
+    ((item?.variations ?? []) as { name: string; weight: number }[]).map((v) => [v.name, v.weight]));
+  const before = weights(entry.before);
+  return [...weights(entry.after)].map(([arm, weight]) => `${arm} ${String(before.get(arm) ?? '–')} → ${String(weight)}`).join(', ');
 }
 
 /** Why the service stopped an experiment, in a sentence with its numbers. */

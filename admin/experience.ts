@@ -81,8 +81,11 @@ export interface AuditEntry {
    */
   /** `via: 'service'`: the service did it in the background for this person or key (a privacy request's progress). */
   actor?: { type: 'person' | 'key'; id: string; name: string; role?: string; ip?: string; userAgent?: string; via?: 'service' };
-  /** `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why). */
-  action: 'create' | 'update' | 'delete' | 'stop';
+  /**
+   * `stop`: the service stopped an experiment by itself (`after.stoppedBy` says why); `reweight`: a bandit's weights
+   * moved by the service.
+   */
+  action: 'create' | 'update' | 'delete' | 'stop' | 'reweight';
   kind: 'experience' | 'metric' | 'feed' | 'erasure' | 'export';
   name: string;
   before: Record<string, unknown> | null;

@@ -32,6 +32,7 @@ import { consoleHeaders } from './http/console-headers.js';
 import { resultsRoute } from './results/results-route.js';
 import { ExposureIndexer } from './results/exposure-indexer.js';
 import { GuardrailWatch } from './guardrails/guardrail-watch.js';
+import { BanditWatch } from './bandits/bandit-watch.js';
 import { ResultsService } from './results/results-service.js';
 import { PrivacyRunner, type PrivacyRunnerOptions } from './privacy/privacy-runner.js';
 import { privacyRoutes } from './privacy/privacy-routes.js';
@@ -96,6 +97,8 @@ export interface BuildAppOptions {
   retentionIntervalMs?: number;
   /** How often this node looks at running experiments' guardrails, to stop one a variation harms (default 10 min). */
   guardrailIntervalMs?: number;
+  /** How often this node looks at running bandits, to reweight those due on their cadence (default 1 min). */
+  banditIntervalMs?: number;
   /** Console sessions' idle and absolute timeouts (default 60 minutes idle, 12 hours in all). */
   sessionTimeouts?: Partial<SessionTimeouts>;
   /** Failed sign-ins allowed per account and per client IP in a window (default 10 and 50 in 15 minutes). */
@@ -237,6 +240,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),
   });
   app.addHook('onClose', () => guardrails.close());
+  const bandits = new BanditWatch({ ...ctx, results }, {
+    now, logger: app.log, ...(options.banditIntervalMs !== undefined ? { intervalMs: options.banditIntervalMs } : {}),
+  });
+  app.addHook('onClose', () => bandits.close());
   resultsRoute(app, {
     ...ctx,
     // A reader's look at a running experiment's current phase is a look the guardrails act on too.
@@ -266,6 +273,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   retention.start();
   exposureIndex.start();
   guardrails.start();
+  bandits.start();
 
   return app;
 }

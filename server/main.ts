@@ -58,8 +58,10 @@ async function main(): Promise<void> {
   let proxies: number;
   let port: number;
   let guardrailIntervalMs: number | undefined;
+  let banditIntervalMs: number | undefined;
   try {
     guardrailIntervalMs = parseInterval(process.env.GUARDRAIL_INTERVAL_MS, 'GUARDRAIL_INTERVAL_MS');
+    banditIntervalMs = parseInterval(process.env.BANDIT_INTERVAL_MS, 'BANDIT_INTERVAL_MS');
     cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
     proxies = parseProxyHops(process.env.TRUST_PROXY);
     port = parsePort(process.env.PORT);
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     warm: true,
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
     ...(guardrailIntervalMs !== undefined ? { guardrailIntervalMs } : {}),
+    ...(banditIntervalMs !== undefined ? { banditIntervalMs } : {}),
   });
 
   // A field the service does not know is ignored, and is most often a misspelt setting: said, not refused.

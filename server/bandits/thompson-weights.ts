@@ -8,7 +8,7 @@ export interface ArmPosterior {
   name: string;
   /** Posterior mean of the per-unit value; null without units. */
   mean: number | null;
-  /** Standard deviation of that mean; null (or 0 units) when it cannot be estimated yet. */
+  /** Standard deviation of that mean; null (or 0 units) when it cannot be estimated yet; 0 says nothing of the spread. */
   stddev: number | null;
 }
 
@@ -42,7 +42,7 @@ const DEFAULT_DRAWS = 10_000;
 export function thompsonWeights(arms: readonly ArmPosterior[], options: ThompsonOptions): ThompsonWeights {
   const k = arms.length;
   const draws = options.draws ?? DEFAULT_DRAWS;
-  const known = arms.every((a) => a.mean !== null && a.stddev !== null && Number.isFinite(a.stddev) && a.stddev >= 0);
+  const known = arms.every((a) => a.mean !== null && a.stddev !== null && Number.isFinite(a.stddev) && a.stddev > 0);
   const wins = new Array<number>(k).fill(0);
   if (!known || k === 0) wins.fill(1);
   else {

@@ -61,6 +61,12 @@ export interface ItemWrite {
    * another) can slip an item in between the check and the write (an experience naming a feed being deleted).
    */
   check?: (stored: readonly StoredItem[]) => void;
+  /**
+   * Runs inside the transaction after `If-Match` and `check` held, where every other writer of the project waits: throws
+   * (a ServiceError) to refuse the write on what the database holds then (a bandit's reweight that another node made
+   * since this one looked).
+   */
+  guard?: () => SqlProgram<void>;
   keyId: string;
   /** Who made the change, for the audit log. */
   actor?: AuditActor;
@@ -111,6 +117,7 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
       const stored = yield op('SELECT project, kind, name, version, item FROM managed_items WHERE project = ? ORDER BY kind, updated_at, name', project);
       write.check(stored.rows.map(storedItem));
     }
+    if (write.guard) yield* write.guard();
     const version = current + 1;
     // The count of re-randomisations is the service's: carried over from the stored item, one more when asked.
     if (kind === 'experience' && write.item !== null) {

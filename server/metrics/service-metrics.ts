@@ -33,6 +33,7 @@ export class ServiceMetrics {
   readonly exposuresWritten: Counter;
   readonly srmMismatches: Counter<'project' | 'experience'>;
   readonly automaticStops: Counter<'project' | 'experience' | 'rule'>;
+  readonly banditReweights: Counter<'project' | 'experience' | 'reason'>;
   readonly resultsDuration: Histogram;
 
   /** `modelsBehind`: what `svc_model_events_behind` reads when scraped (the app's model applier). */
@@ -90,6 +91,12 @@ export class ServiceMetrics {
       name: 'svc_experiments_stopped_automatically_total',
       help: 'Experiments the service stopped by itself, by rule (guardrail harmed, sample-ratio mismatch).',
       labelNames: ['project', 'experience', 'rule'],
+      registers: [this.registry],
+    });
+    this.banditReweights = new Counter({
+      name: 'svc_bandit_reweights_total',
+      help: 'Bandit reweights this node made, by reason (exploration: weights set equal; thompson: drawn from the arms\' posteriors).',
+      labelNames: ['project', 'experience', 'reason'],
       registers: [this.registry],
     });
     this.resultsDuration = new Histogram({

@@ -46,6 +46,13 @@ export function* reweightsProgram(project: string, experience: string, since: nu
   }));
 }
 
+/** When the experiment's last reweight at or after `since` (epoch ms) was made; null: none since then. */
+export function* lastReweightProgram(project: string, experience: string, since: number): SqlProgram<number | null> {
+  const { rows } = yield op('SELECT MAX(at) AS at FROM bandit_reweights WHERE project = ? AND experience = ? AND at >= ?', project, experience, since);
+  const at = rows[0]?.at;
+  return at === null || at === undefined ? null : Number(at);
+}
+
 /** Reads an experiment's reweights, oldest first. */
 export function readReweights(storage: Storage, project: string, experience: string, since: number | null = null): Promise<StoredReweight[]> {
   return storage.run(() => reweightsProgram(project, experience, since));
