@@ -134,13 +134,17 @@ function dailySeries(ctx: ReportContext, all: Int32Array): SeriesPoint[] {
   return points;
 }
 
+/** The experiment's analysis settings; with guardrails, their harm test (sequential, so tuned, either way) and family. */
 function analysisOf(experience: ExperimentConfig): ResultsAnalysis {
   const sequential = experience.sequential === true;
+  const tuning = experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING;
+  const family = (experience.guardrails ?? []).length * Math.max(0, experience.variations.length - 1);
   return {
     alpha: experience.alpha ?? DEFAULT_ALPHA,
     interval: sequential ? 'sequential' : 'fixed-horizon',
-    ...(sequential ? { sequentialTuning: experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING } : {}),
+    ...(sequential ? { sequentialTuning: tuning } : {}),
     correction: experience.correction ?? 'none',
+    ...(family > 0 ? { harmTest: { test: 'sequential-one-sided', tuning, correction: 'holm-bonferroni', family } } : {}),
   };
 }
 
@@ -202,7 +206,9 @@ function pick(values: Float64Array, members: Int32Array): Float64Array {
 }
 
 function optionsOf(ctx: ReportContext, metric: MetricConfig): CompareOptions {
-  const { alpha, interval, sequentialTuning } = ctx.analysis;
+  const { alpha, interval, harmTest } = ctx.analysis;
+  // The harm test is sequential under fixed-horizon intervals too: it takes the experiment's tuning either way.
+  const sequentialTuning = harmTest?.tuning ?? ctx.analysis.sequentialTuning;
   return {
     alpha, sequential: interval === 'sequential', ...(sequentialTuning !== undefined ? { sequentialTuning } : {}),
     inverse: metric.inverse === true, guardrail: ctx.roles.get(metric.name) === 'guardrail',
@@ -342,10 +348,11 @@ function cupedFigures(theta: number, centre: number, control: Adjusted, treatmen
 }
 
 /**
- * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's when the
- * experiment names no goals) by the analysis' correction, and marks each comparison significant when its (adjusted)
- * p-value is below alpha: the relative comparisons as one family, the absolute ones as another (the absolute view
- * stands on its own tests). Secondary metrics and guardrails are judged on their own p-values, as GrowthBook does.
+ * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's but the
+ * guardrails' when the experiment names no goals) by the analysis' correction, and marks each comparison significant
+ * when its (adjusted) p-value is below alpha: the relative comparisons as one family, the absolute ones as another.
+ * Guardrails (their decision is the harm test, with its own family) and secondary metrics beside goals are judged on
+ * their own p-values, as GrowthBook does.
  */
 export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, MetricRole>, family: readonly MetricResult[][]): void {
   const hasGoals = [...roles.values()].includes('goal');
@@ -353,7 +360,8 @@ export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, Metr
   const alone: VariationStats[] = [];
   for (const metrics of family) {
     for (const metric of metrics) {
-      for (const v of metric.variations.slice(1)) (!hasGoals || metric.role === 'goal' ? tested : alone).push(v);
+      const corrected = hasGoals ? metric.role === 'goal' : metric.role !== 'guardrail';
+      for (const v of metric.variations.slice(1)) (corrected ? tested : alone).push(v);
     }
   }
   const none: ResultsAnalysis = { ...analysis, correction: 'none' };
