@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { ExperienceConfig } from '../../server/config/config-types.js';
 import { holmBonferroni } from '../../server/results/corrections.js';
 import { describeStop, guardrailVerdict } from '../../server/guardrails/guardrail-verdict.js';
+import { simulateGuardrailFamily } from '../../bench/guardrail-family-bench.js';
 import type { MetricResult, ResultsAnswer } from '../../wire/results-answer.js';
 
 const AT = '2026-11-26T10:00:00.000Z';
@@ -93,5 +94,20 @@ describe('the automatic stop corrects for its family of guardrail × challenger 
     const stop = guardrailVerdict(experiment(['errors', 'latency']), report([guardrail('errors', [0.9, 0]), guardrail('latency', [0.9, 0.9])]), AT);
     assert.equal(stop?.variation, 'calm');
     assert.equal(stop?.pValueAdjusted, 0);
+  });
+});
+
+describe('simulated A/A experiments with 5 guardrails × 3 challengers, read daily for 28 days (300, fixed seed)', () => {
+  const experiments = 300;
+  const result = simulateGuardrailFamily({ experiments, seed: 11 });
+  const bound = result.alpha + 2 * Math.sqrt((result.alpha * (1 - result.alpha)) / experiments);
+
+  it('the verdict, Holm across the 15 tests, stops within alpha and its Monte-Carlo error', () => {
+    assert.ok(result.tests > experiments * 15, `${result.tests} harm tests`);
+    assert.ok(result.stopped <= bound, `stopped ${result.stopped} > ${bound}`);
+  });
+
+  it('each harm test alone, the stop before the correction, would stop several times alpha of them', () => {
+    assert.ok(result.anyAlone >= 2 * result.alpha, `any alone ${result.anyAlone}`);
   });
 });
