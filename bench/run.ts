@@ -16,6 +16,9 @@ console.log('');
 // Decisions before speed: A/A and A/B experiments read every day, fixed-horizon against sequential (a few seconds).
 console.log(formatPeekingBench(...runPeekingBench(Number(process.env.BENCH_PEEKING_EXPERIMENTS ?? 2000))));
 console.log('');
+const { formatGuardrailFamilyBench, simulateGuardrailFamily } = await import('./guardrail-family-bench.js');
+console.log(formatGuardrailFamilyBench(simulateGuardrailFamily({ experiments: Number(process.env.BENCH_GUARDRAIL_EXPERIMENTS ?? 1000) })));
+console.log('');
 
 // What the recommendations holdout tells: simulated shops with and without an effect, through the service (minutes).
 const { formatHoldoutBench, runHoldoutBench } = await import('./holdout-bench.js');

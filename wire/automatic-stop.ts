@@ -11,7 +11,17 @@ export interface AutomaticStop {
   variation?: string;
   uplift?: number | null;
   ci?: [number, number] | null;
+  /** `guardrail`: the harm test's own p-value (the comparison alone). */
   pValue?: number | null;
+  /**
+   * `guardrail`: the p-value the stop was decided on, `pValue` adjusted by `correction` across the family of every
+   * guardrail × challenger (below alpha: a stop).
+   */
+  pValueAdjusted?: number;
+  /** `guardrail`: how many tests of harm the family holds: the experiment's guardrails × its challengers. */
+  familySize?: number;
+  /** `guardrail`: the correction across the family. */
+  correction?: 'holm-bonferroni';
   units?: number;
   phase?: number;
   /** `srm`: the test's p-value. */

@@ -26,6 +26,23 @@ export interface ResultsAnalysis {
   correction: PValueCorrection;
   /** With `sequential`: what the tuning costs at the units the answer has. */
   sequential?: SequentialReach;
+  /** When the experiment names guardrails: how each guardrail × challenger is tested for harm, and stopped on. */
+  harmTest?: HarmTest;
+}
+
+/**
+ * The guardrails' test of harm, whatever `interval` says (each challenger's `harm`), and the automatic stop's
+ * correction across them.
+ */
+export interface HarmTest {
+  /** gbstats' one-sided sequential test on the absolute difference: always valid, so safe to look at every day. */
+  test: 'sequential-one-sided';
+  /** Its tuning parameter: the experiment's `sequentialTuning` (default 5,000), sequential intervals or not. */
+  tuning: number;
+  /** The stop's correction across the family (each `harm.pValue` and `harmed` is the comparison's own). */
+  correction: 'holm-bonferroni';
+  /** The family's size: the experiment's guardrails × challengers. */
+  family: number;
 }
 
 /**
@@ -115,7 +132,10 @@ export interface VariationStats {
 /** A guardrail's test of harm: H1 the variation moves the metric the bad way (down, or up for an inverse metric). */
 export interface GuardrailHarm {
   pValue: number | null;
-  /** pValue < alpha: the variation harms the guardrail. */
+  /**
+   * pValue < alpha: the variation harms the guardrail, by this comparison alone. The automatic stop corrects across
+   * the experiment's guardrails × challengers (`analysis.harmTest`).
+   */
   harmed: boolean;
 }
 

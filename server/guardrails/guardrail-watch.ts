@@ -41,7 +41,8 @@ export interface WatchedStop {
 /**
  * Looks at every running experiment that has guardrails (or `stopOnSrm`) every `intervalMs`: computes its current
  * phase's guardrails and, when a variation harms one by the one-sided sequential test (safe at any rhythm of looks),
- * or when `stopOnSrm` and the phase's split mismatches its weights, stops the whole experiment through the management
+ * its p-value adjusted across every guardrail × challenger (guardrail-verdict.ts), or when `stopOnSrm` and the
+ * phase's split mismatches its weights, stops the whole experiment through the management
  * write (status `stopped`, `stoppedBy` with the rule and the numbers, audit action `stop` by `service`). A mismatch
  * without `stopOnSrm` is logged and counted, never acted on. Every node watches; the write's `If-Match` lets one stop
  * it, and an edit made meanwhile wins (the next look sees the edited experiment).

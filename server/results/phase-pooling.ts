@@ -81,9 +81,11 @@ function unitsOf(variations: readonly VariationUnits[], name: string): number {
 function pooledMetric(name: string, sections: readonly MetricResult[][], control: string, analysis: ResultsAnalysis): MetricResult {
   const phases = sections.map((metrics) => metrics.find((m) => m.name === name)).filter((m): m is MetricResult => m !== undefined);
   const first = phases[phases.length - 1] as MetricResult;
+  // The harm test takes the experiment's tuning under fixed-horizon intervals too.
+  const tuning = analysis.harmTest?.tuning ?? analysis.sequentialTuning;
   const options: CompareOptions = {
     alpha: analysis.alpha, sequential: analysis.interval === 'sequential', inverse: first.inverse,
-    guardrail: first.role === 'guardrail', ...(analysis.sequentialTuning !== undefined ? { sequentialTuning: analysis.sequentialTuning } : {}),
+    guardrail: first.role === 'guardrail', ...(tuning !== undefined ? { sequentialTuning: tuning } : {}),
   };
   const statsOf = (m: MetricResult, v: string): VariationStats | undefined => m.variations.find((x) => x.name === v);
   const variations = first.variations.map((v): VariationStats => {

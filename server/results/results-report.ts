@@ -45,6 +45,8 @@ interface CappedValues {
   post: Float64Array;
   pre: Float64Array | null;
   cap?: MetricCap;
+  /** The values as read, before any cap: a day of the series caps them anew. */
+  read: MetricValues;
 }
 
 /** The phase a report answers: its number, every phase of the experiment, and its weights by variation name. */
@@ -108,9 +110,12 @@ const DAY_MS = 86_400_000;
 
 /**
  * The report's sections as they stood at the end of each UTC day, from the day of the first exposure to that of the
- * last: over the units first exposed before the day's end (cumulative), each day judged on its own.
+ * last: over the units first exposed before the day's end (cumulative), each day judged on its own, and a percentile
+ * cap computed over those units only (a day's point never sees units that came later).
  */
 function dailySeries(ctx: ReportContext, all: Int32Array): SeriesPoint[] {
+  const read = [...ctx.values.values()].map((v) => v.read);
+  const byUnits = read.some((v) => v.metric.cap?.type === 'percentile');
   const order = Array.from(all).sort((a, b) => (ctx.units.first[a] as number) - (ctx.units.first[b] as number));
   if (order.length === 0) return [];
   const firstDay = Math.floor((ctx.units.first[order[0] as number] as number) / DAY_MS);
@@ -121,20 +126,25 @@ function dailySeries(ctx: ReportContext, all: Int32Array): SeriesPoint[] {
     const end = (day + 1) * DAY_MS;
     while (taken < order.length && (ctx.units.first[order[taken] as number] as number) < end) taken++;
     const members = Int32Array.from(order.slice(0, taken));
-    const point = section(ctx, members);
+    const known = byUnits ? { ...ctx, values: capped(read, members) } : ctx;
+    const point = section(known, members);
     judge(ctx.analysis, ctx.roles, [point.metrics]);
     points.push({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), units: members.length, ...point });
   }
   return points;
 }
 
+/** The experiment's analysis settings; with guardrails, their harm test (sequential, so tuned, either way) and family. */
 function analysisOf(experience: ExperimentConfig): ResultsAnalysis {
   const sequential = experience.sequential === true;
+  const tuning = experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING;
+  const family = (experience.guardrails ?? []).length * Math.max(0, experience.variations.length - 1);
   return {
     alpha: experience.alpha ?? DEFAULT_ALPHA,
     interval: sequential ? 'sequential' : 'fixed-horizon',
-    ...(sequential ? { sequentialTuning: experience.sequentialTuning ?? DEFAULT_SEQUENTIAL_TUNING } : {}),
+    ...(sequential ? { sequentialTuning: tuning } : {}),
     correction: experience.correction ?? 'none',
+    ...(family > 0 ? { harmTest: { test: 'sequential-one-sided', tuning, correction: 'holm-bonferroni', family } } : {}),
   };
 }
 
@@ -160,15 +170,15 @@ function sumUnits(variations: readonly VariationUnits[]): number {
   return variations.reduce((total, v) => total + v.units, 0);
 }
 
-/** Each metric's values capped as it says, the cap computed over all the experiment's units. */
-function capped(values: readonly MetricValues[]): Map<string, CappedValues> {
+/** Each metric's values capped as it says, a percentile over the units `over` (default: all the experiment's). */
+function capped(values: readonly MetricValues[], over?: Int32Array): Map<string, CappedValues> {
   return new Map(values.map((v) => {
     const { metric } = v;
-    if (metric.cap === undefined) return [metric.name, { metric, post: v.post, pre: v.pre }];
-    const at = capValueOf(metric.cap, v.post);
+    if (metric.cap === undefined) return [metric.name, { metric, post: v.post, pre: v.pre, read: v }];
+    const at = capValueOf(metric.cap, over === undefined ? v.post : pick(v.post, over));
     const cap: MetricCap = { type: metric.cap.type, value: metric.cap.value, capValue: at };
-    if (at === null) return [metric.name, { metric, post: v.post, pre: v.pre, cap }];
-    return [metric.name, { metric, post: capAt(v.post, at), pre: v.pre === null ? null : capAt(v.pre, at), cap }];
+    if (at === null) return [metric.name, { metric, post: v.post, pre: v.pre, cap, read: v }];
+    return [metric.name, { metric, post: capAt(v.post, at), pre: v.pre === null ? null : capAt(v.pre, at), cap, read: v }];
   }));
 }
 
@@ -196,7 +206,9 @@ function pick(values: Float64Array, members: Int32Array): Float64Array {
 }
 
 function optionsOf(ctx: ReportContext, metric: MetricConfig): CompareOptions {
-  const { alpha, interval, sequentialTuning } = ctx.analysis;
+  const { alpha, interval, harmTest } = ctx.analysis;
+  // The harm test is sequential under fixed-horizon intervals too: it takes the experiment's tuning either way.
+  const sequentialTuning = harmTest?.tuning ?? ctx.analysis.sequentialTuning;
   return {
     alpha, sequential: interval === 'sequential', ...(sequentialTuning !== undefined ? { sequentialTuning } : {}),
     inverse: metric.inverse === true, guardrail: ctx.roles.get(metric.name) === 'guardrail',
@@ -336,10 +348,11 @@ function cupedFigures(theta: number, centre: number, control: Adjusted, treatmen
 }
 
 /**
- * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's when the
- * experiment names no goals) by the analysis' correction, and marks each comparison significant when its (adjusted)
- * p-value is below alpha: the relative comparisons as one family, the absolute ones as another (the absolute view
- * stands on its own tests). Secondary metrics and guardrails are judged on their own p-values, as GrowthBook does.
+ * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's but the
+ * guardrails' when the experiment names no goals) by the analysis' correction, and marks each comparison significant
+ * when its (adjusted) p-value is below alpha: the relative comparisons as one family, the absolute ones as another.
+ * Guardrails (their decision is the harm test, with its own family) and secondary metrics beside goals are judged on
+ * their own p-values, as GrowthBook does.
  */
 export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, MetricRole>, family: readonly MetricResult[][]): void {
   const hasGoals = [...roles.values()].includes('goal');
@@ -347,7 +360,8 @@ export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, Metr
   const alone: VariationStats[] = [];
   for (const metrics of family) {
     for (const metric of metrics) {
-      for (const v of metric.variations.slice(1)) (!hasGoals || metric.role === 'goal' ? tested : alone).push(v);
+      const corrected = hasGoals ? metric.role === 'goal' : metric.role !== 'guardrail';
+      for (const v of metric.variations.slice(1)) (corrected ? tested : alone).push(v);
     }
   }
   const none: ResultsAnalysis = { ...analysis, correction: 'none' };

@@ -48,7 +48,10 @@ export interface CompareOptions {
   alpha?: number;
   /** Always-valid sequential intervals and p-values instead of fixed-horizon ones. */
   sequential?: boolean;
-  /** The sequential tests' tuning parameter; default 5,000. */
+  /**
+   * The sequential tests' tuning parameter; default 5,000. The guardrails' harm test is sequential whatever
+   * `sequential` says, and uses it too.
+   */
   sequentialTuning?: number;
   /** Lower is better: chance to win and risk point that way. */
   inverse?: boolean;
@@ -159,8 +162,10 @@ export function compareStatistics(
 /**
  * A guardrail's test of harm on the absolute difference (defined where the relative one is not: a control that never
  * erred): gbstats' one-sided sequential test, whatever the experiment's own intervals, so that the service may look
- * every day and stop at the first harm without inflating its false alarms. H1: the treatment moves the metric the bad
- * way (down; up for an inverse metric). Neither side varying: harmed exactly when the difference is the bad way.
+ * every day and stop at the first harm without inflating its false alarms; tuned by `sequentialTuning` whether or not
+ * the experiment's intervals are sequential. H1: the treatment moves the metric the bad way (down; up for an inverse
+ * metric). Neither side varying: harmed exactly when the difference is the bad way. `harmed` is this test alone: the
+ * automatic stop corrects across all of an experiment's guardrails × challengers (server/guardrails/).
  */
 export function guardrailHarm(e: Estimate, options: CompareOptions, certain: boolean): GuardrailHarm {
   const alpha = options.alpha ?? DEFAULT_ALPHA;
