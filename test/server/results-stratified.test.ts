@@ -1,6 +1,7 @@
 // The bandit estimator on its own (server/results/stratified-estimate.ts): how periods become strata, the
 // post-stratified mean and its variance worked by hand, and the comparisons made from them.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { mergeStrata, stratifiedComparison, stratifiedEstimates, stratumWeights } from '../../server/results/stratified-estimate.js';
 import { summarizePairs, type PairSummary } from '../../server/results/unit-statistics.js';
@@ -110,5 +111,14 @@ describe('the post-stratified estimate', () => {
     assert.equal(c.uplift, null);
     close(c.absolute.effect, 0.5, 'absolute');
     assert.deepEqual(stratifiedEstimates(mergeStrata([[cell(), cell(1, 2)]]), false)[0], { units: 0, mean: null, variance: null });
+  });
+});
+
+describe('docs/bandit-statistics.md', () => {
+  it('names only files that exist', () => {
+    const markdown = readFileSync('docs/bandit-statistics.md', 'utf8');
+    const paths = [...markdown.matchAll(/`((?:bench|test|server|docs)\/[\w./-]+\.(?:ts|md))`/g)].map((m) => m[1] as string);
+    assert.ok(paths.length >= 8, `${paths.length} paths`);
+    for (const path of paths) assert.ok(existsSync(path), `${path} does not exist`);
   });
 });
