@@ -23,6 +23,7 @@ export interface ResultsAnalysis {
   engine?: 'frequentist' | 'bayesian';
   /** With `sequential`: the tuning parameter (the number of units the sequence is tightest around). */
   sequentialTuning?: number;
+  /** The correction for many comparisons; a bandit's default (none set) is `holm-bonferroni` across its challengers. */
   correction: PValueCorrection;
   /** With `sequential`: what the tuning costs at the units the answer has. */
   sequential?: SequentialReach;
@@ -127,6 +128,17 @@ export interface VariationStats {
   cuped?: CupedFigures;
   /** Guardrails: the one-sided sequential test that this variation harms the metric (safe to read every day). */
   harm?: GuardrailHarm;
+  /**
+   * A bandit's: the variation's mean stratified by the periods between reweights (each period weighted by its share
+   * of all units, docs/bandit-statistics.md), which the comparisons above are computed from; `mean` stays raw.
+   */
+  stratified?: StratifiedMean;
+}
+
+/** A mean estimated stratum by stratum, and its standard error (null when it cannot be estimated). */
+export interface StratifiedMean {
+  mean: number | null;
+  standardError: number | null;
 }
 
 /** A guardrail's test of harm: H1 the variation moves the metric the bad way (down, or up for an inverse metric). */
@@ -225,8 +237,12 @@ export interface ResultsAnswer {
   units: number;
   /** People exposed to more than one variation: left out of the units. */
   multipleExposures: number;
-  /** Sample ratio mismatch check: the units' split against the configured weights (weight-0 variations left out). */
-  srm: { pValue: number | null; mismatch: boolean };
+  /**
+   * Sample ratio mismatch check: the units' split against the configured weights (weight-0 variations left out). A
+   * bandit's (`expected: "per-period"`) is against the weights of each unit's period: each variation should have
+   * Σ over periods of the period's units × its weight there (`bandit.expectedUnits`).
+   */
+  srm: { pValue: number | null; mismatch: boolean; expected?: 'per-period' };
   analysis: ResultsAnalysis;
   variations: VariationUnits[];
   metrics: MetricResult[];
@@ -238,6 +254,23 @@ export interface ResultsAnswer {
    * analysed in the periods between them (before the first, between each two, after the last).
    */
   reweights?: ResultsReweight[];
+  /** A bandit: how the answered phase was analysed under its moving weights. */
+  bandit?: BanditAnalysis;
+}
+
+/**
+ * How a bandit's phase is analysed: its units in the periods between reweights, each variation's mean estimated period
+ * by period (`stratified`), and the split tested against each period's weights.
+ */
+export interface BanditAnalysis {
+  /** The decision metric its weights follow. */
+  metric: string;
+  /** The phase's periods: before its first reweight, between each two, after the last. */
+  periods: number;
+  /** The strata the means are estimated in: consecutive periods merged until each variation has 2 units in each. */
+  strata: number;
+  /** The units each variation should have by the weights of each unit's period (what `srm` tests against). */
+  expectedUnits: Record<string, number>;
 }
 
 /** One arm's posterior on the bandit's decision metric when a reweight drew the weights from it. */

@@ -1,5 +1,5 @@
 import { fail, finiteNumber, isObject, type Json } from './config-json.js';
-import type { BanditSettings, ExperienceConfig } from './config-types.js';
+import type { BanditSettings, ExperienceConfig, MetricConfig } from './config-types.js';
 
 // A bandit's settings: their shape, their defaults, and the checks that need the experiment around them.
 
@@ -57,18 +57,23 @@ export function validateBanditSettings(exp: Json, path: string): void {
 }
 
 /**
- * A bandit decides by one of the experiment's goals: `bandit.metric`, or the first goal when it names none.
+ * A bandit decides by one of the experiment's goals: `bandit.metric`, or the first goal when it names none; a mean per
+ * unit (binomial, count or sum), not a ratio, whose arms' posteriors would be ratios of two estimates. `metrics` are the
+ * project's.
  * @throws ConfigError at `…bandit.metric` (or `…goals` when the bandit has no goal to default to).
  */
-export function checkBanditMetric(experience: ExperienceConfig, path: string): void {
+export function checkBanditMetric(experience: ExperienceConfig, path: string, metrics: readonly MetricConfig[] = []): void {
   if (experience.allocation !== 'bandit') return;
   const goals = experience.goals ?? [];
   const metric = experience.bandit?.metric;
-  if (metric === undefined) {
-    if (goals.length === 0) fail(`${path}.goals`, 'a bandit needs a goal to decide by (or bandit.metric naming one of its goals)');
-    return;
+  if (metric === undefined && goals.length === 0) fail(`${path}.goals`, 'a bandit needs a goal to decide by (or bandit.metric naming one of its goals)');
+  if (metric !== undefined && !goals.includes(metric)) {
+    fail(`${path}.bandit.metric`, `"${metric}" is not one of the experiment's goals (${goals.join(', ') || 'none'})`);
   }
-  if (!goals.includes(metric)) fail(`${path}.bandit.metric`, `"${metric}" is not one of the experiment's goals (${goals.join(', ') || 'none'})`);
+  const decision = metric ?? (goals[0] as string);
+  if (metrics.find((m) => m.name === decision)?.type === 'ratio') {
+    fail(`${path}.bandit.metric`, `"${decision}" is a ratio metric: a bandit decides by a binomial, count or sum metric (a goal that is one)`);
+  }
 }
 
 /** A bandit experiment's settings with the defaults filled in; null when the experiment is not a bandit. */

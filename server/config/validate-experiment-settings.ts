@@ -70,7 +70,7 @@ export function checkExperimentMetrics(project: { experiences?: ExperienceConfig
         if (!names.has(name)) fail(`${path}.experiences[${i}].${field}[${j}]`, `no metric named "${name}" in metrics`);
       });
     }
-    checkBanditMetric(experience, `${path}.experiences[${i}]`);
+    checkBanditMetric(experience, `${path}.experiences[${i}]`, project.metrics);
   });
 }
 

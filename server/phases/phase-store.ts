@@ -2,7 +2,7 @@ import type { ExperienceConfig } from '../config/config-types.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import type { ResultsPhase } from '../../wire/results-answer.js';
-import { phaseStep, weightsOf } from './phase-step.js';
+import { isRunningExperiment, phaseStep, weightsOf } from './phase-step.js';
 
 /** A phase as stored: times in epoch ms (`startedAt` null: since the experiment's first exposure). */
 export interface StoredPhase {
@@ -79,7 +79,19 @@ export function* recordPhaseStep(write: ExperienceWrite): SqlProgram<void> {
     // A phase left open by a change made outside the API (the file's status edited): the new one closes it.
     yield op('UPDATE experiment_phases SET ended_at = ? WHERE project = ? AND experience = ? AND phase = ?', at, project, name, phase);
   }
+  else if (last === undefined && step.start === null && banditMoves(write.before, write.after)) {
+    // A bandit that ran from the file moves its weights for the first time: its phase is recorded now, open, with the
+    // weights it had, which results need for the units exposed before this first reweight.
+    yield insert(null, null, write.before as ExperienceConfig, write.beforeVersion, 'started');
+  }
   if (step.start !== null) yield insert(at, null, write.after as ExperienceConfig, write.version, step.start);
+}
+
+/** A running bandit whose weights this write moves (which keeps its phase: phase-step.ts). */
+function banditMoves(before: ExperienceConfig | null, after: ExperienceConfig | null): boolean {
+  return before !== null && after !== null && isRunningExperiment(before) && isRunningExperiment(after)
+    && before.allocation === 'bandit' && after.allocation === 'bandit'
+    && JSON.stringify(weightsOf(before)) !== JSON.stringify(weightsOf(after));
 }
 
 /**

@@ -1,25 +1,24 @@
-import type { BanditArm, ResultsAnswer } from '../../wire/results-answer.js';
+import type { BanditArm, ResultsAnswer, VariationStats } from '../../wire/results-answer.js';
 
-// Each arm's posterior on a bandit's decision metric, read from the current phase's results: the variation's mean and
-// the standard error of that mean (normal, as gbstats' bandits have it).
+// What a bandit learns from its results: each arm's posterior on the decision metric, as Thompson sampling draws from
+// it (server/bandits/thompson-weights.ts). Pure.
 
 /**
- * The arms of a bandit as the answer has them on `metric`, in the answer's order of variations (`probabilityBest` is
- * 0 until Thompson draws fill it in). An arm without units has neither mean nor spread.
- * @example armPosteriors(report, 'purchase') // → [{ name: 'feed-1', units: 120, mean: 0.05, stddev: 0.02, probabilityBest: 0 }, …]
+ * Each arm's posterior on `metric` from a results answer, in the answer's order: normal, with the arm's stratified
+ * mean and its standard error for a bandit's answer (`stratified`: the periods between reweights kept apart), or its
+ * raw mean and stddev/√units otherwise (one period: the same). Null mean and stddev without units; `probabilityBest`
+ * is 0, for the caller to fill from the draws.
+ * @throws RangeError when the answer has no results for `metric` (the caller asks for the decision metric).
+ * @example armPosteriors(answer, 'purchase') // → [{ name: 'control', units: 4100, mean: 0.0501, stddev: 0.0034, probabilityBest: 0 }, …]
  */
 export function armPosteriors(answer: ResultsAnswer, metric: string): BanditArm[] {
   const result = answer.metrics.find((m) => m.name === metric);
-  return answer.variations.map((variation) => {
-    const stats = result?.variations.find((v) => v.name === variation.name);
-    const units = stats?.units ?? 0;
-    const known = stats !== undefined && units > 0 && stats.mean !== null && stats.stddev !== null;
-    return {
-      name: variation.name,
-      units,
-      mean: known ? stats.mean : null,
-      stddev: known ? (stats.stddev as number) / Math.sqrt(units) : null,
-      probabilityBest: 0,
-    };
-  });
+  if (result === undefined) throw new RangeError(`armPosteriors: the answer has no results for metric "${metric}"`);
+  return result.variations.map((v) => ({ name: v.name, units: v.units, ...posterior(v), probabilityBest: 0 }));
+}
+
+function posterior(v: VariationStats): { mean: number | null; stddev: number | null } {
+  if (!(v.units > 0)) return { mean: null, stddev: null };
+  if (v.stratified !== undefined) return { mean: v.stratified.mean, stddev: v.stratified.standardError };
+  return { mean: v.mean, stddev: v.stddev === null ? null : v.stddev / Math.sqrt(v.units) };
 }

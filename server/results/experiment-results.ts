@@ -1,5 +1,8 @@
 import type { SqlProgram } from '../storage/sql-program.js';
+import { resolveBandit } from '../config/bandit-settings.js';
 import { answeredPhases, type StoredPhase } from '../phases/phase-store.js';
+import { reweightsProgram, type StoredReweight } from '../phases/reweight-store.js';
+import { banditPeriods, currentWeights } from './bandit-periods.js';
 import { exposedUnitsProgram } from './exposed-units.js';
 import { metricValuesProgram } from './metric-values.js';
 import { dimensionValuesProgram } from './unit-dimensions.js';
@@ -50,7 +53,18 @@ export function* experimentResultsProgram(
     ? undefined
     : { name: query.dimension, values: yield* dimensionValuesProgram(project, query.dimension, units) };
   const weights = phase.weights ?? Object.fromEntries(experience.variations.map((v) => [v.name, v.weight]));
+  const bandit = resolveBandit(experience);
+  const periods = bandit === null
+    ? undefined
+    : banditPeriods(bandit.metric, units.first, variations, weights, yield* phaseReweights(project, experience.name, phase));
   return buildReport(experience, units, values, query, {
-    phase: phase.phase, phases: answeredPhases(phase.phases, experience, units.earliest), weights,
+    phase: phase.phase, phases: answeredPhases(phase.phases, experience, units.earliest),
+    ...(periods === undefined ? { weights } : { weights: currentWeights(periods, variations), bandit: periods }),
   }, dimension);
+}
+
+/** A bandit's reweights during the phase (those of the phase's start up to its end), oldest first. */
+function* phaseReweights(project: string, experience: string, phase: PhaseWindow): SqlProgram<StoredReweight[]> {
+  const reweights = yield* reweightsProgram(project, experience, phase.from ?? null);
+  return phase.to === undefined ? reweights : reweights.filter((r) => r.at < (phase.to as number));
 }

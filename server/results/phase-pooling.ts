@@ -35,8 +35,9 @@ export function poolPhases(reports: readonly ResultsReport[], roles: ReadonlyMap
   const last = reports[reports.length - 1] as ResultsReport;
   const { analysis } = last;
   const variations = last.variations.map((v) => ({ ...v, units: sumOf(reports.map((r) => unitsOf(r.variations, v.name))) }));
-  // What each phase's weights expect of its units, summed: the split's test across phases.
+  // What each phase's weights expect of its units (a bandit's phase: its periods'), summed: the split's test across phases.
   const expected = last.variations.map((v) => sumOf(reports.map((r) => {
+    if (r.bandit !== undefined) return r.bandit.expectedUnits[v.name] ?? 0;
     const total = sumOf(r.variations.map((x) => x.weight));
     return total > 0 ? (r.units * (r.variations.find((x) => x.name === v.name)?.weight ?? 0)) / total : 0;
   })));
@@ -52,6 +53,8 @@ export function poolPhases(reports: readonly ResultsReport[], roles: ReadonlyMap
     metrics,
   };
   delete pooled.series;
+  delete pooled.bandit;
+  if (reports.some((r) => r.reweights !== undefined)) pooled.reweights = reports.flatMap((r) => r.reweights ?? []);
   judge(analysis, roles, [pooled.metrics]);
   if (last.dimensions) {
     const keys = [...new Set(reports.flatMap((r) => (r.dimensions ?? []).map((d) => d.value)))].sort();
@@ -122,9 +125,18 @@ function tested(e: Estimate, options: CompareOptions): Frequentist {
   return options.sequential ? twoSidedSequential(e, alpha, options.sequentialTuning) : twoSidedFixed(e, alpha);
 }
 
-/** A phase's side of a comparison, from its answer's moments (null without units or a stddev). */
+/**
+ * A phase's side of a comparison, from its answer's moments (null without units or a stddev); a bandit's phase, from
+ * its stratified mean and standard error (as the unit variance n·se² that gives back se²/n).
+ */
 function statisticOf(v: VariationStats | undefined): UnitStatistic | null {
-  if (!v || !(v.units > 0) || typeof v.mean !== 'number' || typeof v.stddev !== 'number') return null;
+  if (!v || !(v.units > 0)) return null;
+  if (v.stratified !== undefined) {
+    const { mean, standardError } = v.stratified;
+    if (mean === null || standardError === null) return null;
+    return { n: v.units, mean, variance: standardError * standardError * v.units, unadjustedMean: mean };
+  }
+  if (typeof v.mean !== 'number' || typeof v.stddev !== 'number') return null;
   return { n: v.units, mean: v.mean, variance: v.stddev * v.stddev, unadjustedMean: v.mean };
 }
 

@@ -3,6 +3,8 @@ import type {
   AbsoluteDifference, CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
   SequentialReach, SeriesPoint, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
+import { banditParts, type BanditPeriods } from './bandit-periods.js';
+import { banditMetricResult } from './bandit-report.js';
 import { capAt, capValueOf } from './capping.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
 import type { ExposedUnits } from './exposed-units.js';
@@ -38,6 +40,8 @@ interface ReportContext {
   /** Values per unit of every metric that counts events (those asked for and the parts of ratios), capped. */
   values: ReadonlyMap<string, CappedValues>;
   analysis: ResultsAnalysis;
+  /** A bandit's periods: its comparisons are stratified by them (bandit-report.ts). */
+  periods?: BanditPeriods;
 }
 
 interface CappedValues {
@@ -54,6 +58,8 @@ export interface ReportPhase {
   phase: number;
   phases: ResultsPhase[];
   weights: Readonly<Record<string, number>>;
+  /** A bandit's: the periods between its reweights during the phase (then `weights` are its current ones). */
+  bandit?: BanditPeriods;
 }
 
 /**
@@ -62,7 +68,8 @@ export interface ReportPhase {
  * `values`) each variation's moments, the non-control ones compared with the control (the first variation) by the
  * experiment's analysis settings, guardrails also tested for harm. `dimension: 'device'` adds the same per device of
  * the units' first exposure. A correction for many comparisons applies across the goal metrics × challengers (every
- * metric when the experiment names no goals), overall and across every dimension section's together.
+ * metric when the experiment names no goals), overall and across every dimension section's together. A bandit's
+ * (`phase.bandit`) comparisons are stratified by the periods between its reweights, its split tested per period.
  */
 export function buildReport(
   experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[],
@@ -73,6 +80,7 @@ export function buildReport(
   const weights = variations.map((v) => phase.weights[v.name] ?? 0);
   const ctx: ReportContext = {
     variations, weights, roles: query.roles, units, metrics: query.metrics, values: capped(values), analysis: analysisOf(experience),
+    ...(phase.bandit !== undefined ? { periods: phase.bandit } : {}),
   };
   const all = Int32Array.from(units.variation.keys());
   const overall = section(ctx, all);
@@ -88,6 +96,9 @@ export function buildReport(
     variations: overall.variations,
     metrics: overall.metrics,
   };
+  if (phase.bandit !== undefined) {
+    Object.assign(report, banditParts(phase.bandit, variations.map((v) => v.name), all, units.variation, overall.variations.map((v) => v.units)));
+  }
   judge(ctx.analysis, ctx.roles, [overall.metrics]);
   if (dimension !== undefined) {
     const byValue = new Map<string, number[]>();
@@ -143,7 +154,8 @@ function analysisOf(experience: ExperimentConfig): ResultsAnalysis {
     alpha: experience.alpha ?? DEFAULT_ALPHA,
     interval: sequential ? 'sequential' : 'fixed-horizon',
     ...(sequential ? { sequentialTuning: tuning } : {}),
-    correction: experience.correction ?? 'none',
+    // A bandit compares every arm with the control, and its reader acts on any winner: Holm keeps a false one within α.
+    correction: experience.correction ?? (experience.allocation === 'bandit' ? 'holm-bonferroni' : 'none'),
     ...(family > 0 ? { harmTest: { test: 'sequential-one-sided', tuning, correction: 'holm-bonferroni', family } } : {}),
   };
 }
@@ -189,7 +201,11 @@ function section(ctx: ReportContext, members: Int32Array): { variations: Variati
   const byVariation = groups.map((g) => Int32Array.from(g));
   return {
     variations: ctx.variations.map((v, i) => ({ name: v.name, weight: ctx.weights[i] as number, units: (byVariation[i] as Int32Array).length })),
-    metrics: ctx.metrics.map((m) => (m.type === 'ratio' ? ratioResult(ctx, m, byVariation) : metricResult(ctx, m, byVariation))),
+    metrics: ctx.metrics.map((m) => {
+      const result = m.type === 'ratio' ? ratioResult(ctx, m, byVariation) : metricResult(ctx, m, byVariation);
+      if (ctx.periods === undefined) return result;
+      return banditMetricResult(result, m, ctx.periods, byVariation, (name) => valuesOf(ctx, name).post, optionsOf(ctx, m));
+    }),
   };
 }
 
