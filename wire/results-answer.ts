@@ -285,6 +285,12 @@ export interface BanditArm {
   probabilityBest: number;
 }
 
+/**
+ * Why a bandit's weights moved: `exploration` (set equal while it explores), `thompson` (drawn from the arms'
+ * posteriors), `manual` (a person wrote them).
+ */
+export type ReweightReason = 'exploration' | 'thompson' | 'manual';
+
 /** A bandit's reweight: when the service moved the weights, to what, and from which posteriors. */
 export interface ResultsReweight {
   /** ISO 8601. */
@@ -292,5 +298,5 @@ export interface ResultsReweight {
   weights: Record<string, number>;
   arms: BanditArm[];
   /** Why these weights: `exploration` (equal, still exploring) or `thompson`. */
-  reason?: 'exploration' | 'thompson';
+  reason?: ReweightReason;
 }

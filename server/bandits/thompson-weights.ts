@@ -34,27 +34,32 @@ const DEFAULT_DRAWS = 10_000;
 
 /**
  * The weights Thompson sampling gives these arms: arm k gets minShare + (100 − K·minShare)·P(k is best), P estimated
- * by `draws` joint draws from the arms' normal posteriors. Arms whose posterior is not known yet (no units, no
- * spread) make every arm's chance equal: nothing has been learnt that could favour one.
+ * by `draws` joint draws from the arms' normal posteriors. An arm without units makes every arm's chance equal:
+ * nothing has been learnt that could favour one. An arm whose values have no spread yet (no conversion in its units)
+ * is a point at its mean; equal draws are ties, broken at random, so arms that have all seen nothing stay equal.
  * @example thompsonWeights([{name: 'a', mean: 0.05, stddev: 0.001}, {name: 'b', mean: 0.06, stddev: 0.001}], {minShare: 1, seed: 'x'})
  *   // → { weights: { a: 1, b: 99 }, probabilityBest: { a: 0, b: 1 } }
  */
 export function thompsonWeights(arms: readonly ArmPosterior[], options: ThompsonOptions): ThompsonWeights {
   const k = arms.length;
   const draws = options.draws ?? DEFAULT_DRAWS;
-  const known = arms.every((a) => a.mean !== null && a.stddev !== null && Number.isFinite(a.stddev) && a.stddev > 0);
+  const known = arms.every((a) => a.mean !== null && a.stddev !== null && Number.isFinite(a.stddev) && a.stddev >= 0);
   const wins = new Array<number>(k).fill(0);
-  if (!known || k === 0) wins.fill(1);
+  const nothingSeen = arms.every((a) => a.stddev === 0 && a.mean === arms[0]?.mean);
+  if (!known || k === 0 || nothingSeen) wins.fill(1);
   else {
-    const normal = normalSource(options.seed);
+    const { normal, uniform } = randomSource(options.seed);
     const sign = options.inverse ? -1 : 1;
     for (let d = 0; d < draws; d++) {
       let best = 0;
       let bestValue = -Infinity;
+      let ties = 0;
       for (let i = 0; i < k; i++) {
         const arm = arms[i] as ArmPosterior;
         const value = sign * ((arm.mean as number) + (arm.stddev as number) * normal());
-        if (value > bestValue) { bestValue = value; best = i; }
+        if (value > bestValue) { bestValue = value; best = i; ties = 1; }
+        // The i-th of equal draws replaces the best with chance 1/i: each of them is best equally often.
+        else if (value === bestValue && uniform() * ++ties < 1) best = i;
       }
       wins[best] = (wins[best] as number) + 1;
     }
@@ -79,8 +84,8 @@ function roundToHundred(names: readonly string[], raw: readonly number[]): Recor
   return Object.fromEntries(names.map((n, i) => [n, rounded[i] as number]));
 }
 
-/** Standard normal draws (Box–Muller) from a mulberry32 stream seeded by the string. */
-function normalSource(seed: string): () => number {
+/** Uniform draws in (0, 1) from a mulberry32 stream seeded by the string, and standard normal ones (Box–Muller). */
+function randomSource(seed: string): { normal: () => number; uniform: () => number } {
   let state = 2166136261;
   for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 16777619) >>> 0;
   const uniform = (): number => {
@@ -91,11 +96,12 @@ function normalSource(seed: string): () => number {
     return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
   };
   let spare: number | null = null;
-  return () => {
+  const normal = (): number => {
     if (spare !== null) { const s = spare; spare = null; return s; }
     const r = Math.sqrt(-2 * Math.log(uniform()));
     const theta = 2 * Math.PI * uniform();
     spare = r * Math.sin(theta);
     return r * Math.cos(theta);
   };
+  return { normal, uniform };
 }

@@ -4,7 +4,7 @@ import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/s
 import type { Storage } from '../storage/storage.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { recordPhaseStep } from '../phases/phase-store.js';
-import { recordReweight, type ReweightRecord } from '../phases/reweight-store.js';
+import { manualReweight, recordReweight, type ReweightRecord } from '../phases/reweight-store.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
 export type ItemKind = 'experience' | 'metric' | 'feed';
@@ -138,7 +138,8 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
         after: write.item as ExperienceConfig | null, version, at: write.at,
       });
     }
-    if (write.reweight !== undefined) yield* recordReweight(project, name, write.at, version, write.reweight);
+    const reweight = write.reweight ?? (kind === 'experience' ? manualReweight(before as ExperienceConfig | null, write.item as ExperienceConfig | null) : null);
+    if (reweight !== null) yield* recordReweight(project, name, write.at, version, reweight);
     const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
     const actor: AuditActor = write.actor ?? { type: 'key', id: write.keyId, name: write.keyId };
     yield op(

@@ -1,6 +1,8 @@
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
-import type { BanditArm } from '../../wire/results-answer.js';
+import type { ExperienceConfig } from '../config/config-types.js';
+import type { BanditArm, ReweightReason } from '../../wire/results-answer.js';
+import { isRunningExperiment, weightsOf } from './phase-step.js';
 
 // A bandit's reweights as stored: written by the management write that moves its weights (in the same transaction),
 // read by results (the periods a phase is stratified by) and by the bandit's next look (when the last one was).
@@ -11,7 +13,7 @@ export interface StoredReweight {
   weights: Record<string, number>;
   /** What each arm's posterior was when the weights were drawn from it. */
   arms: BanditArm[];
-  reason: 'exploration' | 'thompson';
+  reason: ReweightReason;
   /** The experience's version the reweight's write made. */
   version: number;
 }
@@ -20,7 +22,19 @@ export interface StoredReweight {
 export interface ReweightRecord {
   weights: Record<string, number>;
   arms: BanditArm[];
-  reason: 'exploration' | 'thompson';
+  reason: ReweightReason;
+}
+
+/**
+ * The reweight a person's write of a running bandit makes when it changes the weights (the service's own come with
+ * their record): results split the phase at it as at any reweight, since units before and after it were assigned
+ * with different weights. Null when the write moves no bandit's weights.
+ */
+export function manualReweight(before: ExperienceConfig | null, after: ExperienceConfig | null): ReweightRecord | null {
+  if (before?.allocation !== 'bandit' || after?.allocation !== 'bandit' || !isRunningExperiment(before) || !isRunningExperiment(after)) return null;
+  const weights = weightsOf(after);
+  if (JSON.stringify(weightsOf(before)) === JSON.stringify(weights)) return null;
+  return { weights, arms: [], reason: 'manual' };
 }
 
 /** Records a reweight made by the write of `version` at `at` (inside that write's transaction). */

@@ -102,5 +102,16 @@ for (const driver of DRIVERS) {
       const phases = await readPhases(h.storage, 'acme/shop', 'headline');
       assert.deepEqual(phases.map((p) => p.reason), ['started', 'allocation bandit → fixed']);
     });
+
+    it('a person moving a running bandit\'s weights is recorded as a manual reweight, not a phase', async () => {
+      const app = h.app;
+      assert.equal((await put(app, bandit({ name: 'by-hand' }))).statusCode, 201);
+      const moved = bandit({ name: 'by-hand', variations: [{ name: 'arm0', weight: 30, body: { arm: 0 } }, { name: 'arm1', weight: 70, body: { arm: 1 } }] });
+      assert.equal((await put(app, moved)).statusCode, 200);
+      assert.equal((await put(app, { ...moved, secondary: ['revenue'], goals: ['purchase'] })).statusCode, 200, 'an edit that keeps the weights');
+      const reweights = await readReweights(h.storage, 'acme/shop', 'by-hand');
+      assert.deepEqual(reweights.map((r) => [r.reason, r.weights, r.version, r.arms]), [['manual', { arm0: 30, arm1: 70 }, 2, []]]);
+      assert.deepEqual((await readPhases(h.storage, 'acme/shop', 'by-hand')).map((p) => p.reason), ['started']);
+    });
   });
 }
