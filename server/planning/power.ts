@@ -3,9 +3,11 @@ import { sequentialIntervalHalfwidth, sequentialRho } from '../results/inference
 import { deltaMethodVariance } from '../results/statistics.js';
 
 // The power of the two-sided tests results run on a relative change (server/results/statistics.ts): the relative
-// uplift (mB − mA) / |mA| with its delta-method variance, tested fixed-horizon (normal approximation of Welch's t) or
+// uplift (mB − mA) / |mA| against its delta-method standard error, fixed-horizon (normal approximation of Welch's t) or
 // sequentially (the normal-mixture confidence sequence of Waudby-Smith et al. 2023, arXiv 2103.06476, eq. 9 and 161,
-// as results use it). docs/planning.md has the formulas. Pure: no I/O, no module state.
+// as results use it). As in Fleiss' formula for two rates, the threshold is scaled by one standard deviation (here
+// the test's own, the delta method's) and the estimate varies by another (that of the difference of the means):
+// relativeVariances. docs/planning.md has the formulas. Pure: no I/O, no module state.
 
 // jstat is CommonJS: Node's ESM loader hands its module.exports over as the default export only.
 const { jStat } = jStatModule;
@@ -55,47 +57,58 @@ export function effectInRange(b: UnitBaseline, effect: number): boolean {
 }
 
 /**
- * The delta-method variance of the relative uplift's estimate (results' deltaMethodVariance) when the experiment has
- * one unit in all, spread as `shares` say: with N units it is this over N.
+ * The two variances of a relative comparison when the experiment has one unit in all, spread as `shares` say (with N
+ * units each is this over N), in units of the control mean squared:
+ * - `yardstick`: the delta-method variance results compute for the uplift, vB/(nB mA²) + mB² vA/(nA mA⁴)
+ *   (deltaMethodVariance), which scales the test's threshold: the uplift is significant when
+ *   (mB − mA)/|mA| > z·sqrt(yardstick), i.e. mB − mA > z·sqrt(vB/nB + (mB/mA)² vA/nA);
+ * - `spread`: the variance of what is compared with it, the difference of the means over |mA|, (vB/nB + vA/nA)/mA².
+ * They differ by (mB/mA)² on the control's term: a rise makes the yardstick longer than the spread it measures.
  */
-export function unitRelativeVariance(b: UnitBaseline, effect: number, shares: ArmShares): number {
+export function relativeVariances(b: UnitBaseline, effect: number, shares: ArmShares): { yardstick: number; spread: number } {
   const t = treatedBaseline(b, effect);
-  return deltaMethodVariance(
+  const yardstick = deltaMethodVariance(
     { n: shares.control, mean: b.mean, variance: b.variance, unadjustedMean: b.mean },
     { n: shares.treatment, mean: t.mean, variance: t.variance, unadjustedMean: t.mean },
   );
+  const spread = (t.variance / shares.treatment + b.variance / shares.control) / (b.mean * b.mean);
+  return { yardstick, spread };
 }
 
 /**
- * The fixed-horizon test's units in all, in closed form: N = (z(1 − α/2) + z(power))² · V₁ / effect², with V₁ the
- * unitRelativeVariance (the normal approximation; the far tail's chance of a significant result the wrong way, below
- * 1e-6 at 80 % power, is left out).
+ * The fixed-horizon test's units in all, in closed form: N = (z(1 − α/2)·sqrt(Y) + z(power)·sqrt(S))² / effect², with
+ * Y and S the yardstick and the spread of relativeVariances (the normal approximation of Welch's t; the far tail's
+ * chance of a significant result the wrong way, below 1e-6 at 80 % power, is left out).
  */
 export function fixedHorizonUnits(b: UnitBaseline, effect: number, shares: ArmShares, test: TestSettings): number {
-  const z = normalQuantile(1 - test.alpha / 2) + normalQuantile(test.power);
-  return (z * z * unitRelativeVariance(b, effect, shares)) / (effect * effect);
+  const { yardstick, spread } = relativeVariances(b, effect, shares);
+  const root = normalQuantile(1 - test.alpha / 2) * Math.sqrt(yardstick) + normalQuantile(test.power) * Math.sqrt(spread);
+  return (root * root) / (effect * effect);
 }
 
-/** The fixed-horizon test's power with N units in all: Φ(|e|/se − z) + Φ(−|e|/se − z), se = sqrt(V₁/N). */
+/** The chance that |effect| ± its spread passes a threshold `half` either way: Φ((|e| − h)/s) + Φ((−|e| − h)/s). */
+function passes(effect: number, half: number, spread: number): number {
+  const e = Math.abs(effect);
+  const sd = Math.sqrt(spread);
+  return normalCdf((e - half) / sd) + normalCdf((-e - half) / sd);
+}
+
+/** The fixed-horizon test's power with N units in all: the threshold z(1 − α/2)·sqrt(Y/N), the spread S/N. */
 export function fixedHorizonPower(b: UnitBaseline, effect: number, shares: ArmShares, units: number, alpha: number): number {
-  const se = Math.sqrt(unitRelativeVariance(b, effect, shares) / units);
-  const z = normalQuantile(1 - alpha / 2);
-  const shift = Math.abs(effect) / se;
-  return normalCdf(shift - z) + normalCdf(-shift - z);
+  const { yardstick, spread } = relativeVariances(b, effect, shares);
+  return passes(effect, normalQuantile(1 - alpha / 2) * Math.sqrt(yardstick / units), spread / units);
 }
 
 /**
- * The sequential test's power with N units in all, read at N: the chance that its confidence sequence excludes 0 there,
- * Φ((|e| − h)/se) + Φ((−|e| − h)/se), with h the half-width results compute (eq. 9) over the units of the two
- * variations compared, n = N·(shares), and s² = se²·n.
+ * The sequential test's power with N units in all, read at N: the chance that its confidence sequence excludes 0 there.
+ * The threshold is the half-width results compute (eq. 9) from the yardstick Y/N over the units of the two variations
+ * compared, n = N·(shares), with s² = (Y/N)·n; the spread is S/N.
  */
 export function sequentialPower(b: UnitBaseline, effect: number, shares: ArmShares, units: number, test: Omit<TestSettings, 'power'>): number {
-  const variance = unitRelativeVariance(b, effect, shares) / units;
-  const se = Math.sqrt(variance);
+  const { yardstick, spread } = relativeVariances(b, effect, shares);
   const n = units * (shares.control + shares.treatment);
-  const half = sequentialIntervalHalfwidth(variance * n, n, sequentialRho(test.alpha, test.tuning, true), test.alpha);
-  const e = Math.abs(effect);
-  return normalCdf((e - half) / se) + normalCdf((-e - half) / se);
+  const half = sequentialIntervalHalfwidth((yardstick / units) * n, n, sequentialRho(test.alpha, test.tuning, true), test.alpha);
+  return passes(effect, half, spread / units);
 }
 
 /** A test's power with N units in all. */

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import jStatModule from 'jstat';
 import { twoSidedSequential } from '../../server/results/inference.js';
 import {
-  detectableEffect, fixedHorizonPower, fixedHorizonUnits, sequentialPower, sequentialUnits, unitRelativeVariance,
+  detectableEffect, fixedHorizonPower, fixedHorizonUnits, relativeVariances, sequentialPower, sequentialUnits,
 } from '../../server/planning/power.js';
 
 const { jStat } = jStatModule;
@@ -17,19 +17,22 @@ const TEST = { alpha: 0.05, power: 0.8, tuning: 5000 };
 const binomial = (p: number) => ({ mean: p, variance: p * (1 - p), binomial: true });
 
 /**
- * Units in all for results' relative test of two conversion rates, in closed form on the absolute scale: its z is
- * (q − p) / sqrt(q(1 − q)/nB + (q/p)² p(1 − p)/nA), with nA = a·N and nB = b·N.
+ * Units in all for results' relative test of two conversion rates, in closed form on the absolute scale, with nA = a·N
+ * and nB = b·N: the uplift is significant when p̂B − p̂A > z(1 − α/2)·sqrt(q(1 − q)/nB + (q/p)² p(1 − p)/nA) (its
+ * delta-method standard error times |p|), while p̂B − p̂A varies by sqrt(q(1 − q)/nB + p(1 − p)/nA).
  */
 function relativeTestUnits(p: number, mde: number, a: number, b: number, alpha: number): number {
   const q = p * (1 + mde);
-  const k = z(1 - alpha / 2) + z(0.8);
-  return (k * k * ((q * (1 - q)) / b + ((q / p) ** 2 * p * (1 - p)) / a)) / ((q - p) ** 2);
+  const threshold = z(1 - alpha / 2) * Math.sqrt((q * (1 - q)) / b + ((q / p) ** 2 * p * (1 - p)) / a);
+  const spread = z(0.8) * Math.sqrt((q * (1 - q)) / b + (p * (1 - p)) / a);
+  return (threshold + spread) ** 2 / ((q - p) ** 2);
 }
 
-/** Fleiss' units per arm for the absolute difference of two rates (normal approximation, equal arms). */
+/** Fleiss' units per arm for the difference of two rates (normal approximation, pooled under the null, equal arms). */
 function fleissPerArm(p: number, q: number, alpha: number): number {
-  const k = z(1 - alpha / 2) + z(0.8);
-  return (k * k * (p * (1 - p) + q * (1 - q))) / ((q - p) ** 2);
+  const pooled = (p + q) / 2;
+  const root = z(1 - alpha / 2) * Math.sqrt(2 * pooled * (1 - pooled)) + z(0.8) * Math.sqrt(p * (1 - p) + q * (1 - q));
+  return (root * root) / ((q - p) ** 2);
 }
 
 const CASES: [p: number, mde: number, control: number, alpha: number][] = [
@@ -47,14 +50,14 @@ describe('planning power', () => {
     });
   }
 
-  it('is Fleiss\' figure for the absolute difference times the relative test\'s inflation of the control\'s term', () => {
-    const p = 0.05;
-    const mde = 0.1;
-    const q = p * (1 + mde);
-    const perArm = fixedHorizonUnits(binomial(p), mde, { control: 0.5, treatment: 0.5 }, TEST) / 2;
-    const inflation = (q * (1 - q) + (1 + mde) ** 2 * p * (1 - p)) / (q * (1 - q) + p * (1 - p));
-    assert.ok(Math.abs(perArm / (fleissPerArm(p, q, 0.05) * inflation) - 1) < 1e-9);
-    assert.ok(perArm > fleissPerArm(p, q, 0.05), 'the relative test needs more units than the absolute one for a rise');
+  it('needs more units than Fleiss\' figure for a rise and fewer for a fall: the relative test\'s yardstick is (1 + mde)² on the control', () => {
+    const halves = { control: 0.5, treatment: 0.5 };
+    for (const [mde, more] of [[0.1, true], [-0.1, false]] as const) {
+      const perArm = fixedHorizonUnits(binomial(0.05), mde, halves, TEST) / 2;
+      const fleiss = fleissPerArm(0.05, 0.05 * (1 + mde), 0.05);
+      assert.equal(perArm > fleiss, more, `${mde}: ${perArm} vs ${fleiss}`);
+      assert.ok(Math.abs(perArm / fleiss - 1) < 0.1, `${mde}: within 10 % of it`);
+    }
   });
 
   it('plans the sequential test on the half-width results compute, at 80 % power, with more units than fixed-horizon', () => {
@@ -64,11 +67,11 @@ describe('planning power', () => {
     assert.ok(units > fixedHorizonUnits(b, 0.05, shares, TEST));
     assert.ok(Math.abs(sequentialPower(b, 0.05, shares, units, TEST) - 0.8) < 1e-6);
     // Results' own interval for an estimate of that variance over the two variations' units.
-    const variance = unitRelativeVariance(b, 0.05, shares) / units;
-    const { ci } = twoSidedSequential({ point: 0.05, variance, dof: 1e9, units: units * 0.75 }, 0.05, 5000);
+    const { yardstick, spread } = relativeVariances(b, 0.05, shares);
+    const { ci } = twoSidedSequential({ point: 0.05, variance: yardstick / units, dof: 1e9, units: units * 0.75 }, 0.05, 5000);
     const half = (ci![1] - ci![0]) / 2;
-    const se = Math.sqrt(variance);
-    const power = jStat.normal.cdf((0.05 - half) / se, 0, 1) + jStat.normal.cdf((-0.05 - half) / se, 0, 1);
+    const sd = Math.sqrt(spread / units);
+    const power = jStat.normal.cdf((0.05 - half) / sd, 0, 1) + jStat.normal.cdf((-0.05 - half) / sd, 0, 1);
     assert.ok(Math.abs(power - 0.8) < 1e-6, `${power}`);
   });
 

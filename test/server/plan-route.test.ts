@@ -13,8 +13,9 @@ import { useApp } from './helpers/use-test-app.js';
 
 const DAY = 86_400_000;
 const ADMIN = { authorization: 'Bearer adm1.s3cret' };
-/** z(0.975) + z(0.8): two-sided 5 % at 80 % power. */
-const Z = 1.959963984540054 + 0.8416212335729143;
+/** z(0.975) and z(0.8): two-sided 5 % at 80 % power. */
+const Z_ALPHA = 1.959963984540054;
+const Z_POWER = 0.8416212335729143;
 
 const METRICS: MetricConfig[] = [
   { name: 'purchase', event: 'Product ordered', type: 'binomial' },
@@ -57,8 +58,11 @@ function people(n: number, buyers: number, at: number, price = 20): ServiceEvent
 /** The fixed-horizon units in all for a relative change of a conversion rate, two arms at `shares`, written apart. */
 function closedFormUnits(p: number, mde: number, control: number, treatment: number): number {
   const q = p * (1 + mde);
-  // Results' z on the relative uplift: (q − p) / sqrt(q(1−q)/nB + (q/p)² p(1−p)/nA), with nA = control·N, nB = treatment·N.
-  return (Z * Z * ((q * (1 - q)) / treatment + ((q / p) ** 2 * p * (1 - p)) / control)) / ((q - p) ** 2);
+  // Significant when q̂ − p̂ passes z·sqrt(q(1−q)/nB + (q/p)² p(1−p)/nA) (the uplift's delta-method standard error times
+  // p), while q̂ − p̂ varies by sqrt(q(1−q)/nB + p(1−p)/nA); nA = control·N, nB = treatment·N.
+  const threshold = Z_ALPHA * Math.sqrt((q * (1 - q)) / treatment + ((q / p) ** 2 * p * (1 - p)) / control);
+  const spread = Z_POWER * Math.sqrt((q * (1 - q)) / treatment + (p * (1 - p)) / control);
+  return (threshold + spread) ** 2 / ((q - p) ** 2);
 }
 
 for (const driver of DRIVERS) {
