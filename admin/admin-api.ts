@@ -2,17 +2,19 @@
 // says who is signed in, so the page never holds a secret; the CSRF token the service hands out with the session is
 // kept in memory only and sent with every write. The service's `{error:{code, message}}` arrives as an ApiError.
 import type { FeedPreviewAnswer, FoundProduct } from '../wire/feed-preview.js';
-import type { FeedReportAnswer, ReportBy } from '../wire/feed-report.js';
+import type { FeedReportAnswer } from '../wire/feed-report.js';
+import type { PlanAnswer } from '../wire/plan-answer.js';
 import type { ResultsAnswer } from '../wire/results-answer.js';
 import type { AuditEntry, Experience, ExperienceItem } from './experience.js';
 import type { FeedItem, FeedRecord } from './feed.js';
 import type { Metric, MetricItem } from './metric.js';
 import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
 import { ApiError, retryAfterSeconds } from './api-error.js';
+import { reportQuery, type FeedReportQuery } from './feed-report-query.js';
 import type { PrivacyRequest, PrivacySubject, Suppression } from './privacy.js';
 
 export { ApiError };
-export type { PrivacyRequest, PrivacySubject, Suppression };
+export type { FeedReportQuery, PrivacyRequest, PrivacySubject, Suppression };
 
 /** Where the console works: the organization and the project it manages. Nothing secret. */
 export interface Session {
@@ -37,14 +39,6 @@ export interface AuditFilter {
   until?: string;
 }
 
-/** A feed report's range: UTC days `YYYY-MM-DD`, both included; and what its rows are by. */
-export interface FeedReportQuery {
-  from: string;
-  to: string;
-  by?: ReportBy;
-}
-
-const reportQuery = (q: FeedReportQuery, extra: Record<string, string> = {}): URLSearchParams => new URLSearchParams({ from: q.from, to: q.to, ...(q.by ? { by: q.by } : {}), ...extra });
 
 /** An audit endpoint's query: the limit and the filters that are set. */
 function auditQuery(limit: number, filter: AuditFilter): URLSearchParams {
@@ -279,6 +273,11 @@ export class AdminApi extends EventTarget {
   results(name: string, signal?: AbortSignal, query: Record<string, string> = {}): Promise<ResultsAnswer> {
     const text = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString();
     return this.#request<ResultsAnswer>(`experiences/${encodeURIComponent(name)}/results${text ? `?${text}` : ''}`, { signal });
+  }
+
+  /** What an experiment needs to detect a change; `query` as the plan endpoint takes it (`mde`, `metric`, `days`). */
+  plan(name: string, query: Record<string, string>, signal?: AbortSignal): Promise<PlanAnswer> {
+    return this.#request<PlanAnswer>(`experiences/${encodeURIComponent(name)}/plan?${new URLSearchParams(query)}`, { signal });
   }
 
   // The organization's people and keys

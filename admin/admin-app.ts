@@ -31,9 +31,9 @@ const NAV: { view: AdminView['name']; label: string; admin?: true }[] = [
   { view: 'feeds', label: 'Feeds' },
 ];
 
-/** The nav entry a screen belongs to: an experience's editor and results belong to the experiences, a report to the feeds. */
+/** The nav entry a screen belongs to: an experience's editor, results and plan belong to the experiences, a report to the feeds. */
 const navOf = (view: AdminView): string =>
-  (['editor', 'results', 'invitation'].includes(view.name) ? 'experiences' : ['feed-report', 'feed-editor'].includes(view.name) ? 'feeds' : view.name);
+  (['editor', 'results', 'plan', 'invitation'].includes(view.name) ? 'experiences' : ['feed-report', 'feed-editor'].includes(view.name) ? 'feeds' : view.name);
 
 /**
  * `<svc-admin>`: the admin console. Signs in on the service (a session cookie the page never reads; sessionStorage
@@ -170,6 +170,9 @@ export class SvcAdmin extends LitElement {
     if (v.name === 'account') return html`<svc-admin-account data-view .api=${api}></svc-admin-account>`;
     if (v.name === 'invitation') {
       return html`<svc-admin-invitation data-view .token=${v.token} .signedIn=${{ api, me }} api=${this.api}></svc-admin-invitation>`;
+    }
+    if (v.name === 'plan') {
+      return html`<svc-admin-plan data-view .api=${api} experience=${v.experience} .metric=${v.metric} .mde=${v.mde} .days=${v.days}></svc-admin-plan>`;
     }
     if (v.name === 'results') {
       return html`<svc-admin-results data-view .api=${api} base=${this.api} experience=${v.experience}

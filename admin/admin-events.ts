@@ -12,6 +12,11 @@ export type AdminView =
    * its own), a breakdown.
    */
   | { name: 'results'; experience: string; phase?: number | 'all'; metric?: string; dimension?: string }
+  /**
+   * What an experiment needs: the people and days for 80 % power on a relative change `mde` of `metric` (default its
+   * primary goal), and with `days`, what that run can detect.
+   */
+  | { name: 'plan'; experience: string; metric?: string; mde?: number; days?: number }
   /** The project's recommendation feeds, each with a link to its report. */
   | { name: 'feeds' }
   /** A feed's form with its live preview: a new feed (`feed: null`) or the feed with that id. */

@@ -22,6 +22,14 @@ export function hashOf(view: AdminView): string {
       const text = query.toString();
       return `#/experiences/${enc(view.experience)}/results${text ? `?${text}` : ''}`;
     }
+    case 'plan': {
+      const query = new URLSearchParams();
+      if (view.metric) query.set('metric', view.metric);
+      if (view.mde !== undefined) query.set('mde', String(view.mde));
+      if (view.days !== undefined) query.set('days', String(view.days));
+      const text = query.toString();
+      return `#/experiences/${enc(view.experience)}/plan${text ? `?${text}` : ''}`;
+    }
     case 'feeds': return '#/feeds';
     case 'feed-editor': return view.feed === null ? '#/feeds/new' : `#/feeds/${view.feed}/edit`;
     case 'feed-report': {
@@ -72,6 +80,16 @@ export function viewOf(hash: string): AdminView {
     if (parts[1] === 'new' && parts.length === 2) return { name: 'editor', experience: null };
     const experience = parts[1];
     if (experience && parts[2] === 'edit' && parts.length === 3) return { name: 'editor', experience };
+    if (experience && parts[2] === 'plan' && parts.length === 3) {
+      const mde = Number(query.get('mde') ?? '');
+      const days = Number(query.get('days') ?? '');
+      return {
+        name: 'plan', experience,
+        ...(query.get('metric') ? { metric: query.get('metric') as string } : {}),
+        ...(mde > 0 ? { mde } : {}),
+        ...(Number.isInteger(days) && days >= 1 ? { days } : {}),
+      };
+    }
     if (experience && parts[2] === 'results' && parts.length === 3) {
       const asked = query.get('phase');
       const phase = asked === 'all' ? 'all' : Number(asked);

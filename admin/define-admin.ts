@@ -13,6 +13,7 @@ import { SvcAdminFeedEditor } from './feed-editor.js';
 import { SvcAdminFeedPreview } from './feed-preview-panel.js';
 import { SvcAdminInvitation } from './invitation-page.js';
 import { SvcAdminMetrics } from './metrics-page.js';
+import { SvcAdminPlan } from './plan-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
 import { SvcAdminResults } from './results-page.js';
 import { SvcAdminSignIn } from './sign-in-form.js';
@@ -26,6 +27,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-privacy', SvcAdminPrivacy],
   ['svc-admin-metrics', SvcAdminMetrics],
   ['svc-admin-results', SvcAdminResults],
+  ['svc-admin-plan', SvcAdminPlan],
   ['svc-admin-confirm', SvcAdminConfirm],
   ['svc-admin-access', SvcAdminAccess],
   ['svc-admin-account', SvcAdminAccount],

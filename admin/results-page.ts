@@ -30,7 +30,7 @@ interface ResultsViewDetail {
  * @tagname svc-admin-results
  * @summary The console's results page of one experiment.
  *
- * @fires svc-admin:navigate - Back to the list, to the editor, or the same page for another phase, metric or breakdown.
+ * @fires svc-admin:navigate - Back to the list, to the editor, to the plan, or the same page for another phase, metric or breakdown.
  */
 export class SvcAdminResults extends ApiView {
   static override styles = [adminStyles, factsStyles, css`
@@ -132,6 +132,7 @@ export class SvcAdminResults extends ApiView {
         <h1 tabindex="-1" data-heading>Results of <code>${this.experience}</code></h1>
         <div class="buttons">
           <button type="button" @click=${() => void this.refresh()}>Refresh</button>
+          <button type="button" @click=${() => navigate(this, { name: 'plan', experience: this.experience })}>Plan</button>
           ${this.readOnly ? nothing : html`<button type="button" @click=${() => navigate(this, { name: 'editor', experience: this.experience })}>Edit</button>`}
           <button type="button" @click=${() => navigate(this, { name: 'experiences' })}>Back to experiences</button>
         </div>

@@ -30,6 +30,8 @@ import { metricsRoute } from './metrics/metrics-route.js';
 import { staticRoutes } from './http/static-routes.js';
 import { consoleHeaders } from './http/console-headers.js';
 import { resultsRoute } from './results/results-route.js';
+import { planRoute } from './planning/plan-route.js';
+import { PlanService } from './planning/plan-service.js';
 import { ExposureIndexer } from './results/exposure-indexer.js';
 import { GuardrailWatch } from './guardrails/guardrail-watch.js';
 import { BanditWatch } from './bandits/bandit-watch.js';
@@ -253,6 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       });
     },
   }, results);
+  planRoute(app, ctx, new PlanService(options.storage, now));
   managementRoutes(app, ctx);
   accessRoutes(app, ctx);
   const limiter = new SignInLimiter(now, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });

@@ -8,6 +8,7 @@ import { ingestBatchesProgram, type IngestResult } from './ingest/ingest-program
 import { FEED_REPORT } from './recommendations/feed-report-program.js';
 import { ISSUE_RECOMMENDATION } from './recommendations/issued-recommendations.js';
 import { APPLY_MODELS, appendToModelInbox } from './recommendations/model-inbox.js';
+import { PLAN_READ } from './planning/plan-program.js';
 import { INDEX_EXPOSURES } from './results/exposure-indexer.js';
 import { EXPERIMENT_RESULTS } from './results/results-service.js';
 import { moduleBeside, programTable } from './storage/program.js';
@@ -17,7 +18,7 @@ import type { Storage } from './storage/storage.js';
 export const INGEST = ingestBatchesProgram(appendToModelInbox);
 
 export const PROGRAMS = programTable([
-  INGEST, APPLY_MODELS, ISSUE_RECOMMENDATION, FEED_REPORT, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS, INDEX_EXPOSURES,
+  INGEST, APPLY_MODELS, ISSUE_RECOMMENDATION, FEED_REPORT, ...CHOOSE_PROGRAMS, EXPERIMENT_RESULTS, INDEX_EXPOSURES, PLAN_READ,
 ]);
 
 /** This module, as a thread imports it: `programs.mjs` beside dist/server.mjs (esbuild builds it as an entry). */
