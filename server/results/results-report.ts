@@ -10,9 +10,7 @@ import { benjaminiHochberg, holmBonferroni } from './corrections.js';
 import type { ExposedUnits } from './exposed-units.js';
 import { DEFAULT_SEQUENTIAL_TUNING, sequentialWidthRatio } from './inference.js';
 import type { MetricValues } from './metric-values.js';
-import {
-  compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions,
-} from './statistics.js';
+import { compare, compareStatistics, DEFAULT_ALPHA, moments, noComparison, sampleRatioMismatch, type CompareOptions } from './statistics.js';
 import { ratioPartKey, type ResultsQuery } from './results-query.js';
 import {
   cupedComparison, cupedRelativeVariance, ratioCupedComparison, ratioCupedRelativeVariance, ratioStatistic,
