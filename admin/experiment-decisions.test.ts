@@ -37,18 +37,33 @@ describe('experiment decisions in the console', () => {
     expect(leaderOf(answer())).to.equal('green');
   });
 
-  it('says in the Ship dialog, before the click, that the choice is not significant and harms a guardrail', () => {
+  it('says in the Ship dialog, before the click, that the choice is not significant and harms a guardrail, which stops the experiment', () => {
     const a = answer();
+    a.analysis.harmTest = { test: 'sequential-one-sided', tuning: 5000, correction: 'holm-bonferroni', family: 2 };
     a.metrics.push({
       name: 'errors', type: 'count', role: 'guardrail', inverse: true, cupedApplied: false,
-      variations: [stats('control'), stats('green', { uplift: 0.42, significant: true, ci: [0.1, 0.7], harm: { pValue: 0.0123, harmed: true } }), stats('blue', { uplift: 0.3, significant: true, ci: [0.1, 0.5], harm: { pValue: 0.2, harmed: false } })],
+      variations: [
+        stats('control'),
+        stats('green', { uplift: 0.42, significant: true, ci: [0.1, 0.7], harm: { pValue: 0.0123, harmed: true, pValueAdjusted: 0.0246, stops: true } }),
+        stats('blue', { uplift: 0.3, significant: true, ci: [0.1, 0.5], harm: { pValue: 0.2, harmed: false, pValueAdjusted: 0.2, stops: false } }),
+      ],
     });
     expect(shipFacts(a, 'green', 'en')).to.deep.equal([
       "On checkout (primary goal), 'green' is +20.0% against 'control': Not significant.",
-      "Guardrail errors: 'green' harms it (p = 0.0123).",
+      "Guardrail errors: 'green' harms it (p = 0.0123): stops the experiment.",
     ]);
     expect(shipFacts(a, 'blue', 'en')[1]).to.equal("Guardrail errors: 'blue' is significantly worse.");
     expect(shipFacts(a, 'control', 'en')).to.deep.equal([]);
+  });
+
+  it('says in the Ship dialog that a harm the stop\'s correction does not act on is a signal, not significant after correction', () => {
+    const a = answer();
+    a.analysis.harmTest = { test: 'sequential-one-sided', tuning: 5000, correction: 'holm-bonferroni', family: 2 };
+    a.metrics.push({
+      name: 'errors', type: 'count', role: 'guardrail', inverse: true, cupedApplied: false,
+      variations: [stats('control'), stats('green', { harm: { pValue: 0.03, harmed: true, pValueAdjusted: 0.06, stops: false } }), stats('blue')],
+    });
+    expect(shipFacts(a, 'green', 'en')[1]).to.equal("Guardrail errors: 'green' (p = 0.0300): harm signal, not significant after correction for 2 tests.");
   });
 
   it('keeps the goals, secondary metrics, guardrails and SRM switch through the form, the primary goal first', () => {

@@ -5,6 +5,7 @@
 // a Bayesian figure, and no experiment is judged by a Bayesian test: it is not written here, where it would contradict
 // the table. For a lower-is-better metric the better way is down, which the list says with the metric.
 import type { MetricResult, ResultsAnswer, VariationStats } from '../wire/results-answer.js';
+import { harmStanding, harmWords } from '../wire/harm-standing.js';
 import { significanceOf, type Significance } from '../wire/significance.js';
 
 export type Headline =
@@ -67,7 +68,8 @@ function upliftText(uplift: number, locale: string | undefined): string {
 /**
  * What shipping `choice` means by the results, said in the Ship dialog before the click: on the primary goal, its
  * uplift against the control and whether that is significant (the table's words); on each guardrail, whether it harms
- * it (the service's one-sided test) or does significantly worse. Empty without results or for the control.
+ * it (the service's one-sided test) and whether that stops the experiment, or does significantly worse. Empty without
+ * results or for the control.
  */
 export function shipFacts(answer: ResultsAnswer | undefined, choice: string | undefined, locale?: string): string[] {
   if (!answer || !choice || choice === answer.control || !(answer.units > 0)) return [];
@@ -85,7 +87,10 @@ export function shipFacts(answer: ResultsAnswer | undefined, choice: string | un
     const v = m.variations.find((x) => x.name === choice);
     if (!v) continue;
     const p = typeof v.harm?.pValue === 'number' ? ` (p = ${v.harm.pValue.toFixed(4)})` : '';
-    if (v.harm?.harmed === true) facts.push(`Guardrail ${m.name}: '${choice}' harms it${p}.`);
+    const standing = harmStanding(v.harm);
+    const words = harmWords(standing, answer.analysis);
+    if (standing === 'signal') facts.push(`Guardrail ${m.name}: '${choice}'${p}: ${words}.`);
+    else if (standing !== 'none') facts.push(`Guardrail ${m.name}: '${choice}' harms it${p}${words ? `: ${words}` : ''}.`);
     else if (significanceOf(v, m.inverse)?.verdict === 'negative') facts.push(`Guardrail ${m.name}: '${choice}' is significantly worse.`);
   }
   return facts;

@@ -249,10 +249,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   resultsRoute(app, {
     ...ctx,
     // A reader's look at a running experiment's current phase is a look the guardrails act on too.
-    currentReport: (project, experience, report) => {
-      void guardrails.judge(project, experience, report).catch((error: unknown) => {
-        app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
-      });
+    currentReport: (project, experience) => {
+      const look = guardrails.lookAt(project, experience);
+      return look === null ? undefined : (report) => {
+        void guardrails.judge(look, report).catch((error: unknown) => {
+          app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
+        });
+      };
     },
   }, results);
   planRoute(app, ctx, new PlanService(options.storage, now));

@@ -40,7 +40,7 @@ export interface HarmTest {
   test: 'sequential-one-sided';
   /** Its tuning parameter: the experiment's `sequentialTuning` (default 5,000), sequential intervals or not. */
   tuning: number;
-  /** The stop's correction across the family (each `harm.pValue` and `harmed` is the comparison's own). */
+  /** The stop's correction across the family (`harm.pValueAdjusted` and `stops`; `pValue`, `harmed`: each test's own). */
   correction: 'holm-bonferroni';
   /** The family's size: the experiment's guardrails × challengers. */
   family: number;
@@ -146,9 +146,19 @@ export interface GuardrailHarm {
   pValue: number | null;
   /**
    * pValue < alpha: the variation harms the guardrail, by this comparison alone. The automatic stop corrects across
-   * the experiment's guardrails × challengers (`analysis.harmTest`).
+   * the experiment's guardrails × challengers (`analysis.harmTest`): see `stops`.
    */
   harmed: boolean;
+  /**
+   * The overall section's only: pValue adjusted with Holm–Bonferroni across the automatic stop's family (every guardrail
+   * the experiment names × challenger, a test not made counting as p = 1); null without a test.
+   */
+  pValueAdjusted?: number | null;
+  /**
+   * The overall section's only: pValueAdjusted < alpha, the automatic stop's rule. The guardrail watch stops the
+   * running experiment on it when the answer is its current phase over all its units.
+   */
+  stops?: boolean;
 }
 
 /** How a metric's unit values were capped (winsorised from above). */

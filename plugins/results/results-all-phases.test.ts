@@ -27,7 +27,7 @@ function answer(all: boolean): ResultsAnswer {
     variations: [{ name: 'control', weight: 20, units: all ? 30 : 7 }, { name: 'bold', weight: 80, units: all ? 50 : 33 }],
     metrics: [
       { name: 'purchase', type: 'binomial', role: 'goal', inverse: false, cupedApplied: false, variations: [{ name: 'control', units: 30, total: 12, mean: 0.4, stddev: 0.49 }, bold()] },
-      { name: 'errors', type: 'binomial', role: 'guardrail', inverse: true, cupedApplied: false, variations: [{ name: 'control', units: 30, total: 3, mean: 0.1, stddev: 0.3 }, bold({ harm: { pValue: 0.41, harmed: false } })] },
+      { name: 'errors', type: 'binomial', role: 'guardrail', inverse: true, cupedApplied: false, variations: [{ name: 'control', units: 30, total: 3, mean: 0.1, stddev: 0.3 }, bold({ harm: { pValue: 0.41, harmed: false, pValueAdjusted: 0.41, stops: false } })] },
     ],
   };
 }
@@ -53,7 +53,7 @@ describe('<svc-results> over all phases', () => {
     expect(line).to.contain('combined by inverse-variance weights');
     // The time a phase began, not only its day.
     expect(line).to.match(/2 Nov 2026, 0?9:00|2 Nov 2026, \d{1,2}:00/);
-    expect(el.shadowRoot!.querySelector('[part="no-harm"]')!.textContent).to.contain('not enough harm to stop the experiment (stop test p = 0.4100)');
+    expect(el.shadowRoot!.querySelector('[part="no-harm"]')!.textContent).to.contain('not enough harm to stop the experiment (stop test p = 0.4100, adjusted 0.4100)');
     await expect(el).to.be.accessible();
   });
 });

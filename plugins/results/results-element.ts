@@ -308,7 +308,7 @@ export class SvcResults extends LitElement {
     const difference = this.difference === 'absolute' ? 'absolute' : 'relative';
     return html`${ready && reading ? resultsHeader(ready, f, reading) : nothing}${shown ? phaseList(shown, f) : nothing}${
       ready ? srmBanner(ready, f) : nothing}${ready ? guardrailBanner(ready, f) : nothing}${this.#controls()}${ready && reading
-      ? resultsSections(ready, { control: ready.control, f, reading, difference, primary: primaryGoal(ready.metrics) })
+      ? resultsSections(ready, { control: ready.control, f, reading, difference, primary: primaryGoal(ready.metrics), analysis: ready.analysis })
       : this.#state(f)}`;
   }
 

@@ -2,7 +2,7 @@
 // and chance to win and risk where a Bayesian test decides the experiment), the notes under it (CUPED's figures, intervals cut at −100%), its interval chart and, with a
 // series, its date graph.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { MetricResult, SeriesPoint, VariationStats } from './results-answer.js';
+import type { MetricResult, ResultsAnalysis, SeriesPoint, VariationStats } from './results-answer.js';
 import { intervalChart } from './results-chart.js';
 import {
   CUT_NOTE, effectOf, effectScale, significanceOf, type EffectScale, type ResultsDifference,
@@ -22,6 +22,8 @@ export interface MetricContext {
   difference: ResultsDifference;
   /** The primary goal's name (the first goal), if the experiment names goals. */
   primary: string | undefined;
+  /** The answer's analysis: the guardrails' marks name the stop's family (`harmTest`). */
+  analysis: Pick<ResultsAnalysis, 'harmTest'>;
 }
 
 /**
@@ -62,7 +64,7 @@ export function metricView(
             ${reading.bayesian ? html`<th scope="col">Chance to win</th><th scope="col">Risk</th>` : nothing}
           </tr>
         </thead>
-        <tbody>${m.variations.map((v) => row(m, v, v.name === control, base, f, digits, scale, reading))}</tbody>
+        <tbody>${m.variations.map((v) => row(m, v, v.name === control, base, f, digits, scale, reading, harmMark(m, v, f, ctx.analysis)))}</tbody>
       </table>
     </div>
     ${cut ? html`<p part="cut" class="note cut">${CUT_NOTE}</p>` : nothing}
@@ -72,10 +74,10 @@ export function metricView(
   </div>`;
 }
 
-/** One variation's row; `base` is the control's stats. */
+/** One variation's row; `base` is the control's stats, `mark` what the guardrail's harm test says of it. */
 function row(
   m: MetricResult, v: VariationStats, isControl: boolean, base: VariationStats | undefined, f: ResultsFormat, digits: number,
-  scale: EffectScale, reading: Reading,
+  scale: EffectScale, reading: Reading, mark: TemplateResult | typeof nothing,
 ): TemplateResult {
   const why = isControl ? BASELINE_REASON : missingReason(v, base, scale.difference === 'relative');
   // Chance to win and risk come from the relative comparison whichever difference is shown; the p-values and the
@@ -89,7 +91,7 @@ function row(
   const verdict = significance?.verdict ?? 'neutral';
   const test = scale.difference === 'absolute' ? v.absolute : v;
   return html`<tr>
-    <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}${harmMark(m, v, f)}</th>
+    <th scope="row">${v.name}${isControl && v.name !== 'control' ? html`<span class="tag muted">control</span>` : nothing}${mark}</th>
     <td>${f.units(v.units)}</td>
     <td>${typeof v.mean === 'number' ? f.mean(m.type, v.mean, digits) : missing(missingMean(v))}${m.type === 'ratio' && typeof v.denominator === 'number'
       ? html`<span class="sub">${f.amount(v.total)} / ${f.amount(v.denominator)}</span>` : nothing}</td>

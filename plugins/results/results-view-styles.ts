@@ -73,6 +73,11 @@ export const viewStyles = css`
     font-weight: 600;
     color: var(--svc-results-negative, #cf222e);
   }
+  /* A harm the stop's correction does not act on: in words, not in the colour of a harm. */
+  .harm.signal {
+    font-weight: 400;
+    color: inherit;
+  }
   .no-harm {
     display: block;
     font-size: 0.75rem;

@@ -151,27 +151,48 @@ describe('<svc-results> views: phases, roles, guardrails, series, breakdowns, CS
     expect(textOf(tables(el)[0]!.caption)).to.equal('revenue Primary goal · sum per unit');
   });
 
-  it('marks a variation that harms a guardrail in its row and in a banner above the metrics', async () => {
-    const harmed = challenger('bold', { uplift: 0.4, ci: [0.1, 0.7], harm: { pValue: 0.0021, harmed: true } });
-    const calm = challenger('calm', { uplift: 0.01, ci: [-0.1, 0.12], significant: false, harm: { pValue: 0.41, harmed: false } });
+  it('marks a variation that harms a guardrail in its row and in a banner above the metrics, saying it stops the experiment', async () => {
+    const harmed = challenger('bold', { uplift: 0.4, ci: [0.1, 0.7], harm: { pValue: 0.0021, harmed: true, pValueAdjusted: 0.0084, stops: true } });
+    const calm = challenger('calm', { uplift: 0.01, ci: [-0.1, 0.12], significant: false, harm: { pValue: 0.41, harmed: false, pValueAdjusted: 0.82, stops: false } });
     serve(() => answer({
+      analysis: { ...answer().analysis, harmTest: { test: 'sequential-one-sided', tuning: 5000, correction: 'holm-bonferroni', family: 4 } },
       variations: [{ name: 'control', weight: 20, units: 200 }, { name: 'bold', weight: 40, units: 400 }, { name: 'calm', weight: 40, units: 400 }],
       metrics: [
         metric('purchase', { role: 'goal' }, [challenger('bold'), challenger('calm')]),
         metric('errors', { role: 'guardrail', inverse: true }, [harmed, calm]),
-        metric('latency', { role: 'guardrail', type: 'sum' }, [challenger('bold', { harm: { pValue: 0.00001, harmed: true } }), calm]),
+        metric('latency', { role: 'guardrail', type: 'sum' }, [challenger('bold', { harm: { pValue: 0.00001, harmed: true, pValueAdjusted: 0.00004, stops: true } }), calm]),
       ],
     }));
     const el = await showing();
     const banner = root(el).querySelector('[part~="guardrail"]')!;
     expect(banner.getAttribute('role')).to.equal('alert');
-    expect(textOf(banner)).to.equal('Guardrails are harmed. bold harms errors (p = 0.0021) bold harms latency (p < 0.0001)');
+    expect(textOf(banner)).to.equal('Guardrails are harmed. bold harms errors (p = 0.0021): stops the experiment bold harms latency (p < 0.0001): stops the experiment');
     const errors = tables(el)[1]!;
-    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail (stop test p = 0.0021)');
+    expect(textOf(rowOf(errors, 'bold').querySelector('[part="harm"]'))).to.equal('harms this guardrail: stops the experiment (stop test p = 0.0021, adjusted 0.0084)');
+    expect(textOf(rowOf(errors, 'calm').querySelector('[part="no-harm"]'))).to.equal('not enough harm to stop the experiment (stop test p = 0.4100, adjusted 0.8200)');
     expect(rowOf(errors, 'calm').querySelector('[part="harm"]')).to.equal(null);
     expect(rowOf(tables(el)[0]!, 'bold').querySelector('[part="harm"]')).to.equal(null);
     // It comes before the metrics.
     expect(banner.compareDocumentPosition(root(el).querySelector('section')!) & Node.DOCUMENT_POSITION_FOLLOWING).to.be.greaterThan(0);
+  });
+
+  it('says of a harm the stop\'s correction does not act on that it is a signal, not significant after correction', async () => {
+    const signal = challenger('bold', { uplift: 0.2, ci: [0.01, 0.4], harm: { pValue: 0.021, harmed: true, pValueAdjusted: 0.084, stops: false } });
+    const calm = challenger('calm', { harm: { pValue: 0.6, harmed: false, pValueAdjusted: 1, stops: false } });
+    serve(() => answer({
+      analysis: { ...answer().analysis, harmTest: { test: 'sequential-one-sided', tuning: 5000, correction: 'holm-bonferroni', family: 4 } },
+      variations: [{ name: 'control', weight: 20, units: 200 }, { name: 'bold', weight: 40, units: 400 }, { name: 'calm', weight: 40, units: 400 }],
+      metrics: [metric('errors', { role: 'guardrail', inverse: true }, [signal, calm]), metric('latency', { role: 'guardrail' }, [calm, calm])],
+    }));
+    const el = await showing();
+    const banner = root(el).querySelector('[part~="guardrail"]')!;
+    expect(banner.getAttribute('role')).to.equal('status', 'a signal is not an alert');
+    expect(textOf(banner)).to.equal('A harm signal on a guardrail. bold on errors (p = 0.0210): harm signal, not significant after correction for 4 tests');
+    const mark = rowOf(tables(el)[0]!, 'bold').querySelector('[part="harm"]')!;
+    expect(textOf(mark)).to.equal('harm signal, not significant after correction for 4 tests (stop test p = 0.0210, adjusted 0.0840)');
+    expect(mark.classList.contains('signal')).to.equal(true);
+    expect(textOf(banner)).not.to.contain('stops the experiment');
+    await expect(el).to.be.accessible();
   });
 
   it('writes "p < 0.0001" and "p = 0.0340" after p, never "p = < 0.0001"', async () => {

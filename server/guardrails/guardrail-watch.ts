@@ -31,6 +31,13 @@ export interface GuardrailWatchOptions {
   logger?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
+/** A running experiment the watch may stop, with the version it was looked at in: read together, before computing. */
+export interface GuardrailLook {
+  project: ProjectRef;
+  experience: ExperienceConfig;
+  version: number;
+}
+
 /** An experiment the watch stopped. */
 export interface WatchedStop {
   project: string;
@@ -44,8 +51,9 @@ export interface WatchedStop {
  * its p-value adjusted across every guardrail × challenger (guardrail-verdict.ts), or when `stopOnSrm` and the
  * phase's split mismatches its weights, stops the whole experiment through the management
  * write (status `stopped`, `stoppedBy` with the rule and the numbers, audit action `stop` by `service`). A mismatch
- * without `stopOnSrm` is logged and counted, never acted on. Every node watches; the write's `If-Match` lets one stop
- * it, and an edit made meanwhile wins (the next look sees the edited experiment).
+ * without `stopOnSrm` is logged and counted, never acted on. Every node watches; the write's `If-Match` (the version
+ * read with the experience, before computing) lets one stop it, and an edit made meanwhile wins (the next look sees
+ * the edited experiment).
  */
 export class GuardrailWatch {
   #timer: NodeJS.Timeout | undefined;
@@ -83,22 +91,39 @@ export class GuardrailWatch {
 
   async #checkAll(): Promise<WatchedStop[]> {
     const stopped: WatchedStop[] = [];
-    for (const project of this.deps.config.projects()) {
-      for (const experience of project.config.experiences ?? []) {
-        if (this.#closed) return stopped;
-        if (!isRunningExperiment(experience) || ((experience.guardrails ?? []).length === 0 && experience.stopOnSrm !== true)) continue;
-        try {
-          const stop = await this.#look(project, experience);
-          if (stop !== null) stopped.push({ project: project.key, experience: experience.name, stop });
-        } catch (error) {
-          this.options.logger?.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check failed; the next one retries');
-        }
+    const watched = this.deps.config.projects().flatMap((project) => (project.config.experiences ?? [])
+      .map((e) => ({ project: project.key, name: e.name })));
+    for (const { project, name } of watched) {
+      if (this.#closed) return stopped;
+      try {
+        const stop = await this.#look(project, name);
+        if (stop !== null) stopped.push({ project, experience: name, stop });
+      } catch (error) {
+        this.options.logger?.warn({ project, experience: name, error: String(error) }, 'guardrail check failed; the next one retries');
       }
     }
     return stopped;
   }
 
-  async #look(project: ProjectRef, experience: ExperienceConfig): Promise<AutomaticStop | null> {
+  /**
+   * The experiment as this node serves it now, with the version it has: taken together, since both are swapped in at
+   * once when the node reads a write, and before its results are computed (a version read after them could be that
+   * of an edit made meanwhile, and the stop would write the older copy over it). Null: not a running experiment with
+   * guardrails or `stopOnSrm`.
+   */
+  #current(projectKey: string, name: string): GuardrailLook | null {
+    const project = this.deps.config.projects().find((p) => p.key === projectKey);
+    const experience = project?.config.experiences?.find((e) => e.name === name);
+    if (project === undefined || experience === undefined || !isRunningExperiment(experience)) return null;
+    if ((experience.guardrails ?? []).length === 0 && experience.stopOnSrm !== true) return null;
+    const version = this.deps.managed.projectItems(projectKey)?.get('experience')?.get(name)?.version ?? 1;
+    return { project, experience, version };
+  }
+
+  async #look(projectKey: string, name: string): Promise<AutomaticStop | null> {
+    const look = this.#current(projectKey, name);
+    if (look === null) return null;
+    const { project, experience } = look;
     const { metrics, results } = this.deps;
     const guardrails = (experience.guardrails ?? []).join(',');
     // Only the guardrails' events are read; without guardrails (stopOnSrm alone), none: the split needs no metric.
@@ -110,27 +135,36 @@ export class GuardrailWatch {
       metrics.srmMismatches.inc({ project: project.key, experience: experience.name });
       this.options.logger?.warn({ project: project.key, experience: experience.name, phase: report.phase, pValue: report.srm.pValue }, 'sample-ratio mismatch in the current phase');
     }
-    return this.judge(project, experience, report);
+    return this.judge(look, report);
   }
 
   /**
-   * Acts on a report of the experiment's current phase over all its units (the watch's own, or one a reader asked for):
-   * stops the running experiment when a variation harms one of its guardrails (or, with `stopOnSrm`, on a mismatch).
-   * Answers the stop made, or null.
+   * A look a reader's request takes before computing the current results of `experience` (the object it read from
+   * `project`): the experiment with its version, as judge() needs them. Null when the watch has nothing to judge on
+   * it, or when this node serves another copy of it by now (the next look judges that one).
    */
-  async judge(project: ProjectRef, experience: ExperienceConfig, report: ResultsAnswer): Promise<AutomaticStop | null> {
-    if (this.#closed || !isRunningExperiment(experience)) return null;
-    const stop = guardrailVerdict(experience, report, new Date(this.#now()).toISOString());
-    if (stop === null) return null;
-    return (await this.#stop(project, experience, stop)) ? stop : null;
+  lookAt(project: ProjectRef, experience: ExperienceConfig): GuardrailLook | null {
+    const look = this.#current(project.key, experience.name);
+    return look !== null && look.experience === experience ? look : null;
   }
 
-  /** Stops the experiment as it was looked at; false when it changed meanwhile (its version moved). */
-  async #stop(project: ProjectRef, experience: ExperienceConfig, stop: AutomaticStop): Promise<boolean> {
+  /**
+   * Acts on a report of the experiment's current phase over all its units, computed after `look` was taken (the
+   * watch's own, or one a reader asked for): stops the running experiment when a variation harms one of its
+   * guardrails (or, with `stopOnSrm`, on a mismatch). Answers the stop made, or null.
+   */
+  async judge(look: GuardrailLook, report: ResultsAnswer): Promise<AutomaticStop | null> {
+    if (this.#closed) return null;
+    const stop = guardrailVerdict(look.experience, report, new Date(this.#now()).toISOString());
+    if (stop === null) return null;
+    return (await this.#stop(look, stop)) ? stop : null;
+  }
+
+  /** Stops the experiment as it was looked at, if its version has not moved since; false when it has. */
+  async #stop({ project, experience, version }: GuardrailLook, stop: AutomaticStop): Promise<boolean> {
     const { managed, storage, metrics } = this.deps;
     const fileItem = managed.fileConfig.organizations[project.org]?.projects[project.name]?.experiences
       ?.find((e) => e.name === experience.name) ?? null;
-    const version = managed.projectItems(project.key)?.get('experience')?.get(experience.name)?.version ?? 1;
     const item: Item = { ...(experience as unknown as Item), status: 'stopped', stoppedBy: stop };
     try {
       await writeItem(storage, {
@@ -139,8 +173,10 @@ export class GuardrailWatch {
         ifMatch: version,
       });
     } catch (error) {
-      if (error instanceof ServiceError && error.code === 'version_conflict') return false;
-      throw error;
+      if (!(error instanceof ServiceError && error.code === 'version_conflict')) throw error;
+      // A person (or another node) changed it first: this node's view may be behind; the next look starts from theirs.
+      await managed.refresh();
+      return false;
     }
     await managed.refresh();
     metrics.automaticStops.inc({ project: project.key, experience: experience.name, rule: stop.rule });

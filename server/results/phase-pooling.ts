@@ -2,6 +2,7 @@ import type {
   AbsoluteDifference, DimensionResult, MetricResult, MetricRole, ResultsAnalysis, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { bayesian, twoSidedFixed, twoSidedSequential, type Estimate, type Frequentist } from './inference.js';
+import { markHarmFamily } from './harm-family.js';
 import { judge, withSequentialReach, type ResultsReport } from './results-report.js';
 import { deltaMethodVariance, guardrailHarm, sampleRatioMismatch, type CompareOptions } from './statistics.js';
 import type { UnitStatistic } from './unit-statistics.js';
@@ -29,9 +30,12 @@ export function inverseVarianceCombined(estimates: readonly Estimate[]): Estimat
 /**
  * One answer for every phase, from the answers of each phase (oldest first, none empty of phases): units summed,
  * means over all units, comparisons combined per phase, the split tested against what each phase's weights expect,
- * then judged (and corrected) as one phase's answer is. CUPED is not applied: the raw comparisons are combined.
+ * then judged (and corrected) as one phase's answer is, the guardrails' harm tests with the stop's family of the
+ * experiment's `guardrails`. CUPED is not applied: the raw comparisons are combined.
  */
-export function poolPhases(reports: readonly ResultsReport[], roles: ReadonlyMap<string, MetricRole>): ResultsReport {
+export function poolPhases(
+  reports: readonly ResultsReport[], roles: ReadonlyMap<string, MetricRole>, guardrails: readonly string[],
+): ResultsReport {
   const last = reports[reports.length - 1] as ResultsReport;
   const { analysis } = last;
   const variations = last.variations.map((v) => ({ ...v, units: sumOf(reports.map((r) => unitsOf(r.variations, v.name))) }));
@@ -56,6 +60,7 @@ export function poolPhases(reports: readonly ResultsReport[], roles: ReadonlyMap
   delete pooled.bandit;
   if (reports.some((r) => r.reweights !== undefined)) pooled.reweights = reports.flatMap((r) => r.reweights ?? []);
   judge(analysis, roles, [pooled.metrics]);
+  markHarmFamily(guardrails, pooled);
   if (last.dimensions) {
     const keys = [...new Set(reports.flatMap((r) => (r.dimensions ?? []).map((d) => d.value)))].sort();
     pooled.dimensions = keys.map((value): DimensionResult => {

@@ -6,6 +6,7 @@ import type {
 import { banditParts, type BanditPeriods } from './bandit-periods.js';
 import { banditMetricResult } from './bandit-report.js';
 import { capAt, capValueOf } from './capping.js';
+import { markHarmFamily } from './harm-family.js';
 import { benjaminiHochberg, holmBonferroni } from './corrections.js';
 import type { ExposedUnits } from './exposed-units.js';
 import { DEFAULT_SEQUENTIAL_TUNING, sequentialWidthRatio } from './inference.js';
@@ -64,7 +65,8 @@ export interface ReportPhase {
  * The report of one experiment's phase: units per variation with the sample-ratio test against the phase's weights,
  * and per metric (in the order of `query.metrics`, each with the part it plays; ratios read their parts from
  * `values`) each variation's moments, the non-control ones compared with the control (the first variation) by the
- * experiment's analysis settings, guardrails also tested for harm. `dimension: 'device'` adds the same per device of
+ * experiment's analysis settings, guardrails also tested for harm (overall, each with the automatic stop's verdict on
+ * it: harm-family.ts). `dimension: 'device'` adds the same per device of
  * the units' first exposure. A correction for many comparisons applies across the goal metrics × challengers (every
  * metric when the experiment names no goals), overall and across every dimension section's together. A bandit's
  * (`phase.bandit`) comparisons are stratified by the periods between its reweights, its split tested per period.
@@ -98,6 +100,7 @@ export function buildReport(
     Object.assign(report, banditParts(phase.bandit, variations.map((v) => v.name), all, units.variation, overall.variations.map((v) => v.units)));
   }
   judge(ctx.analysis, ctx.roles, [overall.metrics]);
+  markHarmFamily(experience.guardrails ?? [], report);
   if (dimension !== undefined) {
     const byValue = new Map<string, number[]>();
     dimension.values.forEach((value, unit) => {

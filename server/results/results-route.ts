@@ -16,10 +16,11 @@ export interface ResultsRouteDeps {
   config: ConfigStore;
   metrics: ServiceMetrics;
   /**
-   * Told of every report of an experiment's current phase over all its units (no `phase`, `from` or `to` asked): the
-   * guardrail watch acts on it at once, as it would at its next look.
+   * Asked before a report of an experiment's current phase over all its units (no `phase`, `from` or `to`) is
+   * computed, so that what it sees of the experiment is what the report is computed on; the function it answers is
+   * told the report. The guardrail watch acts on it at once, as it would at its next look.
    */
-  currentReport?: (project: ProjectRef, experience: ExperienceConfig, report: ResultsReport) => void;
+  currentReport?: (project: ProjectRef, experience: ExperienceConfig) => ((report: ResultsReport) => void) | undefined;
 }
 
 /**
@@ -44,12 +45,13 @@ export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, result
         throw new ServiceError('experience_not_found', `The experience ${quoted(experience.name)} is not an experiment: it has no variations.`);
       }
       const query = parseResultsQuery(request.query, config.metrics ?? [], experience);
+      const whole = query.phase === undefined && query.from === undefined && query.to === undefined;
+      const current = whole ? ctx.currentReport?.(auth.project, experience) : undefined;
       const started = process.hrtime.bigint();
       const report = await results.compute(project, { ...experience, variations: experience.variations }, query);
       ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (report.srm.mismatch) ctx.metrics.srmMismatches.inc({ project, experience: experience.name });
-      const whole = query.phase === undefined && query.from === undefined && query.to === undefined;
-      if (whole) ctx.currentReport?.(auth.project, experience, report);
+      current?.(report);
       return report;
     },
   );

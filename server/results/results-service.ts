@@ -53,6 +53,6 @@ export class ResultsService {
     for (let phase = 1; phase <= Math.max(phases.length, 1); phase++) {
       reports.push(await this.storage.place(EXPERIMENT_RESULTS, project, experience, { ...each, phase }, phaseWindow(phases, phase)));
     }
-    return poolPhases(reports, query.roles);
+    return poolPhases(reports, query.roles, experience.guardrails ?? []);
   }
 }

@@ -130,6 +130,11 @@ for (const driver of DRIVERS) {
       const weakP = harmOf(before, 'errors', 'bold').harm?.pValue as number;
       assert.ok(weakP > 0.0125 && weakP < 0.05, `the harm test alone would stop: p = ${weakP}`);
       assert.equal(harmOf(before, 'errors', 'bold').harm?.harmed, true, 'the answer keeps the test alone');
+      // …and says that the stop, corrected for the 4, does not act on it: bold's p is the smallest, so × 4.
+      const weakAdjusted = harmOf(before, 'errors', 'bold').harm?.pValueAdjusted as number;
+      assert.ok(Math.abs(weakAdjusted - 4 * weakP) < 1e-12, `${weakAdjusted} ≠ 4 × ${weakP}`);
+      assert.equal(harmOf(before, 'errors', 'bold').harm?.stops, false);
+      assert.deepEqual(harmOf(before, 'refunds', 'bold').harm, { pValue: null, harmed: false, pValueAdjusted: null, stops: false }, 'nobody refunded: no test');
       const watch = watchOf(app);
       const none = await watch.check();
       assert.deepEqual(none.filter((s) => s.experience === name), [], 'Holm: 4 × p is not below alpha');
@@ -137,6 +142,9 @@ for (const driver of DRIVERS) {
 
       const strong = errorsFor(controlMoments, bold.length, 0.002);
       await track(app, 'Error shown', bold.slice(weak, strong));
+      // Read by number, so that the read itself does not stop it (a read of the current phase as a whole would).
+      const harmed = harmOf(await results(app, name, '&phase=1'), 'errors', 'bold').harm;
+      assert.equal(harmed?.stops, true, JSON.stringify(harmed));
       const stopped = await watch.check();
       await watch.close();
       const ours = stopped.find((s) => s.experience === name);
@@ -148,6 +156,7 @@ for (const driver of DRIVERS) {
       // The other three tests' p-values are larger (calm as control, nobody refunded): bold's is the smallest, × 4.
       assert.ok(Math.abs((ours.stop.pValueAdjusted as number) - 4 * p) < 1e-12, `${ours.stop.pValueAdjusted} ≠ 4 × ${p}`);
       assert.equal(ours.stop.familySize, 4);
+      assert.deepEqual([harmed?.pValue, harmed?.pValueAdjusted], [p, ours.stop.pValueAdjusted], 'the answer and the stop agree');
       assert.equal(ours.stop.correction, 'holm-bonferroni');
       const item = await status(app, name);
       assert.equal(item.status, 'stopped');
@@ -187,6 +196,8 @@ for (const driver of DRIVERS) {
         assert.ok(Math.abs(tuned - untuned) > 1e-4, `the tunings must give different p-values here: ${tuned}, ${untuned}`);
         assert.ok(Math.abs((b.harm?.pValue as number) - tuned) < 1e-12, `${query}: harm p ${b.harm?.pValue}, tuned ${tuned}, default ${untuned}`);
         assert.deepEqual(answer.analysis.harmTest, { test: 'sequential-one-sided', tuning: 200, correction: 'holm-bonferroni', family: 1 }, query);
+        // A family of one: the adjusted p-value is the test's own, and the stop acts on it as the test alone says.
+        assert.deepEqual([b.harm?.pValueAdjusted, b.harm?.stops], [b.harm?.pValue, b.harm?.harmed], query);
       }
     });
 

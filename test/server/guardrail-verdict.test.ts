@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { ExperienceConfig } from '../../server/config/config-types.js';
 import { holmBonferroni } from '../../server/results/corrections.js';
 import { describeStop, guardrailVerdict } from '../../server/guardrails/guardrail-verdict.js';
+import { markHarmFamily } from '../../server/results/harm-family.js';
 import { simulateGuardrailFamily } from '../../bench/guardrail-family-bench.js';
 import type { MetricResult, ResultsAnswer } from '../../wire/results-answer.js';
 
@@ -94,6 +95,23 @@ describe('the automatic stop corrects for its family of guardrail × challenger 
     const stop = guardrailVerdict(experiment(['errors', 'latency']), report([guardrail('errors', [0.9, 0]), guardrail('latency', [0.9, 0.9])]), AT);
     assert.equal(stop?.variation, 'calm');
     assert.equal(stop?.pValueAdjusted, 0);
+  });
+});
+
+describe('the answer\'s harm marks come from the stop\'s own family', () => {
+  it('marks each guardrail × challenger with its Holm-adjusted p-value and whether the stop acts on it, as the verdict does', () => {
+    const answer = report([guardrail('errors', [0.02, 0.6]), guardrail('latency', [0.01, null])]);
+    markHarmFamily(['errors', 'latency'], answer);
+    const marks = answer.metrics.flatMap((m) => m.variations.slice(1).map((v) => [m.name, v.name, v.harm?.harmed, v.harm?.pValueAdjusted, v.harm?.stops]));
+    // Holm over 4 (the untested one as p = 1): 0.01 × 4 = 0.04, 0.02 × 3 = 0.06, then 0.6 × 2 = 1.2 → 1, 1.
+    assert.deepEqual(marks.map(([m, v, harmed, , stops]) => [m, v, harmed, stops]), [
+      ['errors', 'bold', true, false], ['errors', 'calm', false, false], ['latency', 'bold', true, true], ['latency', 'calm', false, false],
+    ]);
+    const adjusted = marks.map((row) => row[3] as number | null);
+    assert.ok(Math.abs((adjusted[0] as number) - 0.06) < 1e-15 && Math.abs((adjusted[2] as number) - 0.04) < 1e-15, String(adjusted));
+    assert.deepEqual([adjusted[1], adjusted[3]], [1, null], 'a test not made has no adjusted p-value');
+    const stop = guardrailVerdict(experiment(['errors', 'latency']), answer, AT);
+    assert.deepEqual([stop?.metric, stop?.variation, stop?.pValueAdjusted], ['latency', 'bold', adjusted[2]]);
   });
 });
 
