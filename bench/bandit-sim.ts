@@ -5,7 +5,7 @@ import { BANDIT_DEFAULTS } from '../server/config/bandit-settings.js';
 import { thompsonWeights } from '../server/bandits/thompson-weights.js';
 import { armPosteriors } from '../server/results/bandit-arms.js';
 import { stratifiedMetricResult } from '../server/results/bandit-report.js';
-import { judge } from '../server/results/results-report.js';
+import { judge } from '../server/results/judge.js';
 import { compare, type Moments } from '../server/results/statistics.js';
 import { combinePairs, pairFromSums, type PairSummary } from '../server/results/unit-statistics.js';
 import { variates, type Variates } from './random-variates.js';

@@ -3,7 +3,8 @@ import type {
 } from '../../wire/results-answer.js';
 import { bayesian, twoSidedFixed, twoSidedSequential, type Estimate, type Frequentist } from './inference.js';
 import { markHarmFamily } from './harm-family.js';
-import { judge, withSequentialReach, type ResultsReport } from './results-report.js';
+import { judge } from './judge.js';
+import { withSequentialReach, type ResultsReport } from './results-report.js';
 import { deltaMethodVariance, guardrailHarm, sampleRatioMismatch, type CompareOptions } from './statistics.js';
 import type { UnitStatistic } from './unit-statistics.js';
 

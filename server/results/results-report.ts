@@ -1,13 +1,13 @@
 import type { ExperienceConfig, MetricConfig, VariationConfig } from '../config/config-types.js';
 import type {
-  AbsoluteDifference, CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
+  CupedFigures, MetricCap, MetricResult, MetricRole, ResultsAnalysis, ResultsAnswer, ResultsPhase,
   SequentialReach, SeriesPoint, VariationStats, VariationUnits,
 } from '../../wire/results-answer.js';
 import { banditParts, type BanditPeriods } from './bandit-periods.js';
 import { banditMetricResult } from './bandit-report.js';
 import { capAt, capValueOf } from './capping.js';
 import { markHarmFamily } from './harm-family.js';
-import { benjaminiHochberg, holmBonferroni } from './corrections.js';
+import { judge } from './judge.js';
 import type { ExposedUnits } from './exposed-units.js';
 import { DEFAULT_SEQUENTIAL_TUNING, sequentialWidthRatio } from './inference.js';
 import type { MetricValues } from './metric-values.js';
@@ -65,11 +65,11 @@ export interface ReportPhase {
  * The report of one experiment's phase: units per variation with the sample-ratio test against the phase's weights,
  * and per metric (in the order of `query.metrics`, each with the part it plays; ratios read their parts from
  * `values`) each variation's moments, the non-control ones compared with the control (the first variation) by the
- * experiment's analysis settings, guardrails also tested for harm (overall, each with the automatic stop's verdict on
- * it: harm-family.ts). `dimension: 'device'` adds the same per device of
- * the units' first exposure. A correction for many comparisons applies across the goal metrics × challengers (every
- * metric when the experiment names no goals), overall and across every dimension section's together. A bandit's
- * (`phase.bandit`) comparisons are stratified by the periods between its reweights, its split tested per period.
+ * experiment's analysis settings, guardrails also tested for harm (overall, each with the stop's verdict on it:
+ * harm-family.ts). `dimension: 'device'` adds the same per device of the units' first exposure. A correction for many
+ * comparisons applies across the goal metrics × challengers (every metric when the experiment names no goals), overall
+ * and across every dimension section's together. A bandit's comparisons are stratified by the periods between its
+ * reweights, its split tested per period.
  */
 export function buildReport(
   experience: ExperimentConfig, units: ExposedUnits, values: readonly MetricValues[],
@@ -362,41 +362,4 @@ function cupedFigures(theta: number, centre: number, control: Adjusted, treatmen
   const mean = (s: Adjusted): number => s.raw - theta * (s.pre - centre);
   const stddev = (s: Adjusted): number | null => (s.n < 2 ? null : Math.sqrt(Math.max(0, s.variance)));
   return { theta, mean: mean(treatment), stddev: stddev(treatment), controlMean: mean(control), controlStddev: stddev(control) };
-}
-
-/**
- * Adjusts the p-values of one family (the goal metrics × challengers of the given sections, or every metric's but the
- * guardrails' when the experiment names no goals) by the analysis' correction, and marks each comparison significant
- * when its (adjusted) p-value is below alpha: the relative comparisons as one family, the absolute ones as another.
- * Guardrails (their decision is the harm test, with its own family) and secondary metrics beside goals are judged on
- * their own p-values, as GrowthBook does.
- */
-export function judge(analysis: ResultsAnalysis, roles: ReadonlyMap<string, MetricRole>, family: readonly MetricResult[][]): void {
-  const hasGoals = [...roles.values()].includes('goal');
-  const tested: VariationStats[] = [];
-  const alone: VariationStats[] = [];
-  for (const metrics of family) {
-    for (const metric of metrics) {
-      const corrected = hasGoals ? metric.role === 'goal' : metric.role !== 'guardrail';
-      for (const v of metric.variations.slice(1)) (corrected ? tested : alone).push(v);
-    }
-  }
-  const none: ResultsAnalysis = { ...analysis, correction: 'none' };
-  mark(none, alone);
-  mark(none, alone.map((v) => v.absolute).filter((a): a is AbsoluteDifference => a !== undefined));
-  mark(analysis, tested);
-  mark(analysis, tested.map((v) => v.absolute).filter((a): a is AbsoluteDifference => a !== undefined));
-}
-
-function mark(analysis: ResultsAnalysis, tests: Array<{ pValue?: number | null; pValueAdjusted?: number | null; significant?: boolean }>): void {
-  const withP = tests.filter((t) => typeof t.pValue === 'number');
-  const p = withP.map((t) => t.pValue as number);
-  const adjusted = analysis.correction === 'holm-bonferroni' ? holmBonferroni(p)
-    : analysis.correction === 'benjamini-hochberg' ? benjaminiHochberg(p) : null;
-  const adjustedOf = new Map(withP.map((t, i) => [t, adjusted?.[i] ?? null]));
-  for (const t of tests) {
-    if (adjusted !== null) t.pValueAdjusted = adjustedOf.get(t) ?? null;
-    const decisive = t.pValueAdjusted ?? t.pValue;
-    t.significant = typeof decisive === 'number' && decisive < analysis.alpha;
-  }
 }
