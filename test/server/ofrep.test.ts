@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Choice } from '../../wire/choose.js';
-import type { OfrepBulkAnswer, OfrepEvaluation } from '../../wire/ofrep.js';
+import type { OfrepBulkAnswer, OfrepEvaluationSuccess } from '../../wire/ofrep.js';
 import { buildApp } from '../../server/app.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';
@@ -65,11 +65,11 @@ for (const driver of DRIVERS) {
     const post = (url: string, body: unknown, headers: Record<string, string> = SERVER): Promise<LightMyRequestResponse> =>
       suite.app.inject({ method: 'POST', url, headers, payload: body as Record<string, unknown> });
 
-    async function evaluate(key: string, context: Record<string, unknown>, headers = SERVER): Promise<OfrepEvaluation> {
+    async function evaluate(key: string, context: Record<string, unknown>, headers: Record<string, string> = SERVER): Promise<OfrepEvaluationSuccess> {
       const res = await post(`${FLAGS}/${encodeURIComponent(key)}`, { context }, headers);
       assert.equal(res.statusCode, 200, res.body);
       assert.match(String(res.headers['content-type']), /^application\/json/);
-      return res.json() as OfrepEvaluation;
+      return res.json() as OfrepEvaluationSuccess;
     }
 
     async function chooseFor(profileId: string, names: string[], extra: Record<string, unknown> = {}): Promise<Choice[]> {
@@ -91,18 +91,18 @@ for (const driver of DRIVERS) {
       for (const id of profiles) {
         const first = await evaluate('hero', { targetingKey: id }, BROWSER);
         const stored = await getAssignment(suite.storage, P, 'hero', id);
-        assert.equal(stored?.variation, (first as { variant: string }).variant);
+        assert.equal(stored?.variation, (first ).variant);
         assert.equal((await chooseFor(id, ['hero']))[0]?.variation, stored?.variation);
-        assert.equal((await evaluate('hero', asProfile(id)) as { variant: string }).variant, stored?.variation);
+        assert.equal((await evaluate('hero', asProfile(id))).variant, stored?.variation);
       }
     });
 
     it('a server key names a user: the variant of the profile an identify linked to it', async () => {
-      const browser = await evaluate('hero', { targetingKey: 'user-p1' }, BROWSER) as { variant: string };
+      const browser = await evaluate('hero', { targetingKey: 'user-p1' }, BROWSER) ;
       const event = makeEvent({ type: 'identify', name: 'Identify', profileId: 'user-p1', userId: 'u-42' });
       const tracked = await post('/v1/acme/projects/shop/sources/web/track', { batch: [event] }, BROWSER);
       assert.equal(tracked.statusCode, 200, tracked.body);
-      assert.equal((await evaluate('hero', { targetingKey: 'u-42' }) as { variant: string }).variant, browser.variant);
+      assert.equal((await evaluate('hero', { targetingKey: 'u-42' })).variant, browser.variant);
     });
 
     it('every reason: STATIC for a winner and a body for everyone, DISABLED without a value, TARGETING_MATCH, DEFAULT', async () => {
@@ -134,11 +134,12 @@ for (const driver of DRIVERS) {
     });
 
     it('a feed-backed flag is a TARGETING_MATCH whose value is the body the Choose API gives', async () => {
-      const evaluation = await evaluate('recs', { targetingKey: 'feed-1' }, BROWSER) as { reason: string; value: { products: unknown[]; recommendationId: string } };
+      const evaluation = await evaluate('recs', { targetingKey: 'feed-1' }, BROWSER);
+      const value = evaluation.value as { products: unknown[]; recommendationId: string };
       const [choice] = await chooseFor('feed-1', ['recs']);
       assert.equal(evaluation.reason, 'TARGETING_MATCH');
-      assert.deepEqual(evaluation.value.products, (choice!.body as { products: unknown[] }).products);
-      assert.equal(typeof evaluation.value.recommendationId, 'string');
+      assert.deepEqual(value.products, (choice!.body as { products: unknown[] }).products);
+      assert.equal(typeof value.recommendationId, 'string');
     });
 
     it('the context\'s other fields are targeting attributes, on top of what identify stored', async () => {
@@ -152,7 +153,7 @@ for (const driver of DRIVERS) {
       await evaluate('hero', { targetingKey: 'expo-1' }, BROWSER);
       await post(FLAGS, { context: { targetingKey: 'expo-1' } }, BROWSER);
       assert.deepEqual((await readExposures(suite.storage, P)).filter((e) => e.profileId === 'expo-1'), []);
-      const served = await evaluate('hero', asProfile('expo-1', { sessionId: 's-1' })) as { variant: string };
+      const served = await evaluate('hero', asProfile('expo-1', { sessionId: 's-1' })) ;
       const rows = (await readExposures(suite.storage, P)).filter((e) => e.profileId === 'expo-1');
       assert.deepEqual(rows.map((e) => [e.experience, e.variation, e.sessionId]), [['hero', served.variant, 's-1']]);
       await evaluate('shipped', asProfile('expo-1'));
