@@ -21,6 +21,7 @@ import { catalogRoute } from './recommendations/catalog-route.js';
 import { catalogSearchRoute } from './recommendations/catalog-search-route.js';
 import { feedPreviewRoute } from './recommendations/feed-preview-route.js';
 import { chooseRoute } from './choose/choose-route.js';
+import { ofrepRoutes } from './ofrep/ofrep-routes.js';
 import { ChooseService } from './choose/choose-service.js';
 import { consentRoute } from './consent/consent-route.js';
 import { feedRoute } from './recommendations/feed-route.js';
@@ -231,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     identityChanged: () => ctx.canonicalProfiles.invalidateAll(),
   }, events);
   chooseRoute(app, config, choose);
+  ofrepRoutes(app, config, choose);
   consentRoute(app, ctx);
   const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
   feedRoute(app, feedDeps);

@@ -177,7 +177,7 @@ export class ChooseService {
     const prepared = this.prepared(project);
     const chooseRequest = this.chooseRequest(body, profileId, profileId);
     const nothingStored: StoredTargeting = { profile: {}, account: {} };
-    if (targeting) chooseRequest.attributes = withRequestFacts(nothingStored, { profileId, device: body.device, url: body.url });
+    if (targeting) chooseRequest.attributes = withRequestFacts(nothingStored, { profileId, device: body.device, url: body.url, attributes: body.attributes });
     const proposed: AssignmentInput[] = [];
     const deps: ChooseDeps = {
       ...this.withHoldout(pending, prepared.deps), assignments: proposingAssignmentPort(project.key, this.assignmentCache, proposed),
@@ -313,7 +313,7 @@ export class ChooseService {
     const prepared = this.prepared(project);
     if (!needsTargeting(prepared.compiled, body.names, body.groups)) return this.chosen(pending, prepared, chooseRequest);
     const attributes = loadTargetingAttributes(this.options.storage, {
-      project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url,
+      project: project.key, profileId, canonicalProfileId: unitProfileId, device: body.device, url: body.url, attributes: body.attributes,
     }, this.targetingCache);
     if (!(attributes instanceof Promise)) {
       chooseRequest.attributes = attributes;

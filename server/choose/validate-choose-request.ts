@@ -1,5 +1,5 @@
 import type { ChooseRequestBody } from '../../wire/choose.js';
-import { MAX_ID_LENGTH } from '../../wire/event.js';
+import { MAX_ID_LENGTH, type Attributes } from '../../wire/event.js';
 import { keySegment } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
@@ -33,6 +33,11 @@ export type ValidChooseRequest = Omit<ChooseRequestBody, 'identification'> & {
    * no session (ExposureDedupe), so that a request made for every feed a person asks for exposes them once.
    */
   dedupeKey?: string;
+  /**
+   * Set by the OpenFeature routes, never read from the body: an evaluation context's own fields, which conditions read
+   * on top of the stored attributes (withRequestFacts).
+   */
+  attributes?: Attributes;
 };
 
 type Json = Record<string, unknown>;

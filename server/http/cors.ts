@@ -19,7 +19,11 @@ export function projectOfUrl(url: string): { org: string; project: string } | nu
 /** Whether `origin` may call the project's browser endpoints: any when no allow-list is configured. */
 export function originAllowed(store: ConfigStore, url: string, origin: string): boolean {
   const names = projectOfUrl(url);
-  const allowed = names ? store.project(names.org, names.project)?.config.allowedOrigins : undefined;
+  return originInList(names ? store.project(names.org, names.project)?.config.allowedOrigins : undefined, origin);
+}
+
+/** Whether a project's `allowedOrigins` (undefined: none configured, any origin) lets `origin` in. */
+export function originInList(allowed: readonly string[] | undefined, origin: string): boolean {
   return allowed === undefined || allowed.includes('*') || allowed.includes(origin);
 }
 
@@ -27,12 +31,20 @@ export function originAllowed(store: ConfigStore, url: string, origin: string): 
 // origin calls with its key in the Authorization header; it reads a managed item's version from ETag.
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match';
+// OFREP providers send their key as `Authorization` or `X-API-Key`.
+const OFREP_ALLOW_HEADERS = `${ALLOW_HEADERS}, X-API-Key`;
+/**
+ * The OpenFeature (OFREP) routes: their project is the key's, which a preflight does not carry, so any origin is
+ * answered here and the endpoint refuses a writeKey whose project does not allow the request's origin (403).
+ */
+const OFREP_PREFIX = '/ofrep/';
 const EXPOSE_HEADERS = 'ETag, Retry-After';
 const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
 
 /**
  * CORS for the `/v1` endpoints: the request origin is reflected when the project allows it (any origin by
- * default: write keys are public), with a cacheable preflight (204) that allows Authorization and Content-Type.
+ * default: write keys are public), with a cacheable preflight (204) that allows Authorization and Content-Type; for the
+ * `/ofrep` endpoints, whatever the origin (OFREP_PREFIX).
  * An origin outside the project's allow-list gets no CORS header (its preflight answers 404; an actual request is
  * refused 403 `origin_not_allowed` by the endpoint). Other paths get no CORS headers at all.
  *
@@ -43,14 +55,15 @@ const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
  */
 export function registerCors(app: FastifyInstance, store: ConfigStore): void {
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/v1/')) {
+    const ofrep = request.url.startsWith(OFREP_PREFIX);
+    if (!ofrep && !request.url.startsWith('/v1/')) {
       done();
       return;
     }
     // The answer depends on the Origin header whatever it is, so caches must key on it.
     reply.header('Vary', 'Origin');
     const origin = request.headers.origin;
-    if (typeof origin === 'string' && !originAllowed(store, request.url, origin)) {
+    if (typeof origin === 'string' && !ofrep && !originAllowed(store, request.url, origin)) {
       done();
       return;
     }
@@ -62,13 +75,15 @@ export function registerCors(app: FastifyInstance, store: ConfigStore): void {
     }
     // A preflight is answered here, before authentication: the browser sends it without credentials.
     reply.header('Access-Control-Allow-Methods', ALLOW_METHODS);
-    reply.header('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    reply.header('Access-Control-Allow-Headers', ofrep ? OFREP_ALLOW_HEADERS : ALLOW_HEADERS);
     reply.header('Access-Control-Max-Age', MAX_AGE);
     reply.code(204).header('Content-Length', '0').send();
   });
   // A preflight needs a route to reach the hook with; one the hook did not answer (an origin outside the
   // allow-list) is not found.
-  app.options('/v1/*', (_request, reply) => {
-    reply.callNotFound();
-  });
+  for (const path of ['/v1/*', `${OFREP_PREFIX}*`]) {
+    app.options(path, (_request, reply) => {
+      reply.callNotFound();
+    });
+  }
 }

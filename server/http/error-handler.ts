@@ -24,7 +24,8 @@ function tooLarge(request: FastifyRequest): ServiceError {
   return new ServiceError('payload_too_large', `The request body is over the ${limit / (1024 * 1024)} MiB limit.`);
 }
 
-function toServiceError(error: FastifyError | ServiceError | Error, request: FastifyRequest): ServiceError | null {
+/** The ServiceError an error is answered as (Fastify's own translated), or null for an unexpected one (500). */
+export function toServiceError(error: FastifyError | ServiceError | Error, request: FastifyRequest): ServiceError | null {
   if (error instanceof ServiceError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fastifyError.statusCode === 413) return tooLarge(request);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { ConfigStore } from '../config/config-store.js';
 import { ServiceError } from '../errors/service-error.js';
-import { readCredentials } from '../auth/read-credentials.js';
+import { readCredentials, type CredentialsResult } from '../auth/read-credentials.js';
 import { verifyKey } from '../auth/verified-keys.js';
 
 /** Default browser budget: 50 requests/s per (writeKey, client IP), bursts of 100. */
@@ -15,15 +15,32 @@ interface ProjectParams {
   project?: string;
 }
 
-function limitsOf(store: ConfigStore, request: FastifyRequest): { writeKeyPerSecond?: number; apiKeyPerSecond?: number } {
+/** A project's `limits`. */
+export interface ProjectLimits {
+  writeKeyPerSecond?: number;
+  apiKeyPerSecond?: number;
+}
+
+/**
+ * Who a request claims to be, as the limiter sees it before authentication: the credentials it presents, whether they
+ * claim a server key (apiKey), and the limits of the project they are for.
+ */
+export interface RateLimitClaim {
+  credentials: CredentialsResult;
+  apiKey: boolean;
+  limits: ProjectLimits;
+}
+
+function limitsOf(store: ConfigStore, request: FastifyRequest): ProjectLimits {
   const params = request.params as ProjectParams;
   if (!params.org || !params.project) return {};
   return store.project(params.org, params.project)?.config.limits ?? {};
 }
 
-function viaApiKey(request: FastifyRequest): boolean {
+/** The claim of a request to `/v1/{org}/projects/{project}/…`: the project is the path's, the key's kind how it is sent. */
+function projectClaim(store: ConfigStore, request: FastifyRequest): RateLimitClaim {
   const credentials = readCredentials(request, true);
-  return typeof credentials === 'object' && credentials.via === 'apiKey';
+  return { credentials, apiKey: typeof credentials === 'object' && credentials.via === 'apiKey', limits: limitsOf(store, request) };
 }
 
 /**
@@ -36,17 +53,22 @@ function viaApiKey(request: FastifyRequest): boolean {
  * @example const limit = app.rateLimit(projectRateLimit(store));
  */
 export function projectRateLimit(store: ConfigStore): RateLimitOptions {
+  return claimRateLimit(store, (request) => projectClaim(store, request));
+}
+
+/** projectRateLimit's options for requests whose claim `claimOf` reads. */
+function claimRateLimit(store: ConfigStore, claimOf: (request: FastifyRequest) => RateLimitClaim): RateLimitOptions {
   return {
     timeWindow: BURST_SECONDS * 1000,
     keyGenerator: (request) => {
-      const credentials = readCredentials(request, true);
+      const { credentials, apiKey } = claimOf(request);
       if (typeof credentials !== 'object') return `anonymous:${request.ip}`;
-      if (credentials.via === 'basic') return `write:${credentials.id}:${request.ip}`;
+      if (!apiKey) return `write:${credentials.id}:${request.ip}`;
       return verifyKey(store, credentials.key, credentials.id) ? `api:${credentials.id}` : `api-unverified:${credentials.id}:${request.ip}`;
     },
     max: (request) => {
-      const limits = limitsOf(store, request);
-      const perSecond = viaApiKey(request)
+      const { apiKey, limits } = claimOf(request);
+      const perSecond = apiKey
         ? limits.apiKeyPerSecond ?? DEFAULT_WRITE_KEY_PER_SECOND
         : limits.writeKeyPerSecond ?? DEFAULT_WRITE_KEY_PER_SECOND;
       return Math.max(1, Math.round(perSecond * BURST_SECONDS));
@@ -54,11 +76,6 @@ export function projectRateLimit(store: ConfigStore): RateLimitOptions {
     errorResponseBuilder: (_request, context) =>
       new ServiceError('rate_limited', `Too many requests; retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} s.`),
   };
-}
-
-/** An apiKey caller of a project without `apiKeyPerSecond`: not limited at all. */
-function unlimited(store: ConfigStore, request: FastifyRequest): boolean {
-  return viaApiKey(request) && limitsOf(store, request).apiKeyPerSecond === undefined;
 }
 
 /**
@@ -72,6 +89,21 @@ function unlimited(store: ConfigStore, request: FastifyRequest): boolean {
 export function projectRateLimiter(
   app: FastifyInstance, store: ConfigStore,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null {
-  const limit = app.rateLimit(projectRateLimit(store));
-  return (request, reply) => (unlimited(store, request) ? null : limit.call(app, request, reply));
+  return claimRateLimiter(app, store, (request) => projectClaim(store, request));
+}
+
+/**
+ * projectRateLimiter for requests whose project is not in the path but the key's (OFREP): `claimOf` says what the
+ * request claims; the budgets, keys and exemptions are projectRateLimiter's, in the same buckets.
+ * @example const limit = claimRateLimiter(app, store, (request) => ({ credentials, apiKey, limits }));
+ */
+export function claimRateLimiter(
+  app: FastifyInstance, store: ConfigStore, claimOf: (request: FastifyRequest) => RateLimitClaim,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null {
+  const limit = app.rateLimit(claimRateLimit(store, claimOf));
+  // An apiKey caller of a project without `apiKeyPerSecond`: not limited at all.
+  return (request, reply) => {
+    const claim = claimOf(request);
+    return claim.apiKey && claim.limits.apiKeyPerSecond === undefined ? null : limit.call(app, request, reply);
+  };
 }

@@ -1,7 +1,8 @@
 // Our real service for the browser tests that need it (test/recommendations: the feed route, tracking):
 // `node dist/server.mjs` (npm test builds dist before the browser tests) on a free loopback port, with a
 // fresh SQLite directory and test/fixtures/recommendations.config.json, behind the test runner's own
-// origin: `/v1/*` is proxied to it, so pages call `location.origin + '/v1'` with no CORS in the way.
+// origin: `/v1/*` (and OpenFeature's `/ofrep/*`) is proxied to it, so pages call `location.origin + '/v1'` with no
+// CORS in the way.
 // A second instance of it stores in PostgreSQL (a database of its own, made for the run and dropped after) behind
 // `/pg/v1/*`, for the tests that run a story on both databases. It starts on the first request for it, so a run
 // whose tests never ask for it pays nothing.
@@ -155,8 +156,9 @@ function notStarted(ctx) {
 }
 
 /**
- * `{ plugin, middleware }`: the plugin starts the SQLite instance and stops both, the middleware proxies `/v1/*` to
- * the SQLite instance and `/pg/v1/*` (as `/v1/*`) to the PostgreSQL one, starting it on the first such request.
+ * `{ plugin, middleware }`: the plugin starts the SQLite instance and stops both, the middleware proxies `/v1/*` and
+ * `/ofrep/*` to the SQLite instance and `/pg/v1/*`, `/pg/ofrep/*` (as `/v1/*`, `/ofrep/*`) to the PostgreSQL one,
+ * starting it on the first such request.
  */
 export function serviceUnderTest() {
   let ready = Promise.resolve(null);
@@ -204,13 +206,13 @@ export function serviceUnderTest() {
       await new Promise((resolve) => setTimeout(resolve, Number(slow[1])));
       ctx.url = slow[2];
     }
-    if (ctx.path.startsWith('/pg/v1/')) {
+    if (ctx.path.startsWith('/pg/v1/') || ctx.path.startsWith('/pg/ofrep/')) {
       postgres ??= startPostgresService();
       const { instance } = await postgres;
       if (!instance) return notStarted(ctx);
       return proxy(ctx, instance, ctx.url.slice('/pg'.length));
     }
-    if (!ctx.path.startsWith('/v1/')) return next();
+    if (!ctx.path.startsWith('/v1/') && !ctx.path.startsWith('/ofrep/')) return next();
     const sqlite = await ready;
     if (!sqlite) return notStarted(ctx);
     return proxy(ctx, sqlite, ctx.url);
