@@ -104,7 +104,8 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
     config === null || typeof config !== 'object'
     || !STRING_FIELDS.every((field) => text(config[field]))
     // The contract's two flags are required; any other platform's flag is a boolean when given.
-    || Object.keys({ ...REQUIRED_FLAGS, ...config }).some((key) => key.startsWith('platform') && typeof config[key as `platform${string}`] !== 'boolean')
+    || Object.keys({ ...REQUIRED_FLAGS, ...config })
+      .some((key) => key.startsWith('platform') && typeof config[key as `platform${string}`] !== 'boolean')
     || (config.api !== undefined && !text(config.api))
     || (autoTrack !== undefined && typeof autoTrack !== 'boolean' && (autoTrack === null || typeof autoTrack !== 'object'))
   ) {

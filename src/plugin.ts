@@ -3,7 +3,7 @@ import type { Ids } from './identity.js';
 import type { Choice, ChooseParams, RecommendationParams } from './params.js';
 import type { ConsentChoice } from './consent-store.js';
 
-/** What the page is about, supplied by plugins (a shop's integration) or elements (e.g. the product on a product page). */
+/** What the page is about, supplied by plugins (a shop's integration) or elements (the product on a product page). */
 export interface PageContext {
   productId?: string;
 }
