@@ -12,8 +12,29 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const outputs = ['dist/service.js', 'dist/chunks/manifest.json', 'dist/service-core.js', 'dist/svc-results.js', 'dist/svc-admin.js', 'dist/esm/index.js', 'dist/server.mjs', 'dist/sqlite-thread.mjs', 'dist/programs.mjs', 'dist/create-admin.mjs', 'dist/copy-to-postgres.mjs'];
 if (process.argv.includes('--if-missing') && outputs.every((f) => existsSync(f))) process.exit(0);
 
-// Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts.
-const define = { SVC_DEV: 'false', SVC_VERSION: JSON.stringify(pkg.version) };
+const pluginNames = existsSync('plugins')
+  ? readdirSync('plugins', { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
+      .map((d) => d.name)
+  : [];
+/**
+ * The platform plugins, `{flag: folder}`: a plugin registers itself as a shop integration with a platform.json in its
+ * folder, `{"flag": "platformA"}`. Its index.ts becomes a chunk of service.js named after the folder, fetched when an
+ * instance's config has the flag true, and the factory it exports under the flag's name is installed
+ * (bundles/platforms.ts). Nothing else names a platform: adding one is adding its folder.
+ */
+const platforms = {};
+for (const name of pluginNames.filter((n) => existsSync(`plugins/${n}/platform.json`))) {
+  const { flag } = JSON.parse(readFileSync(`plugins/${name}/platform.json`, 'utf8'));
+  if (typeof flag !== 'string' || !/^platform[A-Z0-9]\w*$/.test(flag)) throw new Error(`plugins/${name}/platform.json: "flag" must be a config name like "platformC", not ${JSON.stringify(flag)}`);
+  if (platforms[flag]) throw new Error(`plugins/${name}/platform.json: flag ${flag} is plugins/${platforms[flag]}'s already`);
+  if (!(await exportNames(`plugins/${name}/index.ts`)).includes(flag)) throw new Error(`plugins/${name}/index.ts exports no factory named ${flag}`);
+  platforms[flag] = name;
+}
+
+// Production builds strip development diagnostics (Lit's DEV_MODE pattern): see src/dev-mode.ts. SVC_PLATFORMS: the
+// platform plugins, for bundles/platforms.ts.
+const define = { SVC_DEV: 'false', SVC_VERSION: JSON.stringify(pkg.version), SVC_PLATFORMS: JSON.stringify(platforms) };
 // esbuild does not look inside tagged templates, so the static css`…` of our *-styles.ts files would ship
 // with their indentation; minify them as CSS (a styles file holds static CSS only, no `${}`).
 const minifyCssTemplates = {
@@ -33,11 +54,6 @@ const minifyCssTemplates = {
 const browser = {
   bundle: true, minify: true, sourcemap: true, target: 'es2022', define, legalComments: 'none', plugins: [minifyCssTemplates],
 };
-const pluginNames = existsSync('plugins')
-  ? readdirSync('plugins', { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
-      .map((d) => d.name)
-  : [];
 
 /** The element chunks, in the order of ELEMENT_CHUNKS in bundles/chunk-loader.ts (a combo is named in that order). */
 const ELEMENT_CHUNKS = ['experiences', 'recommendations', 'consent'];
@@ -50,6 +66,8 @@ const ELEMENT_SIDE = [...ELEMENT_CHUNKS, 'requests'];
 const OUT = 'dist/chunks/next';
 
 await pageSdk();
+// `--page-sdk`: dist/service.js and its chunks only (test/build/platform-plugin.test.ts builds a copy with a platform added).
+if (process.argv.includes('--page-sdk')) process.exit(0);
 await Promise.all([
   build({ ...browser, entryPoints: ['bundles/service-core.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
   // <svc-results> for admin pages, with its own copy of Lit: outside service.js and its budget.
@@ -239,7 +257,10 @@ async function pageSdk() {
       }));
     },
   });
-  const chunkEntries = Object.fromEntries(readdirSync('bundles/chunks').filter((f) => f.endsWith('.ts')).map((f) => [basename(f, '.ts'), `bundles/chunks/${f}`]));
+  const chunkEntries = {
+    ...Object.fromEntries(readdirSync('bundles/chunks').filter((f) => f.endsWith('.ts')).map((f) => [basename(f, '.ts'), `bundles/chunks/${f}`])),
+    ...Object.fromEntries(Object.values(platforms).map((name) => [name, `plugins/${name}/index.ts`])),
+  };
   // Each combination of two or three element chunks, named in the loader's order (ELEMENT_CHUNKS).
   const combos = [[0, 1], [0, 2], [1, 2], [0, 1, 2]].map((c) => c.map((i) => ELEMENT_CHUNKS[i]).join('_'));
   const chunkBuild = (common, languages, options) => build({
@@ -263,7 +284,7 @@ async function pageSdk() {
   const split = await build({
     ...browser, plugins: [...browser.plugins, linking()], entryPoints: chunkEntries, outdir: OUT, format: 'esm', splitting: true, metafile: true, write: false,
   });
-  const common = { modules: [...sharedModules(split.metafile), ...held] };
+  const common = { modules: [...sharedModules(split.metafile, chunkEntries), ...held] };
   // 2. Which of their names the chunks use, and a short name for each. Of the shared modules, `common` keeps those
   //    that an element's chunk and another both use (and what those import of them): the rest go in the chunks.
   const usage = async () => {
@@ -363,11 +384,12 @@ function shortName(i) {
  * The modules of the shared files (code esbuild's code splitting put in a file of its own) that both an element chunk
  * and another chunk (auto-track, a platform) import, directly or through another shared file; not the core's.
  */
-function sharedModules(metafile) {
+function sharedModules(metafile, entries) {
+  const chunkOf = new Map(Object.entries(entries).map(([chunk, path]) => [path, chunk]));
   const reach = new Map();
   for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (!output.entryPoint?.startsWith('bundles/chunks/')) continue;
-    const element = ELEMENT_SIDE.includes(basename(output.entryPoint, '.ts'));
+    if (!chunkOf.has(output.entryPoint)) continue;
+    const element = ELEMENT_SIDE.includes(chunkOf.get(output.entryPoint));
     const files = [file];
     for (let i = 0; i < files.length; i++) {
       for (const imported of metafile.outputs[files[i]].imports) {

@@ -17,6 +17,7 @@ import { chooseExperiences } from '../server/choose/engine/choose-engine.js';
 import { compileExperiences } from '../server/choose/engine/compile-experiences.js';
 import type { AssignmentPort } from '../server/choose/engine/choose-types.js';
 import { ATTRIBUTES, NAMES, growthbookFeatures, svcExperiments } from './choose-experiments.js';
+import { goalMark } from './goal-mark.js';
 
 export interface ChooseBenchOptions {
   rounds?: number;
@@ -384,7 +385,7 @@ function formatMix(m: ChooseMixResult): string[] {
       ['peer: the durable floor choosing with GrowthBook\'s SDK', rate(m.growthbook.medianRps), m.growthbook.requestsPerSecond.map(rate).join(' / '),
         m.growthbookRatio.toFixed(2), us(m.growthbook.cpuUsPerRequest), ms(m.growthbook.medianP99Ms), m.growthbook.p99Ms.map(ms).join(' / ')],
     ]),
-    `throughput ratio svc / bare = ${m.throughputRatio.toFixed(2)}${goal === null ? '' : ` (goal ≥ ${goal})`}; median of the ${m.svc.requestsPerSecond.length} rounds' own ratios ` +
+    `throughput ratio svc / bare = ${m.throughputRatio.toFixed(2)}${goal === null ? '' : ` (goal ${goalMark(m.throughputRatio >= goal, `≥ ${goal}`)})`}; median of the ${m.svc.requestsPerSecond.length} rounds' own ratios ` +
       `${m.svc.requestsPerSecond.map((rps, i) => (rps / (m.bare.requestsPerSecond[i] as number)).toFixed(2)).join(' / ')}; ` +
       `ratio of the medians ${m.ratioOfMedians.toFixed(2)}${m.errors ? `  — ${m.errors} non-2xx/errors` : ''}`,
   ];
@@ -399,7 +400,7 @@ export function formatChooseBench(r: ChooseBenchResult): string {
     'Choose API, the mixes side by side (ratios paired per round)',
     ...table(['new visitors', 'svc / bare', 'goal', 'durable floor / bare', 'GrowthBook on it / bare', 'svc / durable floor', 'svc CPU/request', 'durable floor CPU/request', 'GrowthBook on it CPU/request', 'bare CPU/request'], r.mixes.map((m) => {
       const goal = goalFor(m.newVisitorShare);
-      return [percent(m.newVisitorShare), m.throughputRatio.toFixed(2), goal === null ? '—' : `≥ ${goal} ${m.throughputRatio >= goal ? '✓' : '✗'}`,
+      return [percent(m.newVisitorShare), m.throughputRatio.toFixed(2), goal === null ? '—' : goalMark(m.throughputRatio >= goal, `≥ ${goal}`),
         m.durableRatio.toFixed(2), m.growthbookRatio.toFixed(2), m.svcDurableRatio.toFixed(2), us(m.svc.cpuUsPerRequest), us(m.durable.cpuUsPerRequest),
         us(m.growthbook.cpuUsPerRequest), us(m.bare.cpuUsPerRequest)];
     })),
@@ -412,6 +413,6 @@ export function formatChooseBench(r: ChooseBenchResult): string {
       ['svc chooseExperiences (sticky store in memory)', us(r.engineMedianUs), r.engineUsPerRequest.map(us).join(' / ')],
       ['@growthbook/growthbook GrowthBookClient.evalFeature ×20', us(r.growthbookMedianUs), r.growthbookUsPerRequest.map(us).join(' / ')],
     ]),
-    `cost ratio svc / GrowthBook = ${r.costRatio.toFixed(2)} (goal ≤ 1.0)`,
+    `cost ratio svc / GrowthBook = ${r.costRatio.toFixed(2)} (goal ${goalMark(r.costRatio <= 1, '≤ 1.0')})`,
   ].join('\n');
 }

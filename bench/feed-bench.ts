@@ -29,6 +29,7 @@ import { CHUNK_EVENTS } from '../server/recommendations/model-inbox.js';
 import { applyModelsNow } from '../server/recommendations/model-inbox.js';
 import { seededRandom } from './seeded-random.js';
 import { SCHEMA } from '../server/schema.js';
+import { goalMark } from './goal-mark.js';
 
 export interface FeedBenchOptions {
   products?: number;
@@ -281,9 +282,9 @@ export function formatFeedBench(r: FeedBenchResult): string {
     '|---|---|---|---|---|---|',
     ...rows,
     '',
-    'merchandising rules, paired (bought-together, limit 8, the same requests, alternating rounds; goal: ratio ≤ 1.5):',
-    '| feed | ruled p50 | ruled p99 | plain p50 | plain p99 | p50 ratio ruled / plain |',
-    '|---|---|---|---|---|---|',
-    ...r.rules.map((x) => `| ${x.feed} | ${ms(x.ruled.p50Ms)} | ${ms(x.ruled.p99Ms)} | ${ms(x.plain.p50Ms)} | ${ms(x.plain.p99Ms)} | ${x.ratio.toFixed(2)} |`),
+    'merchandising rules, paired (bought-together, limit 8, the same requests, alternating rounds):',
+    '| feed | ruled p50 | ruled p99 | plain p50 | plain p99 | p50 ratio ruled / plain | goal |',
+    '|---|---|---|---|---|---|---|',
+    ...r.rules.map((x) => `| ${x.feed} | ${ms(x.ruled.p50Ms)} | ${ms(x.ruled.p99Ms)} | ${ms(x.plain.p50Ms)} | ${ms(x.plain.p99Ms)} | ${x.ratio.toFixed(2)} | ${goalMark(x.ratio <= 1.5, '≤ 1.5')} |`),
   ].join('\n');
 }

@@ -14,6 +14,7 @@ import { guardrailVerdict } from '../server/guardrails/guardrail-verdict.js';
 import { compare, type Moments } from '../server/results/statistics.js';
 import type { MetricResult, ResultsAnswer, VariationStats } from '../wire/results-answer.js';
 import { seededRandom } from './seeded-random.js';
+import { goalMark } from './goal-mark.js';
 
 export interface GuardrailFamilyOptions {
   experiments?: number;
@@ -141,7 +142,7 @@ export function formatGuardrailFamilyBench(r: GuardrailFamilyResult): string {
     '| stop rule | experiments ever stopped (false stops) | goal |',
     '|---|---|---|',
     `| any harm test alone below alpha (before) | ${pct(r.anyAlone)} ${err(r.anyAlone)} | — |`,
-    `| Holm across the ${family} (guardrailVerdict) | ${pct(r.stopped)} ${err(r.stopped)} | ≤ ${pct(r.alpha)} ${r.stopped <= bound ? '✓' : '✗'} |`,
+    `| Holm across the ${family} (guardrailVerdict) | ${pct(r.stopped)} ${err(r.stopped)} | ${goalMark(r.stopped <= bound, `≤ ${pct(r.alpha)}`)} |`,
     '',
     `${r.tests.toLocaleString('en-US')} harm tests computed through the engine.`,
   ].join('\n');

@@ -23,6 +23,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import { SCHEMA } from '../server/schema.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { seededRandom } from './seeded-random.js';
+import { goalMark } from './goal-mark.js';
 
 export interface HoldoutBenchOptions {
   visitors?: number;
@@ -168,7 +169,7 @@ export function formatHoldoutBench(rows: HoldoutScenario[]): string {
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of rows.filter((row) => row.shops > 0)) {
-    lines.push(`| ${r.name} | ${r.shops} × ${r.visitors} | ${r.holdout} % | ${r.effect === 0 ? 'none' : `+${Math.round(r.effect * 100)} %`} | ${pct(r.rightSign, r.shops)} | ${pct(r.significant, r.shops)}${r.effect === 0 ? (r.significant / r.shops <= ALPHA ? ' ✓ ≤ alpha' : ' ✗ > alpha') : ''} | ${r.units} of ${r.shops * r.visitors} | ${r.heldOutProducts} | ${r.seconds.toFixed(0)} |`);
+    lines.push(`| ${r.name} | ${r.shops} × ${r.visitors} | ${r.holdout} % | ${r.effect === 0 ? 'none' : `+${Math.round(r.effect * 100)} %`} | ${pct(r.rightSign, r.shops)} | ${pct(r.significant, r.shops)}${r.effect === 0 ? ` ${goalMark(r.significant / r.shops <= ALPHA, '≤ alpha')}` : ''} | ${r.units} of ${r.shops * r.visitors} | ${r.heldOutProducts} | ${r.seconds.toFixed(0)} |`);
   }
   return lines.join('\n');
 }

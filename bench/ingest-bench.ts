@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { uuid } from '../src/uuid.js';
 import { askServer, forkBenchServer } from './server-ipc.js';
+import { goalMark } from './goal-mark.js';
 
 export interface IngestBenchOptions {
   rounds?: number;
@@ -269,10 +270,9 @@ export function formatIngestBench(r: IngestBenchResult): string {
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   const line = (row: string[]): string => `| ${row.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
-  const goal = (ratio: number): string => (ratio >= 0.7 ? 'met' : 'missed');
   const ratios = (name: string, ratio: number | null, sustained: number | null): string => (ratio === null || sustained === null
     ? `svc / floor on ${name}: ${r.skipped}`
-    : `svc / floor on ${name} = ${ratio.toFixed(2)} acknowledged (goal ≥ 0.7: ${goal(ratio)}), ${sustained.toFixed(2)} sustained with the models caught up`);
+    : `svc / floor on ${name} = ${ratio.toFixed(2)} acknowledged (goal ${goalMark(ratio >= 0.7, '≥ 0.7')}), ${sustained.toFixed(2)} sustained with the models caught up`);
   const o = r.overload;
   return [
     `## Ingestion: POST …/track, batches of 50 events with the SDK's UUIDv7 ids, ${r.connections} connections, rotating rounds`,

@@ -6,6 +6,7 @@
 // checks that the sweep ran: the backlog shrank during every measured round, and the new events were stored.
 import { askServer } from './server-ipc.js';
 import { load, median, postgresAvailable, startServer, type Server } from './ingest-bench.js';
+import { goalMark } from './goal-mark.js';
 
 export interface RetentionBenchOptions {
   rounds?: number;
@@ -108,7 +109,7 @@ export function formatRetentionBench(r: RetentionBenchResult): string {
     '',
     line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line),
     '',
-    ...r.sides.map((s) => `${s.driver}: retention on / off = ${s.ratio.toFixed(3)} (goal ≥ 0.95: ${s.ratio >= 0.95 ? 'met' : 'missed'})`),
+    ...r.sides.map((s) => `${s.driver}: retention on / off = ${s.ratio.toFixed(3)} (goal ${goalMark(s.ratio >= 0.95, '≥ 0.95')})`),
     ...(r.skipped ? [r.skipped] : []),
   ].join('\n');
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { pageChunks } from '../test/helpers/page-chunks.js';
+import { goalMark } from './goal-mark.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -58,9 +59,9 @@ export function formatSdkSizeBench({ svc, peers, snippet }: ReturnType<typeof ru
     'SDK bytes a page fetches (gzip -9 of every file), by what the page uses',
     '| page uses | files | bytes | budget | vs GrowthBook\'s script tag |',
     '|---|---|---|---|---|',
-    ...svc.map((r) => `| ${r.page} | ${r.files} | ${r.bytes} (${kib(r.bytes)}) | ${r.bytes <= r.budget! ? '✓' : '✗'} ≤ ${kib(r.budget!)} | ${growthbook ? (r.bytes / growthbook).toFixed(2) : '–'} |`),
+    ...svc.map((r) => `| ${r.page} | ${r.files} | ${r.bytes} (${kib(r.bytes)}) | ${goalMark(r.bytes <= r.budget!, `≤ ${kib(r.budget!)}`)} | ${growthbook ? (r.bytes / growthbook).toFixed(2) : '–'} |`),
     ...peers.map((r) => `| ${r.page} | 1 | ${r.bytes} (${kib(r.bytes)}) | | ${growthbook ? (r.bytes / growthbook).toFixed(2) : '–'} |`),
-    `The inline snippet every page carries: ${snippet} bytes (${kib(snippet)}; budget ≤ 2.5 KiB).`,
+    `The inline snippet every page carries: ${snippet} bytes (${kib(snippet)}; budget ${goalMark(snippet <= 2.5 * 1024, '≤ 2.5 KiB')}).`,
   ];
   return lines.join('\n');
 }

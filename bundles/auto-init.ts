@@ -18,9 +18,11 @@ export function configFromScript(script: HTMLScriptElement | SVGScriptElement | 
     project: d.project ?? '',
     sourceId: d.sourceId ?? '',
     writeKey: d.writeKey ?? '',
-    platformA: flag(d.platformA),
-    platformB: flag(d.platformB),
+    platformA: false,
+    platformB: false,
   };
+  // Every `data-platform-*` attribute is a platform's flag (`data-platform-c` → `platformC`), the contract's two included.
+  for (const key in d) if (key.startsWith('platform')) config[key as `platform${string}`] = flag(d[key]);
   if (d.api) config.api = d.api;
   // data-auto-track="false" turns automatic tracking off; absent or any other value leaves it on.
   if (d.autoTrack === 'false') config.autoTrack = false;

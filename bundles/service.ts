@@ -5,6 +5,7 @@ import { ServiceJs, type ServiceConfig } from '../src/index.js';
 import { bannerLanguage } from '../plugins/consent-banner/banner-language.js';
 import { autoInit } from './auto-init.js';
 import { lazy } from './lazy-requests.js';
+import { PLATFORMS } from './platforms.js';
 import {
   afterFirstPaint, chunkLoader, defineStandIn, ELEMENT_CHUNKS, watchElements, type PluginFactory,
 } from './chunk-loader.js';
@@ -21,21 +22,21 @@ const instances = new Map<BundledServiceJs, Promise<unknown>>();
 
 /**
  * The `ServiceJs` of dist/service.js: the same class, which installs for every instance (the one made from the
- * script tag, or one a page makes with `new ServiceJs({...})`) auto-tracking unless `autoTrack: false` and a
- * platform integration when its flag is on, then the page's elements. Auto-tracking goes first so that platform
+ * script tag, or one a page makes with `new ServiceJs({...})`) auto-tracking unless `autoTrack: false` and each
+ * registered platform integration whose flag is on (bundles/platforms.ts), then the page's elements. Auto-tracking goes first so that platform
  * events, too, are preceded by their session's `Session start`; elements come after the integrations so that a
  * product page's context is set before `<svc-recommendations>` asks for its feed.
  */
 class BundledServiceJs extends ServiceJs {
   constructor(config: ServiceConfig) {
     super(config);
-    const own: [string, object?][] = [];
-    if (config.autoTrack !== false) own.push(['auto-track', typeof config.autoTrack === 'object' ? config.autoTrack : {}]);
-    if (config.platformA) own.push(['platform-a']);
-    if (config.platformB) own.push(['platform-b']);
-    instances.set(this, painted.then(() => Promise.all(own.map(([name]) => load(name)))).then((factories) => {
+    // Each chunk with the name its factory is exported under, and the factory's options.
+    const own: [string, string, object?][] = [];
+    if (config.autoTrack !== false) own.push(['auto-track', 'default', typeof config.autoTrack === 'object' ? config.autoTrack : {}]);
+    for (const [flag, chunk] of Object.entries(PLATFORMS)) if (config[flag as `platform${string}`] === true) own.push([chunk, flag]);
+    instances.set(this, painted.then(() => Promise.all(own.map(([chunk, part]) => load(chunk, part)))).then((factories) => {
       if (!instances.has(this)) return; // destroyed meanwhile
-      factories.forEach((make, i) => make && this.use(make(own[i]![1])));
+      factories.forEach((make, i) => make && this.use(make(own[i]![2])));
       for (const make of arrived) this.use(make());
     }));
   }

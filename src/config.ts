@@ -13,10 +13,18 @@ export interface ServiceConfig {
   project: string;
   /** `<username>.<password>`; sent as HTTP Basic credentials, split at the first dot. */
   writeKey: string;
-  /** Enables the first e-commerce platform integration (Shopify). `false` is a value, not a missing field. */
+  /**
+   * The contract's first platform flag: turns on the platform plugin registered under `platformA`. `false` is a value,
+   * not a missing field.
+   */
   platformA: boolean;
-  /** Enables the second e-commerce platform integration (Magento 2). */
+  /** The contract's second platform flag: turns on the platform plugin registered under `platformB`. */
   platformB: boolean;
+  /**
+   * Any further platform's flag (`platformC: true`), named by its plugin's registration; optional, and a boolean when
+   * given. The core knows no platform: a flag only says which registered plugin to turn on.
+   */
+  [flag: `platform${string}`]: boolean | undefined;
   /** Base URL of the service ending in `/v1`; default: the origin the SDK script came from, plus `/v1`. */
   api?: string;
   /** Consent policy; default: not required (tracking on until `optOut()`). */
@@ -77,7 +85,7 @@ export interface ResolvedConfig extends Required<Omit<ServiceConfig, 'consent' |
 export const CONFIG_ERROR = 'ServiceJs initialization failed: All config fields must be provided.';
 
 const STRING_FIELDS = ['organization', 'sourceId', 'project', 'writeKey'] as const;
-const BOOLEAN_FIELDS = ['platformA', 'platformB'] as const;
+const REQUIRED_FLAGS = { platformA: 0, platformB: 0 };
 
 // Captured while this module is evaluated: for a classic <script> that is the only moment
 // `document.currentScript` names the SDK's own tag.
@@ -95,7 +103,9 @@ export function resolveConfig(config: ServiceConfig | undefined | null): Resolve
   if (
     config === null || typeof config !== 'object'
     || !STRING_FIELDS.every((field) => text(config[field]))
-    || BOOLEAN_FIELDS.some((field) => typeof config[field] !== 'boolean')
+    // The contract's two flags are required; any other platform's flag is a boolean when given.
+    || Object.keys({ ...REQUIRED_FLAGS, ...config })
+      .some((key) => key.startsWith('platform') && typeof config[key as `platform${string}`] !== 'boolean')
     || (config.api !== undefined && !text(config.api))
     || (autoTrack !== undefined && typeof autoTrack !== 'boolean' && (autoTrack === null || typeof autoTrack !== 'object'))
   ) {

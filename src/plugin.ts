@@ -3,12 +3,12 @@ import type { Ids } from './identity.js';
 import type { Choice, ChooseParams, RecommendationParams } from './params.js';
 import type { ConsentChoice } from './consent-store.js';
 
-/** What the page is about, supplied by platform plugins or elements (e.g. the product on a product page). */
+/** What the page is about, supplied by plugins (a shop's integration) or elements (the product on a product page). */
 export interface PageContext {
   productId?: string;
 }
 
-/** An event a plugin emits itself (auto-tracking, platforms): the SDK adds ids, eventId and timestamp. */
+/** An event a plugin emits itself (auto-tracking, a shop's integration): the SDK adds ids, eventId and timestamp. */
 export type EventDraft = Omit<ServiceEvent, 'eventId' | 'profileId' | 'sessionId' | 'pageId' | 'timestamp'>;
 
 /** What a plugin's `setup` receives. The write key is deliberately not part of it. */
@@ -17,8 +17,11 @@ export interface PluginContext {
   readonly project: string;
   readonly sourceId: string;
   readonly api: string;
-  readonly platformA: boolean;
-  readonly platformB: boolean;
+  /**
+   * Whether the config turns `flag` on (`platformA: true`): a platform plugin reads its own flag and does nothing
+   * unless it is true.
+   */
+  flag(flag: string): boolean;
   /** Current ids (without counting as activity). */
   ids(): Ids;
   /** Emits an event through the pipeline as if tracked; ignored while opted out. No title checks. */
@@ -60,7 +63,7 @@ export interface ConsentControl {
 }
 
 /**
- * A plugin: a small object made by a factory, e.g. `platformA(options) => plugin`.
+ * A plugin: a small object made by a factory, e.g. `autoTrack(options) => plugin`.
  *
  * @example
  * svc.use({ name: 'currency', enrich: (e) => ({ ...e, data: { ...e.data, currency: 'EUR' } }) });

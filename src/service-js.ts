@@ -76,8 +76,7 @@ export class ServiceJs {
       project: c.project,
       sourceId: c.sourceId,
       api: c.api,
-      platformA: c.platformA,
-      platformB: c.platformB,
+      flag: (flag) => c[flag as `platform${string}`] === true,
       ids: () => ({ profileId: this.#identity.profileId, sessionId: this.#identity.sessionId, pageId: this.#identity.pageId }),
       emit: (draft) => this.#emit(draft),
       setContext: (context) => {

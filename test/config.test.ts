@@ -24,6 +24,8 @@ const bad: [string, unknown][] = [
   ['empty writeKey', { ...CONFIG, writeKey: '' }],
   ['null sourceId', { ...CONFIG, sourceId: null }],
   ['platformA as a string', { ...CONFIG, platformA: 'yes' }],
+  ['a further platform\'s flag as a string', { ...CONFIG, platformC: 'yes' }],
+  ['a further platform\'s flag as null', { ...CONFIG, platformC: null }],
   ['empty api', { ...CONFIG, api: '' }],
 ];
 
@@ -38,6 +40,15 @@ describe('ServiceJs constructor', () => {
 
   it('accepts false for both platform flags', () => {
     expect(() => makeSvc({ platformA: false, platformB: false })).not.to.throw();
+  });
+
+  it('accepts a further platform\'s flag, and hands every flag to the plugins as it was given', () => {
+    const seen: boolean[] = [];
+    makeSvc({ platformA: true, platformB: false, platformC: true }).use({
+      name: 'flags',
+      setup: (ctx) => void seen.push(...['platformA', 'platformB', 'platformC', 'platformD', 'organization'].map((f) => ctx.flag(f))),
+    });
+    expect(seen).to.deep.equal([true, false, true, false, false]);
   });
 
   it('keeps the write key off the instance', () => {

@@ -74,7 +74,7 @@ export function platformA(): ServicePlugin {
   return {
     name: 'platform-a',
     setup(ctx) {
-      if (!ctx.platformA) return;
+      if (!ctx.flag('platformA')) return;
       const stopReady = whenReady('platform-a', () => {
         const g = shopify();
         const product = g.ShopifyAnalytics?.meta?.product;

@@ -73,7 +73,7 @@ export function platformB(): ServicePlugin {
   return {
     name: 'platform-b',
     setup(ctx) {
-      if (!ctx.platformB) return;
+      if (!ctx.flag('platformB')) return;
       const body = (): DOMTokenList | undefined => document.body?.classList;
       // Done once the product or the order is found, or once the page is parsed: read while it is still loading (an
       // async or early script), the form or the order number may not be there yet, so it is read again when it is.

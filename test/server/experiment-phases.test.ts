@@ -1,6 +1,7 @@
 // An experiment as a team runs it, through the HTTP API on SQLite and PostgreSQL: the metrics it names (goals,
-// secondary, guardrails), its phases (a weight change starts one; results answer one phase with its own weights) and
-// the guardrail watch that stops it when a variation harms a guardrail. The app's clock is pinned and moved here.
+// secondary, guardrails), its phases (a change of weights, traffic or targeting starts one; results answer one phase
+// with its own weights) and the guardrail watch that stops it when a variation harms a guardrail. The app's clock is
+// pinned and moved here.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -152,6 +153,51 @@ for (const driver of DRIVERS) {
         assert.equal(res.statusCode, 400, `${bad}: ${res.body}`);
         assert.equal(res.json().error.code, 'invalid_request');
       }
+    });
+
+    it('starts a phase on a change of traffic, condition, devices or namespace, with its reason; a body or metrics edit keeps it', async () => {
+      const app = h.app;
+      const name = `retargeted-${driver.name}`;
+      clock += HOUR;
+      let item = experiment(name, [50, 50]);
+      assert.equal((await put(app, item)).statusCode, 201);
+      const bodyEdited = experiment(name, [50, 50]).variations!.map((v) => ({ ...v, body: { v: `${v.name}, reworded` } }));
+      // Each write, what it changes (undefined: the field is removed), and the reason of the phase it starts (null: none).
+      const writes: [string, Partial<ExperienceConfig>, string | null][] = [
+        ['a body edit', { variations: bodyEdited }, null],
+        ['less traffic', { traffic: 50 }, 'traffic 100 % → 50 %'],
+        ['goals named', { goals: ['purchase'] }, null],
+        ['a condition', { condition: { country: 'DE' } }, 'targeting changed'],
+        ['another condition', { condition: { country: { $in: ['DE', 'AT'] } } }, 'targeting changed'],
+        ['devices', { devices: ['desktop'] }, 'targeting changed'],
+        ['a namespace', { namespace: ['checkout', 0, 0.5] }, 'targeting changed'],
+        ['the namespace\'s other half', { namespace: ['checkout', 0.5, 1] }, 'targeting changed'],
+        ['the condition removed', { condition: undefined }, 'targeting changed'],
+        ['weights and traffic at once', { traffic: 80, variations: experiment(name, [20, 80]).variations!.map((v, i) => ({ ...v, body: bodyEdited[i]!.body })) },
+          'weights 50/50 → 20/80; traffic 50 % → 80 %'],
+        ['the same write again', {}, null],
+      ];
+      const expected: [string, string, string | undefined, number][] = [['started', new Date(clock).toISOString(), undefined, 1]];
+      let version = 1;
+      for (const [what, change, reason] of writes) {
+        clock += HOUR;
+        item = { ...item, ...change };
+        for (const [field, value] of Object.entries(change)) if (value === undefined) delete (item as unknown as Record<string, unknown>)[field];
+        const res = await put(app, item);
+        assert.equal(res.statusCode, 200, `${what}: ${res.body}`);
+        version = res.json().version as number;
+        if (reason !== null) {
+          const at = new Date(clock).toISOString();
+          expected[expected.length - 1]![2] = at;
+          expected.push([reason, at, undefined, version]);
+        }
+        const { phases, phase } = await results(app, name);
+        assert.deepEqual(phases.map((p) => [p.reason, p.startedAt, p.endedAt, p.version]), expected, what);
+        assert.equal(phase, expected.length, what);
+      }
+      assert.equal(version, writes.length + 1, 'every write was stored as a new version');
+      const last = (await results(app, name)).phases.at(-1)!;
+      assert.deepEqual(last.weights, { control: 20, bold: 80 });
     });
 
     it('ends the phase on a stop and starts one on a restart; a file experiment\'s first phase runs from its first exposure', async () => {

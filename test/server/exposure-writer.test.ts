@@ -1,5 +1,5 @@
 // The exposure writer over real SQLite: an answer's exposures are stored before it is sent, a turn's answers in one
-// write; the retry clock is faked at the boundary (STYLE 12).
+// write; the retry clock is faked at the boundary (mock timers, never a sleep).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { ExposureWriter } from '../../server/choose/exposure-writer.js';

@@ -1,6 +1,6 @@
 /**
  * Bad Choose input, found before anything is stored. Each code maps to HTTP 400 in the route;
- * codes are stable and never reused (STYLE 6).
+ * codes are stable and never reused (clients branch on them; docs/errors.md lists each).
  * - `names_or_groups_required`: the request has neither `names` nor `groups`.
  * - `session_id_required`: a requested experience is sticky by session and no `sessionId` came.
  */

@@ -1,4 +1,4 @@
-// Versioned assignment hash, bit-compatible with GrowthBook's `hash()` (STYLE 9).
+// Versioned assignment hash, bit-compatible with GrowthBook's `hash()` (which keeps v1 beside v2 the same way).
 // Both versions stay forever: an experience keeps the version it started with, so nobody moves.
 
 /** The hash versions this service understands. */
