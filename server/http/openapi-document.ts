@@ -118,9 +118,9 @@ function parameters(route: ApiRoute, components: Record<string, Json>): Json[] {
   return [...path, ...queries, ...headers];
 }
 
-/** `post /v1/{org}/projects/{project}/optimization/choose-api` → `postOptimizationChooseApi`, unique per route. */
+/** `post /v1/{org}/projects/{project}/optimization/choose-api` → `postProjectOptimizationChooseApi`, unique per route. */
 function operationId(route: ApiRoute): string {
-  const words = route.path.split(/[/-]/).filter((w) => w !== '' && w !== 'v1' && !w.startsWith(':') && w !== 'projects');
+  const words = route.path.split(/[/-]/).filter((w) => w !== '' && w !== 'v1' && !w.startsWith(':')).map((w) => (w === 'projects' ? 'project' : w));
   const params = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!).filter((p) => !['org', 'project'].includes(p));
   const camel = [...words, ...(params.length > 0 ? ['by', ...params] : [])].map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return `${route.method.toLowerCase()}${camel.replace(/[^A-Za-z0-9]/g, '')}`;
