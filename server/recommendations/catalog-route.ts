@@ -71,7 +71,7 @@ export function catalogRoutes(ctx: CatalogRouteDeps): ApiRoute[] {
       description: 'Sets `available`, `inventory` or `price` of stored products; ids the catalog does not hold are reported.',
       request: { json: CatalogPatch },
       answers: { 200: { description: 'What was updated, and what the catalog does not hold.', json: CatalogPatchAnswer } },
-      errors: ['invalid_product'],
+      errors: ['invalid_catalog', 'invalid_product'],
       handler: async (request) => patchProducts(ctx.storage, projectKey(request), validateCatalogPatch(request.body)),
     }),
   ];
