@@ -1,11 +1,13 @@
 // A metric as the management API stores and answers it (server/config/config-types.ts `MetricConfig` is the service's
 // side of this contract; the console keeps its own copy rather than importing service code into a browser bundle).
 
+import type { MetricType } from '../wire/results-answer.js';
+
 /**
  * `binomial`: 1 if a unit has at least one such event, else 0; `count`: how many; `sum`: the sum of a numeric data
- * field over them; `ratio`: one metric's total over another's (revenue per order).
+ * field over them; `ratio`: one metric's total over another's (revenue per order). One definition, in wire/.
  */
-export type MetricType = 'binomial' | 'count' | 'sum' | 'ratio';
+export type { MetricType };
 
 export const METRIC_TYPES: readonly MetricType[] = ['binomial', 'count', 'sum', 'ratio'];
 

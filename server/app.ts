@@ -17,7 +17,7 @@ import { managementRoutes } from './management/management-routes.js';
 import { accessRoutes } from './management/access-routes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { feedReportRoute } from './recommendations/feed-report-route.js';
-import { catalogRoute } from './recommendations/catalog-route.js';
+import { catalogRoutes } from './recommendations/catalog-route.js';
 import { catalogSearchRoute } from './recommendations/catalog-search-route.js';
 import { feedPreviewRoute } from './recommendations/feed-preview-route.js';
 import { chooseRoute } from './choose/choose-route.js';
@@ -51,6 +51,11 @@ import { sessionRoutes } from './sessions/session-routes.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sessions/sign-in-limiter.js';
 import { oidcRoutes } from './sessions/oidc-routes.js';
 import type { Storage } from './storage/storage.js';
+import type { ApiRoute } from './http/api-route.js';
+import { apiReferenceRoutes } from './http/api-reference.js';
+import { openApiDocument } from './http/openapi-document.js';
+import { registerApiRoutes } from './http/register-api-routes.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 /** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
 function withHook<H>(hooks: H | H[] | undefined, hook: H): H[] {
@@ -106,6 +111,8 @@ export interface BuildAppOptions {
   sessionTimeouts?: Partial<SessionTimeouts>;
   /** Failed sign-ins allowed per account and per client IP in a window (default 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** Told of every route as it is registered (a test compares them with the API's description). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /**
@@ -188,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     };
   };
   app.addHook('onRoute', (route) => {
+    options.onRoute?.(route);
     const observe = observer(route.url);
     const measure = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
       observe(request, reply);
@@ -226,19 +234,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // nothing accepted is lost on a graceful shutdown.
   app.addHook('onClose', () => choose.close());
 
-  trackRoute(app, {
-    ...ctx,
-    heldEvents: () => (ctx.models.failing ? 0 : ctx.models.behind),
-    identityChanged: () => ctx.canonicalProfiles.invalidateAll(),
-  }, events);
-  chooseRoute(app, config, choose);
-  ofrepRoutes(app, config, choose);
-  consentRoute(app, ctx);
-  const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
-  feedRoute(app, feedDeps);
-  feedBatchRoute(app, feedDeps);
-  feedReportRoute(app, ctx);
-  feedPreviewRoute(app, ctx);
   const results = new ResultsService(options.storage);
   const guardrails = new GuardrailWatch({ ...ctx, results }, {
     now, logger: app.log, ...(options.guardrailIntervalMs !== undefined ? { intervalMs: options.guardrailIntervalMs } : {}),
@@ -248,29 +243,47 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now, logger: app.log, ...(options.banditIntervalMs !== undefined ? { intervalMs: options.banditIntervalMs } : {}),
   });
   app.addHook('onClose', () => bandits.close());
-  resultsRoute(app, {
-    ...ctx,
-    // A reader's look at a running experiment's current phase is a look the guardrails act on too.
-    currentReport: (project, experience) => {
-      const look = guardrails.lookAt(project, experience);
-      return look === null ? undefined : (report) => {
-        void guardrails.judge(look, report).catch((error: unknown) => {
-          app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
-        });
-      };
-    },
-  }, results);
-  planRoute(app, ctx, new PlanService(options.storage, now));
-  managementRoutes(app, ctx);
-  accessRoutes(app, ctx);
+  const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
   const limiter = new SignInLimiter(now, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
-  sessionRoutes(app, { ...ctx, limiter });
-  oidcRoutes(app, ctx);
-  privacyRoutes(app, ctx, privacy);
-  await catalogRoute(app, ctx);
-  catalogSearchRoute(app, ctx);
-  healthRoute(app, { storage: options.storage, configHealth: () => managed.health });
-  metricsRoute(app, ctx.metrics);
+  // Every route of the API, in one shape: registered one way, and described by GET /v1/openapi.json from this list.
+  const routes: ApiRoute[] = [
+    trackRoute({
+      ...ctx,
+      heldEvents: () => (ctx.models.failing ? 0 : ctx.models.behind),
+      identityChanged: () => ctx.canonicalProfiles.invalidateAll(),
+    }, events),
+    chooseRoute(choose),
+    consentRoute(ctx),
+    feedRoute(feedDeps),
+    feedBatchRoute(feedDeps),
+    feedReportRoute(ctx),
+    feedPreviewRoute(ctx),
+    resultsRoute({
+      ...ctx,
+      // A reader's look at a running experiment's current phase is a look the guardrails act on too.
+      currentReport: (project, experience) => {
+        const look = guardrails.lookAt(project, experience);
+        return look === null ? undefined : (report) => {
+          void guardrails.judge(look, report).catch((error: unknown) => {
+            app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
+          });
+        };
+      },
+    }, results),
+    planRoute(new PlanService(options.storage, now)),
+    ...managementRoutes(ctx),
+    ...accessRoutes(ctx),
+    ...sessionRoutes({ ...ctx, limiter }),
+    ...oidcRoutes(ctx),
+    ...privacyRoutes(ctx, privacy),
+    ...catalogRoutes(ctx),
+    catalogSearchRoute(ctx),
+    healthRoute({ storage: options.storage, configHealth: () => managed.health }),
+    metricsRoute(ctx.metrics),
+  ];
+  routes.push(...apiReferenceRoutes(() => openApiDocument(routes, packageJson.version)));
+  await registerApiRoutes(app, config, routes);
+  ofrepRoutes(app, config, choose);
   for (const route of options.routes ?? []) await route(app, ctx);
   if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
   // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).

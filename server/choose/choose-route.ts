@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { ConfigStore } from '../config/config-store.js';
+import { ChooseAnswer, ChooseBody } from '../../wire/api/choose-schema.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import type { ChooseService } from './choose-service.js';
 import { exposureContext } from './exposure-context.js';
 import { validateChooseRequest } from './validate-choose-request.js';
@@ -9,15 +9,23 @@ import { validateChooseRequest } from './validate-choose-request.js';
 export const CHOOSE_PATH = '/v1/:org/projects/:project/optimization/choose-api';
 
 /**
- * `POST /v1/{org}/projects/{project}/optimization/choose-api`: authentication before the body is read
- * (projectEndpoint), then the whole body is validated (400, no lookup yet), then the ChooseService answers
+ * `POST /v1/{org}/projects/{project}/optimization/choose-api`: authentication before the body is read (the route's
+ * access), then the whole body is validated (400, no lookup yet), then the ChooseService answers
  * `{choices:[{name, group?, variation?, body}]}`.
  */
-export function chooseRoute(app: FastifyInstance, config: ConfigStore, choose: ChooseService): void {
-  app.post<{ Params: ProjectParams }>(
-    CHOOSE_PATH,
-    { onRequest: projectEndpoint(app, config, { allowApiKey: true }) },
-    (request, reply) => {
+export function chooseRoute(choose: ChooseService): ApiRoute {
+  return apiRoute<{ Params: ProjectParams }>({
+    method: 'POST',
+    path: CHOOSE_PATH,
+    tag: 'Choose',
+    summary: 'Choose experiences for a visitor',
+    description: 'The variation (or content) of each experience asked for, by name or by group. The first answer for a profile '
+      + 'is its sticky assignment; an exposure is recorded unless `deferExposure` (the caller then reports `Experiment Viewed`).',
+    access: { kind: 'project', keys: ['writeKey', 'apiKey'] },
+    request: { json: ChooseBody },
+    answers: { 200: { description: 'The choices, in the order asked.', json: ChooseAnswer } },
+    errors: ['invalid_request', 'unknown_user', 'names_or_groups_required', 'session_id_required', 'identification_not_allowed', 'source_not_allowed'],
+    handler: (request, reply) => {
       const auth = request.auth;
       if (!auth) throw new ServiceError('missing_credentials', 'Send an apiKey query parameter or HTTP Basic credentials with a writeKey.');
       const body = validateChooseRequest(request.body);
@@ -31,5 +39,5 @@ export function chooseRoute(app: FastifyInstance, config: ConfigStore, choose: C
       reply.send(json);
       return undefined;
     },
-  );
+  });
 }

@@ -2,6 +2,7 @@
 
 import type { AutomaticStop } from '../../wire/automatic-stop.js';
 import type { ChooseDevice } from '../../wire/choose.js';
+import type { MetricType } from '../../wire/results-answer.js';
 
 export type Device = ChooseDevice;
 
@@ -175,7 +176,7 @@ export interface ProductConfig {
   [field: string]: unknown;
 }
 
-export type MetricType = 'binomial' | 'count' | 'sum' | 'ratio';
+export type { MetricType };
 
 /**
  * Winsorising a metric's unit values from above: at `value`, or at the `value` quantile (0 < value ≤ 1) of the units'.

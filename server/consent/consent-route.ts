@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import { ConsentRecordSchema } from '../../wire/api/ingest-schema.js';
+import { OkAnswer } from '../../wire/api/schema-parts.js';
 import { validateConsent } from './validate-consent.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { recordConsent } from './consent-store.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -19,13 +21,18 @@ export interface ConsentRouteDeps {
  * `POST /v1/{org}/projects/{project}/consents/data` (Basic writeKey): stores one consent record, once per
  * `eventId` when it carries one, and answers `{ok:true}`.
  */
-export function consentRoute(app: FastifyInstance, ctx: ConsentRouteDeps): void {
-  app.post<{ Params: ProjectParams }>(
-    '/v1/:org/projects/:project/consents/data',
-    {
-      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false }),
-    },
-    async (request) => {
+export function consentRoute(ctx: ConsentRouteDeps): ApiRoute {
+  return apiRoute<{ Params: ProjectParams }>({
+    method: 'POST',
+    path: '/v1/:org/projects/:project/consents/data',
+    tag: 'Ingestion',
+    summary: 'Record a consent decision',
+    description: 'Stores one consent record (a row per category for a banner\'s `categories`), once per `eventId`.',
+    access: { kind: 'project', keys: ['writeKey'] },
+    request: { json: ConsentRecordSchema },
+    answers: { 200: { description: 'Stored (or stored before).', json: OkAnswer } },
+    errors: ['invalid_consent', 'source_not_allowed'],
+    handler: async (request) => {
       const record = validateConsent(request.body);
       const project = request.auth?.project;
       if (!project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
@@ -35,5 +42,5 @@ export function consentRoute(app: FastifyInstance, ctx: ConsentRouteDeps): void 
       if (await recordConsent(ctx.storage, project.key, record)) ctx.metrics.consentsRecorded.inc({ project: project.key });
       return { ok: true };
     },
-  );
+  });
 }

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { TrackAnswer, TrackBody } from '../../wire/api/ingest-schema.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { ServiceError } from '../errors/service-error.js';
 import { sentAtOf, validateBatch } from './validate-event.js';
 import { browserFamily } from '../http/browser-family.js';
@@ -27,15 +28,21 @@ export interface TrackRouteDeps {
  * `{accepted, duplicates}` by eventId per project. The batch's optional `sentAt` is stored with each event (results
  * correct event times for clock skew with it).
  */
-export function trackRoute(app: FastifyInstance, ctx: TrackRouteDeps, store: EventStore): void {
+export function trackRoute(ctx: TrackRouteDeps, store: EventStore): ApiRoute {
   // Events validated and handed to storage, not yet committed: what this node holds in memory for ingestion.
   let pending = 0;
-  app.post<{ Params: ProjectParams & { sourceId: string } }>(
-    '/v1/:org/projects/:project/sources/:sourceId/track',
-    {
-      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false }),
-    },
-    async (request, reply) => {
+  return apiRoute<{ Params: ProjectParams & { sourceId: string } }>({
+    method: 'POST',
+    path: '/v1/:org/projects/:project/sources/:sourceId/track',
+    tag: 'Ingestion',
+    summary: 'Store a batch of events',
+    description: 'Every event is validated before anything is stored; the batch is stored in one transaction, idempotent by '
+      + '`eventId`. Past the node\'s bound of events waiting, the batch is refused whole (503 `overloaded`, `Retry-After`).',
+    access: { kind: 'project', keys: ['writeKey'] },
+    request: { json: TrackBody },
+    answers: { 200: { description: 'Stored: how many were new and how many duplicates.', json: TrackAnswer } },
+    errors: ['invalid_batch', 'invalid_event', 'overloaded'],
+    handler: async (request, reply) => {
       const events = validateBatch(request.body);
       withExposureContext(events, request.headers['user-agent']);
       const sentAt = sentAtOf(request.body);
@@ -68,7 +75,7 @@ export function trackRoute(app: FastifyInstance, ctx: TrackRouteDeps, store: Eve
       // An erased person's events are answered as accepted (their outbox lets them go) and stored nowhere.
       return { accepted: accepted + (suppressed ?? 0), duplicates };
     },
-  );
+  });
 }
 
 /**

@@ -1,4 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import {
+  AuditAnswer, AuditQuery, ExperienceAnswer, ExperienceItemSchema, FeedAnswerItem, FeedItemSchema, MetricAnswer, MetricItemSchema,
+} from '../../wire/api/item-schema.js';
 import { actorOf } from '../auth/management-caller.js';
 import type { ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
@@ -9,7 +13,8 @@ import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 import { listLimit } from '../http/list-limit.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { auditFilter, AUDIT_LIMIT } from './audit-filter.js';
 import { readAudit, writeItem, type Item, type ItemKind, type StoredItem, type WriteOutcome } from './managed-item-store.js';
 import { groupItems, itemName, mergeItems } from './merge-items.js';
@@ -197,55 +202,112 @@ export interface ManagementDeps {
   now: () => number;
 }
 
+/** Each kind's schemas and texts in the description. */
+const DESCRIBED = {
+  experience: { item: ExperienceItemSchema, answer: ExperienceAnswer, tag: 'experience', name: 'The experience\'s name.' },
+  metric: { item: MetricItemSchema, answer: MetricAnswer, tag: 'metric', name: 'The metric\'s name.' },
+  feed: { item: FeedItemSchema, answer: FeedAnswerItem, tag: 'feed', name: 'The feed\'s id (a positive integer).' },
+} as const;
+
+const ETAG = { ETag: 'The item\'s version, `"<version>"`: send it back as `If-Match`.' };
+const ACCESS_READ = { kind: 'project', keys: ['adminKey'], role: 'viewer' } as const;
+const ACCESS_WRITE = { kind: 'project', keys: ['adminKey'], role: 'editor' } as const;
+
+/** A kind's four routes: list, read, create or replace, delete. */
+function kindRoutes(ctx: ManagementDeps, kind: ItemKind): ApiRoute[] {
+  const { path, list, notFound } = KINDS[kind];
+  const { item: itemSchema, answer: answerSchema, name: nameText } = DESCRIBED[kind];
+  const base = `/v1/:org/projects/:project/${path}`;
+  const params = { name: { description: nameText } };
+  const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
+  return [
+    apiRoute<{ Params: ProjectParams }>({
+      method: 'GET', path: base, tag: 'Management', access: ACCESS_READ, errors: [],
+      summary: `List the ${path}`,
+      description: `The project's ${path} as served: the file's and those written through the API.`,
+      answers: { 200: { description: `The ${path}.`, json: Type.Object({ [list]: Type.Array(answerSchema) }) } },
+      handler: async (request) => {
+        const p = project(request);
+        return { [list]: current(p, kind).map((item) => view(ctx, p, kind, item)) };
+      },
+    }),
+    apiRoute<{ Params: Params }>({
+      method: 'GET', path: `${base}/:name`, tag: 'Management', access: ACCESS_READ, errors: [notFound],
+      summary: `Read a ${kind}`,
+      request: { params },
+      answers: { 200: { description: `The ${kind}, with its version.`, json: answerSchema, headers: ETAG } },
+      handler: async (request, reply) => {
+        const p = project(request);
+        return answer(reply, view(ctx, p, kind, found(p, kind, request.params.name)));
+      },
+    }),
+    apiRoute<{ Params: Params }>({
+      method: 'PUT', path: `${base}/:name`, tag: 'Management', access: ACCESS_WRITE,
+      errors: ['invalid_config', 'version_conflict', ...(kind === 'experience' ? ['invalid_request' as const] : []), ...(kind === 'metric' ? ['metric_name_taken' as const] : [])],
+      summary: `Create or replace a ${kind}`,
+      description: `Validated as the file is (400 \`invalid_config\` naming the field); the name may be left out of the body. `
+        + 'Served by this node before the answer and by every other node within a second.'
+        + (kind === 'experience' ? ' `?rerandomize=true` on an experiment that runs after the write starts a new phase that assigns everybody afresh.' : ''),
+      request: {
+        params,
+        json: itemSchema,
+        headers: { 'If-Match': 'The version read (`"3"`): another current version is 412 `version_conflict`.', 'If-None-Match': '`*`: create only.' },
+        ...(kind === 'experience' ? { query: Type.Object({ rerandomize: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }) } : {}),
+      },
+      answers: {
+        200: { description: 'Replaced.', json: answerSchema, headers: ETAG },
+        201: { description: 'Created.', json: answerSchema, headers: ETAG },
+      },
+      handler: async (request, reply) => {
+        const p = project(request);
+        const { name } = request.params;
+        const item = validItem(p, kind, name, request.body);
+        const outcome = await write(ctx, request, kind, name, item, request.headers['if-none-match']?.trim() === '*');
+        const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;
+        reply.code(outcome.created ? 201 : 200);
+        return answer(reply, { ...view(ctx, p, kind, served), version: outcome.version, source: 'api' });
+      },
+    }),
+    apiRoute<{ Params: Params }>({
+      method: 'DELETE', path: `${base}/:name`, tag: 'Management', access: ACCESS_WRITE,
+      errors: [notFound, 'invalid_config', 'version_conflict', ...(kind === 'experience' ? [] : ['item_in_use' as const])],
+      summary: `Delete a ${kind}`,
+      description: kind === 'experience' ? 'It is no longer served (a file-defined one stays hidden).' : 'Refused while something uses it (409 `item_in_use`).',
+      request: { params, headers: { 'If-Match': 'The version read: another current version is 412 `version_conflict`.' } },
+      answers: { 204: { description: 'Deleted.' } },
+      handler: async (request, reply) => {
+        const p = project(request);
+        const { name } = request.params;
+        found(p, kind, name);
+        await write(ctx, request, kind, name, null);
+        return reply.code(204).send();
+      },
+    }),
+  ];
+}
+
 /**
  * The management API under `/v1/{org}/projects/{project}` (admin keys only): experiences, metrics and feeds — list,
  * read with `ETag`, create or replace (`If-Match` optional; `If-None-Match: *` creates only), delete — and the audit
  * log. Items written here are stored in the database, win over the file's items of the same name, and are served by
  * this node before the answer and by every other node within a second (ManagedConfig).
+ * Reads need a viewer, writes an editor (people and keys, an admin: access-routes.ts).
  */
-export function managementRoutes(app: FastifyInstance, ctx: ManagementDeps): void {
-  // Reads need a viewer, writes an editor (people and keys, an admin: access-routes.ts).
-  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'viewer' });
-  const onWrite = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'editor' });
-  const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
-
-  for (const kind of Object.keys(KINDS) as ItemKind[]) {
-    const { path, list } = KINDS[kind];
-    const base = `/v1/:org/projects/:project/${path}`;
-
-    app.get<{ Params: ProjectParams }>(base, { onRequest }, async (request) => {
-      const p = project(request);
-      return { [list]: current(p, kind).map((item) => view(ctx, p, kind, item)) };
-    });
-
-    app.get<{ Params: Params }>(`${base}/:name`, { onRequest }, async (request, reply) => {
-      const p = project(request);
-      return answer(reply, view(ctx, p, kind, found(p, kind, request.params.name)));
-    });
-
-    app.put<{ Params: Params }>(`${base}/:name`, { onRequest: onWrite }, async (request, reply) => {
-      const p = project(request);
-      const { name } = request.params;
-      const item = validItem(p, kind, name, request.body);
-      const outcome = await write(ctx, request, kind, name, item, request.headers['if-none-match']?.trim() === '*');
-      const served = find(ctx.config.project(p.org, p.name) ?? p, kind, name) ?? item;
-      reply.code(outcome.created ? 201 : 200);
-      return answer(reply, { ...view(ctx, p, kind, served), version: outcome.version, source: 'api' });
-    });
-
-    app.delete<{ Params: Params }>(`${base}/:name`, { onRequest: onWrite }, async (request, reply) => {
-      const p = project(request);
-      const { name } = request.params;
-      found(p, kind, name);
-      await write(ctx, request, kind, name, null);
-      return reply.code(204).send();
-    });
-  }
-
-  app.get<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>('/v1/:org/projects/:project/audit', { onRequest }, async (request) => {
-    const filter = auditFilter(request.query, PROJECT_KINDS);
-    return { entries: await readAudit(ctx.storage, project(request).key, listLimit(request.query.limit, AUDIT_LIMIT), filter) };
-  });
+export function managementRoutes(ctx: ManagementDeps): ApiRoute[] {
+  return [
+    ...(Object.keys(KINDS) as ItemKind[]).flatMap((kind) => kindRoutes(ctx, kind)),
+    apiRoute<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>({
+      method: 'GET', path: '/v1/:org/projects/:project/audit', tag: 'Management', access: ACCESS_READ, errors: ['invalid_request'],
+      summary: 'The project\'s audit log',
+      description: 'Its items\' changes (and automatic stops and reweights) and its privacy requests, newest first.',
+      request: { query: AuditQuery },
+      answers: { 200: { description: 'The entries.', json: AuditAnswer } },
+      handler: async (request) => {
+        const filter = auditFilter(request.query, PROJECT_KINDS);
+        return { entries: await readAudit(ctx.storage, request.auth!.project.key, listLimit(request.query.limit, AUDIT_LIMIT), filter) };
+      },
+    }),
+  ];
 }
 
 function answer(reply: FastifyReply, item: Item): Item {

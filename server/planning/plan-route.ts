@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { ConfigStore } from '../config/config-store.js';
+import { PlanAnswer, PlanQuery } from '../../wire/api/results-schema.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import type { PlanService } from './plan-service.js';
 import { parsePlanQuery } from './plan-query.js';
 
@@ -15,11 +15,19 @@ export const PLAN_PATH = '/v1/:org/projects/:project/experiences/:name/plan';
  * the viewer role or above (a writeKey is public: 401 `invalid_credentials`). An unknown experience, or one without
  * variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request` naming the parameter.
  */
-export function planRoute(app: FastifyInstance, ctx: { config: ConfigStore }, plans: PlanService): void {
-  app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
-    PLAN_PATH,
-    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true, allowAdminKey: true, role: 'viewer' }) },
-    async (request) => {
+export function planRoute(plans: PlanService): ApiRoute {
+  return apiRoute<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>({
+    method: 'GET',
+    path: PLAN_PATH,
+    tag: 'Results',
+    summary: 'Plan an experiment',
+    description: 'The units and days an experiment needs to detect a relative change of `mde` on a metric with 80 % power, '
+      + 'fixed-horizon and sequential, from the project\'s recent events.',
+    access: { kind: 'project', keys: ['apiKey', 'adminKey'], role: 'viewer' },
+    request: { query: PlanQuery, params: { name: { description: 'The experiment\'s name.' } } },
+    answers: { 200: { description: 'The plan.', json: PlanAnswer } },
+    errors: ['invalid_request', 'experience_not_found'],
+    handler: async (request) => {
       const auth = request.auth;
       if (auth === undefined || auth.kind === 'writeKey') {
         throw new ServiceError('invalid_credentials', 'Plans need an apiKey or an admin key; a writeKey cannot read them.');
@@ -34,5 +42,5 @@ export function planRoute(app: FastifyInstance, ctx: { config: ConfigStore }, pl
       const query = parsePlanQuery(request.query, metrics, experience);
       return plans.plan(project, { ...experience, variations: experience.variations }, query, metrics);
     },
-  );
+  });
 }

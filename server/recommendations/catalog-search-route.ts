@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { CatalogSearchAnswer } from '../../wire/api/feed-schema.js';
 import type { FoundProduct } from '../../wire/feed-preview.js';
-import type { ConfigStore } from '../config/config-store.js';
 import type { ProductConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import { listLimit } from '../http/list-limit.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import type { Storage } from '../storage/storage.js';
@@ -45,12 +46,27 @@ function* searchProgram(project: string, q: string, limit: number): SqlProgram<F
  * category?, price?, available}]}`, the products whose id starts with `q` or whose title holds it — what the console's
  * feed preview picks a product from.
  */
-export function catalogSearchRoute(app: FastifyInstance, ctx: { config: ConfigStore; storage: Storage }): void {
-  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'viewer' });
-  app.get<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>(CATALOG_PATH, { onRequest }, async (request) => {
-    const q = request.query.q ?? '';
-    if (q.length > MAX_QUERY) throw new ServiceError('invalid_request', `q: must be at most ${MAX_QUERY} characters`);
-    const limit = listLimit(request.query.limit, SEARCH_LIMIT);
-    return { products: await ctx.storage.run(() => searchProgram(request.auth!.project.key, q.trim(), limit)) };
+export function catalogSearchRoute(ctx: { storage: Storage }): ApiRoute {
+  return apiRoute<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>({
+    method: 'GET',
+    path: CATALOG_PATH,
+    tag: 'Recommendations',
+    summary: 'Search the catalog',
+    description: 'Products whose id starts with `q` or whose title holds it (case-insensitive), by id; unavailable ones too.',
+    access: { kind: 'project', keys: ['adminKey'], role: 'viewer' },
+    request: {
+      query: Type.Object({
+        q: Type.Optional(Type.String({ maxLength: MAX_QUERY, description: 'Default: every product.' })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMIT.max, description: `Default ${SEARCH_LIMIT.default}.` })),
+      }),
+    },
+    answers: { 200: { description: 'The products found.', json: CatalogSearchAnswer } },
+    errors: ['invalid_request'],
+    handler: async (request) => {
+      const q = request.query.q ?? '';
+      if (q.length > MAX_QUERY) throw new ServiceError('invalid_request', `q: must be at most ${MAX_QUERY} characters`);
+      const limit = listLimit(request.query.limit, SEARCH_LIMIT);
+      return { products: await ctx.storage.run(() => searchProgram(request.auth!.project.key, q.trim(), limit)) };
+    },
   });
 }

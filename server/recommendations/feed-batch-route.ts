@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import { FeedBatchAnswer, FeedBatchBody as FeedBatchSchema } from '../../wire/api/feed-schema.js';
 import type { ProjectRef } from '../config/config-store.js';
 import type { FeedConfig } from '../config/config-types.js';
 import { HOLDOUT_ANSWER } from '../config/recommendations-holdout.js';
 import { quoted } from '../errors/echo-input.js';
 import { errorBody, ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { absoluteLinks, feedOfPath, pickFields } from './feed-service.js';
 import type { FeedRouteDeps } from './feed-route.js';
 import { validateFeedBatch, type FeedBatchBody, type FeedBatchRefusal, type FeedBatchRequest } from './validate-feed-batch.js';
@@ -47,11 +48,19 @@ function answerOrder(requests: readonly (Found | FeedBatchRefusal)[]): number[] 
  * for each. Auth and checks as the feed endpoint's: credentials, the batch's shape (400), source (403); a request's
  * own bad fields or unknown feed refuse that request only.
  */
-export function feedBatchRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
-  app.post<{ Params: ProjectParams }>(
-    FEED_BATCH_PATH,
-    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }) },
-    async (request) => {
+export function feedBatchRoute(ctx: FeedRouteDeps): ApiRoute {
+  return apiRoute<{ Params: ProjectParams }>({
+    method: 'POST',
+    path: FEED_BATCH_PATH,
+    tag: 'Recommendations',
+    summary: 'The feeds of one page, without a product twice',
+    description: 'Feeds with `dedupe: false` are answered first, then the deduping ones in the page\'s order, each leaving out '
+      + 'what the page already shows. A request\'s own bad fields or unknown feed refuse that request only.',
+    access: { kind: 'project', keys: ['writeKey', 'apiKey'] },
+    request: { json: FeedBatchSchema },
+    answers: { 200: { description: 'One answer per request, in their order.', json: FeedBatchAnswer } },
+    errors: ['invalid_request', 'source_not_allowed'],
+    handler: async (request) => {
       const auth = request.auth;
       const project = auth?.project;
       if (!auth || !project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
@@ -72,7 +81,7 @@ export function feedBatchRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       await answerInOrder(ctx, project, body, requests as Found[], order, answers, origin);
       return { answers };
     },
-  );
+  });
 }
 
 /** Answers the found requests in `order`, each leaving out (if its feed dedupes) what the page showed before it. */

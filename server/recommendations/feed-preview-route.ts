@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { FeedPreviewAnswer, FeedPreviewBody } from '../../wire/api/feed-schema.js';
 import { MAX_ID_LENGTH } from '../../wire/event.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { ConfigError } from '../config/config-error.js';
@@ -7,7 +7,8 @@ import { validateFeedItem } from '../config/validate-config.js';
 import { checkFeedFills, MAX_FEED_PRODUCTS } from '../config/validate-feed-rules.js';
 import { ServiceError } from '../errors/service-error.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import type { Storage } from '../storage/storage.js';
 import { previewFeed, type PreviewRequest } from './feed-preview.js';
 import type { FeedService } from './feed-service.js';
@@ -73,11 +74,22 @@ function previewRequest(body: unknown, otherFeeds: readonly FeedConfig[]): Previ
  * left products out (wire/feed-preview.ts). The feed may be unsaved; it is validated like a write (400
  * `invalid_config` naming the field) and never stored; no recommendation is recorded and no holdout consulted.
  */
-export function feedPreviewRoute(app: FastifyInstance, ctx: FeedPreviewRouteDeps): void {
-  const onRequest = projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'editor' });
-  app.post<{ Params: ProjectParams }>(FEED_PREVIEW_PATH, { onRequest }, async (request) => {
-    const project = request.auth!.project;
-    const preview = previewRequest(request.body, project.config.feeds ?? []);
-    return previewFeed(ctx.storage, ctx.feeds, project, preview);
+export function feedPreviewRoute(ctx: FeedPreviewRouteDeps): ApiRoute {
+  return apiRoute<{ Params: ProjectParams }>({
+    method: 'POST',
+    path: FEED_PREVIEW_PATH,
+    tag: 'Recommendations',
+    summary: 'Preview a feed, saved or not',
+    description: 'Each strategy\'s list, the feed\'s list with its rules, and why the rules left products out. The feed is '
+      + 'validated as a write is and never stored; no recommendation is recorded.',
+    access: { kind: 'project', keys: ['adminKey'], role: 'editor' },
+    request: { json: FeedPreviewBody },
+    answers: { 200: { description: 'The preview.', json: FeedPreviewAnswer } },
+    errors: ['invalid_request', 'invalid_config'],
+    handler: async (request) => {
+      const project = request.auth!.project;
+      const preview = previewRequest(request.body, project.config.feeds ?? []);
+      return previewFeed(ctx.storage, ctx.feeds, project, preview);
+    },
   });
 }

@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { FeedReportAnswer as FeedReportSchema, FeedReportQuery } from '../../wire/api/feed-schema.js';
 import { defusedCsvText, quotedCsvCell } from '../../wire/csv-cell.js';
 import { DEFAULT_ATTRIBUTION_HOURS, type FeedConfig } from '../config/config-types.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Storage } from '../storage/storage.js';
 import type { FeedReportAnswer, ReportNumbers } from '../../wire/feed-report.js';
@@ -56,11 +57,25 @@ export function reportCsv(answer: FeedReportAnswer, by: string | undefined): str
  * session or an admin key, viewer and up), once the card events this node stored are counted. Order of checks: credentials, query (400 `invalid_request`), feed (404
  * `feed_not_found`); nothing is written.
  */
-export function feedReportRoute(app: FastifyInstance, ctx: FeedReportRouteDeps): void {
-  app.get<{ Params: ProjectParams & { id: string }; Querystring: Record<string, unknown> }>(
-    FEED_REPORT_PATH,
-    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: false, adminOnly: true, role: 'viewer' }) },
-    async (request, reply) => {
+export function feedReportRoute(ctx: FeedReportRouteDeps): ApiRoute {
+  return apiRoute<{ Params: ProjectParams & { id: string }; Querystring: Record<string, unknown> }>({
+    method: 'GET',
+    path: FEED_REPORT_PATH,
+    tag: 'Recommendations',
+    summary: 'A feed\'s report',
+    description: 'Impressions, clicks, click-through rate (with its Wilson interval), and the carts, orders and revenue credited '
+      + 'to its clicks, in all or by position, day or strategy. Nothing is written.',
+    access: { kind: 'project', keys: ['adminKey'], role: 'viewer' },
+    request: { query: FeedReportQuery, params: { id: { description: 'The feed id.' } } },
+    answers: {
+      200: {
+        description: 'The report.',
+        json: FeedReportSchema,
+        media: { 'text/csv': 'With `format=csv`: a header row, then one line per row (or the totals), RFC 4180.' },
+      },
+    },
+    errors: ['invalid_request', 'feed_not_found'],
+    handler: async (request, reply) => {
       const project = request.auth!.project;
       const query = parseFeedReportQuery(request.query, ctx.now());
       const feed = feedOfPath(project, request.params.id);
@@ -81,5 +96,5 @@ export function feedReportRoute(app: FastifyInstance, ctx: FeedReportRouteDeps):
       reply.type('text/csv; charset=utf-8');
       return reportCsv(answer, query.by);
     },
-  );
+  });
 }

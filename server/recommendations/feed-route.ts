@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import { FeedAnswer, FeedBody } from '../../wire/api/feed-schema.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import { absoluteLinks, feedOfPath, pickFields } from './feed-service.js';
 import { validateFeedRequest } from './validate-feed-request.js';
 import type { ConfigStore } from '../config/config-store.js';
@@ -31,13 +32,19 @@ export interface FeedRouteDeps {
  * rendering the page). Order of checks: credentials (before the body is read), body shape (400), source (403),
  * feed id (404) — so a bad request never costs a database read.
  */
-export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
-  app.post<{ Params: ProjectParams & { id: string } }>(
-    FEED_PATH,
-    {
-      onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true }),
-    },
-    async (request) => {
+export function feedRoute(ctx: FeedRouteDeps): ApiRoute {
+  return apiRoute<{ Params: ProjectParams & { id: string } }>({
+    method: 'POST',
+    path: FEED_PATH,
+    tag: 'Recommendations',
+    summary: 'A feed\'s products for a visitor',
+    description: 'Recorded under its `recommendationId` (clicks, carts and orders are credited to it). A person in the project\'s '
+      + 'recommendations holdout gets `{products: [], holdout: true}`.',
+    access: { kind: 'project', keys: ['writeKey', 'apiKey'] },
+    request: { json: FeedBody, params: { id: { description: 'The feed id.' } } },
+    answers: { 200: { description: 'The products, with the fields asked for.', json: FeedAnswer } },
+    errors: ['invalid_request', 'source_not_allowed', 'feed_not_found'],
+    handler: async (request) => {
       const auth = request.auth;
       const project = auth?.project;
       if (!auth || !project) throw new ServiceError('missing_credentials', 'Send HTTP Basic credentials with a writeKey.');
@@ -58,5 +65,5 @@ export function feedRoute(app: FastifyInstance, ctx: FeedRouteDeps): void {
       const origin = `${request.protocol}://${request.host}`;
       return { products: products.map((p) => absoluteLinks(pickFields(p, body.fields), origin)), recommendationId };
     },
-  );
+  });
 }

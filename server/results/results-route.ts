@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import { ResultsAnswer, ResultsQuery } from '../../wire/api/results-schema.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { projectEndpoint, type ProjectParams } from '../http/project-endpoint.js';
+import { apiRoute, type ApiRoute } from '../http/api-route.js';
+import type { ProjectParams } from '../http/project-endpoint.js';
 import type { ResultsService } from './results-service.js';
 import { parseResultsQuery } from './results-query.js';
-import type { ConfigStore, ProjectRef } from '../config/config-store.js';
+import type { ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import type { ResultsReport } from './results-report.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -13,7 +14,6 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
 
 /** What the results route uses of the service. */
 export interface ResultsRouteDeps {
-  config: ConfigStore;
   metrics: ServiceMetrics;
   /**
    * Asked before a report of an experiment's current phase over all its units (no `phase`, `from` or `to`) is
@@ -29,11 +29,19 @@ export interface ResultsRouteDeps {
  * writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
  * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
  */
-export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, results: ResultsService): void {
-  app.get<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>(
-    RESULTS_PATH,
-    { onRequest: projectEndpoint(app, ctx.config, { allowApiKey: true, allowAdminKey: true }) },
-    async (request) => {
+export function resultsRoute(ctx: ResultsRouteDeps, results: ResultsService): ApiRoute {
+  return apiRoute<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>({
+    method: 'GET',
+    path: RESULTS_PATH,
+    tag: 'Results',
+    summary: 'An experiment\'s results',
+    description: 'Units, the sample-ratio test, and each metric\'s figures per variation with their statistics (the experiment\'s '
+      + 'analysis settings), for its current phase, one phase, or all phases pooled; optionally by a dimension or day by day.',
+    access: { kind: 'project', keys: ['apiKey', 'adminKey'] },
+    request: { query: ResultsQuery, params: { name: { description: 'The experiment\'s name.' } } },
+    answers: { 200: { description: 'The results.', json: ResultsAnswer } },
+    errors: ['invalid_request', 'experience_not_found'],
+    handler: async (request) => {
       const auth = request.auth;
       if (auth === undefined || auth.kind === 'writeKey') {
         throw new ServiceError('invalid_credentials', 'Results need an apiKey or an admin key; a writeKey cannot read them.');
@@ -54,5 +62,5 @@ export function resultsRoute(app: FastifyInstance, ctx: ResultsRouteDeps, result
       current?.(report);
       return report;
     },
-  );
+  });
 }

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, afterEach, before } from 'node:test';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../../server/app.js';
@@ -12,6 +13,7 @@ import type { Storage } from '../../../server/storage/storage.js';
 import type { TestDatabase, TestDriver } from './storage-drivers.js';
 import { testConfig } from './test-config.js';
 import { SCHEMA } from '../../../server/schema.js';
+import { checkAnswers, type AnswerViolation } from './answer-contract.js';
 
 /** What `before` set up for the suite; reading it before then (or after a failed setup) throws. */
 export interface StorageHandle {
@@ -58,6 +60,8 @@ export function useStorage(driver: TestDriver): StorageHandle {
 /**
  * Like useStorage, plus an app built on that storage before the suite and closed after it (before the storage).
  * `options` may be a function, called each time the app is built (in `before` and on restart).
+ * Every JSON answer the app sends is checked against the API's description (answer-contract.ts): a test during which
+ * one broke it fails.
  */
 export function useApp(driver: TestDriver, options: TestAppOptions | (() => TestAppOptions) = {}): AppHandle {
   return useSuite(driver, options);
@@ -68,10 +72,19 @@ function useSuite(driver: TestDriver, options: TestAppOptions | (() => TestAppOp
   let db: TestDatabase | undefined;
   let storage: Storage | undefined;
   let app: FastifyInstance | undefined;
-  const build = (config?: ServiceConfigFile): Promise<FastifyInstance> => {
+  const violations: AnswerViolation[] = [];
+  const build = async (config?: ServiceConfigFile): Promise<FastifyInstance> => {
     const resolved = typeof options === 'function' ? options() : (options ?? {});
-    return buildApp({ ...resolved, config: config ?? resolved.config ?? testConfig(), storage: setUp(storage, 'storage') });
+    const built = await buildApp({ ...resolved, config: config ?? resolved.config ?? testConfig(), storage: setUp(storage, 'storage') });
+    checkAnswers(built, violations);
+    return built;
   };
+  if (options !== undefined) {
+    afterEach(() => {
+      const found = violations.splice(0);
+      assert.deepEqual(found, [], 'answers that break the API\'s description (GET /v1/openapi.json)');
+    });
+  }
   before(async () => {
     db = await driver.create();
     storage = await db.open();
