@@ -58,6 +58,11 @@ export const editorStyles = css`
   .arms {
     margin-block-end: 0.75rem;
   }
+  /* A decision metric's name is long (recommendations-revenue): a row of its own, the four numbers in the next. */
+  .field.decision {
+    grid-column: 1 / -1;
+    max-inline-size: 28rem;
+  }
   .arms .buttons {
     gap: 0.375rem 1.25rem;
     flex-wrap: wrap;

@@ -79,7 +79,7 @@ const describedBy = (id: string, error: string | undefined): string => (error ? 
 function metricField(d: ExperienceDraft, error: string | undefined, ratios: ReadonlySet<string>, set: (change: Partial<ExperienceDraft>) => void): TemplateResult {
   const chosen = decisionMetric(d);
   const stale = d.banditMetric && !d.goals.includes(d.banditMetric);
-  return html`<div class="field">
+  return html`<div class="field decision">
     <label for="bandit-metric">Decision metric</label>
     <select id="bandit-metric" ?disabled=${!d.goals.length && !stale} aria-invalid=${error ? 'true' : nothing} aria-describedby=${describedBy('bandit-metric', error)}
       @change=${(e: Event) => {
@@ -89,10 +89,11 @@ function metricField(d: ExperienceDraft, error: string | undefined, ratios: Read
       }}>
       ${!d.goals.length && !stale ? html`<option value="" selected>No goal yet</option>` : nothing}
       ${stale ? html`<option value=${d.banditMetric} selected>${d.banditMetric} (not a goal)</option>` : nothing}
-      ${d.goals.map((name, i) => html`<option value=${name} ?selected=${!stale && name === chosen} ?disabled=${ratios.has(name) && name !== chosen}>
-        ${name}${i === 0 ? ' (primary goal)' : ''}${ratios.has(name) ? ' — a ratio, cannot decide' : ''}</option>`)}
+      ${d.goals.map((name) => html`<option value=${name} ?selected=${!stale && name === chosen} ?disabled=${ratios.has(name) && name !== chosen}>
+        ${name}${ratios.has(name) ? ' (a ratio: cannot decide)' : ''}</option>`)}
     </select>
-    <p id="bandit-metric-hint" class="hint">The goal the weights follow; default: the primary goal. Goals are chosen under "What it is judged by".</p>
+    <p id="bandit-metric-hint" class="hint">The goal the weights follow; default: the primary goal${d.goals.length ? ` (${d.goals[0]})` : ''}.
+      Goals are chosen under "What it is judged by".</p>
     ${error ? html`<p id="bandit-metric-error" class="field-error">${error}</p>` : nothing}
   </div>`;
 }

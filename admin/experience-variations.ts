@@ -44,7 +44,7 @@ export function variationsFields(d: ExperienceDraft, errors: DraftErrors, host: 
     ${armsChoice(d, host)}
     <div class="table-scroll">
       <table>
-        <thead><tr><th scope="col">Name</th><th scope="col">Weight (%)${bandit ? html` <span class="muted">set by the bandit</span>` : nothing}</th>
+        <thead><tr><th scope="col">Name</th><th scope="col">Weight (%)${bandit ? html` <span class="muted">· set by the bandit</span>` : nothing}</th>
           <th scope="col">${d.feedArms ? 'Feed' : 'Body (JSON)'}</th><th scope="col"><span class="sr-only">Remove</span></th></tr></thead>
         <tbody>${repeat(d.variations, (v) => v.id, (v, i) => html`<tr>
           <td class="v-name"><label class="v-label sr-only" for=${`v-name-${v.id}`}>Name<span class="sr-only"> of variation ${i + 1}</span></label>
