@@ -72,6 +72,13 @@ describe('<svc-admin-bandit-weights>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('says of an earlier bandit phase of an experiment now on fixed weights that its settings are gone', async () => {
+    const fixed: Experience = { ...experience, allocation: 'fixed', bandit: undefined };
+    const el = await fixture<SvcAdminBanditWeights>(html`<svc-admin-bandit-weights .experience=${fixed} .answer=${answer(reweights)}></svc-admin-bandit-weights>`);
+    expect(text(get(el, '.settings'))).to.equal('On fixed weights now; in this phase it was a bandit.');
+    expect(el.shadowRoot!.querySelectorAll('path.band')).to.have.length(3);
+  });
+
   it('cuts the weights into steps at each reweight, within the phase', () => {
     const start = Date.parse(START);
     const hour = 3_600_000;

@@ -68,7 +68,9 @@ export class SvcAdminBanditWeights extends LitElement {
     </section>`;
   }
 
-  #settings(e: Experience): TemplateResult {
+  #settings(e: Experience): TemplateResult | string {
+    // An earlier phase of an experiment that is no longer a bandit: its settings now say nothing of that phase.
+    if (e.allocation !== 'bandit') return 'On fixed weights now; in this phase it was a bandit.';
     const b = e.bandit ?? {};
     const units = b.explorationUnits ?? BANDIT_DEFAULTS.explorationUnits;
     return html`Decides by <strong>${b.metric ?? e.goals?.[0] ?? '(no goal)'}</strong> · explores with equal weights for

@@ -143,7 +143,7 @@ export class SvcAdminResults extends ApiView {
       </div>
       ${this.#stopped()}
       ${this.#facts()}
-      ${this.item?.allocation === 'bandit'
+      ${this.item?.allocation === 'bandit' || this.answer?.reweights?.length
         ? html`<svc-admin-bandit-weights .experience=${this.item} .answer=${this.answer}></svc-admin-bandit-weights>`
         : nothing}
       ${this.#attributeForm()}
