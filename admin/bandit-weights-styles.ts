@@ -29,19 +29,23 @@ export const banditWeightsStyles = css`
     border-radius: 6px;
     background: #f6f8fa;
   }
-  /* The plot leaves room on its left for the share labels, and below for the times. */
-  .chart {
-    padding-inline-start: 2.75rem;
-  }
-  .plot {
-    position: relative;
-    block-size: 12rem;
-    border-block-end: 1px solid #818b98;
-  }
-  .plot svg {
+  /* The outer SVG leaves the room of the share labels as padding, which its labels hang into. */
+  .weights-svg {
     display: block;
+    box-sizing: border-box;
+    padding-inline: 2.75rem 0.25rem;
+    overflow: visible;
+    font-size: 0.75rem;
+  }
+  .tick {
+    fill: #59636e;
+    font-variant-numeric: tabular-nums;
+  }
+  .axis {
+    stroke: #818b98;
   }
   .band {
+    fill: var(--arm);
     stroke: #fff;
     stroke-width: 1;
     vector-effect: non-scaling-stroke;
@@ -57,38 +61,38 @@ export const banditWeightsStyles = css`
     stroke-opacity: 0.35;
     vector-effect: non-scaling-stroke;
   }
-  .y-axis span,
-  .x-axis span {
-    position: absolute;
-    color: #59636e;
-    font-size: 0.75rem;
-    font-variant-numeric: tabular-nums;
-    white-space: nowrap;
+  /* An arm's colour, distinct from its neighbours in the stack, each with a 3:1 contrast on white (WCAG's non-text
+     contrast); the legend names it. */
+  .a0 {
+    --arm: #0969da;
   }
-  .y-axis span {
-    inset-inline-end: calc(100% + 0.375rem);
-    transform: translateY(-50%);
+  .a1 {
+    --arm: #bc4c00;
   }
-  .x-axis {
-    position: relative;
-    block-size: 1.5rem;
+  .a2 {
+    --arm: #8250df;
   }
-  .x-axis span {
-    top: 0.25rem;
-    transform: translateX(-50%);
+  .a3 {
+    --arm: #1b7c83;
   }
-  .x-axis span.first {
-    transform: none;
+  .a4 {
+    --arm: #bf3989;
   }
-  .x-axis span.last {
-    transform: translateX(-100%);
+  .a5 {
+    --arm: #4d7c0f;
+  }
+  .a6 {
+    --arm: #9a6700;
+  }
+  .a7 {
+    --arm: #57606a;
   }
   .legend {
     display: flex;
     flex-wrap: wrap;
     gap: 0.25rem 1.25rem;
     margin: 0.5rem 0 0;
-    padding: 0;
+    padding: 0 0 0 2.75rem;
     list-style: none;
   }
   .legend li {
@@ -101,6 +105,7 @@ export const banditWeightsStyles = css`
     overflow-wrap: anywhere;
   }
   .swatch {
+    background: var(--arm);
     inline-size: 0.875rem;
     block-size: 0.875rem;
     border-radius: 3px;

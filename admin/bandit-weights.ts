@@ -3,6 +3,7 @@ import type { ResultsAnswer, ResultsPhase, ResultsReweight } from '../wire/resul
 import { adminStyles } from './admin-styles.js';
 import { formatShare, weightsChart, weightSteps, type WeightsStep } from './bandit-weights-chart.js';
 import { banditWeightsStyles } from './bandit-weights-styles.js';
+import { label } from './cell-label.js';
 import { BANDIT_DEFAULTS, type Experience } from './experience.js';
 
 declare global {
@@ -73,8 +74,10 @@ export class SvcAdminBanditWeights extends LitElement {
     if (e.allocation !== 'bandit') return 'On fixed weights now; in this phase it was a bandit.';
     const b = e.bandit ?? {};
     const units = b.explorationUnits ?? BANDIT_DEFAULTS.explorationUnits;
-    return html`Decides by <strong>${b.metric ?? e.goals?.[0] ?? '(no goal)'}</strong> · explores with equal weights for
-      ${b.explorationHours ?? BANDIT_DEFAULTS.explorationHours} h${units ? ` and ${units.toLocaleString()} units` : ''} ·
+    const hours = b.explorationHours ?? BANDIT_DEFAULTS.explorationHours;
+    const exploration = [...(hours ? [`${hours} h`] : []), ...(units ? [`${units.toLocaleString()} units`] : [])];
+    return html`Decides by <strong>${b.metric ?? e.goals?.[0] ?? '(no goal)'}</strong> ·
+      ${exploration.length ? `explores with equal weights for ${exploration.join(' and ')}` : 'no exploration'} ·
       reweights every ${b.cadenceMinutes ?? BANDIT_DEFAULTS.cadenceMinutes} min · every arm keeps at least ${b.minShare ?? BANDIT_DEFAULTS.minShare}%`;
   }
 
@@ -127,19 +130,20 @@ export class SvcAdminBanditWeights extends LitElement {
       const p = r.arms.find((x) => x.name === arm)?.probabilityBest;
       return p === undefined ? '' : `best ${Math.round(p * 1000) / 10}%`;
     };
-    return html`<div class="table-scroll" role="region" aria-labelledby="reweights-caption" tabindex="0"><table class="reweights">
+    // A card per reweight on a phone (each cell then says its column), so that every arm reads without scrolling.
+    return html`<div class="table-scroll" role="region" aria-labelledby="reweights-caption" tabindex="0"><table class="reweights cards">
       <caption id="reweights-caption">Reweights, newest first: each arm's weight and its chance of being best when it was drawn</caption>
       <thead><tr><th scope="col">Time</th><th scope="col">Why</th>${arms.map((arm) => html`<th scope="col" class="num">${arm}</th>`)}</tr></thead>
       <tbody>
         ${[...reweights].reverse().map((r) => html`<tr>
           <th scope="row"><time datetime=${r.at}>${this.#time.format(Date.parse(r.at))}</time></th>
-          <td>${r.reason === 'exploration' ? 'exploring (equal)' : r.reason === 'thompson' ? 'Thompson sampling' : '—'}</td>
-          ${arms.map((arm) => html`<td class="num">${formatShare(r.weights[arm])}<span class="best">${best(r, arm)}</span></td>`)}
+          <td>${label('Why')}${r.reason === 'exploration' ? 'exploring (equal)' : r.reason === 'thompson' ? 'Thompson sampling' : '—'}</td>
+          ${arms.map((arm) => html`<td class="num">${label(arm)}<span>${formatShare(r.weights[arm])}<span class="best">${best(r, arm)}</span></span></td>`)}
         </tr>`)}
         <tr>
           <th scope="row">${phase.startedAt ? html`<time datetime=${phase.startedAt}>${this.#time.format(Date.parse(phase.startedAt))}</time>` : 'Start'}</th>
-          <td>phase ${phase.phase} starts</td>
-          ${arms.map((arm) => html`<td class="num">${formatShare(phase.weights[arm])}</td>`)}
+          <td>${label('Why')}phase ${phase.phase} starts</td>
+          ${arms.map((arm) => html`<td class="num">${label(arm)}${formatShare(phase.weights[arm])}</td>`)}
         </tr>
       </tbody>
     </table></div>`;
