@@ -133,5 +133,13 @@ export const banditWeightsStyles = css`
     .panel {
       padding: 0.75rem;
     }
+    /* A card per reweight: the caption spans the cards, and an arm's name (its cell's label) may be long. */
+    table.reweights caption {
+      display: block;
+    }
+    table.reweights .cell-label {
+      flex-basis: 8.5rem;
+      overflow-wrap: anywhere;
+    }
   }
 `;
