@@ -4,6 +4,7 @@ import { SvcAdmin } from './admin-app.js';
 import { SvcAdminAccess } from './access-page.js';
 import { SvcAdminAccount } from './account-page.js';
 import { SvcAdminAudit } from './audit-log.js';
+import { SvcAdminBanditWeights } from './bandit-weights.js';
 import { SvcAdminConfirm } from './confirm-dialog.js';
 import { SvcAdminEditor } from './experience-editor.js';
 import { SvcAdminExperiences } from './experience-list.js';
@@ -28,6 +29,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-metrics', SvcAdminMetrics],
   ['svc-admin-results', SvcAdminResults],
   ['svc-admin-plan', SvcAdminPlan],
+  ['svc-admin-bandit-weights', SvcAdminBanditWeights],
   ['svc-admin-confirm', SvcAdminConfirm],
   ['svc-admin-access', SvcAdminAccess],
   ['svc-admin-account', SvcAdminAccount],

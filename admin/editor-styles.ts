@@ -30,6 +30,7 @@ export const editorStyles = css`
     gap: 0.5rem 1.5rem;
   }
   .kinds legend,
+  .arms legend,
   .variations legend,
   .devices legend,
   .sequential legend,
@@ -44,6 +45,31 @@ export const editorStyles = css`
   .corrections .choice {
     display: flex;
     align-items: baseline;
+  }
+  /* Fixed weights or a bandit: one choice a line, its hint wrapping beside the radio on a phone. */
+  .allocations {
+    display: grid;
+    gap: 0.375rem;
+  }
+  .allocations .choice {
+    display: flex;
+    align-items: baseline;
+  }
+  .arms {
+    margin-block-end: 0.75rem;
+  }
+  /* A decision metric's name is long (recommendations-revenue): a row of its own, the four numbers in the next. */
+  .field.decision {
+    grid-column: 1 / -1;
+    max-inline-size: 28rem;
+  }
+  .arms .buttons {
+    gap: 0.375rem 1.25rem;
+    flex-wrap: wrap;
+  }
+  /* A bandit's weights: shown, set by the service. */
+  input[readonly] {
+    background: #f6f8fa;
   }
   /* The sequential tuning while sequential is off: kept, but not editable. */
   input:disabled {

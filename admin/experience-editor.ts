@@ -1,19 +1,19 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import type { AdminApi, ApiError } from './admin-api.js';
 import { navigate } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import { confirmDelete, reloadTheirs, runChange } from './editor-changes.js';
 import { editorStyles } from './editor-styles.js';
-import { DEVICES, itemOf, type Experience, type ExperienceKind, type Feed } from './experience.js';
+import { serverFieldError, type BanditField } from './bandit-draft.js';
+import { DEVICES, itemOf, type Allocation, type Experience, type ExperienceKind, type Feed } from './experience.js';
 import { analysisFields } from './experience-analysis.js';
-import {
-  blockedReason, devicesHint, draftErrors, draftItem, draftOf, formatSum, variationDraft, weightsValid, weightSum, type ExperienceDraft,
-  type VariationDraft,
-} from './experience-form.js';
+import { banditFields } from './experience-bandit-fields.js';
+import { blockedReason, devicesHint, draftErrors, draftItem, draftOf, type ExperienceDraft } from './experience-form.js';
 import { feedFields } from './experience-feed-fields.js';
 import { metricsFields, type MetricChoice } from './experience-metrics-panel.js';
+import { evenly, variationsFields } from './experience-variations.js';
+import { jsonField } from './json-field.js';
 import { phaseChangesOf, phaseNoticeView } from './phase-change.js';
 
 declare global {
@@ -57,6 +57,7 @@ export class SvcAdminEditor extends ApiView {
     feeds: { state: true },
     saving: { state: true },
     saveError: { state: true },
+    serverField: { state: true },
     rerandomize: { state: true },
   };
 
@@ -70,6 +71,8 @@ export class SvcAdminEditor extends ApiView {
   declare metrics: MetricChoice[];
   declare saving: boolean;
   declare saveError: ApiError | undefined;
+  /** The bandit field the service's refusal of the last save named, with what it said: shown at the field. */
+  declare serverField: { field: BanditField; message: string } | undefined;
   /** The save's new phase assigns everybody afresh (the phase notice's choice). */
   declare rerandomize: boolean;
 
@@ -93,6 +96,7 @@ export class SvcAdminEditor extends ApiView {
   protected override async load(api: AdminApi, signal: AbortSignal): Promise<void> {
     this.status = 'loading';
     this.saveError = undefined;
+    this.serverField = undefined;
     const [feeds, metrics, loaded] = await Promise.all([
       api.feeds(signal),
       api.metrics(signal),
@@ -126,7 +130,7 @@ export class SvcAdminEditor extends ApiView {
 
   #form(creating: boolean): TemplateResult {
     const d = this.draft;
-    const errors = draftErrors(d);
+    const errors = draftErrors(d, this.metrics);
     const blocked = Object.keys(errors).length > 0;
     return html`<form @submit=${this.#save}>
       <section class="panel" aria-labelledby="what-title">
@@ -146,8 +150,13 @@ export class SvcAdminEditor extends ApiView {
             <input type="radio" name="kind" .value=${kind} .checked=${d.kind === kind} @change=${() => this.#setKind(kind)}>
             ${label} <span class="muted">(${hint})</span></label>`)}
         </fieldset>
-        ${d.kind === 'experiment' ? this.#variations(d, errors) : d.kind === 'content' ? this.#body(d, errors) : feedFields(d, this.feeds, (change) => this.#set(change))}
+        ${d.kind === 'experiment'
+          ? variationsFields(d, errors, { draft: () => this.draft, set: (change) => this.#set(change), feeds: this.feeds, metrics: this.metrics })
+          : d.kind === 'content' ? this.#body(d, errors) : feedFields(d, this.feeds, (change) => this.#set(change))}
       </section>
+      ${d.kind === 'experiment'
+        ? banditFields(d, errors, this.serverField, this.metrics, (change) => this.#set(change), (allocation) => this.#allocate(allocation))
+        : nothing}
       <section class="panel" aria-labelledby="audience-title">
         <h2 id="audience-title">Who gets it</h2>
         <div class="grid">
@@ -174,7 +183,7 @@ export class SvcAdminEditor extends ApiView {
             <p id="devices-hint" class=${d.devices.length ? 'hint' : 'field-error'}>${devicesHint(d.devices)}</p>
           </fieldset>
         </div>
-        ${this.#json('condition', 'Targeting condition (JSON)', d.condition, errors.condition,
+        ${jsonField('condition', 'Targeting condition (JSON)', d.condition, errors.condition,
           'Optional. MongoDB-style, over request and profile attributes, e.g. {"country": "DE"}. Empty: everyone.',
           (condition) => this.#set({ condition }))}
       </section>
@@ -194,58 +203,9 @@ export class SvcAdminEditor extends ApiView {
     </form>`;
   }
 
-  #variations(d: ExperienceDraft, errors: Record<string, string | undefined>): TemplateResult {
-    const sum = weightSum(d);
-    const ok = weightsValid(d);
-    return html`<fieldset class="variations">
-      <legend>Variations <span class="muted">(the first is the control)</span></legend>
-      <div class="table-scroll">
-        <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Weight (%)</th><th scope="col">Body (JSON)</th><th scope="col"><span class="sr-only">Remove</span></th></tr></thead>
-          <tbody>${repeat(d.variations, (v) => v.id, (v, i) => html`<tr>
-            <td class="v-name"><label class="v-label sr-only" for=${`v-name-${v.id}`}>Name<span class="sr-only"> of variation ${i + 1}</span></label>
-              <input id=${`v-name-${v.id}`} required spellcheck="false" autocapitalize="off" .value=${v.name}
-                @input=${(e: Event) => this.#setVariation(v, { name: (e.target as HTMLInputElement).value })}></td>
-            <td class="v-weight"><label class="v-label sr-only" for=${`v-weight-${v.id}`}>Weight<span class="sr-only"> of variation ${i + 1}</span> (%)</label>
-              <input id=${`v-weight-${v.id}`} type="number" min="0" max="100" step="any" inputmode="decimal" required .value=${v.weight}
-                aria-invalid=${ok ? nothing : 'true'} aria-describedby="weights"
-                @input=${(e: Event) => this.#setVariation(v, { weight: (e.target as HTMLInputElement).value })}></td>
-            <td class="v-body">${this.#json(`v-body-${v.id}`, html`Body<span class="sr-only"> of variation ${i + 1}</span> (JSON)`, v.body, errors[`variations.${i}.body`], null,
-              (body) => this.#setVariation(v, { body }), 'v-label sr-only')}</td>
-            <td class="v-remove"><button type="button" class="small" ?disabled=${d.variations.length <= 1}
-              @click=${() => this.#set({ variations: this.draft.variations.filter((x) => x.id !== v.id) })}>Remove<span class="sr-only"> variation ${v.name || i + 1}</span></button></td>
-          </tr>`)}</tbody>
-        </table>
-      </div>
-      <div class="weights-row">
-        <div class="buttons">
-          <button type="button" class="small" @click=${() => this.#set({ variations: [...d.variations, variationDraft('', '0')] })}>Add variation</button>
-          <button type="button" class="small" @click=${this.#splitEvenly}>Split evenly</button>
-        </div>
-        <p id="weights" class=${ok ? 'weights ok' : 'weights bad'} role="status">
-          Weights sum to ${formatSum(sum)}%${ok ? '.' : ' — they must sum to 100%.'}</p>
-      </div>
-    </fieldset>`;
-  }
-
   #body(d: ExperienceDraft, errors: Record<string, string | undefined>): TemplateResult {
-    return this.#json('body', 'Body (JSON)', d.body, errors.body, 'What every visitor gets, e.g. {"title": "Free shipping"}.',
+    return jsonField('body', 'Body (JSON)', d.body, errors.body, 'What every visitor gets, e.g. {"title": "Free shipping"}.',
       (body) => this.#set({ body }));
-  }
-
-  /** A JSON textarea with its label, hint and parse error (`aria-invalid`, described by the error). */
-  #json(
-    id: string, label: string | TemplateResult, value: string, error: string | undefined, hint: string | null, set: (text: string) => void, labelClass = '',
-  ): TemplateResult {
-    const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-    return html`<div class="field">
-      <label for=${id} class=${labelClass}>${label}</label>
-      <textarea id=${id} class="json" spellcheck="false" autocapitalize="off" .value=${value}
-        aria-invalid=${error ? 'true' : nothing} aria-describedby=${described || nothing}
-        @input=${(e: Event) => set((e.target as HTMLTextAreaElement).value)}></textarea>
-      ${hint ? html`<p id=${`${id}-hint`} class="hint">${hint}</p>` : nothing}
-      ${error ? html`<p id=${`${id}-error`} class="field-error">${error}</p>` : nothing}
-    </div>`;
   }
 
   /** What this save changes of a running experiment that starts a new phase (nothing: it keeps its phase). */
@@ -279,11 +239,15 @@ export class SvcAdminEditor extends ApiView {
 
   #set(change: Partial<ExperienceDraft>): void {
     this.draft = { ...this.draft, ...change };
+    // What the service said of a field stands until that field (or, for the decision metric, the goals) changes.
+    const named = this.serverField?.field;
+    const key = named === 'bandit.metric' ? 'banditMetric' : named?.slice('bandit.'.length);
+    if (key && (key in change || (named === 'bandit.metric' && 'goals' in change))) this.serverField = undefined;
   }
 
-  /** By id: a handler may run again before the render that gives it the row's new object. */
-  #setVariation(v: VariationDraft, change: Partial<VariationDraft>): void {
-    this.#set({ variations: this.draft.variations.map((x) => (x.id === v.id ? { ...x, ...change } : x)) });
+  /** A bandit starts with equal weights (and keeps them as variations come and go: it sets them itself). */
+  #allocate(allocation: Allocation): void {
+    this.#set({ allocation, ...(allocation === 'bandit' ? { variations: evenly(this.draft.variations) } : {}) });
   }
 
   /** Switching kind keeps what the other kinds held, so switching back loses nothing; a kind starts usable. */
@@ -300,15 +264,6 @@ export class SvcAdminEditor extends ApiView {
     this.#set({ devices: DEVICES.filter((x) => devices.includes(x)) });
   }
 
-  /** Equal weights that sum to exactly 100: the remainder of the rounding goes to the first variation. */
-  #splitEvenly(): void {
-    const n = this.draft.variations.length;
-    if (!n) return;
-    const each = Math.floor((100 / n) * 100) / 100;
-    const first = Math.round((100 - each * (n - 1)) * 100) / 100;
-    this.#set({ variations: this.draft.variations.map((v, i) => ({ ...v, weight: String(i === 0 ? first : each) })) });
-  }
-
   #back(): void {
     navigate(this, { name: 'experiences' });
   }
@@ -316,10 +271,11 @@ export class SvcAdminEditor extends ApiView {
   async #save(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const api = this.api;
-    if (!api || this.saving || Object.keys(draftErrors(this.draft)).length) return;
+    if (!api || this.saving || Object.keys(draftErrors(this.draft, this.metrics)).length) return;
     const creating = !this.experience;
     const name = creating ? this.draft.name.trim() : this.experience;
     const item = draftItem(this.draft, this.loaded);
+    this.serverField = undefined;
     // A new experience is saved create-only (If-None-Match: *): it never replaces one of the same name.
     await runChange(this, () => api.saveExperience(name, item, this.loaded?.version, { rerandomize: this.rerandomize && this.#phaseChanges().length > 0 }), {
       view: { name: 'experiences' },
@@ -328,6 +284,8 @@ export class SvcAdminEditor extends ApiView {
         : `Saved '${saved.name}' (version ${saved.version}).`,
       ...(creating ? { exists: `An experience named '${name}' already exists: choose another name, or edit that one.` } : {}),
     });
+    const refused = this.saveError;
+    if (refused?.code === 'invalid_config') this.serverField = serverFieldError(refused.message);
   }
 
   async #reloadTheirs(): Promise<void> {

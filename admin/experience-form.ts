@@ -2,8 +2,10 @@
 // does not parse, weights that do not sum to 100) and the item a valid form saves. Every other rule is the service's:
 // its `invalid_config` message names the field.
 import type { PValueCorrection } from '../wire/results-answer.js';
+import { banditDraftOf, banditErrors, writeBandit, type BanditDraft } from './bandit-draft.js';
 import type { Device, Experience, ExperienceItem, ExperienceKind, Variation } from './experience.js';
 import { ANALYSIS_DEFAULTS, DEVICES, itemOf, kindOf } from './experience.js';
+import { allFeeds } from './feed-arms.js';
 
 export interface VariationDraft {
   /** Stable identity of the row while names are edited (the key of Lit's `repeat`). */
@@ -13,7 +15,8 @@ export interface VariationDraft {
   body: string;
 }
 
-export interface ExperienceDraft {
+/** Kind `experiment` also holds its allocation (`BanditDraft`: fixed weights or a bandit, and the bandit's settings). */
+export interface ExperienceDraft extends BanditDraft {
   name: string;
   kind: ExperienceKind;
   variations: VariationDraft[];
@@ -38,6 +41,8 @@ export interface ExperienceDraft {
   guardrails: string[];
   /** A sample-ratio mismatch stops it (not only warns). */
   stopOnSrm: boolean;
+  /** Each variation serves a feed (`{"feed": id}`, picked from the project's feeds) rather than a JSON body. */
+  feedArms: boolean;
 }
 
 /** Field → what is wrong with it: `condition`, `body`, `weights`, `variations.0.body`… */
@@ -63,12 +68,14 @@ export function draftOf(e?: Experience): ExperienceDraft {
       traffic: '100', devices: [...DEVICES], group: '', condition: '', body: '{}', feed: '', limit: '',
       alpha: String(ANALYSIS_DEFAULTS.alpha), sequential: true, sequentialTuning: String(ANALYSIS_DEFAULTS.sequentialTuning),
       correction: ANALYSIS_DEFAULTS.correction, goals: [], secondary: [], guardrails: [], stopOnSrm: false,
+      ...banditDraftOf(), feedArms: false,
     };
   }
+  const variations = (e.variations ?? []).map((v) => variationDraft(v.name, String(v.weight), v.body));
   return {
     name: e.name,
     kind: kindOf(e),
-    variations: (e.variations ?? []).map((v) => variationDraft(v.name, String(v.weight), v.body)),
+    variations,
     traffic: String(e.traffic ?? 100),
     devices: e.devices ? [...e.devices] : [...DEVICES],
     group: e.group ?? '',
@@ -84,6 +91,8 @@ export function draftOf(e?: Experience): ExperienceDraft {
     secondary: [...(e.secondary ?? [])],
     guardrails: [...(e.guardrails ?? [])],
     stopOnSrm: e.stopOnSrm === true,
+    ...banditDraftOf(e),
+    feedArms: allFeeds(variations),
   };
 }
 
@@ -97,8 +106,8 @@ export function weightsValid(d: ExperienceDraft): boolean {
   return Math.abs(weightSum(d) - 100) <= 1e-6;
 }
 
-/** What must be fixed before the form can be sent; empty when nothing. */
-export function draftErrors(d: ExperienceDraft): DraftErrors {
+/** What must be fixed before the form can be sent (`metrics`: the project's, with their types); empty when nothing. */
+export function draftErrors(d: ExperienceDraft, metrics: readonly { name: string; type: string }[] = []): DraftErrors {
   const errors: DraftErrors = {};
   const check = (field: string, text: string, optional: boolean): void => {
     const parsed = parseObject(text, optional);
@@ -109,6 +118,7 @@ export function draftErrors(d: ExperienceDraft): DraftErrors {
     d.variations.forEach((v, i) => check(`variations.${i}.body`, v.body, false));
     if (!d.variations.length) errors.weights = 'Add at least one variation.';
     else if (!weightsValid(d)) errors.weights = `The weights sum to ${formatSum(weightSum(d))}%; they must sum to 100%.`;
+    Object.assign(errors, banditErrors(d, metrics));
   } else if (d.kind === 'content') check('body', d.body, false);
   return errors;
 }
@@ -127,7 +137,7 @@ export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem
   const item: ExperienceItem = base ? itemOf(base) : { name: d.name.trim(), status: 'draft' };
   for (const field of [
     'variations', 'body', 'feed', 'limit', 'winner', 'group', 'devices', 'traffic', 'condition', 'alpha', 'sequential', 'sequentialTuning', 'correction',
-    'goals', 'secondary', 'guardrails', 'stopOnSrm',
+    'goals', 'secondary', 'guardrails', 'stopOnSrm', 'allocation', 'bandit',
   ]) delete item[field];
   if (d.kind === 'experiment') {
     item.variations = d.variations.map((v): Variation => ({
@@ -144,6 +154,7 @@ export function draftItem(d: ExperienceDraft, base?: Experience): ExperienceItem
     if (d.correction !== ANALYSIS_DEFAULTS.correction) item.correction = d.correction;
     for (const field of ['goals', 'secondary', 'guardrails'] as const) if (d[field].length) item[field] = [...d[field]];
     if (d.stopOnSrm) item.stopOnSrm = true;
+    writeBandit(d, item);
   } else if (d.kind === 'content') item.body = parseObject(d.body, false) as Record<string, unknown>;
   else {
     item.feed = Number(d.feed);
@@ -183,8 +194,14 @@ export function devicesHint(devices: readonly string[]): string {
 
 /** Why Save is off, next to it (the button's description), as the fields' own messages may be out of view. */
 export function blockedReason(errors: Record<string, string | undefined>): string {
-  const weights = errors.weights !== undefined;
-  const json = Object.keys(errors).some((field) => field !== 'weights');
-  if (weights && json) return 'Save is off until the weights sum to 100% and the JSON above parses.';
-  return weights ? `Save is off: ${errors.weights}` : 'Save is off until the JSON above parses.';
+  const fields = Object.keys(errors);
+  const bandit = fields.find((field) => field.startsWith('bandit.'));
+  const weights = fields.includes('weights');
+  const json = fields.some((field) => field !== 'weights' && !field.startsWith('bandit.'));
+  const needs = [
+    ...(weights ? ['the weights sum to 100%'] : []), ...(json ? ['the JSON above parses'] : []), ...(bandit ? ['the bandit\'s settings are fixed'] : []),
+  ];
+  if (needs.length > 1) return `Save is off until ${needs.slice(0, -1).join(', ')} and ${needs.at(-1)}.`;
+  if (weights) return `Save is off: ${errors.weights}`;
+  return bandit ? `Save is off: ${errors[bandit]}` : 'Save is off until the JSON above parses.';
 }

@@ -49,10 +49,35 @@ export interface ExperienceItem {
   stopOnSrm?: boolean;
   /** Written by the service when it stopped the experiment by itself. */
   stoppedBy?: AutomaticStop;
+  /** `bandit`: the service moves the weights towards the variation doing best on `bandit.metric` (default `fixed`). */
+  allocation?: Allocation;
+  /** With `allocation: "bandit"`: what it decides by and how fast it moves. */
+  bandit?: BanditSettings;
   [field: string]: unknown;
 }
 
 export type { AutomaticStop };
+
+export type Allocation = 'fixed' | 'bandit';
+
+/** A bandit's settings as the service stores them; each one absent is the service's default (`BANDIT_DEFAULTS`). */
+export interface BanditSettings {
+  /** The goal it decides by (default: the first goal). */
+  metric?: string;
+  /** Equal weights until this many units, and `explorationHours`, have passed. */
+  explorationUnits?: number;
+  explorationHours?: number;
+  /** How often the weights are drawn again, at least `MIN_CADENCE_MINUTES`. */
+  cadenceMinutes?: number;
+  /** The floor of each arm's weight, in percent. */
+  minShare?: number;
+}
+
+/** The service's defaults for a bandit's settings (server/config/bandit-settings.ts): one at its default is not written. */
+export const BANDIT_DEFAULTS = { explorationUnits: 0, explorationHours: 24, cadenceMinutes: 60, minShare: 1 } as const;
+
+/** The service refuses a bandit that reweights more often than this. */
+export const MIN_CADENCE_MINUTES = 5;
 
 /** The service's defaults for an experiment's analysis settings: a setting at its default is not written. */
 export const ANALYSIS_DEFAULTS = { alpha: 0.05, sequential: false, sequentialTuning: 5000, correction: 'none' } as const;

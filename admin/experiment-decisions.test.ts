@@ -87,6 +87,16 @@ describe('experiment decisions in the console', () => {
     expect(phaseChangesOf(running, { ...running, variations: running.variations!.map((v) => ({ ...v, body: { x: 1 } })) })).to.deep.equal([]);
   });
 
+  it('warns of no phase when a bandit\'s weights move, and of one when the allocation switches or an arm is added', () => {
+    const bandit: Experience = { ...running, allocation: 'bandit' };
+    const moved = { ...bandit, variations: bandit.variations!.map((v, i) => ({ ...v, weight: [20, 60, 20][i]! })) };
+    expect(phaseChangesOf(bandit, moved)).to.deep.equal([]);
+    expect(phaseChangesOf(running, { ...running, allocation: 'bandit' })).to.deep.equal(['the allocation (fixed → bandit)']);
+    expect(phaseChangesOf(moved, { ...moved, allocation: 'fixed' })).to.deep.equal(['the allocation (bandit → fixed)']);
+    const added = { ...bandit, variations: [...bandit.variations!, { name: 'red', weight: 0, body: {} }] };
+    expect(phaseChangesOf(bandit, added)[0]).to.match(/^the split \(/);
+  });
+
   it('warns that starting a shipped experiment again drops its winner', () => {
     const shipped: Experience = { ...running, status: 'stopped', winner: 'green' };
     expect(consequence(shipped, 'start')).to.contain("was shipped with 'green'").and.contain('drops that winner');

@@ -6,11 +6,19 @@ import type { ExperienceItem } from './experience.js';
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** What changes between two versions of a running experiment that starts a phase: weights, traffic, targeting. */
+/**
+ * What changes between two versions of a running experiment that starts a phase: the variations, the allocation (fixed
+ * or bandit), a fixed split's weights, traffic, targeting. A bandit's weights are its own to move: no phase.
+ */
 export function phaseChangesOf(before: ExperienceItem, after: ExperienceItem): string[] {
   const changes: string[] = [];
   const weights = (e: ExperienceItem): string => (e.variations ?? []).map((v) => `${v.name} ${v.weight}%`).join(' / ');
-  if (weights(before) !== weights(after)) changes.push(`the split (${weights(before)} → ${weights(after)})`);
+  const names = (e: ExperienceItem): string => (e.variations ?? []).map((v) => v.name).join(' / ');
+  const allocation = (e: ExperienceItem): string => e.allocation ?? 'fixed';
+  const bandits = allocation(before) === 'bandit' && allocation(after) === 'bandit';
+  if (names(before) !== names(after) || (!bandits && allocation(before) === allocation(after) && weights(before) !== weights(after))) {
+    changes.push(`the split (${weights(before)} → ${weights(after)})`);
+  } else if (allocation(before) !== allocation(after)) changes.push(`the allocation (${allocation(before)} → ${allocation(after)})`);
   if ((before.traffic ?? 100) !== (after.traffic ?? 100)) changes.push(`the traffic (${before.traffic ?? 100}% → ${after.traffic ?? 100}%)`);
   if (!same(before.condition, after.condition) || !same(before.devices, after.devices) || !same(before.namespace, after.namespace)) {
     changes.push('who gets it (targeting)');

@@ -24,7 +24,8 @@ interface ResultsViewDetail {
  * `<svc-admin-results experience="hero" phase="2" dimension="device">`: an experiment's results page. Above
  * `<svc-results>` (which draws the tables, the date graph and the breakdown), what a reader checks before trusting the
  * numbers: the experiment's status, when it started and stopped, its winner, its primary goal, the phase shown, when
- * the numbers were computed (with a Refresh button), and why the service stopped it, if it did. A change of phase,
+ * the numbers were computed (with a Refresh button), and why the service stopped it, if it did; for a bandit, its
+ * weights over time (`<svc-admin-bandit-weights>`). A change of phase,
  * metric or breakdown made in the results moves the page's address (`svc-admin:navigate`), so Back returns to it.
  *
  * @tagname svc-admin-results
@@ -54,6 +55,10 @@ export class SvcAdminResults extends ApiView {
     form.attribute .hint {
       flex-basis: 100%;
       margin: 0;
+    }
+    svc-admin-bandit-weights {
+      display: block;
+      margin-block-end: 1rem;
     }
     svc-results {
       display: block;
@@ -139,6 +144,9 @@ export class SvcAdminResults extends ApiView {
       </div>
       ${this.#stopped()}
       ${this.#facts()}
+      ${this.item?.allocation === 'bandit' || this.answer?.reweights?.length
+        ? html`<svc-admin-bandit-weights .experience=${this.item} .answer=${this.answer}></svc-admin-bandit-weights>`
+        : nothing}
       ${this.#attributeForm()}
       ${api
         ? html`<svc-results session organization=${api.organization} project=${api.project} experience=${this.experience} api=${this.base}

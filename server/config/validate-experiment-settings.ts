@@ -1,6 +1,7 @@
 import { fail, finiteNumber, type Json } from './config-json.js';
 import { checkBanditMetric, validateBanditSettings } from './bandit-settings.js';
-import type { ExperienceConfig, MetricConfig } from './config-types.js';
+import type { ExperienceConfig, MetricConfig, ProjectConfig } from './config-types.js';
+import { reservedNames } from './recommendations-holdout.js';
 
 // What only an experiment (an experience with variations) may set: how its results are computed (alpha, sequential,
 // correction), what it is judged by (goals, secondary, guardrails) and when it stops by itself (stopOnSrm).
@@ -63,7 +64,9 @@ export function validateExperimentSettings(exp: Json, path: string): void {
  * @throws ConfigError at the first unknown name, e.g. `…experiences[0].goals[1]: no metric named "buy" in metrics`.
  */
 export function checkExperimentMetrics(project: { experiences?: ExperienceConfig[]; metrics?: MetricConfig[] }, path: string): void {
-  const names = new Set((project.metrics ?? []).map((m) => m.name));
+  // A project with a recommendations holdout is served with the holdout's metrics too: a recommendations experiment
+  // may be judged by them.
+  const names = new Set([...(project.metrics ?? []).map((m) => m.name), ...reservedNames(project as ProjectConfig).metrics]);
   (project.experiences ?? []).forEach((experience, i) => {
     for (const { field } of METRIC_ROLES) {
       (experience[field] ?? []).forEach((name, j) => {

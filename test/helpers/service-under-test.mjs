@@ -73,8 +73,13 @@ async function startService(env) {
   }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
+  // Bandits are looked at every 200 ms rather than every minute, so that a test sees the service's own reweight job act
+  // (admin/results-page-bandit.test.ts); only running bandits are looked at, and no other test makes one.
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn',
+      BANDIT_INTERVAL_MS: '200', ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const instance = { child, dataDir, port };

@@ -233,6 +233,20 @@ describe('recommendations holdout settings', () => {
     });
   }
 
+  it('lets an experiment be judged by the holdout\'s metrics (a bandit of feeds, say) when the project has a holdout, only then', () => {
+    const judged = (file: ServiceConfigFile): ServiceConfigFile => {
+      file.organizations.acme!.projects.shop!.experiences!.push({
+        name: 'strategies', allocation: 'bandit', goals: ['recommendations-revenue', 'recommendations-orders'],
+        variations: [{ name: 'popular', weight: 50, body: { feed: 1 } }, { name: 'recent', weight: 50, body: { feed: 4 } }],
+      });
+      return file;
+    };
+    assert.doesNotThrow(() => validateConfig(judged(config(5))));
+    const without = config();
+    delete without.organizations.acme!.projects.shop!.recommendations;
+    assert.throws(() => validateConfig(judged(without)), /experiences\[2\]\.goals\[0\]: no metric named "recommendations-revenue"/);
+  });
+
   it('takes a share from 0 to 50, fractions too, and a currency', () => {
     for (const holdout of [0, 2.5, 50]) {
       const file = config(holdout);
