@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OfrepBulkFailure, OfrepEvaluationFailure } from '../../wire/ofrep.js';
+import type { OfrepBulkFailure, OfrepEvaluationFailure } from '../../wire/api/ofrep-schema.js';
 import type { ChooseService } from '../choose/choose-service.js';
 import type { ConfigStore } from '../config/config-store.js';
 import type { ServiceError } from '../errors/service-error.js';
