@@ -1,31 +1,21 @@
 // A recommendation feed as the management API answers it, and the form's draft of one: the merchandising settings
 // (docs/merchandising-rules.md) as rows of fields a person edits, and back. What the form cannot show (a condition it
 // does not know) is kept as loaded.
+import type { FeedAnswerItem, FeedItem as ApiFeedItem, FeedRule, FieldCondition } from '../wire/api/item-schema.js';
 import { FEED_STRATEGIES } from '../wire/feed-preview.js';
 
-export type Condition = string | number | boolean | Record<string, unknown>;
-export type FeedRule =
-  | { pin: string; position: number }
-  | { filter: Record<string, Condition> }
-  | { boost: Record<string, Condition>; factor?: number }
-  | { bury: Record<string, Condition>; factor?: number };
+export type Condition = FieldCondition;
+export type { FeedRule };
 export type FeedFallback = string | { feed: number };
 
-/** A feed as the service stores it. */
-export interface FeedItem {
-  id: number;
-  strategy: string;
-  limit?: number;
-  attributionHours?: number;
-  dedupe?: boolean;
-  rules?: FeedRule[];
-  exclude?: (string | { ids: string[] })[];
-  purchasedDays?: number;
-  fallback?: FeedFallback[];
-}
+/**
+ * A feed as the form sends it: the API's item, with the strategy and fallbacks as the form chose them (the service
+ * checks them, and its message names the field).
+ */
+export type FeedItem = Omit<ApiFeedItem, 'strategy' | 'fallback'> & { strategy: string; fallback?: FeedFallback[] };
 
 /** A feed as the API answers it: the item, its version and where it comes from. */
-export type FeedRecord = FeedItem & { version: number; source: 'file' | 'api' };
+export type FeedRecord = FeedAnswerItem;
 
 export const STRATEGIES: readonly string[] = FEED_STRATEGIES;
 /** What a fallback may name besides another feed. */

@@ -1,6 +1,7 @@
-// A metric as the management API stores and answers it (server/config/config-types.ts `MetricConfig` is the service's
-// side of this contract; the console keeps its own copy rather than importing service code into a browser bundle).
+// A metric as the management API stores and answers it: the shapes are the API's own (wire/api/item-schema.ts, their
+// types the schemas'), imported as types only, so the console's bundle carries no service code and no schema.
 
+import type { MetricAnswer, MetricCap, MetricItem as ApiMetricItem } from '../wire/api/item-schema.js';
 import type { MetricType } from '../wire/results-answer.js';
 
 /**
@@ -20,46 +21,16 @@ export const METRIC_TYPE_HINTS: Readonly<Record<MetricType, string>> = {
 };
 
 /** Winsorising a unit's value from above: at `value`, or at the `value` quantile (0 < value ≤ 1) of the units'. */
-export interface MetricCap {
-  type: 'absolute' | 'percentile';
-  value: number;
-  /** `percentile` only: the quantile is taken over the units whose value is not 0. */
-  ignoreZeros?: boolean;
-}
+export type { MetricCap };
 
 /**
  * One metric as `PUT …/metrics/{name}` takes it. Fields the console does not know are carried through unchanged,
  * hence the index signature.
  */
-export interface MetricItem {
-  name: string;
-  type: MetricType;
-  /** Every type but `ratio`: the event counted (an event's `name`, exactly). */
-  event?: string;
-  /** `sum` only: the numeric `data` field added up. */
-  value?: string;
-  /** A condition over the event's `data`, MongoDB-style as experience conditions are. */
-  where?: Record<string, unknown>;
-  /** Counts only the events within this many hours after a unit's first exposure. */
-  windowHours?: number;
-  /** Lower is better (refunds, load time). */
-  inverse?: boolean;
-  /** `count` and `sum` only. */
-  cap?: MetricCap;
-  /** Variance reduction by the same metric's value in the `cupedDays` (default 14) before first exposure. */
-  cuped?: boolean;
-  cupedDays?: number;
-  /** `ratio` only: the names of two of the project's metrics that are not ratios. */
-  numerator?: string;
-  denominator?: string;
-  [field: string]: unknown;
-}
+export type MetricItem = ApiMetricItem & { [field: string]: unknown };
 
 /** A metric as the API answers it: the item plus its version (the ETag) and where it comes from. */
-export interface Metric extends MetricItem {
-  version: number;
-  source: 'file' | 'api';
-}
+export type Metric = MetricAnswer & { [field: string]: unknown };
 
 /** The service's CUPED look-back when a metric names none. */
 export const DEFAULT_CUPED_DAYS = 14;

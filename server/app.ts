@@ -21,7 +21,7 @@ import { catalogRoutes } from './recommendations/catalog-route.js';
 import { catalogSearchRoute } from './recommendations/catalog-search-route.js';
 import { feedPreviewRoute } from './recommendations/feed-preview-route.js';
 import { chooseRoute } from './choose/choose-route.js';
-import { ofrepRoutes } from './ofrep/ofrep-routes.js';
+import { OFREP_PREFIX, ofrepRoutes } from './ofrep/ofrep-routes.js';
 import { ChooseService } from './choose/choose-service.js';
 import { consentRoute } from './consent/consent-route.js';
 import { feedRoute } from './recommendations/feed-route.js';
@@ -214,7 +214,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   consoleHeaders(app);
   registerBodyParsers(app);
 
-  registerCors(app, config);
+  // OpenFeature's routes find their project by the key, which a preflight does not carry.
+  registerCors(app, config, { keyProjectPrefixes: [OFREP_PREFIX] });
   await app.register(rateLimit, { global: false, store: tokenBucketStore(ctx.now) });
 
   // Erased people: refused by ingestion (read in its transaction) and by Choose (this copy), forgotten by its caches.
@@ -271,6 +272,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       },
     }, results),
     planRoute(new PlanService(options.storage, now)),
+    ...ofrepRoutes({ choose }),
     ...managementRoutes(ctx),
     ...accessRoutes(ctx),
     ...sessionRoutes({ ...ctx, limiter }),
@@ -283,7 +285,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   ];
   routes.push(...apiReferenceRoutes(() => openApiDocument(routes, packageJson.version)));
   await registerApiRoutes(app, config, routes);
-  ofrepRoutes(app, config, choose);
   for (const route of options.routes ?? []) await route(app, ctx);
   if (options.staticRoot !== undefined) await staticRoutes(app, options.staticRoot);
   // The configured catalogs are in storage before the first request (reloaded configs are seeded on first use).

@@ -1,5 +1,5 @@
 import type {
-  FastifyContentTypeParser, onRequestHookHandler, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
+  FastifyContentTypeParser, FastifyReply, FastifyRequest, onRequestHookHandler, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
   RouteGenericInterface, RouteHandlerMethod,
 } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -13,12 +13,14 @@ export type ProjectKeyKind = 'writeKey' | 'apiKey' | 'adminKey';
 
 /**
  * Who may call a route. `project` routes are checked by their onRequest hook before the body is read (projectEndpoint:
- * the rate limit, the key, the project, the origin); `organization` routes by their handler (orgCaller), which keeps
- * the order of checks they always had; `public` routes by nobody.
+ * the rate limit, the key, the project, the origin); `keyProject` routes likewise, but their project is the key's, not
+ * the path's (keyEndpoint: OpenFeature's routes, which live outside `/v1/{org}/projects/{project}`); `organization`
+ * routes by their handler (orgCaller), which keeps the order of checks they always had; `public` routes by nobody.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'project'; keys: readonly ProjectKeyKind[]; role?: Role }
+  | { kind: 'keyProject'; keys: readonly ('writeKey' | 'apiKey')[] }
   | { kind: 'organization'; role?: Role; sessionOnly?: true };
 
 /** One answer of a route for one status: its JSON body's schema, or other media types, and headers it sets. */
@@ -30,6 +32,19 @@ export interface RouteAnswer {
   media?: Readonly<Record<string, string>>;
   /** Response headers the route sets, by name, with what they carry. */
   headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Failures a route answers in a shape of its own (a protocol's, such as OpenFeature's `{key, errorCode, errorDetails}`)
+ * instead of the service's `{error:{code, message}}`.
+ */
+export interface OwnErrors {
+  /** The route's error handler: answers the failures it knows in its shape, and rethrows the rest to the service's. */
+  handler: (error: Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  /** Its answers by status; the description gives either body for a status the service's codes answer too. */
+  answers: Readonly<Partial<Record<400 | 404, RouteAnswer>>>;
+  /** The service's codes it answers in its own shape instead (e.g. `invalid_json`): this route never sends them. */
+  replaces?: readonly ErrorCode[];
 }
 
 /** What a route reads besides its path: the query, headers, and the body by media type. */
@@ -69,6 +84,8 @@ export interface ApiRoute<G extends RouteGenericInterface = RouteGenericInterfac
   answers: Readonly<Partial<Record<200 | 201 | 202 | 204 | 302 | 304 | 503, RouteAnswer>>>;
   /** The error codes of this route's own checks; those of its access, body and path are added (route-errors.ts). */
   errors: readonly ErrorCode[];
+  /** Failures answered in the route's own shape (OwnErrors). */
+  ownErrors?: OwnErrors;
   handler: RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, G>;
   /** Its own body limit (bytes), over the service's 1 MiB. */
   bodyLimit?: number;

@@ -31,20 +31,25 @@ export function originInList(allowed: readonly string[] | undefined, origin: str
 // origin calls with its key in the Authorization header; it reads a managed item's version from ETag.
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-Match, If-None-Match';
-// OFREP providers send their key as `Authorization` or `X-API-Key`.
-const OFREP_ALLOW_HEADERS = `${ALLOW_HEADERS}, X-API-Key`;
-/**
- * The OpenFeature (OFREP) routes: their project is the key's, which a preflight does not carry, so any origin is
- * answered here and the endpoint refuses a writeKey whose project does not allow the request's origin (403).
- */
-const OFREP_PREFIX = '/ofrep/';
+// A route whose project is the key's may take it as `X-API-Key` too (OpenFeature's OFREP providers send it so).
+const KEY_PROJECT_ALLOW_HEADERS = `${ALLOW_HEADERS}, X-API-Key`;
 const EXPOSE_HEADERS = 'ETag, Retry-After';
 const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
 
+/** Where CORS does not follow a project's `allowedOrigins` (see registerCors). */
+export interface CorsOptions {
+  /**
+   * Path prefixes of routes whose project is the key's (the `keyProject` access: OpenFeature's, under `/ofrep/`): a
+   * preflight does not carry the key, so any origin is answered here, and the route's access refuses a writeKey whose
+   * project does not allow the request's origin (403).
+   */
+  keyProjectPrefixes: readonly string[];
+}
+
 /**
  * CORS for the `/v1` endpoints: the request origin is reflected when the project allows it (any origin by
- * default: write keys are public), with a cacheable preflight (204) that allows Authorization and Content-Type; for the
- * `/ofrep` endpoints, whatever the origin (OFREP_PREFIX).
+ * default: write keys are public), with a cacheable preflight (204) that allows Authorization and Content-Type; under
+ * `keyProjectPrefixes`, whatever the origin, and X-API-Key too.
  * An origin outside the project's allow-list gets no CORS header (its preflight answers 404; an actual request is
  * refused 403 `origin_not_allowed` by the endpoint). Other paths get no CORS headers at all.
  *
@@ -53,17 +58,19 @@ const MAX_AGE = String(PREFLIGHT_MAX_AGE_SECONDS);
  * read) twice on every request, for three headers. The semantics are the plugin's for these options (reflected origin, `Vary:
  * Origin`, non-strict preflight); security.test.ts checks them.
  */
-export function registerCors(app: FastifyInstance, store: ConfigStore): void {
+export function registerCors(app: FastifyInstance, store: ConfigStore, options: CorsOptions): void {
+  const byKey = options.keyProjectPrefixes;
   app.addHook('onRequest', (request, reply, done) => {
-    const ofrep = request.url.startsWith(OFREP_PREFIX);
-    if (!ofrep && !request.url.startsWith('/v1/')) {
+    const v1 = request.url.startsWith('/v1/');
+    const byKeyRoute = !v1 && byKey.some((prefix) => request.url.startsWith(prefix));
+    if (!v1 && !byKeyRoute) {
       done();
       return;
     }
     // The answer depends on the Origin header whatever it is, so caches must key on it.
     reply.header('Vary', 'Origin');
     const origin = request.headers.origin;
-    if (typeof origin === 'string' && !ofrep && !originAllowed(store, request.url, origin)) {
+    if (typeof origin === 'string' && !byKeyRoute && !originAllowed(store, request.url, origin)) {
       done();
       return;
     }
@@ -75,13 +82,13 @@ export function registerCors(app: FastifyInstance, store: ConfigStore): void {
     }
     // A preflight is answered here, before authentication: the browser sends it without credentials.
     reply.header('Access-Control-Allow-Methods', ALLOW_METHODS);
-    reply.header('Access-Control-Allow-Headers', ofrep ? OFREP_ALLOW_HEADERS : ALLOW_HEADERS);
+    reply.header('Access-Control-Allow-Headers', byKeyRoute ? KEY_PROJECT_ALLOW_HEADERS : ALLOW_HEADERS);
     reply.header('Access-Control-Max-Age', MAX_AGE);
     reply.code(204).header('Content-Length', '0').send();
   });
   // A preflight needs a route to reach the hook with; one the hook did not answer (an origin outside the
   // allow-list) is not found.
-  for (const path of ['/v1/*', `${OFREP_PREFIX}*`]) {
+  for (const path of ['/v1/*', ...byKey.map((prefix) => `${prefix}*`)]) {
     app.options(path, (_request, reply) => {
       reply.callNotFound();
     });

@@ -42,6 +42,11 @@ function hoisted(schema: unknown, components: Record<string, Json>): unknown {
 /** Which security schemes open a route (any one of them), with the least role as the requirement's roles. */
 function security(access: Access): Json[] {
   if (access.kind === 'public') return [];
+  if (access.kind === 'keyProject') {
+    // Any of the project's keys, however sent: the key says its kind (keyEndpoint).
+    const ways = access.keys.flatMap((key): Json[] => (key === 'writeKey' ? [{ writeKeyBasic: [] }, { writeKeyQuery: [] }] : [{ apiKeyBearer: [] }, { apiKeyQuery: [] }]));
+    return [{ projectKeyHeader: [] }, ...ways];
+  }
   const roles = access.role !== undefined ? [access.role] : [];
   if (access.kind === 'organization') {
     return access.sessionOnly ? [{ consoleSession: [] }] : [{ adminKeyBearer: roles }, { adminKeyQuery: roles }, { consoleSession: roles }];
@@ -70,20 +75,37 @@ function errorSchema(codes: readonly ErrorCode[]): Json {
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } } };
 
-/** The route's error answers, by status: each lists its codes and what they mean. */
-function errorAnswers(route: ApiRoute): Record<string, Json> {
+/** The list of `codes`, each with what it means. */
+const codeList = (codes: readonly ErrorCode[]): string => codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].description}`).join('\n');
+
+/**
+ * The route's error answers, by status: each lists its codes and what they mean; a status the route also answers in
+ * its own shape (OwnErrors) gives either body.
+ */
+function errorAnswers(route: ApiRoute, components: Record<string, Json>): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of routeErrors(route)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const own: Readonly<Partial<Record<number, RouteAnswer>>> = route.ownErrors?.answers ?? {};
+  const statuses = new Set([...byStatus.keys(), ...Object.keys(own).map(Number)]);
   const out: Record<string, Json> = {};
-  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status)] = {
-      description: codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].description}`).join('\n'),
-      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { 'application/json': { schema: errorSchema(codes) } },
-    };
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const codes = byStatus.get(status) ?? [];
+    const mine = own[status];
+    const headers = status === 429 || status === 503 ? { headers: RETRY_AFTER } : {};
+    if (mine === undefined) {
+      out[String(status)] = { description: codeList(codes), ...headers, content: { 'application/json': { schema: errorSchema(codes) } } };
+    } else if (codes.length === 0 || mine.json === undefined) {
+      out[String(status)] = answer(mine, components);
+    } else {
+      out[String(status)] = {
+        description: `${mine.description}\n\nOr, in the service's error shape:\n${codeList(codes)}`,
+        ...headers,
+        content: { 'application/json': { schema: { anyOf: [hoisted(mine.json, components), errorSchema(codes)] } } },
+      };
+    }
   }
   return out;
 }
@@ -141,7 +163,7 @@ function operation(route: ApiRoute, components: Record<string, Json>): Json {
     security: security(route.access),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(Object.keys(body).length > 0 ? { requestBody: { required: request?.bodyOptional !== true, content: body } } : {}),
-    responses: { ...errorAnswers(route), ...answers },
+    responses: { ...errorAnswers(route, components), ...answers },
   };
 }
 

@@ -1,10 +1,15 @@
 import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { ConfigStore } from '../config/config-store.js';
 import type { Access, ApiRoute } from './api-route.js';
+import { keyEndpoint } from './key-endpoint.js';
 import { projectEndpoint } from './project-endpoint.js';
 
-/** The onRequest hook a project route's access asks for: projectEndpoint with the options its keys and role mean. */
+/**
+ * The onRequest hook a project route's access asks for: projectEndpoint with the options its keys and role mean, or
+ * keyEndpoint for a route whose project is the key's.
+ */
 function accessHook(app: FastifyInstance, store: ConfigStore, access: Access): onRequestHookHandler | null {
+  if (access.kind === 'keyProject') return keyEndpoint(app, store, access.keys);
   if (access.kind !== 'project') return null;
   const keys = new Set(access.keys);
   const role = access.role !== undefined ? { role: access.role } : {};
@@ -19,8 +24,8 @@ function accessHook(app: FastifyInstance, store: ConfigStore, access: Access): o
 
 /**
  * Registers the API's routes, each the same way: its access hook (a new one per route, as each route had before: the
- * rate limit's buckets are shared by the store), its own hooks after it, its body limit, and its body parsers in a
- * scope of its own. No schema is given to Fastify: requests are checked by the domains' code and answers are sent as
+ * rate limit's buckets are shared by the store), its own hooks after it, its body limit, its error handler for the
+ * failures it answers in its own shape, and its body parsers in a scope of its own. No schema is given to Fastify: requests are checked by the domains' code and answers are sent as
  * built (see ApiRoute).
  */
 export async function registerApiRoutes(app: FastifyInstance, store: ConfigStore, routes: readonly ApiRoute[]): Promise<void> {
@@ -34,6 +39,7 @@ export async function registerApiRoutes(app: FastifyInstance, store: ConfigStore
       ...(hooks.length === 1 ? { onRequest: hooks[0] } : hooks.length > 1 ? { onRequest: hooks } : {}),
       ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       ...(route.unlimited ? { config: { rateLimit: false } } : {}),
+      ...(route.ownErrors ? { errorHandler: route.ownErrors.handler } : {}),
     };
     const parsers = route.parsers;
     if (parsers === undefined) {

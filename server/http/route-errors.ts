@@ -13,6 +13,11 @@ const UNSAFE: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT', 'PATCH', 'DELETE
 /** What a caller that is not let in may be answered, by the route's access. */
 function accessErrors(access: Access, method: HttpMethod, path: string): ErrorCode[] {
   if (access.kind === 'public') return [];
+  if (access.kind === 'keyProject') {
+    // The key names its project: no other project's key, no session, no role (keyAuth).
+    const codes: ErrorCode[] = ['missing_credentials', 'invalid_credentials', 'project_not_found', 'rate_limited'];
+    return access.keys.includes('writeKey') ? [...codes, 'origin_not_allowed'] : codes;
+  }
   const codes: ErrorCode[] = ['missing_credentials', 'invalid_credentials', 'key_not_for_project'];
   const session = access.kind === 'organization' || access.keys.includes('adminKey');
   if (session) codes.push('session_expired');
@@ -28,9 +33,10 @@ function accessErrors(access: Access, method: HttpMethod, path: string): ErrorCo
 
 /**
  * Every error code a route can answer: any request's, a body's (not for GET), a long path segment's (routes with
- * parameters), its access's, and its own checks'; in the order of ERROR_CODES (by status).
+ * parameters), its access's, and its own checks'; without those it answers in its own shape (OwnErrors.replaces); in
+ * the order of ERROR_CODES (by status).
  */
-export function routeErrors(route: Pick<ApiRoute, 'method' | 'path' | 'access' | 'errors'>): ErrorCode[] {
+export function routeErrors(route: Pick<ApiRoute, 'method' | 'path' | 'access' | 'errors' | 'ownErrors'>): ErrorCode[] {
   const codes = new Set<ErrorCode>([
     ...ANY_REQUEST,
     ...(route.method === 'GET' ? [] : WITH_BODY),
@@ -38,5 +44,6 @@ export function routeErrors(route: Pick<ApiRoute, 'method' | 'path' | 'access' |
     ...accessErrors(route.access, route.method, route.path),
     ...route.errors,
   ]);
+  for (const code of route.ownErrors?.replaces ?? []) codes.delete(code);
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => codes.has(code));
 }

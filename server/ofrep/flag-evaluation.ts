@@ -1,5 +1,5 @@
 import type { Choice } from '../../wire/choose.js';
-import type { OfrepEvaluationSuccess, OfrepReason } from '../../wire/ofrep.js';
+import type { OfrepEvaluationSuccess, OfrepReason } from '../../wire/api/ofrep-schema.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 
 /** An experience as a flag: whether the Choose API may serve it, and why it has the value it serves. */

@@ -1,5 +1,5 @@
 import type { ChooseAnswer, Choice } from '../../wire/choose.js';
-import type { OfrepBulkAnswer, OfrepEvaluation, OfrepEvaluationSuccess } from '../../wire/ofrep.js';
+import type { OfrepBulkAnswer, OfrepEvaluation, OfrepEvaluationSuccess } from '../../wire/api/ofrep-schema.js';
 import type { AuthResult } from '../auth/authenticate.js';
 import type { ProjectRef } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';

@@ -1,4 +1,4 @@
-import type { OfrepConfiguration } from '../../wire/ofrep.js';
+import type { OfrepConfiguration } from '../../wire/api/ofrep-schema.js';
 
 /**
  * What `GET /ofrep/v1/configuration` tells a provider. Polling: changes made through the management API reach every

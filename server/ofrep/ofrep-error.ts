@@ -1,4 +1,4 @@
-import type { OfrepErrorCode } from '../../wire/ofrep.js';
+import type { OfrepErrorCode } from '../../wire/api/ofrep-schema.js';
 
 /**
  * A flag evaluation refused in the protocol's words: `{key, errorCode, errorDetails}` (a bulk request refused whole:

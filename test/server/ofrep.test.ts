@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ExperienceConfig, ServiceConfigFile } from '../../server/config/config-types.js';
 import type { Choice } from '../../wire/choose.js';
-import type { OfrepBulkAnswer, OfrepEvaluationSuccess } from '../../wire/ofrep.js';
+import type { OfrepBulkAnswer, OfrepEvaluationSuccess } from '../../wire/api/ofrep-schema.js';
 import { buildApp } from '../../server/app.js';
 import { makeEvent } from './helpers/events.js';
 import { DRIVERS } from './helpers/storage-drivers.js';

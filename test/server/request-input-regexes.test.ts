@@ -62,6 +62,8 @@ const REGEXES: Row[] = [
   { file: 'server/management/management-routes.ts', regex: /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/, input: 'If-Match header', length: HEADER, prefixes: ['W/"', '"1'] },
   { file: 'server/management/management-routes.ts', regex: /^[1-9]\d{0,8}$/, input: 'feed name (path)', length: HEADER },
   { file: 'server/results/results-query.ts', regex: /^[1-9]\d{0,8}$/, input: 'phase (query)', length: HEADER },
+  { file: 'server/planning/plan-query.ts', regex: /^(?:\d{1,12}(?:\.\d{0,20})?|\.\d{1,20})(?:e-?\d{1,3})?$/i, input: 'mde (query)', length: HEADER, prefixes: ['1', '1.', '.1', '1e-'] },
+  { file: 'server/planning/plan-query.ts', regex: /^[1-9]\d{0,3}$/, input: 'days (query)', length: HEADER },
   { file: 'server/recommendations/feed-service.ts', regex: /^[1-9][0-9]{0,9}$/, input: 'feed id (the feed and report paths)', length: HEADER },
   { file: 'server/recommendations/feed-report-program.ts', regex: /^[A-Za-z]{3}$/, input: 'currency (stored event data, catalog body)', length: BODY },
   { file: 'server/http/log-redaction.ts', regex: /([?&])([^=&#?]*)=([^&#]*)/g, input: 'request URL, in the log line', length: HEADER, prefixes: ['?a=', '&'] },

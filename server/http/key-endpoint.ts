@@ -5,17 +5,17 @@ import { verifyKey } from '../auth/verified-keys.js';
 import type { ConfigStore } from '../config/config-store.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
-import { originInList } from '../http/cors.js';
-import { claimRateLimiter, type RateLimitClaim } from '../http/rate-limit.js';
+import { originInList } from './cors.js';
+import { claimRateLimiter, type RateLimitClaim } from './rate-limit.js';
 
 const MISSING = 'Send a writeKey or an apiKey: HTTP Basic, X-API-Key or Authorization: Bearer.';
 
 /**
- * The key a request presents, unchecked: `X-API-Key: <id>.<secret>` (the protocol's own header), else as the Choose
- * API reads keys (HTTP Basic split at the first dot, `Authorization: Bearer`, `?writeKey=`, `?apiKey=`). What kind of
- * key it is, the key says (ofrepAuth), not how it was sent.
+ * The key a request presents, unchecked: `X-API-Key: <id>.<secret>` (OpenFeature's OFREP providers send it so), else
+ * as the Choose API reads keys (HTTP Basic split at the first dot, `Authorization: Bearer`, `?writeKey=`, `?apiKey=`).
+ * What kind of key it is, the key says (keyAuth), not how it was sent.
  */
-export function ofrepCredentials(request: FastifyRequest): CredentialsResult {
+export function keyCredentials(request: FastifyRequest): CredentialsResult {
   const header = request.headers['x-api-key'];
   if (header === undefined) return readCredentials(request, true);
   if (typeof header !== 'string') return 'malformed';
@@ -27,10 +27,10 @@ export function ofrepCredentials(request: FastifyRequest): CredentialsResult {
 
 /**
  * What the limiter reads before authentication: the claimed key id's kind and its project's `limits` (ids are not
- * secret; the secret is checked after), so an OFREP request spends the budget a Choose request of the same key spends.
+ * secret; the secret is checked after), so a request here spends the budget a Choose request of the same key spends.
  */
 function claimOf(store: ConfigStore, request: FastifyRequest): RateLimitClaim {
-  const credentials = ofrepCredentials(request);
+  const credentials = keyCredentials(request);
   if (typeof credentials !== 'object') return { credentials, apiKey: false, limits: {} };
   const entry = store.keyById(credentials.id);
   const project = entry?.project != null ? store.project(entry.org, entry.project) : undefined;
@@ -38,18 +38,17 @@ function claimOf(store: ConfigStore, request: FastifyRequest): RateLimitClaim {
 }
 
 /**
- * Authenticates an OFREP request; the project is the key's. Keys as for the Choose API: a writeKey (a browser) or an
- * apiKey (a server), however sent; an admin key opens no visitor's route. 401 `missing_credentials` or
- * `invalid_credentials`; 403 `origin_not_allowed` for a writeKey sent from an origin its project does not allow (the
- * preflight cannot know the project, so CORS lets every origin ask).
+ * Authenticates a request whose project is the key's: a key of one of `kinds`, however sent; an admin key opens no
+ * such route. 401 `missing_credentials` or `invalid_credentials`; 403 `origin_not_allowed` for a writeKey sent from an
+ * origin its project does not allow (the preflight cannot know the project, so CORS lets every origin ask).
  * @throws ServiceError
  */
-export function ofrepAuth(request: FastifyRequest, store: ConfigStore): AuthResult {
-  const credentials = ofrepCredentials(request);
+export function keyAuth(request: FastifyRequest, store: ConfigStore, kinds: ReadonlySet<string>): AuthResult {
+  const credentials = keyCredentials(request);
   if (credentials === 'missing') throw new ServiceError('missing_credentials', MISSING);
   if (credentials === 'malformed') throw new ServiceError('invalid_credentials', 'The credentials are malformed.');
   const entry = verifyKey(store, credentials.key, credentials.id);
-  if (!entry || (entry.kind !== 'writeKey' && entry.kind !== 'apiKey') || entry.project === null) {
+  if (!entry || !kinds.has(entry.kind) || entry.project === null) {
     throw new ServiceError('invalid_credentials', 'The key is not valid.');
   }
   const project = store.project(entry.org, entry.project);
@@ -62,17 +61,19 @@ export function ofrepAuth(request: FastifyRequest, store: ConfigStore): AuthResu
 }
 
 /**
- * The onRequest hook of an OFREP route: the key's rate limit first (guessing keys is throttled too), then
- * authentication, before the body is read. The result is on `request.auth`.
- * @example app.post(path, { onRequest: ofrepEndpoint(app, store) }, handler)
+ * The onRequest hook of a route whose project is the key's, not the path's (OpenFeature's): the key's rate limit
+ * first, in the buckets of projectEndpoint's (guessing keys is throttled too), then authentication, before the body
+ * is read. The result is on `request.auth`.
+ * @example app.post(path, { onRequest: keyEndpoint(app, store, ['writeKey', 'apiKey']) }, handler)
  */
-export function ofrepEndpoint(
-  app: FastifyInstance, store: ConfigStore,
+export function keyEndpoint(
+  app: FastifyInstance, store: ConfigStore, keys: readonly ('writeKey' | 'apiKey')[],
 ): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
+  const kinds = new Set<string>(keys);
   const limit = claimRateLimiter(app, store, (request) => claimOf(store, request));
   const admit = (request: FastifyRequest, done: HookHandlerDoneFunction): void => {
     try {
-      request.auth = ofrepAuth(request, store);
+      request.auth = keyAuth(request, store, kinds);
     } catch (error) {
       done(error as Error);
       return;
