@@ -258,18 +258,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     feedBatchRoute(feedDeps),
     feedReportRoute(ctx),
     feedPreviewRoute(ctx),
-    resultsRoute({
-      ...ctx,
-      // A reader's look at a running experiment's current phase is a look the guardrails act on too.
-      currentReport: (project, experience) => {
-        const look = guardrails.lookAt(project, experience);
-        return look === null ? undefined : (report) => {
-          void guardrails.judge(look, report).catch((error: unknown) => {
-            app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
-          });
-        };
-      },
-    }, results),
+    resultsRoute(ctx, results),
     planRoute(new PlanService(options.storage, now)),
     ...managementRoutes(ctx),
     ...accessRoutes(ctx),
