@@ -48,6 +48,7 @@ import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import { DEFAULT_SESSION_TIMEOUTS, Sessions, type SessionTimeouts } from './auth/sessions.js';
 import { sessionRoutes } from './sessions/session-routes.js';
+import { SESSION_RECORDS } from './sessions/session-store.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sessions/sign-in-limiter.js';
 import { oidcRoutes } from './sessions/oidc-routes.js';
 import type { Storage } from './storage/storage.js';
@@ -177,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     models,
     feeds: new FeedService(options.storage, models, now),
     canonicalProfiles: new CanonicalProfileCache(now),
-    sessions: new Sessions(options.storage, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
+    sessions: new Sessions(options.storage, SESSION_RECORDS, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
