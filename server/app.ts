@@ -15,6 +15,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { ManagedConfig } from './management/managed-config.js';
 import { managementRoutes } from './management/management-routes.js';
 import { accessRoutes } from './management/access-routes.js';
+import { PEOPLE_WRITES } from './management/people-writes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { feedReportRoute } from './recommendations/feed-report-route.js';
 import { catalogRoutes } from './recommendations/catalog-route.js';
@@ -263,8 +264,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     planRoute(new PlanService(options.storage, now)),
     ...managementRoutes(ctx),
     ...accessRoutes(ctx),
-    ...sessionRoutes({ ...ctx, limiter }),
-    ...oidcRoutes(ctx),
+    ...sessionRoutes({ ...ctx, limiter, people: PEOPLE_WRITES }),
+    ...oidcRoutes({ ...ctx, people: PEOPLE_WRITES }),
     ...privacyRoutes(ctx, privacy),
     ...catalogRoutes(ctx),
     catalogSearchRoute(ctx),

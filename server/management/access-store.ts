@@ -5,7 +5,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import type { Actor } from '../auth/management-caller.js';
-import { recordAccessAudit } from '../sessions/access-audit.js';
+import { recordAccessAudit } from './access-audit.js';
 import { deleteInvitationsOf } from '../sessions/invitations.js';
 import { CHANGES_CHANNEL } from './managed-item-store.js';
 import type { AccessKey, CreatedKey, Person } from '../../wire/access.js';
