@@ -15,6 +15,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { ManagedConfig } from './management/managed-config.js';
 import { managementRoutes } from './management/management-routes.js';
 import { accessRoutes } from './management/access-routes.js';
+import { PEOPLE_WRITES } from './management/people-writes.js';
 import { FeedService } from './recommendations/feed-service.js';
 import { feedReportRoute } from './recommendations/feed-report-route.js';
 import { catalogRoutes } from './recommendations/catalog-route.js';
@@ -48,6 +49,7 @@ import { trackRoute } from './ingest/track-route.js';
 import type { ServiceContext } from './service-context.js';
 import { DEFAULT_SESSION_TIMEOUTS, Sessions, type SessionTimeouts } from './auth/sessions.js';
 import { sessionRoutes } from './sessions/session-routes.js';
+import { SESSION_RECORDS } from './sessions/session-store.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './sessions/sign-in-limiter.js';
 import { oidcRoutes } from './sessions/oidc-routes.js';
 import type { Storage } from './storage/storage.js';
@@ -177,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     models,
     feeds: new FeedService(options.storage, models, now),
     canonicalProfiles: new CanonicalProfileCache(now),
-    sessions: new Sessions(options.storage, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
+    sessions: new Sessions(options.storage, SESSION_RECORDS, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
   };
@@ -259,24 +261,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     feedBatchRoute(feedDeps),
     feedReportRoute(ctx),
     feedPreviewRoute(ctx),
-    resultsRoute({
-      ...ctx,
-      // A reader's look at a running experiment's current phase is a look the guardrails act on too.
-      currentReport: (project, experience) => {
-        const look = guardrails.lookAt(project, experience);
-        return look === null ? undefined : (report) => {
-          void guardrails.judge(look, report).catch((error: unknown) => {
-            app.log.warn({ project: project.key, experience: experience.name, error: String(error) }, 'guardrail check after a results read failed');
-          });
-        };
-      },
-    }, results),
+    resultsRoute(ctx, results),
     planRoute(new PlanService(options.storage, now)),
     ...ofrepRoutes({ choose }),
     ...managementRoutes(ctx),
     ...accessRoutes(ctx),
-    ...sessionRoutes({ ...ctx, limiter }),
-    ...oidcRoutes(ctx),
+    ...sessionRoutes({ ...ctx, limiter, people: PEOPLE_WRITES }),
+    ...oidcRoutes({ ...ctx, people: PEOPLE_WRITES }),
     ...privacyRoutes(ctx, privacy),
     ...catalogRoutes(ctx),
     catalogSearchRoute(ctx),

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from './config/load-config.js';
 import { SCHEMA } from './schema.js';
-import { makeAdmin } from './sessions/first-admin.js';
+import { makeAdmin } from './management/first-admin.js';
 import { emailOf } from './sessions/person-input.js';
 import { openStorage } from './storage/open-storage.js';
 

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from './config/config-types.js';
-import { hasAdmin, makeAdmin } from './sessions/first-admin.js';
+import { hasAdmin, makeAdmin } from './management/first-admin.js';
 import { emailOf } from './sessions/person-input.js';
 import type { Storage } from './storage/storage.js';
 import { buildApp } from './app.js';

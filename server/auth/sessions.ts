@@ -5,9 +5,7 @@ import { ServiceError } from '../errors/service-error.js';
 import { secretsEqual } from './secrets-equal.js';
 import { keyDigest } from './verified-keys.js';
 import type { Storage } from '../storage/storage.js';
-import {
-  deleteEndedSessions, deleteSession, deleteSessionsOf, findSession, insertSession, touchSession, type ActorType, type StoredSession,
-} from './session-store.js';
+import type { ActorType, SessionRecords, StoredSession } from './session-records.js';
 
 // The console's sessions: a random 256-bit token in an HttpOnly cookie, known to the database by its SHA-256 only.
 // Every request reads the session and the person behind it, so a removed person, a revoked key, or a session past
@@ -73,12 +71,17 @@ export function sessionToken(request: FastifyRequest): string | null {
 
 export class Sessions {
   readonly #storage: Storage;
+  readonly #records: SessionRecords;
   readonly #config: ConfigStore;
   readonly #now: () => number;
   readonly timeouts: SessionTimeouts;
 
-  constructor(storage: Storage, config: ConfigStore, now: () => number, timeouts: SessionTimeouts = DEFAULT_SESSION_TIMEOUTS) {
+  /** `records`: the stored sessions' programs, which the sessions domain owns (the entry gives them). */
+  constructor(
+    storage: Storage, records: SessionRecords, config: ConfigStore, now: () => number, timeouts: SessionTimeouts = DEFAULT_SESSION_TIMEOUTS,
+  ) {
     this.#storage = storage;
+    this.#records = records;
     this.#config = config;
     this.#now = now;
     this.timeouts = timeouts;
@@ -94,17 +97,18 @@ export class Sessions {
     const token = sessionToken(request);
     if (token === null) return null;
     const now = this.#now();
-    const stored = await this.#storage.run(() => findSession(keyDigest(token)));
+    const records = this.#records;
+    const stored = await this.#storage.run(() => records.find(keyDigest(token)));
     const caller = stored && now < stored.expiresAt && now - stored.lastSeenAt < this.timeouts.idleMs
       ? this.#callerOf(stored, token)
       : null;
     if (caller === null) {
-      if (stored) await this.#storage.transaction(() => deleteSession(stored.id));
+      if (stored) await this.#storage.transaction(() => records.delete(stored.id));
       this.clearCookie(request, reply);
       throw new ServiceError('session_expired', 'Your session has ended. Sign in again.');
     }
     if (UNSAFE.has(request.method)) checkCsrf(request, caller.csrfToken);
-    if (now - stored!.lastSeenAt >= TOUCH_EVERY_MS) await this.#storage.transaction(() => touchSession(caller.id, now));
+    if (now - stored!.lastSeenAt >= TOUCH_EVERY_MS) await this.#storage.transaction(() => records.touch(caller.id, now));
     return caller;
   }
 
@@ -134,12 +138,13 @@ export class Sessions {
     const id = keyDigest(token);
     const expiresAt = now + this.timeouts.absoluteMs;
     const { idleMs } = this.timeouts;
+    const records = this.#records;
     const stored = await this.#storage.transaction(function* () {
-      if (previous !== null) yield* deleteSession(keyDigest(previous));
+      if (previous !== null) yield* records.delete(keyDigest(previous));
       // Sessions that ended without a sign-out are cleared as people sign in: the table holds the live ones.
-      yield* deleteEndedSessions(now, idleMs);
-      yield* insertSession({ id, org, actorType, actorId, at: now, expiresAt });
-      return yield* findSession(id);
+      yield* records.deleteEnded(now, idleMs);
+      yield* records.insert({ id, org, actorType, actorId, at: now, expiresAt });
+      return yield* records.find(id);
     });
     const caller = stored ? this.#callerOf(stored, token) : null;
     if (!caller) throw new ServiceError('session_expired', 'The session could not be started. Sign in again.');
@@ -149,13 +154,13 @@ export class Sessions {
 
   /** Signs this browser out: its session ends and its cookie is cleared. */
   async end(request: FastifyRequest, reply: FastifyReply, caller: SessionCaller): Promise<void> {
-    await this.#storage.transaction(() => deleteSession(caller.id));
+    await this.#storage.transaction(() => this.#records.delete(caller.id));
     this.clearCookie(request, reply);
   }
 
   /** Ends every session of a person or key (`except` one, e.g. the one changing its password). */
   async endAll(org: string, actorType: ActorType, actorId: string, except: string | null = null): Promise<void> {
-    await this.#storage.transaction(() => deleteSessionsOf(org, actorType, actorId, except));
+    await this.#storage.transaction(() => this.#records.deleteOf(org, actorType, actorId, except));
   }
 
   clearCookie(request: FastifyRequest, reply: FastifyReply): void {

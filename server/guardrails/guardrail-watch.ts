@@ -32,7 +32,7 @@ export interface GuardrailWatchOptions {
 }
 
 /** A running experiment the watch may stop, with the version it was looked at in: read together, before computing. */
-export interface GuardrailLook {
+interface GuardrailLook {
   project: ProjectRef;
   experience: ExperienceConfig;
   version: number;
@@ -135,25 +135,16 @@ export class GuardrailWatch {
       metrics.srmMismatches.inc({ project: project.key, experience: experience.name });
       this.options.logger?.warn({ project: project.key, experience: experience.name, phase: report.phase, pValue: report.srm.pValue }, 'sample-ratio mismatch in the current phase');
     }
-    return this.judge(look, report);
+    return this.#judge(look, report);
   }
 
   /**
-   * A look a reader's request takes before computing the current results of `experience` (the object it read from
-   * `project`): the experiment with its version, as judge() needs them. Null when the watch has nothing to judge on
-   * it, or when this node serves another copy of it by now (the next look judges that one).
+   * Acts on a report of the experiment's current phase over all its units, computed after `look` was taken: stops the
+   * running experiment when a variation harms one of its guardrails (or, with `stopOnSrm`, on a mismatch). Only the
+   * watch's own looks are judged: a read of the results writes nothing (a viewer's key may read them). Answers the stop
+   * made, or null.
    */
-  lookAt(project: ProjectRef, experience: ExperienceConfig): GuardrailLook | null {
-    const look = this.#current(project.key, experience.name);
-    return look !== null && look.experience === experience ? look : null;
-  }
-
-  /**
-   * Acts on a report of the experiment's current phase over all its units, computed after `look` was taken (the
-   * watch's own, or one a reader asked for): stops the running experiment when a variation harms one of its
-   * guardrails (or, with `stopOnSrm`, on a mismatch). Answers the stop made, or null.
-   */
-  async judge(look: GuardrailLook, report: ResultsAnswer): Promise<AutomaticStop | null> {
+  async #judge(look: GuardrailLook, report: ResultsAnswer): Promise<AutomaticStop | null> {
     if (this.#closed) return null;
     const stop = guardrailVerdict(look.experience, report, new Date(this.#now()).toISOString());
     if (stop === null) return null;

@@ -18,7 +18,7 @@ import type { Storage } from '../storage/storage.js';
 import { actorOf } from '../auth/management-caller.js';
 import { listLimit } from '../http/list-limit.js';
 import { auditFilter, AUDIT_LIMIT } from './audit-filter.js';
-import { recordAccessAudit } from '../sessions/access-audit.js';
+import { recordAccessAudit } from './access-audit.js';
 import { readAudit } from './managed-item-store.js';
 import { createKey, deletePerson, listKeys, listPeople, putPerson, revokeKey } from './access-store.js';
 import type { ManagedConfig } from './managed-config.js';

@@ -5,7 +5,8 @@ import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import type { Actor } from '../auth/management-caller.js';
-import { recordAccessAudit } from '../sessions/access-audit.js';
+import { recordAccessAudit } from './access-audit.js';
+import { deleteInvitationsOf } from '../sessions/invitations.js';
 import { CHANGES_CHANNEL } from './managed-item-store.js';
 import type { AccessKey, CreatedKey, Person } from '../../wire/access.js';
 
@@ -144,7 +145,7 @@ export async function deletePerson(storage: Storage, org: string, email: string,
     if (changes === 0) throw new ServiceError('person_not_found', `The organization has no person ${JSON.stringify(email)}.`);
     const before = { role: String(rows[0]!.role), projects: projectsOf(rows[0]!.projects) };
     yield* recordAccessAudit({ org, at, actor, action: 'delete', kind: 'person', name: email, before, after: null });
-    yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
+    yield* deleteInvitationsOf(org, email);
     yield* bumpRevision();
   });
 }

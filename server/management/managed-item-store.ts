@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/management-caller.js';
 import { ServiceError } from '../errors/service-error.js';
 import { lockKeys, lockingRows, notify, op, type SqlProgram } from '../storage/sql-program.js';
+import { appendAudit } from './audit-log.js';
 import type { Storage } from '../storage/storage.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { recordPhaseStep } from '../phases/phase-store.js';
@@ -142,10 +143,7 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
     if (reweight !== null) yield* recordReweight(project, name, write.at, version, reweight);
     const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
     const actor: AuditActor = write.actor ?? { type: 'key', id: write.keyId, name: write.keyId };
-    yield op(
-      'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      project, write.at, write.keyId, action, kind, name, before === null ? null : JSON.stringify(before), json, JSON.stringify(actor),
-    );
+    yield* appendAudit({ project, at: write.at, keyId: write.keyId, action, kind, name, before, after: write.item, actor });
     yield op('UPDATE managed_revision SET revision = revision + 1 WHERE id = 1');
     yield notify(CHANGES_CHANNEL);
     return { version, created: before === null };

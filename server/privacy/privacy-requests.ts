@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/management-caller.js';
 import { randomUUID } from 'node:crypto';
+import { appendAudit } from '../management/audit-log.js';
 import { op, type SqlProgram, type SqlRow } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
 import { normalEmail } from './email-address.js';
@@ -99,11 +100,7 @@ export function* createRequest(
     id, project, kind, subject.kind, subject.value, subject.kind === 'profileId' ? subject.sourceId : null, step, keyId, at, at,
   );
   // The audit log names the request, never the person.
-  yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    project, at, keyId, 'create', kind, id, null, JSON.stringify({ subject: { kind: subject.kind }, status: 'received' }),
-    actor === null ? null : JSON.stringify(actor),
-  );
+  yield* appendAudit({ project, at, keyId, action: 'create', kind, name: id, before: null, after: { subject: { kind: subject.kind }, status: 'received' }, actor });
   return (yield* readRequest(project, id))!;
 }
 
@@ -187,11 +184,10 @@ export function* finishRequest(request: PrivacyRequest, now: number, result: Rec
        ${erasure ? ', subject = NULL, source_id = NULL, person = NULL' : ''} WHERE id = ?`,
     JSON.stringify(request.counts), result === null ? null : JSON.stringify(result), now, now, request.id,
   );
-  yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    request.project, now, request.keyId, 'update', request.kind, request.id, null, JSON.stringify({ status: 'done', counts: request.counts }),
-    JSON.stringify(yield* actorForService(request)),
-  );
+  yield* appendAudit({
+    project: request.project, at: now, keyId: request.keyId, action: 'update', kind: request.kind, name: request.id,
+    before: null, after: { status: 'done', counts: request.counts }, actor: yield* actorForService(request),
+  });
   request.status = 'done';
   request.step = 'done';
   request.finishedAt = now;

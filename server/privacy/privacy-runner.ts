@@ -1,12 +1,10 @@
 import { APPLY_MODELS, CHUNK_EVENTS } from '../recommendations/model-inbox.js';
+import { basketsOf, readBaskets, removeModelContributions } from '../recommendations/model-contributions.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
 import { num } from '../storage/sql-values.js';
 import { inList, resolvePerson, type Person } from './person.js';
-import {
-  erasePersonTables, eventChunk, exportRow, exposureChunk, readBaskets, readPersonTables, removeModelContributions, basketsOf,
-  type Chunk, type ExportRow,
-} from './person-rows.js';
+import { erasePersonTables, eventChunk, exportRow, exposureChunk, readPersonTables, type Chunk, type ExportRow } from './person-rows.js';
 import { claimRequest, clearExportsOf, finishRequest, saveProgress, type PrivacyRequest } from './privacy-requests.js';
 import { erasureLock, suppress } from './suppressions.js';
 

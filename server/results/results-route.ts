@@ -5,9 +5,6 @@ import { apiRoute, type ApiRoute } from '../http/api-route.js';
 import type { ProjectParams } from '../http/project-endpoint.js';
 import type { ResultsService } from './results-service.js';
 import { parseResultsQuery } from './results-query.js';
-import type { ProjectRef } from '../config/config-store.js';
-import type { ExperienceConfig } from '../config/config-types.js';
-import type { ResultsReport } from './results-report.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/results';
@@ -15,19 +12,14 @@ export const RESULTS_PATH = '/v1/:org/projects/:project/experiences/:name/result
 /** What the results route uses of the service. */
 export interface ResultsRouteDeps {
   metrics: ServiceMetrics;
-  /**
-   * Asked before a report of an experiment's current phase over all its units (no `phase`, `from` or `to`) is
-   * computed, so that what it sees of the experiment is what the report is computed on; the function it answers is
-   * told the report. The guardrail watch acts on it at once, as it would at its next look.
-   */
-  currentReport?: (project: ProjectRef, experience: ExperienceConfig) => ((report: ResultsReport) => void) | undefined;
 }
 
 /**
  * `GET /v1/{org}/projects/{project}/experiences/{name}/results?apiKey=…`: an experiment's units, metrics and
  * statistics. The project's apiKey or its organization's admin key, as `?apiKey=` or `Authorization: Bearer` (a
  * writeKey is public: 401 `invalid_credentials`); an unknown experience, or one
- * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`.
+ * without variations, is 404 `experience_not_found`; a bad query is 400 `invalid_request`. A read changes nothing: an
+ * experiment its answer shows harmed is stopped by the guardrail watch's own next look, not by the read.
  */
 export function resultsRoute(ctx: ResultsRouteDeps, results: ResultsService): ApiRoute {
   return apiRoute<{ Params: ProjectParams & { name: string }; Querystring: Record<string, unknown> }>({
@@ -53,13 +45,10 @@ export function resultsRoute(ctx: ResultsRouteDeps, results: ResultsService): Ap
         throw new ServiceError('experience_not_found', `The experience ${quoted(experience.name)} is not an experiment: it has no variations.`);
       }
       const query = parseResultsQuery(request.query, config.metrics ?? [], experience);
-      const whole = query.phase === undefined && query.from === undefined && query.to === undefined;
-      const current = whole ? ctx.currentReport?.(auth.project, experience) : undefined;
       const started = process.hrtime.bigint();
       const report = await results.compute(project, { ...experience, variations: experience.variations }, query);
       ctx.metrics.resultsDuration.observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (report.srm.mismatch) ctx.metrics.srmMismatches.inc({ project, experience: experience.name });
-      current?.(report);
       return report;
     },
   });

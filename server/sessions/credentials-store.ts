@@ -1,10 +1,10 @@
 import { op, type SqlProgram } from '../storage/sql-program.js';
 import type { Actor } from '../auth/management-caller.js';
 import type { Role } from '../config/config-store.js';
-import { recordAccessAudit } from './access-audit.js';
 
-// What signing in reads and writes of the organization's people: password hashes, and the people an identity
-// provider vouches for.
+// What signing in reads of the organization's people (password hashes), and what it writes of them. The `people`
+// table is management's (its migrations create it, its folder holds every statement writing it), which imports this
+// domain: the writes come from there through the entry, as PeopleWrites.
 
 /** A person's password hash (null: no such person, or no password yet) and role, for signing in. */
 export function* personCredentials(org: string, email: string): SqlProgram<{ hash: string | null; exists: boolean }> {
@@ -13,31 +13,13 @@ export function* personCredentials(org: string, email: string): SqlProgram<{ has
   return { hash: r?.password_hash == null ? null : String(r.password_hash), exists: r !== undefined };
 }
 
-export function* setPasswordHash(org: string, email: string, hash: string, at: number): SqlProgram<number> {
-  const { changes } = yield op('UPDATE people SET password_hash = ?, updated_at = ? WHERE org = ? AND email = ?', hash, at, org, email);
-  return changes;
-}
-
-/**
- * A person whose role the identity provider says: added with it, or their role changed to it (projects kept); the
- * change, if any, goes to the organization's audit, made by the person signing in.
- */
-export function* upsertProvidedPerson(org: string, email: string, role: Role, at: number, actor: Actor): SqlProgram<void> {
-  const { rows } = yield op('SELECT role, projects FROM people WHERE org = ? AND email = ?', org, email);
-  const found = rows[0];
-  if (found && found.role === role) return;
-  const projects = found?.projects == null ? null : JSON.parse(String(found.projects)) as string[];
-  if (found) {
-    yield op('UPDATE people SET role = ?, updated_at = ? WHERE org = ? AND email = ?', role, at, org, email);
-  } else {
-    const { changes } = yield op(
-      'INSERT INTO people (org, email, role, projects, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (org, email) DO NOTHING',
-      org, email, role, at, at,
-    );
-    if (changes === 0) return; // added by a sign-in at the same moment, which audited it
-  }
-  yield* recordAccessAudit({
-    org, at, actor, action: found ? 'update' : 'create', kind: 'person', name: email,
-    before: found ? { role: String(found.role), projects } : null, after: { role, projects, from: 'single sign-on' },
-  });
+/** The writes signing in makes to the people (management/people-writes.ts). */
+export interface PeopleWrites {
+  /** Sets a person's password hash; answers how many people it changed (0: no such person). */
+  setPasswordHash(org: string, email: string, hash: string, at: number): SqlProgram<number>;
+  /**
+   * A person whose role the identity provider says: added with it, or their role changed to it (projects kept), the
+   * change audited as made by `actor`.
+   */
+  upsertProvidedPerson(org: string, email: string, role: Role, at: number, actor: Actor): SqlProgram<void>;
 }

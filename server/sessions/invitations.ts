@@ -33,9 +33,14 @@ export function* createInvitation(org: string, email: string, at: number, expire
   if (person === undefined) return null;
   const projects = person.projects == null ? [] : JSON.parse(String(person.projects)) as string[];
   const token = crypto.randomBytes(32).toString('base64url');
-  yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
+  yield* deleteInvitationsOf(org, email);
   yield op('INSERT INTO invitations (token_hash, org, email, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', keyDigest(token), org, email, at, expiresAt);
   return { token, firstProject: projects[0] ?? null };
+}
+
+/** Withdraws every invitation of a person (a newer one replaces them; a removed person's go with them). */
+export function* deleteInvitationsOf(org: string, email: string): SqlProgram<void> {
+  yield op('DELETE FROM invitations WHERE org = ? AND email = ?', org, email);
 }
 
 /** Who an invitation is for and until when, leaving it unused; null when it is unknown, expired or of a removed person. */

@@ -9,7 +9,7 @@ import type { OidcConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Storage } from '../storage/storage.js';
 import { FLOW_TTL_MS, startFlow, takeFlow } from './oidc-flows.js';
-import { personCredentials, upsertProvidedPerson } from './credentials-store.js';
+import { personCredentials, type PeopleWrites } from './credentials-store.js';
 import { validEmail } from './person-input.js';
 
 /** What single sign-on uses of the service. */
@@ -17,6 +17,8 @@ export interface OidcDeps {
   config: ConfigStore;
   storage: Storage;
   sessions: Sessions;
+  /** The people's writes a sign-in makes (management's: the entry gives them). */
+  people: PeopleWrites;
   now: () => number;
 }
 
@@ -166,7 +168,7 @@ export function oidcRoutes(deps: OidcDeps): ApiRoute[] {
         const role = claimedRole(claims[oidc.roleClaim]);
         if (role === null) return back('sso_no_access');
         const actor = actorOf(request, { kind: 'adminKey', id: email, key: '', org: flow.org, project: null, role, name: email, person: true });
-        await deps.storage.transaction(() => upsertProvidedPerson(flow.org, email, role, deps.now(), actor));
+        await deps.storage.transaction(() => deps.people.upsertProvidedPerson(flow.org, email, role, deps.now(), actor));
       } else if (!(await deps.storage.run(() => personCredentials(flow.org, email))).exists) {
         return back('sso_no_access');
       }

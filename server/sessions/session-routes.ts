@@ -12,7 +12,7 @@ import type { Storage } from '../storage/storage.js';
 import { findInvitation, INVITATION_TOKEN, takeInvitation } from './invitations.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './passwords.js';
 import { bodyOf, emailOf, invalid } from './person-input.js';
-import { personCredentials, setPasswordHash } from './credentials-store.js';
+import { personCredentials, type PeopleWrites } from './credentials-store.js';
 import { checkSameOrigin, type SessionCaller, type Sessions } from '../auth/sessions.js';
 import type { SignInAttempt, SignInLimiter } from './sign-in-limiter.js';
 
@@ -22,6 +22,8 @@ export interface SessionDeps {
   storage: Storage;
   sessions: Sessions;
   limiter: SignInLimiter;
+  /** The people's writes a password makes (management's: the entry gives them). */
+  people: PeopleWrites;
   now: () => number;
 }
 
@@ -173,7 +175,7 @@ export function sessionRoutes(deps: SessionDeps): ApiRoute[] {
         attempt.end();
       }
       const hash = await hashPassword(password);
-      await deps.storage.transaction(() => setPasswordHash(entry.org, entry.id, hash, deps.now()));
+      await deps.storage.transaction(() => deps.people.setPasswordHash(entry.org, entry.id, hash, deps.now()));
       await deps.sessions.endAll(entry.org, 'person', entry.id, session.id);
       return reply.code(204).send();
     },
@@ -220,9 +222,10 @@ export function sessionRoutes(deps: SessionDeps): ApiRoute[] {
       try {
         const hash = await hashPassword(password);
         const now = deps.now();
+        const { people } = deps;
         email = await deps.storage.transaction(function* () {
           const invited = yield* takeInvitation(org, token, now);
-          if (invited !== null) yield* setPasswordHash(org, invited, hash, now);
+          if (invited !== null) yield* people.setPasswordHash(org, invited, hash, now);
           return invited;
         });
         if (email === null) throw invalidInvitation();

@@ -91,6 +91,64 @@ function circles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
   return found;
 }
 
+/** Each table a domain's migrations create, with that domain (its folder below server/): the table's one owner. */
+function tableOwners(): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const file of sources('server').filter((f) => MIGRATION_FILE.test(f))) {
+    for (const [, table] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_]\w*)/g)) {
+      const rooms = owners.get(table!) ?? [];
+      if (!rooms.includes(roomOf(file))) rooms.push(roomOf(file));
+      owners.set(table!, rooms);
+    }
+  }
+  return owners;
+}
+
+/**
+ * Every statement that writes a table, by the table it names (or `${…}` when the name is put in at run time): INSERT
+ * (OR …) INTO, REPLACE INTO, UPDATE … SET, DELETE FROM, TRUNCATE. The service's SQL is written in capitals; a locking
+ * `FOR UPDATE` or an upsert's `DO UPDATE SET` names no table and is not one.
+ */
+const WRITE = /\b(?:(?:INSERT(?:\s+OR\s+[A-Z]+)?|REPLACE)\s+INTO|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(\$\{[^}]*\}|[A-Za-z_]\w*)|\bUPDATE\s+(\$\{[^}]*\}|[A-Za-z_]\w*)\s+SET\b/g;
+
+/** The tables `file` writes, one entry a statement; comment lines (an `@example`) are not statements. */
+function writesOf(file: string): { file: string; table: string }[] {
+  const code = readFileSync(join(ROOT, file), 'utf8').split('\n').filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line)).join('\n');
+  return [...code.matchAll(WRITE)].map((m) => ({ file, table: (m[1] ?? m[2])!.startsWith('${') ? '${…}' : (m[1] ?? m[2])! }));
+}
+
+/**
+ * The files that may write tables other domains own, each with the tables (`any`: whichever it is given) and why. A
+ * line here is a decision, not a convenience: the test fails on a listed write that is no longer there too.
+ */
+const WRITES_ACROSS: readonly { file: string; tables: readonly string[] | 'any'; reason: string }[] = [
+  {
+    file: 'server/storage/copy/postgres-target.ts', tables: 'any',
+    reason: 'copying a SQLite database into PostgreSQL writes every table as rows, knowing no domain',
+  },
+  {
+    file: 'server/privacy/person-rows.ts', tables: 'any',
+    reason: 'where a person\'s rows are, table by table (PERSON_TABLES), is one description that the export reads and the '
+      + 'erasure deletes by, so an export returns exactly what an erasure removes; ingest and consent import privacy, so '
+      + 'their own programs could not be called from here',
+  },
+  {
+    file: 'server/privacy/privacy-runner.ts', tables: ['events', 'exposures'],
+    reason: 'an erasure walks the two tables with no index by person in chunks, each chunk\'s rows deleted in the '
+      + 'transaction that moves the request\'s cursor (resumable on any node, never done twice)',
+  },
+  {
+    file: 'server/privacy/retention.ts', tables: ['events', 'exposures', 'recommendations'],
+    reason: 'the retention sweep deletes what a project\'s `retention` no longer keeps in the tables that grow with traffic, '
+      + 'in batches it paces itself; the policy and its pacing are privacy\'s',
+  },
+  {
+    file: 'server/recommendations/recommendation-migrations.ts', tables: ['events'],
+    reason: 'a shipped migration (never edited) added `recommendation_id` to the stored events and filled it; ingestion '
+      + 'writes it since',
+  },
+];
+
 describe('import boundaries', () => {
   it('reads imports: the rules below see something to check', () => {
     assert.ok(importsOf('bundles/chunks/auto-track.ts').includes('plugins/auto-track/index.ts'));
@@ -162,6 +220,21 @@ describe('import boundaries', () => {
 
   it('the admin console talks to the service over HTTP only: its own files and the wire shapes', () => {
     assert.deepEqual(violations('admin', (t) => inside(t, 'admin') || inside(t, 'wire')), []);
+  });
+
+  it('each table has one owning domain, the one whose migrations create it, and only its folder writes it', () => {
+    const owners = tableOwners();
+    assert.deepEqual([owners.get('sessions'), owners.get('people'), owners.get('events')], [['sessions'], ['management'], ['ingest']], 'tables found');
+    assert.deepEqual([...owners].filter(([, rooms]) => rooms.length > 1).map(([table, rooms]) => `${table}: ${rooms.join(', ')}`), [], 'one owner each');
+    const allowed = (file: string, table: string): boolean => WRITES_ACROSS.some((w) => w.file === file && (w.tables === 'any' || w.tables.includes(table)));
+    const writes = sources('server').flatMap(writesOf);
+    assert.ok(writes.some((w) => w.table === 'sessions'), 'writes found');
+    const bad = writes.filter(({ file, table }) => (table === '${…}' || owners.has(table)) && roomOf(file) !== owners.get(table)?.[0] && !allowed(file, table));
+    assert.deepEqual(bad.map(({ file, table }) => `${file} writes ${table}${owners.has(table) ? ` (${owners.get(table)![0]}'s)` : ''}`), []);
+    const stale = WRITES_ACROSS.flatMap((w) => (w.tables === 'any' ? ['any'] : w.tables)
+      .filter((table) => !writesOf(w.file).some((found) => table === 'any' ? roomOf(w.file) !== owners.get(found.table)?.[0] : found.table === table))
+      .map((table) => `${w.file}: ${table}`));
+    assert.deepEqual(stale, [], 'listed writes across domains that are no longer there');
   });
 
   it('plugins import no bundle entry and no other plugin', () => {

@@ -1,7 +1,7 @@
 import { op } from '../storage/sql-program.js';
 import type { Storage } from '../storage/storage.js';
-import { createInvitation, DEFAULT_INVITATION_HOURS, invitationPath } from './invitations.js';
-import { checkNewPassword, hashPassword } from './passwords.js';
+import { createInvitation, DEFAULT_INVITATION_HOURS, invitationPath } from '../sessions/invitations.js';
+import { checkNewPassword, hashPassword } from '../sessions/passwords.js';
 
 // The first admin of an organization, made from the command line (`npm run create-admin`) or from the environment
 // on start (SVC_FIRST_ADMIN): before anyone can sign in to the console, someone must be there to invite the others.

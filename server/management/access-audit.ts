@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/management-caller.js';
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { SqlProgram } from '../storage/sql-program.js';
+import { appendAudit } from './audit-log.js';
 
 // Who may do what in an organization is audited apart from its projects' items: people added, given another role,
 // invited, removed; keys made and revoked. Written by the people and keys API and by single sign-on (a role the
@@ -21,9 +22,6 @@ export interface AccessAudit {
 }
 
 export function* recordAccessAudit(entry: AccessAudit): SqlProgram<void> {
-  yield op(
-    'INSERT INTO audit_log (project, at, key_id, action, kind, name, before_item, after_item, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    entry.org, entry.at, entry.actor.id, entry.action, entry.kind, entry.name,
-    entry.before === null ? null : JSON.stringify(entry.before), entry.after === null ? null : JSON.stringify(entry.after), JSON.stringify(entry.actor),
-  );
+  const { org, at, actor, action, kind, name, before, after } = entry;
+  yield* appendAudit({ project: org, at, keyId: actor.id, action, kind, name, before, after, actor });
 }

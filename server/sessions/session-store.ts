@@ -1,41 +1,19 @@
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import type { ActorType, NewSession, SessionRecords, StoredSession } from '../auth/session-records.js';
 import type { Role } from '../config/config-store.js';
+import { op, type SqlProgram } from '../storage/sql-program.js';
 
 // Sessions as the database keeps them: by the SHA-256 of the cookie's token. A person's role and projects are read
 // from `people` on every request (a removed person has no row: their sessions stop at their next request); a key's
-// from the keys every node holds.
+// from the keys every node holds. The entry hands these programs to auth/'s Sessions, which reads every request's.
 
-export type ActorType = 'person' | 'key';
-
-export interface StoredSession {
-  id: string;
-  org: string;
-  actorType: ActorType;
-  actorId: string;
-  createdAt: number;
-  lastSeenAt: number;
-  expiresAt: number;
-  /** A person's role and projects; null when the person is no longer there (or the session is a key's). */
-  person: { role: Role; projects: string[] | null; hasPassword: boolean } | null;
-}
-
-export interface NewSession {
-  id: string;
-  org: string;
-  actorType: ActorType;
-  actorId: string;
-  at: number;
-  expiresAt: number;
-}
-
-export function* insertSession(s: NewSession): SqlProgram<void> {
+function* insertSession(s: NewSession): SqlProgram<void> {
   yield op(
     'INSERT INTO sessions (id, org, actor_type, actor_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     s.id, s.org, s.actorType, s.actorId, s.at, s.at, s.expiresAt,
   );
 }
 
-export function* findSession(id: string): SqlProgram<StoredSession | null> {
+function* findSession(id: string): SqlProgram<StoredSession | null> {
   const { rows } = yield op(
     `SELECT s.id, s.org, s.actor_type, s.actor_id, s.created_at, s.last_seen_at, s.expires_at,
             p.role, p.projects, p.password_hash
@@ -56,21 +34,29 @@ export function* findSession(id: string): SqlProgram<StoredSession | null> {
   };
 }
 
-export function* touchSession(id: string, at: number): SqlProgram<void> {
+function* touchSession(id: string, at: number): SqlProgram<void> {
   yield op('UPDATE sessions SET last_seen_at = ? WHERE id = ?', at, id);
 }
 
-export function* deleteSession(id: string): SqlProgram<void> {
+function* deleteSession(id: string): SqlProgram<void> {
   yield op('DELETE FROM sessions WHERE id = ?', id);
 }
 
-/** Ends every session of a person or key (sign out everywhere, a changed password, a removed person). */
-export function* deleteSessionsOf(org: string, actorType: ActorType, actorId: string, except: string | null = null): SqlProgram<void> {
+function* deleteSessionsOf(org: string, actorType: ActorType, actorId: string, except: string | null = null): SqlProgram<void> {
   yield op('DELETE FROM sessions WHERE org = ? AND actor_type = ? AND actor_id = ? AND id <> ?', org, actorType, actorId, except ?? '');
 }
 
-/** Removes sessions past their end (idle or absolute), so the table holds only live ones. */
-export function* deleteEndedSessions(now: number, idleMs: number): SqlProgram<number> {
+function* deleteEndedSessions(now: number, idleMs: number): SqlProgram<number> {
   const { changes } = yield op('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?', now, now - idleMs);
   return changes;
 }
+
+/** The stored sessions' programs, as auth/'s Sessions takes them. */
+export const SESSION_RECORDS: SessionRecords = {
+  insert: insertSession,
+  find: findSession,
+  touch: touchSession,
+  delete: deleteSession,
+  deleteOf: deleteSessionsOf,
+  deleteEnded: deleteEndedSessions,
+};
