@@ -67,7 +67,7 @@ function checkpoint() {
   if (workerData.trace !== undefined && performance.now() - start >= workerData.traceMs) {
     const ms = Math.round((performance.now() - start) * 10) / 10;
     const line = { at: performance.timeOrigin + start, ms, thread: 'checkpoint', what: 'checkpoint', busy, log, checkpointed };
-    appendFileSync(workerData.trace, JSON.stringify(line) + '\n');
+    appendFileSync(workerData.trace, JSON.stringify(line) + '\\n');
   }
   const hurry = log >= workerData.hurryPages && log < workerData.boundPages;
   timer = setTimeout(checkpoint, hurry ? workerData.hurryIntervalMs : workerData.intervalMs);
