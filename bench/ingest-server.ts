@@ -23,6 +23,7 @@ import { openSqliteStorage } from '../server/storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../server/storage/storage.js';
 import type { ServiceEvent } from '../wire/event.js';
 import { answerBenchQuestions } from './server-ipc.js';
+import { traceMainThread } from './main-thread-trace.js';
 import { op } from '../server/storage/sql-program.js';
 import { svcExperiments } from './choose-experiments.js';
 import { SCHEMA } from '../server/schema.js';
@@ -192,4 +193,5 @@ function count(before = Number.MAX_SAFE_INTEGER): Promise<number> {
   });
 }
 answerBenchQuestions(() => models?.settle() ?? Promise.resolve(), () => count(), () => count(OLD_AT + 1));
+traceMainThread();
 process.send?.({ port });

@@ -7,11 +7,15 @@
 // not (the outbox sends it again), so what matters is Choose's tail while ingestion keeps most of its throughput.
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { uuid } from '../src/uuid.js';
 import { NAMES } from './choose-experiments.js';
 import { askServer, forkBenchServer } from './server-ipc.js';
 import { postgresAvailable } from './ingest-bench.js';
 import { goalMark } from './goal-mark.js';
+import { formatTimeline, readTrace, recordSlow, type SlowRequest } from './stall-timeline.js';
 
 export interface MixedLoadOptions {
   seconds?: number;
@@ -26,6 +30,10 @@ export interface MixedLoadOptions {
   runs?: number;
   /** Called with each row as soon as it is measured (a long series shows its progress). */
   onRow?: (row: MixedLoadRow) => void;
+  /**
+   * Each mixed run's slow requests against the server's storage trace (SVC_STORAGE_TRACE): the row's `timeline`.
+   */
+  timeline?: boolean;
 }
 
 export interface MixedLoadRow {
@@ -50,6 +58,8 @@ export interface MixedLoadRow {
   chooseFailed: number;
   /** Events acknowledged (2xx) during the mixed load but not in the database once it settled: must be 0. */
   lost: number;
+  /** With the `timeline` option: the run's slowest stalls against the storage's events (stall-timeline.ts). */
+  timeline?: string[];
 }
 
 export interface MixedLoadResult {
@@ -68,8 +78,16 @@ interface Server {
   port: number;
 }
 
-function startServer(mode: 'svc' | 'svc-pg'): Promise<Server> {
-  return forkBenchServer('ingest-server.ts', [`--mode=${mode}`, '--choose']);
+/** Starts the service; with `trace`, its storage and main thread write their trace to that file. */
+async function startServer(mode: 'svc' | 'svc-pg', trace: string | undefined): Promise<Server> {
+  const before = process.env.SVC_STORAGE_TRACE;
+  if (trace !== undefined) process.env.SVC_STORAGE_TRACE = trace;
+  try {
+    return await forkBenchServer('ingest-server.ts', [`--mode=${mode}`, '--choose']);
+  } finally {
+    if (before === undefined) delete process.env.SVC_STORAGE_TRACE;
+    else process.env.SVC_STORAGE_TRACE = before;
+  }
 }
 
 let newVisitors = 0;
@@ -100,22 +118,26 @@ function trackBody(): string {
   });
 }
 
-function ingest(server: Server, seconds: number, connections: number): Promise<autocannon.Result> {
-  return autocannon({
+function ingest(server: Server, seconds: number, connections: number, slow?: SlowRequest[]): Promise<autocannon.Result> {
+  const run = autocannon({
     url: `http://127.0.0.1:${server.port}${TRACK_PATH}`, method: 'POST', connections, duration: seconds,
     headers: { authorization: AUTH, 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: trackBody() }) }],
   });
+  if (slow) recordSlow(run as unknown as autocannon.Instance, 'batch', slow);
+  return run;
 }
 
 /** Choose requests as fast as `connections` get answers (`rate` 0), or `rate` a second over them. */
-function choose(server: Server, seconds: number, connections: number, share: number, rate: number): Promise<autocannon.Result> {
-  return autocannon({
+function choose(server: Server, seconds: number, connections: number, share: number, rate: number, slow?: SlowRequest[]): Promise<autocannon.Result> {
+  const run = autocannon({
     url: `http://127.0.0.1:${server.port}${CHOOSE_PATH}`, method: 'POST', connections, duration: seconds,
     ...(rate > 0 ? { overallRate: rate } : {}),
     headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: chooseBody(share) }) }],
   });
+  if (slow) recordSlow(run as unknown as autocannon.Instance, 'Choose', slow);
+  return run;
 }
 
 /** Each returning profile's first visit, before measuring: their assignments are stored. */
@@ -131,7 +153,8 @@ async function firstVisits(server: Server): Promise<void> {
 const refused = (r: autocannon.Result): number => Number((r.statusCodeStats as Record<string, { count: number }> | undefined)?.['503']?.count ?? 0);
 
 async function measure(driver: MixedLoadRow['driver'], run: number, options: Required<MixedLoadOptions>): Promise<MixedLoadRow[]> {
-  const server = await startServer(driver === 'SQLite' ? 'svc' : 'svc-pg');
+  const trace = options.timeline ? join(mkdtempSync(join(tmpdir(), 'svc-mixed-trace-')), 'trace.jsonl') : undefined;
+  const server = await startServer(driver === 'SQLite' ? 'svc' : 'svc-pg', trace);
   try {
     await firstVisits(server);
     const alone = await ingest(server, options.seconds, options.ingestConnections);
@@ -139,16 +162,20 @@ async function measure(driver: MixedLoadRow['driver'], run: number, options: Req
     const rows: MixedLoadRow[] = [];
     for (const rate of [0, options.chooseRate]) {
       const before = await askServer(server.child, 'stored');
+      const slow: SlowRequest[] = [];
+      const start = Date.now();
       const [mixedIngest, mixedChoose] = await Promise.all([
-        ingest(server, options.seconds, options.ingestConnections),
-        choose(server, options.seconds, options.chooseConnections, options.newVisitorShare, rate),
+        ingest(server, options.seconds, options.ingestConnections, slow),
+        choose(server, options.seconds, options.chooseConnections, options.newVisitorShare, rate, slow),
       ]);
+      const end = Date.now();
       await askServer(server.child, 'settled');
       const stored = (await askServer(server.child, 'stored')) - before;
       // Batches in flight when the load stopped are stored without their answer being counted: more may be stored.
       const lost = Math.max(0, mixedIngest['2xx'] * BATCH - stored);
       if (lost > 0) throw new Error(`mixed load bench: ${lost} acknowledged events are not stored on ${driver}`);
-      rows.push({ ...row(driver, run, rate, options.seconds, alone, mixedIngest, mixedChoose), lost });
+      const timeline = trace === undefined ? {} : { timeline: formatTimeline(start, slow, readTrace(trace, start, end)) };
+      rows.push({ ...row(driver, run, rate, options.seconds, alone, mixedIngest, mixedChoose), lost, ...timeline });
       options.onRow(rows.at(-1)!);
     }
     return rows;
@@ -159,7 +186,7 @@ async function measure(driver: MixedLoadRow['driver'], run: number, options: Req
 
 function row(
   driver: MixedLoadRow['driver'], run: number, chooseRate: number, seconds: number, alone: autocannon.Result, mixedIngest: autocannon.Result, mixedChoose: autocannon.Result,
-): Omit<MixedLoadRow, 'lost'> {
+): Omit<MixedLoadRow, 'lost' | 'timeline'> {
   // A bench that measured a failing service would look fast: Choose must have answered.
   if (mixedChoose['2xx'] === 0) throw new Error(`mixed load bench: Choose never answered 2xx on ${driver}`);
   return {
@@ -184,7 +211,7 @@ export async function runMixedLoadBench(options: MixedLoadOptions = {}): Promise
     seconds: options.seconds ?? 15, chooseConnections: options.chooseConnections ?? 100,
     ingestConnections: options.ingestConnections ?? 10, newVisitorShare: options.newVisitorShare ?? 0.2,
     chooseRate: options.chooseRate ?? 2000, drivers: options.drivers ?? ['SQLite', 'PostgreSQL'], runs: options.runs ?? 1,
-    onRow: options.onRow ?? (() => {}),
+    onRow: options.onRow ?? (() => {}), timeline: options.timeline ?? false,
   };
   const skipped = o.drivers.includes('PostgreSQL') ? await postgresAvailable() : undefined;
   const rows: MixedLoadRow[] = [];
@@ -236,7 +263,8 @@ export function formatMixedLoadBench(r: MixedLoadResult): string {
 }
 
 // Alone: node --import tsx bench/mixed-load-bench.ts [--driver=sqlite|postgres] [--runs=N] [--seconds=S] [--rate=R]
-// prints each row as it is measured (a run: a fresh server, Choose closed loop and then at R a second).
+// [--timeline] prints each row as it is measured (a run: a fresh server, Choose closed loop and then at R a second);
+// with --timeline, under each row its slowest stalls against the storage's trace.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const driver = arg('driver');
@@ -246,7 +274,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await runMixedLoadBench({
     seconds: Number(arg('seconds') ?? process.env.BENCH_MIXED_SECONDS ?? 15),
     chooseRate: Number(arg('rate') ?? process.env.BENCH_MIXED_CHOOSE_RATE ?? 2000),
-    runs: Number(arg('runs') ?? 1), drivers, onRow: (row) => console.log(formatMixedLoadRow(row)),
+    runs: Number(arg('runs') ?? 1), drivers, timeline: process.argv.includes('--timeline'),
+    onRow: (row) => console.log([formatMixedLoadRow(row), ...(row.timeline ?? [])].join('\n')),
   });
   if (result.skipped) console.log(`\n${result.skipped}`);
   const worst = Math.max(...result.rows.map((row) => row.chooseMax));

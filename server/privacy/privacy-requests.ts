@@ -125,6 +125,15 @@ export function* listRequests(project: string, kind: RequestKind, limit: number)
 }
 
 /**
+ * Whether some request not done has a lease lapsed by `now` (what claimRequest would take): a read, so that a node's
+ * look every second takes no write lock while there is nothing to run.
+ */
+export function* requestDue(now: number): SqlProgram<boolean> {
+  const { rows } = yield op("SELECT 1 AS due FROM privacy_requests WHERE status <> 'done' AND lease_until < ? LIMIT 1", now);
+  return rows.length > 0;
+}
+
+/**
  * Takes the oldest request not done whose lease has lapsed (never taken, or its node died), leasing it until
  * `leaseUntil`; null when there is none. Two nodes cannot both take one: the update checks the lease it read.
  */

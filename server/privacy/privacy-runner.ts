@@ -5,7 +5,7 @@ import type { Storage } from '../storage/storage.js';
 import { num } from '../storage/sql-values.js';
 import { inList, resolvePerson, type Person } from './person.js';
 import { erasePersonTables, eventChunk, exportRow, exposureChunk, readPersonTables, type Chunk, type ExportRow } from './person-rows.js';
-import { claimRequest, clearExportsOf, finishRequest, saveProgress, type PrivacyRequest } from './privacy-requests.js';
+import { claimRequest, clearExportsOf, requestDue, finishRequest, saveProgress, type PrivacyRequest } from './privacy-requests.js';
 import { erasureLock, suppress } from './suppressions.js';
 
 export interface PrivacyRunnerOptions {
@@ -89,7 +89,9 @@ export class PrivacyRunner {
       let request: PrivacyRequest | null;
       try {
         const now = this.#now();
-        request = await this.#storage.transaction(() => claimRequest(now, now + this.#leaseMs));
+        // Looked at first by a read: on SQLite a transaction takes the file's write lock on the connection of the
+        // event loop, which waits there (answering nothing) while a bulk writer holds the lock.
+        request = (await this.#storage.run(() => requestDue(now))) ? await this.#storage.transaction(() => claimRequest(now, now + this.#leaseMs)) : null;
       } catch (error) {
         this.options.logger?.warn({ error: String(error) }, 'cannot read privacy requests');
         return;

@@ -14,7 +14,7 @@ import { decodeModelEvents, encodeModelEvents, modelEventsOf, updateModels, type
  * Model events per chunk: large enough that popular rows are written once for many batches, small enough that a
  * chunk holds the writer (and the track requests queued behind it) for tens of milliseconds, not seconds.
  */
-export const CHUNK_EVENTS = 5000;
+export const CHUNK_EVENTS = 1000;
 
 /** A batch's newly stored events, as ingestion hands them on in its transaction: `project`'s, received at `now`. */
 export interface StoredBatch {

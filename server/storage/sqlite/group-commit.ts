@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SqliteProgramRunner } from './sqlite-program-runner.js';
+import type { CommitTiming } from './write-trace.js';
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -12,15 +13,23 @@ function asError(error: unknown): Error {
  * run again in a transaction of its own, so that what failed it fails only the write that caused it (or every write,
  * if the database is unusable). Answers each write's value or the error that failed it, in order, once committed.
  * Used by the storage's main connection (group commit of ingest batches and first assignments) and by a writer
- * thread's connection (writer-thread-server.ts).
+ * thread's connection (writer-thread-server.ts). With `timing`, records where the time went (write-trace.ts).
  * @example const outcomes = commitGroup(db, runner, group, (write) => write.execute());
  */
 export function commitGroup<W, R>(
-  db: Database.Database, runner: SqliteProgramRunner, writes: readonly W[], execute: (write: W) => R,
+  db: Database.Database, runner: SqliteProgramRunner, writes: readonly W[], execute: (write: W) => R, timing?: CommitTiming,
 ): (R | Error)[] {
   const outcomes: (R | Error)[] = [];
+  let mark = timing === undefined ? 0 : performance.now();
+  const lap = (part: keyof CommitTiming): void => {
+    if (timing === undefined) return;
+    const now = performance.now();
+    timing[part] = now - mark;
+    mark = now;
+  };
   try {
     runner.statement('BEGIN IMMEDIATE').run();
+    lap('begin');
     for (const write of writes) {
       runner.statement('SAVEPOINT group_write').run();
       try {
@@ -34,7 +43,9 @@ export function commitGroup<W, R>(
         outcomes.push(asError(error));
       }
     }
+    lap('statements');
     runner.statement('COMMIT').run();
+    lap('commit');
     return outcomes;
   } catch {
     if (db.inTransaction) runner.statement('ROLLBACK').run();

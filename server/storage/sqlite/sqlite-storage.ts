@@ -11,6 +11,7 @@ import type { TransactionOptions } from '../storage.js';
 import { WAL_BOUND_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import { SqliteProgramThread } from './program-thread.js';
 import type { ProgramThreadData } from './writer-thread-server.js';
+import { commitTiming, traceTransaction } from './write-trace.js';
 
 /** A write waiting for the next group commit (an ingest batch, a request's first assignments). */
 interface PendingWrite {
@@ -149,7 +150,7 @@ export class SqliteStorage extends SqlStorage {
     if (this.programsModule === null || this.file === ':memory:' || this.file === '') return null;
     let thread = this.lanes.get(lane);
     if (thread === undefined) {
-      thread = new SqliteProgramThread(this.file, { ...LANE_THREADS[lane], programs: this.programsModule });
+      thread = new SqliteProgramThread(this.file, { ...LANE_THREADS[lane], lane, programs: this.programsModule });
       this.lanes.set(lane, thread);
     }
     return thread;
@@ -233,7 +234,10 @@ export class SqliteStorage extends SqlStorage {
       return;
     }
     // Each write's answer runs only once the shared commit returned (never before: an answer means "on disk").
-    const outcomes = commitGroup(this.db, this.runner, group, (write) => write.execute());
+    const timing = commitTiming();
+    const start = timing === undefined ? 0 : performance.now();
+    const outcomes = commitGroup(this.db, this.runner, group, (write) => write.execute(), timing);
+    traceTransaction('main', start, 0, timing, { writes: group.length });
     group.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if (outcome instanceof Error) write.fail(outcome);

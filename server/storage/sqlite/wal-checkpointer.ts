@@ -12,6 +12,7 @@
 // lets a writer reuse the WAL (this connection must therefore never run with synchronous=OFF).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { TRACE_FILE } from './write-trace.js';
 
 /** How often the thread checkpoints: the WAL's un-checkpointed tail stays about this many ms of writes. */
 const CHECKPOINT_INTERVAL_MS = 200;
@@ -41,20 +42,33 @@ interface CheckpointerData {
   hurryPages: number;
   boundPages: number;
   hurryIntervalMs: number;
+  /** SVC_STORAGE_TRACE's file (write-trace.ts): checkpoints of `traceMs` or more are written there. */
+  trace: string | undefined;
+  traceMs: number;
 }
+
+/** Shorter checkpoints are not traced. */
+const TRACE_CHECKPOINT_MS = 5;
 
 // The thread's program is source text run with `eval: true` rather than a module of its own: a module would need
 // an entry in the server bundle next to dist/server.mjs (and to be kept out of what dist/ serves to browsers) for
 // a dozen lines. It loads the same better-sqlite3 as this module, by resolved path.
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { appendFileSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('synchronous = FULL');
 db.pragma('secure_delete = ON');
 let timer = setTimeout(checkpoint, workerData.intervalMs);
 function checkpoint() {
-  const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
+  const start = workerData.trace === undefined ? 0 : performance.now();
+  const [{ busy, log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+  if (workerData.trace !== undefined && performance.now() - start >= workerData.traceMs) {
+    const ms = Math.round((performance.now() - start) * 10) / 10;
+    const line = { at: performance.timeOrigin + start, ms, thread: 'checkpoint', what: 'checkpoint', busy, log, checkpointed };
+    appendFileSync(workerData.trace, JSON.stringify(line) + '\\n');
+  }
   const hurry = log >= workerData.hurryPages && log < workerData.boundPages;
   timer = setTimeout(checkpoint, hurry ? workerData.hurryIntervalMs : workerData.intervalMs);
 }
@@ -81,6 +95,8 @@ export class WalCheckpointer {
       hurryPages: Math.floor(boundPages / 2),
       boundPages,
       hurryIntervalMs: HURRY_INTERVAL_MS,
+      trace: TRACE_FILE,
+      traceMs: TRACE_CHECKPOINT_MS,
     };
     const worker = new Worker(PROGRAM, { eval: true, workerData });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

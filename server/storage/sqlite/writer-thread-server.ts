@@ -9,6 +9,7 @@ import { commitGroup } from './group-commit.js';
 import { SqliteProgramRunner } from './sqlite-program-runner.js';
 import { WAL_BOUND_PAGES } from './wal-checkpointer.js';
 import { inTurn, type WriteRole } from './write-gate.js';
+import { commitTiming, traceGcPauses, traceTransaction } from './write-trace.js';
 
 /** What the thread may run: a program made from the arguments the main thread posted (structured-cloneable). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each program declares its own arguments
@@ -35,6 +36,8 @@ export interface ProgramThreadData {
   role?: WriteRole;
   /** The gate the writer threads of this file share (write-gate.ts). */
   gate?: SharedArrayBuffer;
+  /** The lane it serves: how its lines in a trace are named (write-trace.ts). */
+  lane?: string;
 }
 
 type Run = Extract<ThreadRequest, { program: string }>;
@@ -50,7 +53,7 @@ type Run = Extract<ThreadRequest, { program: string }>;
 export function serveWriterThread(programs: ThreadPrograms): void {
   const port = parentPort;
   if (!port) throw new Error('serveWriterThread runs in a worker thread');
-  const { file, synchronous = 'NORMAL', role = 'bulk', gate } = workerData as ProgramThreadData;
+  const { file, synchronous = 'NORMAL', role = 'bulk', gate, lane = role } = workerData as ProgramThreadData;
   const db = new Database(file);
   // WAL lets this connection write while the main connection reads (readers never wait for a writer). Writers still
   // take turns: the connections wait up to busy_timeout for each other's (short) transactions.
@@ -63,6 +66,7 @@ export function serveWriterThread(programs: ThreadPrograms): void {
   db.pragma(`wal_autocheckpoint = ${WAL_BOUND_PAGES}`);
   db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   const runner = new SqliteProgramRunner(db);
+  traceGcPauses(lane);
 
   /** Runs one request's program on the open transaction; throws when a statement fails. */
   const execute = (request: Run): unknown => {
@@ -78,7 +82,15 @@ export function serveWriterThread(programs: ThreadPrograms): void {
     const requests = waiting;
     waiting = [];
     if (requests.length === 0) return;
-    inTurn(gate, role, () => commitGroup(db, runner, requests, execute)).forEach((outcome, i) => {
+    const timing = commitTiming();
+    const start = timing === undefined ? 0 : performance.now();
+    let gateWait = 0;
+    const outcomes = inTurn(gate, role, () => {
+      if (timing !== undefined) gateWait = performance.now() - start;
+      return commitGroup(db, runner, requests, execute, timing);
+    });
+    if (timing !== undefined) traceTransaction(lane, start, gateWait, timing, countNames(requests));
+    outcomes.forEach((outcome, i) => {
       const id = requests[i]!.id;
       port.postMessage((outcome instanceof Error ? { id, error: outcome.message } : { id, value: outcome }) satisfies ThreadReply);
     });
@@ -104,4 +116,11 @@ export function serveWriterThread(programs: ThreadPrograms): void {
       setImmediate(flush);
     }
   });
+}
+
+/** How many requests of each program a group holds. */
+function countNames(requests: readonly Run[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { program } of requests) counts[program] = (counts[program] ?? 0) + 1;
+  return counts;
 }
