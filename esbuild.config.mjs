@@ -68,6 +68,8 @@ const OUT = 'dist/chunks/next';
 await pageSdk();
 // `--page-sdk`: dist/service.js and its chunks only (test/build/platform-plugin.test.ts builds a copy with a platform added).
 if (process.argv.includes('--page-sdk')) process.exit(0);
+// The ESM build's shared chunks are named by their content: last build's would stay beside this one's.
+rmSync('dist/esm', { recursive: true, force: true });
 await Promise.all([
   build({ ...browser, entryPoints: ['bundles/service-core.ts'], outfile: 'dist/service-core.js', format: 'iife' }),
   // <svc-results> for admin pages, with its own copy of Lit: outside service.js and its budget.
