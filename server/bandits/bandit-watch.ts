@@ -3,6 +3,7 @@ import type { ConfigStore, ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import { SERVICE_ACTOR } from '../guardrails/guardrail-watch.js';
+import { PeriodicLook } from '../guardrails/periodic-look.js';
 import type { ManagedConfig } from '../management/managed-config.js';
 import { writeItem, type AuditActor, type Item } from '../management/managed-item-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -71,39 +72,23 @@ interface BanditClock {
  * one reweights, and a person's edit made meanwhile wins. Nobody already assigned moves: first assignments are stored.
  */
 export class BanditWatch {
-  #timer: NodeJS.Timeout | undefined;
-  #checking: Promise<WatchedReweight[]> | null = null;
-  #closed = false;
+  readonly #looks = new PeriodicLook<WatchedReweight[]>(() => this.#checkAll());
   /** A phase with no recorded start runs since its first exposure, which never changes once known: by project and name. */
   readonly #firstExposures = new Map<string, number>();
 
   constructor(private readonly deps: BanditWatchDeps, private readonly options: BanditWatchOptions = {}) {}
 
   start(): void {
-    const every = this.options.intervalMs ?? DEFAULT_INTERVAL_MS;
-    const next = (): void => {
-      this.#timer = setTimeout(() => {
-        void this.check().finally(() => {
-          if (!this.#closed) next();
-        });
-      }, every);
-      this.#timer.unref();
-    };
-    next();
+    this.#looks.start(this.options.intervalMs ?? DEFAULT_INTERVAL_MS);
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    await this.#checking;
+  close(): Promise<void> {
+    return this.#looks.close();
   }
 
   /** Looks at every running bandit now (joins a look under way); answers the reweights it made. */
   check(): Promise<WatchedReweight[]> {
-    this.#checking ??= this.#checkAll().finally(() => {
-      this.#checking = null;
-    });
-    return this.#checking;
+    return this.#looks.now();
   }
 
   async #checkAll(): Promise<WatchedReweight[]> {
@@ -111,7 +96,7 @@ export class BanditWatch {
     const watched = this.deps.config.projects().flatMap((project) => (project.config.experiences ?? [])
       .filter((e) => e.allocation === 'bandit').map((e) => ({ project: project.key, name: e.name })));
     for (const { project, name } of watched) {
-      if (this.#closed) break;
+      if (this.#looks.closed) break;
       try {
         const reweight = await this.#look(project, name);
         if (reweight !== null) made.push(reweight);
@@ -189,7 +174,7 @@ export class BanditWatch {
     project: ProjectRef, experience: ExperienceConfig, version: number, clock: BanditClock, record: ReweightRecord, at: number,
   ): Promise<WatchedReweight | null> {
     const { managed, storage, metrics } = this.deps;
-    if (this.#closed) return null;
+    if (this.#looks.closed) return null;
     const variations = (experience.variations ?? []).map((v) => ({ ...v, weight: record.weights[v.name] as number }));
     if (variations.some((v) => !Number.isFinite(v.weight))) throw new Error(`the drawn weights name other arms: ${JSON.stringify(record.weights)}`);
     const item = { ...experience, variations } as unknown as Item;

@@ -9,6 +9,7 @@ import { parseResultsQuery } from '../results/results-query.js';
 import type { ResultsService } from '../results/results-service.js';
 import type { Storage } from '../storage/storage.js';
 import { describeStop, guardrailVerdict } from './guardrail-verdict.js';
+import { PeriodicLook } from './periodic-look.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
 
 /** The audit log's key id of what the service does by itself. */
@@ -56,37 +57,21 @@ export interface WatchedStop {
  * the edited experiment).
  */
 export class GuardrailWatch {
-  #timer: NodeJS.Timeout | undefined;
-  #checking: Promise<WatchedStop[]> | null = null;
-  #closed = false;
+  readonly #looks = new PeriodicLook<WatchedStop[]>(() => this.#checkAll());
 
   constructor(private readonly deps: GuardrailWatchDeps, private readonly options: GuardrailWatchOptions = {}) {}
 
   start(): void {
-    const every = this.options.intervalMs ?? DEFAULT_INTERVAL_MS;
-    const next = (): void => {
-      this.#timer = setTimeout(() => {
-        void this.check().finally(() => {
-          if (!this.#closed) next();
-        });
-      }, every);
-      this.#timer.unref();
-    };
-    next();
+    this.#looks.start(this.options.intervalMs ?? DEFAULT_INTERVAL_MS);
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#timer);
-    await this.#checking;
+  close(): Promise<void> {
+    return this.#looks.close();
   }
 
   /** Looks at every watched experiment now (joins a look under way); answers the experiments it stopped. */
   check(): Promise<WatchedStop[]> {
-    this.#checking ??= this.#checkAll().finally(() => {
-      this.#checking = null;
-    });
-    return this.#checking;
+    return this.#looks.now();
   }
 
   async #checkAll(): Promise<WatchedStop[]> {
@@ -94,7 +79,7 @@ export class GuardrailWatch {
     const watched = this.deps.config.projects().flatMap((project) => (project.config.experiences ?? [])
       .map((e) => ({ project: project.key, name: e.name })));
     for (const { project, name } of watched) {
-      if (this.#closed) return stopped;
+      if (this.#looks.closed) return stopped;
       try {
         const stop = await this.#look(project, name);
         if (stop !== null) stopped.push({ project, experience: name, stop });
@@ -145,7 +130,7 @@ export class GuardrailWatch {
    * made, or null.
    */
   async #judge(look: GuardrailLook, report: ResultsAnswer): Promise<AutomaticStop | null> {
-    if (this.#closed) return null;
+    if (this.#looks.closed) return null;
     const stop = guardrailVerdict(look.experience, report, new Date(this.#now()).toISOString());
     if (stop === null) return null;
     return (await this.#stop(look, stop)) ? stop : null;
