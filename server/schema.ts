@@ -11,9 +11,10 @@ import { RECOMMENDATION_MIGRATIONS } from './recommendations/recommendation-migr
 import { RESULTS_MIGRATIONS } from './results/results-migrations.js';
 import { SESSION_MIGRATIONS } from './sessions/session-migrations.js';
 import type { Migration } from './storage/migrations.js';
+import { WEBHOOK_MIGRATIONS } from './webhooks/webhook-migrations.js';
 
 export const SCHEMA: readonly Migration[] = [
   ...INGEST_MIGRATIONS, ...IDENTITY_MIGRATIONS, ...CONSENT_MIGRATIONS, ...CHOOSE_MIGRATIONS, ...RECOMMENDATION_MIGRATIONS,
   ...MANAGEMENT_MIGRATIONS, ...PRIVACY_MIGRATIONS, ...RESULTS_MIGRATIONS,
-  ...PHASES_MIGRATIONS, ...SESSION_MIGRATIONS,
+  ...PHASES_MIGRATIONS, ...SESSION_MIGRATIONS, ...WEBHOOK_MIGRATIONS,
 ];
