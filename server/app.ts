@@ -57,6 +57,7 @@ import type { ApiRoute } from './http/api-route.js';
 import { apiReferenceRoutes } from './http/api-reference.js';
 import { openApiDocument } from './http/openapi-document.js';
 import { registerApiRoutes } from './http/register-api-routes.js';
+import { webhookSettings, type WebhookOptions } from './webhooks/webhook-options.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 /** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
@@ -113,6 +114,8 @@ export interface BuildAppOptions {
   sessionTimeouts?: Partial<SessionTimeouts>;
   /** Failed sign-ins allowed per account and per client IP in a window (default 10 and 50 in 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** Webhooks: the public URL of console links, DNS lookup and loopback (tests), delivery rhythm (WebhookOptions). */
+  webhooks?: WebhookOptions;
   /** Told of every route as it is registered (a test compares them with the API's description). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
@@ -182,6 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions: new Sessions(options.storage, SESSION_RECORDS, config, now, { ...DEFAULT_SESSION_TIMEOUTS, ...options.sessionTimeouts }),
     now,
     maxPendingEvents: options.maxPendingEvents ?? 50_000,
+    webhooks: webhookSettings(options.webhooks),
   };
   app.decorate('svc', ctx);
 

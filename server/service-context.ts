@@ -6,6 +6,7 @@ import type { ModelApplier } from './recommendations/model-applier.js';
 import type { ManagedConfig } from './management/managed-config.js';
 import type { Sessions } from './auth/sessions.js';
 import type { Storage } from './storage/storage.js';
+import type { WebhookSettings } from './webhooks/webhook-options.js';
 
 /** What every route of one app shares; reachable as `app.svc` (e.g. by the Choose API route). */
 export interface ServiceContext {
@@ -26,6 +27,8 @@ export interface ServiceContext {
   now: () => number;
   /** Most events this node holds accepted but not yet committed; a track request past it is answered 503. */
   maxPendingEvents: number;
+  /** How webhooks are sent: the public URL of console links, the addresses allowed, the delivery rhythm. */
+  webhooks: WebhookSettings;
 }
 
 declare module 'fastify' {
