@@ -1,6 +1,6 @@
 // The Choose API's request body and answer.
 import Type from 'typebox';
-import { FreeObject, Id } from './schema-parts.js';
+import { FreeObject, Id, Omittable } from './schema-parts.js';
 
 export const ChooseBody = Type.Object({
   identification: Type.Union([
@@ -8,14 +8,14 @@ export const ChooseBody = Type.Object({
     Type.Object({ userId: Id() }, { description: 'Form B: a user id an identify linked (apiKey callers only).' }),
     Type.String({ description: 'Either object as a JSON string (a CORS simple request\'s text body may carry it so).' }),
   ]),
-  names: Type.Optional(Type.Array(Type.String(), { description: 'Experience names, answered first and in this order.' })),
-  groups: Type.Optional(Type.Array(Type.String(), { description: 'Every experience of these groups, in config order, after `names`.' })),
-  device: Type.Optional(Type.Union([Type.Literal('mobile'), Type.Literal('desktop')])),
-  sessionId: Type.Optional(Id('Needed by experiences sticky by session.')),
-  url: Type.Optional(Type.String({ description: 'The page; targeting conditions see it as `url`.' })),
-  force: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'QA overrides `{experience: variation}`: apiKey callers only.' })),
-  deferExposure: Type.Optional(Type.Boolean({ description: 'The caller reports each exposure itself (`Experiment Viewed`): the answer records none.' })),
-  productId: Type.Optional(Type.Union([Id(), Type.Integer()], { description: 'The product the page is about, for feed-backed experiences (a platform\'s numeric id too).' })),
+  names: Omittable(Type.Array(Type.String(), { description: 'Experience names, answered first and in this order.' })),
+  groups: Omittable(Type.Array(Type.String(), { description: 'Every experience of these groups, in config order, after `names`.' })),
+  device: Omittable(Type.Union([Type.Literal('mobile'), Type.Literal('desktop')])),
+  sessionId: Omittable(Id('Needed by experiences sticky by session.')),
+  url: Omittable(Type.String({ description: 'The page; targeting conditions see it as `url`.' })),
+  force: Omittable(Type.Record(Type.String(), Type.String(), { description: 'QA overrides `{experience: variation}`: apiKey callers only.' })),
+  deferExposure: Omittable(Type.Boolean({ description: 'The caller reports each exposure itself (`Experiment Viewed`): the answer records none.' })),
+  productId: Omittable(Type.Union([Id(), Type.Integer()], { description: 'The product the page is about, for feed-backed experiences (a platform\'s numeric id too).' })),
 });
 
 export const ChoiceSchema = Type.Object({

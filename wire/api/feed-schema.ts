@@ -1,6 +1,6 @@
 // The recommendation feeds' requests and answers: one feed, a page's batch, a feed's report and preview.
 import Type from 'typebox';
-import { Count, Id, Interval, IsoTime, Nullable } from './schema-parts.js';
+import { Count, Id, Interval, IsoTime, Nullable, Omittable } from './schema-parts.js';
 import { FeedItemSchema } from './item-schema.js';
 
 const ProductId = Type.Union([Id(), Type.Integer()], { description: 'A product id (a platform\'s numeric id too).' });
@@ -8,7 +8,7 @@ const ProductId = Type.Union([Id(), Type.Integer()], { description: 'A product i
 const ListShape = {
   limit: Type.Integer({ minimum: 1, maximum: 100, description: 'How many products.' }),
   fields: Type.Array(Type.String({ minLength: 1 }), { description: 'The product fields to answer besides `id`.' }),
-  productId: Type.Optional(ProductId),
+  productId: Omittable(ProductId),
 };
 
 const Visitor = {

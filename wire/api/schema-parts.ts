@@ -7,6 +7,9 @@ import Type, { type TSchema } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
   Type.Union([schema, Type.Null()], options);
 
+/** An optional field the service also takes as `null`, which it reads as left out (as Segment's API does). */
+export const Omittable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
 /** An ISO 8601 date-time as the service writes it (`2026-11-24T10:00:00.000Z`). */
 export const IsoTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 

@@ -1,5 +1,7 @@
 // Every JSON answer a test receives, checked against the API's description (GET /v1/openapi.json): the route's answer
-// schema for its status. A mismatch is recorded, and the test it happened in fails (useApp's afterEach).
+// schema for its status. And every JSON body the service accepts (a 2xx), checked against the route's request schema:
+// the hand-written validators, which say exactly which field is wrong, never let through what the description says is
+// not the route's body. A mismatch is recorded, and the test it happened in fails (useApp's afterEach).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,7 +30,10 @@ export interface AnswerViolation {
  * are left alone: test/server/http/openapi.test.ts checks that every route of the service is described.
  */
 export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]): void {
-  let described: Promise<(method: string, url: string | undefined, status: number) => ValidateFunction | string | null> | undefined;
+  let described: Promise<{
+    answer: (method: string, url: string | undefined, status: number) => ValidateFunction | string | null;
+    body: (method: string, url: string) => ValidateFunction | null;
+  }> | undefined;
   const load = async () => {
     const document = (await app.inject({ method: 'GET', url: OPENAPI_PATH })).json<OpenApiDocument>();
     const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -36,7 +41,19 @@ export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]
     ajv.addSchema(document as unknown as Json, 'openapi.json');
     const compiled = new Map<string, ValidateFunction | string | null>();
     const notFound = ajv.compile(NOT_FOUND);
-    return (method: string, url: string | undefined, status: number): ValidateFunction | string | null => {
+    const compile = (schema: Json): ValidateFunction =>
+      ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')) as Json);
+    const bodies = new Map<string, ValidateFunction | null>();
+    const body = (method: string, url: string): ValidateFunction | null => {
+      const key = `${method} ${url}`;
+      if (!bodies.has(key)) {
+        const operation = document.paths[openApiPath(url)]?.[method.toLowerCase()] as { requestBody?: { content?: Record<string, { schema: Json }> } } | undefined;
+        const schema = operation?.requestBody?.content?.['application/json']?.schema;
+        bodies.set(key, schema ? compile(schema) : null);
+      }
+      return bodies.get(key)!;
+    };
+    const answer = (method: string, url: string | undefined, status: number): ValidateFunction | string | null => {
       if (url === undefined) return status === 404 ? notFound : `no route answered ${status}`;
       const key = `${method} ${url} ${status}`;
       if (!compiled.has(key)) {
@@ -46,11 +63,12 @@ export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]
         let check: ValidateFunction | string | null = null;
         if (operation && !answer) check = `status ${status} is not described`;
         else if (operation && !schema) check = `status ${status} is described without a JSON body`;
-        else if (schema) check = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')) as Json);
+        else if (schema) check = compile(schema);
         compiled.set(key, check);
       }
       return compiled.get(key)!;
     };
+    return { answer, body };
   };
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const url = request.routeOptions.url;
@@ -61,7 +79,15 @@ export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]
     const where = `${request.method} ${request.url.split('?')[0]}`;
     let check: ValidateFunction | string | null;
     try {
-      check = (await described)(request.method, url, reply.statusCode);
+      const contract = await described;
+      check = contract.answer(request.method, url, reply.statusCode);
+      const accepted = reply.statusCode >= 200 && reply.statusCode < 300 && url !== undefined;
+      const json = String(request.headers['content-type'] ?? 'application/json').startsWith('application/json');
+      const bodyCheck = accepted && json && request.body !== undefined ? contract.body(request.method, url) : null;
+      if (bodyCheck !== null && !bodyCheck(request.body)) {
+        const errors = bodyCheck.errors?.map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ');
+        violations.push({ request: where, status: reply.statusCode, problem: `the service accepted a body its description refuses: ${errors}` });
+      }
     } catch (error) {
       // A schema the validator cannot compile is the description's fault: the test fails, the answer goes out as sent.
       violations.push({ request: where, status: reply.statusCode, problem: `the description cannot be checked against: ${String(error)}` });
