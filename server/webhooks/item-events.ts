@@ -72,7 +72,7 @@ function* experimentEvents(change: ItemChange): SqlProgram<WebhookEvent[]> {
   } else if (changes.length > 0) {
     add('experiment.phase_started', { experience, phase: (yield* lastPhase()) ?? 1, changes, before: split(before!), after: split(after!), by });
   } else if ((wasRunning && !runs) || winnerChosen(before, after)) {
-    add('experiment.stopped', { experience, ...stopOf(after), phase: yield* lastPhase(), by });
+    add('experiment.stopped', { experience, ...stopOf(after, change.byService), phase: yield* lastPhase(), by });
   }
   if (change.reweight !== null && before !== null) add('bandit.reweighted', reweighted(experience, before, change.reweight, by));
   return events;
@@ -84,9 +84,12 @@ function winnerChosen(before: ExperienceConfig | null, after: ExperienceConfig |
     && after.winner !== undefined && after.winner !== before.winner;
 }
 
-/** Why it stopped: the service's rule with its numbers, a winner, or a person's (or key's) decision. */
-function stopOf(after: ExperienceConfig | null): Pick<WebhookDataByType['experiment.stopped'], 'reason' | 'winner' | 'stoppedBy'> {
-  if (after?.stoppedBy !== undefined) return { reason: after.stoppedBy.rule, stoppedBy: after.stoppedBy };
+/**
+ * Why it stopped: the service's rule with its numbers (its own stop: a person's later write may carry `stoppedBy` along,
+ * choosing a winner after it), a winner, or a person's (or key's) decision.
+ */
+function stopOf(after: ExperienceConfig | null, byService: boolean): Pick<WebhookDataByType['experiment.stopped'], 'reason' | 'winner' | 'stoppedBy'> {
+  if (byService && after?.stoppedBy !== undefined) return { reason: after.stoppedBy.rule, stoppedBy: after.stoppedBy };
   if (after?.winner !== undefined) return { reason: 'winner', winner: after.winner };
   return { reason: 'person' };
 }

@@ -179,6 +179,12 @@ for (const driver of DRIVERS) {
         assert.ok(rendered.includes(shown), `${shown} in ${rendered}`);
       }
       assert.ok(rendered.includes(`"url":"http://localhost:8787${resultsPath(PROJECT, name)}"`), rendered);
+
+      // The team then ships the control, writing back the stopped item as read (its stoppedBy along): a winner chosen.
+      const { version: _version, source: _source, ...stored } = await read(h.app, name) as ExperienceConfig & { version: number; source: string };
+      await write({ ...stored, winner: 'control' });
+      const last = (await about(h.storage, name)).at(-1)!;
+      assert.deepEqual([last.type, last.data], ['experiment.stopped', { experience: name, reason: 'winner', winner: 'control', phase: 1, by: KEY }]);
     });
 
     it('tells a privacy request done by its id and counts, never whom it was about', async () => {
