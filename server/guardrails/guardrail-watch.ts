@@ -8,6 +8,7 @@ import { isRunningExperiment } from '../phases/phase-step.js';
 import { parseResultsQuery } from '../results/results-query.js';
 import type { ResultsService } from '../results/results-service.js';
 import type { Storage } from '../storage/storage.js';
+import { emitResultsAlerts, resultsAlerts, wantedAlerts, type ResultsAlertType } from '../webhooks/results-alerts.js';
 import { describeStop, guardrailVerdict } from './guardrail-verdict.js';
 import { PeriodicLook } from './periodic-look.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
@@ -39,6 +40,8 @@ interface GuardrailLook {
   version: number;
 }
 
+const NO_ALERTS: ReadonlySet<ResultsAlertType> = new Set();
+
 /** An experiment the watch stopped. */
 export interface WatchedStop {
   project: string;
@@ -55,6 +58,11 @@ export interface WatchedStop {
  * without `stopOnSrm` is logged and counted, never acted on. Every node watches; the write's `If-Match` (the version
  * read with the experience, before computing) lets one stop it, and an edit made meanwhile wins (the next look sees
  * the edited experiment).
+ *
+ * The same look tells the project's webhooks what it found (server/webhooks/results-alerts.ts): a mismatch, a goal
+ * metric significant for the first time in the phase. For them every running experiment is looked at, but only in a
+ * project with an enabled endpoint that asked for one of those events, and the goals are computed only when one asked
+ * for `experiment.significant`: one computation of the current phase serves the stop and the alerts.
  */
 export class GuardrailWatch {
   readonly #looks = new PeriodicLook<WatchedStop[]>(() => this.#checkAll());
@@ -76,12 +84,13 @@ export class GuardrailWatch {
 
   async #checkAll(): Promise<WatchedStop[]> {
     const stopped: WatchedStop[] = [];
+    const alerts = await this.#wantedAlerts();
     const watched = this.deps.config.projects().flatMap((project) => (project.config.experiences ?? [])
       .map((e) => ({ project: project.key, name: e.name })));
     for (const { project, name } of watched) {
       if (this.#looks.closed) return stopped;
       try {
-        const stop = await this.#look(project, name);
+        const stop = await this.#look(project, name, alerts.get(project) ?? NO_ALERTS);
         if (stop !== null) stopped.push({ project, experience: name, stop });
       } catch (error) {
         this.options.logger?.warn({ project, experience: name, error: String(error) }, 'guardrail check failed; the next one retries');
@@ -90,37 +99,50 @@ export class GuardrailWatch {
     return stopped;
   }
 
+  /** The results alerts each project's webhooks asked for; none when they cannot be read (the guardrails still are). */
+  async #wantedAlerts(): Promise<Map<string, Set<ResultsAlertType>>> {
+    try {
+      return await this.deps.storage.run(() => wantedAlerts());
+    } catch (error) {
+      this.options.logger?.warn({ error: String(error) }, 'cannot read the webhooks\' endpoints; this look sends no results alerts');
+      return new Map();
+    }
+  }
+
   /**
    * The experiment as this node serves it now, with the version it has: taken together, since both are swapped in at
    * once when the node reads a write, and before its results are computed (a version read after them could be that
    * of an edit made meanwhile, and the stop would write the older copy over it). Null: not a running experiment with
-   * guardrails or `stopOnSrm`.
+   * guardrails, `stopOnSrm` or alerts asked for.
    */
-  #current(projectKey: string, name: string): GuardrailLook | null {
+  #current(projectKey: string, name: string, alerts: ReadonlySet<ResultsAlertType>): GuardrailLook | null {
     const project = this.deps.config.projects().find((p) => p.key === projectKey);
     const experience = project?.config.experiences?.find((e) => e.name === name);
     if (project === undefined || experience === undefined || !isRunningExperiment(experience)) return null;
-    if ((experience.guardrails ?? []).length === 0 && experience.stopOnSrm !== true) return null;
+    if ((experience.guardrails ?? []).length === 0 && experience.stopOnSrm !== true && alerts.size === 0) return null;
     const version = this.deps.managed.projectItems(projectKey)?.get('experience')?.get(name)?.version ?? 1;
     return { project, experience, version };
   }
 
-  async #look(projectKey: string, name: string): Promise<AutomaticStop | null> {
-    const look = this.#current(projectKey, name);
+  async #look(projectKey: string, name: string, alerts: ReadonlySet<ResultsAlertType>): Promise<AutomaticStop | null> {
+    const look = this.#current(projectKey, name, alerts);
     if (look === null) return null;
     const { project, experience } = look;
     const { metrics, results } = this.deps;
-    const guardrails = (experience.guardrails ?? []).join(',');
-    // Only the guardrails' events are read; without guardrails (stopOnSrm alone), none: the split needs no metric.
-    const query = guardrails === ''
+    const goals = alerts.has('experiment.significant') ? experience.goals ?? [] : [];
+    const names = [...(experience.guardrails ?? []), ...goals].join(',');
+    // Only the guardrails' (and the goals', for alerts) events are read; with neither, none: the split needs no metric.
+    const query = names === ''
       ? { metrics: [], counted: [], roles: new Map() }
-      : parseResultsQuery({ metrics: guardrails }, project.config.metrics ?? [], experience);
+      : parseResultsQuery({ metrics: names }, project.config.metrics ?? [], experience);
     const report = await results.compute(project.key, { ...experience, variations: experience.variations ?? [] }, query);
     if (report.srm.mismatch) {
       metrics.srmMismatches.inc({ project: project.key, experience: experience.name });
       this.options.logger?.warn({ project: project.key, experience: experience.name, phase: report.phase, pValue: report.srm.pValue }, 'sample-ratio mismatch in the current phase');
     }
-    return this.#judge(look, report);
+    const stop = await this.#judge(look, report);
+    if (!this.#looks.closed) await emitResultsAlerts(this.deps.storage, resultsAlerts(project.key, experience, report, alerts, this.#now()));
+    return stop;
   }
 
   /**

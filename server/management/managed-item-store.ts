@@ -6,6 +6,7 @@ import type { Storage } from '../storage/storage.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { recordPhaseStep } from '../phases/phase-store.js';
 import { manualReweight, recordReweight, type ReweightRecord } from '../phases/reweight-store.js';
+import { emitItemEvents } from '../webhooks/item-events.js';
 
 /** What the management API manages: a project's experiences, metrics and feeds (a feed's name is its id). */
 export type ItemKind = 'experience' | 'metric' | 'feed';
@@ -143,6 +144,8 @@ export function writeItem(storage: Storage, write: ItemWrite): Promise<WriteOutc
     if (reweight !== null) yield* recordReweight(project, name, write.at, version, reweight);
     const action = write.action ?? (write.item === null ? 'delete' : before === null ? 'create' : 'update');
     const actor: AuditActor = write.actor ?? { type: 'key', id: write.keyId, name: write.keyId };
+    // What the write tells the project's webhooks (a start, a stop, a new phase, a reweight, a feed's change), queued with it.
+    yield* emitItemEvents({ project, kind, name, before, after: write.item, actor, byService: write.action !== undefined, reweight, at: write.at });
     yield* appendAudit({ project, at: write.at, keyId: write.keyId, action, kind, name, before, after: write.item, actor });
     yield op('UPDATE managed_revision SET revision = revision + 1 WHERE id = 1');
     yield notify(CHANGES_CHANNEL);

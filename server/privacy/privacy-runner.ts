@@ -7,6 +7,7 @@ import { inList, resolvePerson, type Person } from './person.js';
 import { erasePersonTables, eventChunk, exportRow, exposureChunk, readPersonTables, type Chunk, type ExportRow } from './person-rows.js';
 import { claimRequest, clearExportsOf, requestDue, finishRequest, saveProgress, type PrivacyRequest } from './privacy-requests.js';
 import { erasureLock, suppress } from './suppressions.js';
+import { consolePath, emitWebhookEvent, type WebhookEvent } from '../webhooks/webhook-outbox.js';
 
 export interface PrivacyRunnerOptions {
   storage: Storage;
@@ -196,6 +197,7 @@ export class PrivacyRunner {
         if (exports > 0) counts.exports = exports;
         request.counts = counts;
         yield* finishRequest(request, now, null);
+        yield* emitWebhookEvent(requestDone(request, now));
       });
       this.options.logger?.info({ request: request.id, counts: request.counts }, 'erasure done');
     }
@@ -230,8 +232,17 @@ export class PrivacyRunner {
     await this.#storage.transaction(function* () {
       yield* saveProgress(request, { step: 'collect', cursor: null, counts, person }, now, until);
       yield* finishRequest(request, now, result);
+      yield* emitWebhookEvent(requestDone(request, now));
     });
   }
+}
+
+/** What a request done tells the project's webhooks, in the transaction that marks it done: never whom it was about. */
+function requestDone(request: PrivacyRequest, at: number): WebhookEvent<'privacy.request_done'> {
+  return {
+    project: request.project, type: 'privacy.request_done', at, path: consolePath(request.project, '#/privacy'),
+    data: { request: request.id, kind: request.kind, status: 'done', counts: request.counts },
+  };
 }
 
 /** The export's `profiles`: each profile id of the person with the user ids linked to it. */

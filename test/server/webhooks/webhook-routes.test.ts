@@ -313,7 +313,7 @@ for (const driver of DRIVERS) {
       for (let i = 0; i < 4; i++) ids.push((await call('POST', `${SHOP}/${made.id}/test`)).json().deliveryId);
       await call('POST', `${SHOP}/${other.id}/test`);
       const event = await h.storage.transaction(() => emitWebhookEvent({
-        project: 'acme/shop', type: 'feed.changed', data: { feed: '1', action: 'updated', by: { type: 'key', name: 'adm1' } }, at: clock, path: '/admin/',
+        project: 'acme/shop', type: 'feed.changed', data: { feed: 1, action: 'updated', by: { type: 'key', name: 'adm1' } }, at: clock, path: '/admin/',
       }));
       const [emitted] = await rows('SELECT id FROM webhook_deliveries WHERE message_id = ? AND endpoint_id = ?', event, made.id);
       ids.push(Number(emitted!.id));
