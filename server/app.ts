@@ -254,7 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', () => bandits.close());
   // Closed before the storage: the attempts under way are recorded (or, cut short, sent again after their lease).
-  const webhooks = new WebhookDispatcher(ctx, { userAgent: `svc-webhooks/${packageJson.version}`, logger: app.log });
+  const webhooks = new WebhookDispatcher({ ...ctx, audit: appendAudit }, { userAgent: `svc-webhooks/${packageJson.version}`, logger: app.log });
   app.addHook('onClose', () => webhooks.close());
   const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
   const limiter = new SignInLimiter(now, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });

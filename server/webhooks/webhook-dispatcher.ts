@@ -1,5 +1,6 @@
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Storage } from '../storage/storage.js';
+import type { AppendAudit } from './endpoint-store.js';
 import { WEBHOOKS_CHANNEL } from './webhook-outbox.js';
 import type { WebhookSettings } from './webhook-options.js';
 import { deliveryDue, leaseDue, recordAttempt, type LeasedDelivery, type RetryRules } from './webhook-queue.js';
@@ -13,6 +14,8 @@ export interface WebhookDispatcherDeps {
   webhooks: WebhookSettings;
   metrics: ServiceMetrics;
   now: () => number;
+  /** The audit log's writer (management's), for an endpoint the service disables. */
+  audit: AppendAudit;
 }
 
 export interface WebhookDispatcherOptions {
@@ -41,7 +44,9 @@ export class WebhookDispatcher {
 
   constructor(private readonly deps: WebhookDispatcherDeps, private readonly options: WebhookDispatcherOptions) {}
 
+  /** Sends from now on, unless this node does not send webhooks (`deliver: false`). */
   start(): void {
+    if (!this.deps.webhooks.deliver) return;
     this.#timer = setInterval(() => void this.kick(), this.deps.webhooks.pollMs);
     this.#timer.unref();
     void this.kick();
@@ -117,7 +122,7 @@ export class WebhookDispatcher {
         userAgent: this.options.userAgent,
       }, webhooks);
       const rules: RetryRules = { retryForMs: webhooks.retryForMs, firstRetryMs: webhooks.firstRetryMs, random: Math.random };
-      const result = await storage.transaction(() => recordAttempt(delivery, at, outcome, this.deps.now(), rules));
+      const result = await storage.transaction(() => recordAttempt(delivery, at, outcome, this.deps.now(), rules, this.deps.audit));
       metrics.webhookAttempts.inc({ result });
     } catch (error) {
       this.options.logger?.warn({ error: String(error), delivery: delivery.id }, 'webhook attempt not recorded; sent again once its lease lapses');

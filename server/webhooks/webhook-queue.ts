@@ -1,5 +1,6 @@
 import { lockingRows, op, type SqlProgram } from '../storage/sql-program.js';
 import { num, str } from '../storage/sql-values.js';
+import type { AppendAudit } from './endpoint-store.js';
 import { endpointFailed, endpointSucceeded, lockEndpoint } from './failing-endpoints.js';
 import type { AttemptOutcome, StoredMessage } from './webhook-sender.js';
 import { WEBHOOK_TEST_EVENT, type WebhookFormat } from '../../wire/webhook-events.js';
@@ -72,11 +73,11 @@ export function* leaseDue(now: number, leaseUntil: number, limit: number): SqlPr
   const leased: LeasedDelivery[] = [];
   for (const row of rows) {
     const id = num(row.id);
-    const unsendable = row.url === null ? 'the endpoint was deleted'
-      : row.type === null ? 'the message no longer exists'
-        : num(row.enabled) !== 1 && row.type !== WEBHOOK_TEST_EVENT ? 'the endpoint is disabled' : null;
+    const unsendable = row.url === null ? 'endpoint deleted'
+      : row.type === null ? 'message deleted'
+        : num(row.enabled) !== 1 && row.type !== WEBHOOK_TEST_EVENT ? 'endpoint disabled' : null;
     if (unsendable !== null) {
-      yield op("UPDATE webhook_deliveries SET status = 'failed', next_at = NULL, lease_until = NULL, last_error = ? WHERE id = ?", `not sent: ${unsendable}`, id);
+      yield op("UPDATE webhook_deliveries SET status = 'failed', next_at = NULL, lease_until = NULL, last_error = ? WHERE id = ?", unsendable, id);
       continue;
     }
     leased.push({
@@ -108,11 +109,11 @@ export function retryDelay(failures: number, rules: RetryRules): number {
 /**
  * Records an attempt that began at `at` and what follows from it, at `now`: the attempt logged; delivered (2xx), or
  * due again after retryDelay, or given up once `retryForMs` passed since the delivery was queued; the endpoint's
- * failing streak (failing-endpoints.ts). When the delivery is no longer this node's lease (resent, deleted, or taken
+ * failing streak (failing-endpoints.ts), a disable audited through `audit`. When the delivery is no longer this node's lease (resent, deleted, or taken
  * over after the lease lapsed), the attempt is logged and its state left to whoever holds it now.
  */
 export function* recordAttempt(
-  delivery: LeasedDelivery, at: number, outcome: AttemptOutcome, now: number, rules: RetryRules,
+  delivery: LeasedDelivery, at: number, outcome: AttemptOutcome, now: number, rules: RetryRules, audit: AppendAudit,
 ): SqlProgram<AttemptResult> {
   const endpoint = yield* lockEndpoint(delivery.project, delivery.endpointId);
   const { rows } = yield lockingRows(op('SELECT attempts, status, lease_until, created_at FROM webhook_deliveries WHERE id = ?', delivery.id), 'wait');
@@ -149,7 +150,8 @@ export function* recordAttempt(
     givenUp ? 'failed' : 'pending', givenUp ? null : now + retryDelay(failures, rules), ...last, delivery.id,
   );
   if (endpoint !== null) {
-    yield* endpointFailed(endpoint, { at, now, error: outcome.error ?? 'failed', retryForMs: rules.retryForMs, gaveUpSince: givenUp ? firstAt : null });
+    const failure = { at, now, error: outcome.error ?? 'failed', retryForMs: rules.retryForMs, gaveUpSince: givenUp ? firstAt : null };
+    yield* endpointFailed(endpoint, failure, audit);
   }
   return givenUp ? 'failed' : 'retrying';
 }
