@@ -33,7 +33,9 @@ export interface EndpointFailure {
  * endpoint recorded at once wait for each other instead of deadlocking.
  */
 export function* lockEndpoint(project: string, id: string): SqlProgram<EndpointRow | null> {
-  const { rows } = yield lockingRows(op('SELECT project, id, enabled, failing_since FROM webhook_endpoints WHERE project = ? AND id = ?', project, id), 'wait');
+  const { rows } = yield lockingRows(
+    op('SELECT project, id, enabled, failing_since FROM webhook_endpoints WHERE project = ? AND id = ?', project, id), 'wait',
+  );
   return rows[0] ?? null;
 }
 
@@ -64,6 +66,8 @@ export function* endpointFailed(endpoint: EndpointRow, failure: EndpointFailure,
   );
   yield* failPending(project, id, 'endpoint disabled');
   const after = (yield* readEndpoint(project, id))!;
-  yield* audit({ project, at: failure.now, keyId: WEBHOOKS_ACTOR.id, action: 'disable', kind: 'webhook', name: id, before, after, actor: WEBHOOKS_ACTOR });
+  yield* audit({
+    project, at: failure.now, keyId: WEBHOOKS_ACTOR.id, action: 'disable', kind: 'webhook', name: id, before, after, actor: WEBHOOKS_ACTOR,
+  });
   return true;
 }

@@ -109,8 +109,9 @@ export function retryDelay(failures: number, rules: RetryRules): number {
 /**
  * Records an attempt that began at `at` and what follows from it, at `now`: the attempt logged; delivered (2xx), or
  * due again after retryDelay, or given up once `retryForMs` passed since the delivery was queued; the endpoint's
- * failing streak (failing-endpoints.ts), a disable audited through `audit`. When the delivery is no longer this node's lease (resent, deleted, or taken
- * over after the lease lapsed), the attempt is logged and its state left to whoever holds it now.
+ * failing streak (failing-endpoints.ts), a disable audited through `audit`. When the delivery is no longer this node's
+ * lease (resent, deleted, or taken over after the lease lapsed), the attempt is logged and its state left to whoever
+ * holds it now.
  */
 export function* recordAttempt(
   delivery: LeasedDelivery, at: number, outcome: AttemptOutcome, now: number, rules: RetryRules, audit: AppendAudit,
@@ -127,7 +128,10 @@ export function* recordAttempt(
   const last = [attempt, at, outcome.status, outcome.latencyMs, outcome.error] as const;
   const ours = row.status === 'pending' && row.lease_until !== null && num(row.lease_until) === delivery.leaseUntil;
   if (!ours) {
-    yield op('UPDATE webhook_deliveries SET attempts = ?, last_at = ?, last_status = ?, last_latency_ms = ?, last_error = ? WHERE id = ?', ...last, delivery.id);
+    yield op(
+      'UPDATE webhook_deliveries SET attempts = ?, last_at = ?, last_status = ?, last_latency_ms = ?, last_error = ? WHERE id = ?',
+      ...last, delivery.id,
+    );
     return 'superseded';
   }
   if (outcome.ok) {
@@ -140,7 +144,9 @@ export function* recordAttempt(
     return 'succeeded';
   }
   // The attempts since it was queued (a resend starts its backoff and its 24 hours over), this one included.
-  const { rows: since } = yield op('SELECT COUNT(*) AS n, MIN(at) AS first FROM webhook_attempts WHERE delivery_id = ? AND at >= ?', delivery.id, num(row.created_at));
+  const { rows: since } = yield op(
+    'SELECT COUNT(*) AS n, MIN(at) AS first FROM webhook_attempts WHERE delivery_id = ? AND at >= ?', delivery.id, num(row.created_at),
+  );
   const failures = Math.max(1, num(since[0]?.n ?? 0));
   const firstAt = since[0]?.first == null ? at : Math.min(at, num(since[0].first));
   const givenUp = now - num(row.created_at) >= rules.retryForMs;
