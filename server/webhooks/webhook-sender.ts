@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { ServiceError } from '../errors/service-error.js';
 import { checkWebhookUrl, type CheckedTarget } from './address-guard.js';
 import { slackMessage } from './slack-message.js';
 import type { WebhookSettings } from './webhook-options.js';
@@ -78,7 +77,7 @@ export function webhookBody(format: WebhookFormat, message: StoredMessage, publi
  *          // → 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE='
  */
 export function signWebhook(secret: string, messageId: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   return `v1,${createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`;
 }
 
@@ -101,8 +100,7 @@ export async function sendWebhook(request: WebhookRequest, settings: WebhookSett
     return failed(status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`, status);
   } catch (error) {
     if (deadline.signal.aborted) return failed(`no answer within ${settings.timeoutMs} ms`);
-    // The address guard's refusal names the field (`url: …`); the delivery log is about the URL already.
-    if (error instanceof ServiceError) return failed(error.message.replace(/^url: /, ''));
+    // The address guard's refusal, naming the field: `url: the host "…" resolves to 10.0.0.5, a private…`.
     return failed(error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(timer);
@@ -128,8 +126,7 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 
 /** POSTs the signed body to the checked address; resolves to the answer's status once its first KB are read. */
 function post(target: CheckedTarget, request: WebhookRequest, signal: AbortSignal): Promise<number> {
-  const { url, address, family } = target;
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const { url, host: hostname, address, family } = target;
   const https = url.protocol === 'https:';
   // The timestamp receivers compare with their own clock (a replay window): this machine's, at this attempt.
   const timestamp = Math.floor(Date.now() / 1000);
