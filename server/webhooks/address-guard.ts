@@ -53,6 +53,8 @@ export function addressAllowed(address: string, policy: Pick<AddressPolicy, 'all
 /** Where an attempt connects: the URL and the one address checked for it (the connection is pinned to that address). */
 export interface CheckedTarget {
   url: URL;
+  /** The URL's host name, an IPv6 address without its brackets. */
+  host: string;
   address: string;
   family: 4 | 6;
 }
@@ -63,7 +65,7 @@ const invalid = (field: string, message: string): ServiceError => new ServiceErr
  * Checks a webhook URL and resolves its host under `policy`: https (http only with `allowLoopback`), no credentials in
  * it, every address the host resolves to allowed. Answers the first address, to which the attempt connects.
  * @throws ServiceError `invalid_webhook` naming `field` (`url`) when the URL or any of its addresses is refused.
- * @example await checkWebhookUrl('https://hooks.example.com/svc', policy, 'url') // → { url, address: '93.184.216.34', family: 4 }
+ * @example await checkWebhookUrl('https://hooks.example.com/svc', policy, 'url') // → { url, host: 'hooks.example.com', address: '93.184.216.34', family: 4 }
  */
 export async function checkWebhookUrl(text: string, policy: AddressPolicy, field = 'url'): Promise<CheckedTarget> {
   let url: URL;
@@ -90,5 +92,5 @@ export async function checkWebhookUrl(text: string, policy: AddressPolicy, field
     throw invalid(field, `the host "${host}" resolves to ${bad.address}, a private, loopback, link-local or reserved address`);
   }
   const first = addresses[0]!;
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return { url, host, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

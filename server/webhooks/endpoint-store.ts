@@ -107,7 +107,7 @@ function* lockedEndpoint(project: string, id: string, ifMatch: number | undefine
 }
 
 /** Gives up the endpoint's pending deliveries: none of them is sent, and its log says why. */
-function* failPending(project: string, id: string, reason: string): SqlProgram<void> {
+export function* failPending(project: string, id: string, reason: string): SqlProgram<void> {
   yield op(
     `UPDATE webhook_deliveries SET status = 'failed', next_at = NULL, lease_until = NULL, last_error = ?
      WHERE project = ? AND endpoint_id = ? AND status = 'pending'`,

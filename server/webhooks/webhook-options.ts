@@ -9,6 +9,11 @@ export interface WebhookOptions {
   lookup?: HostLookup;
   /** http URLs and loopback addresses allowed (tests; `WEBHOOKS_ALLOW_LOOPBACK=1`). Default false. */
   allowLoopback?: boolean;
+  /**
+   * Whether this node sends webhooks (default true). Off, it still queues them, and the nodes that send deliver them:
+   * tests of the endpoints' API alone, whose endpoints point at addresses nothing may reach.
+   */
+  deliver?: boolean;
   /** How often this node looks for due deliveries (default 1 s). */
   pollMs?: number;
   /** One attempt's deadline, connection to answer (default 10 s). */
@@ -29,6 +34,7 @@ export function webhookSettings(options: WebhookOptions = {}): WebhookSettings {
     publicUrl: (options.publicUrl ?? 'http://localhost:8787').replace(/\/+$/, ''),
     lookup: options.lookup ?? systemLookup,
     allowLoopback: options.allowLoopback ?? false,
+    deliver: options.deliver ?? true,
     pollMs: options.pollMs ?? 1_000,
     timeoutMs: options.timeoutMs ?? 10_000,
     leaseMs: options.leaseMs ?? 60_000,

@@ -93,7 +93,8 @@ function assertInvalid(res: Answer, field: string, what: string): void {
 for (const driver of DRIVERS) {
   describe(`webhook endpoints API (${driver.name})`, () => {
     let clock = Date.parse('2026-11-30T09:00:00.000Z');
-    const h = useApp(driver, () => ({ config: config(), now: () => clock, webhooks: { lookup, allowLoopback: false } }));
+    // Queuing only: the test events queued here are for hooks.svc.test, a public address nothing may reach.
+    const h = useApp(driver, () => ({ config: config(), now: () => clock, webhooks: { lookup, allowLoopback: false, deliver: false } }));
     const { call, create, rows, count } = using(h);
 
     it('creates an endpoint: 201 with the secret this once, ETag "1" and Location; reads and lists never answer it', async () => {
