@@ -57,6 +57,9 @@ export function useStorage(driver: TestDriver): StorageHandle {
   return useSuite(driver, undefined);
 }
 
+/** The DNS of apps under test unless a test gives its own: none (a webhook to a host name fails its attempt). */
+const NO_LOOKUP = (hostname: string): Promise<never> => Promise.reject(new Error(`tests resolve no host names (${hostname})`));
+
 /**
  * Like useStorage, plus an app built on that storage before the suite and closed after it (before the storage).
  * `options` may be a function, called each time the app is built (in `before` and on restart).
@@ -75,7 +78,13 @@ function useSuite(driver: TestDriver, options: TestAppOptions | (() => TestAppOp
   const violations: AnswerViolation[] = [];
   const build = async (config?: ServiceConfigFile): Promise<FastifyInstance> => {
     const resolved = typeof options === 'function' ? options() : (options ?? {});
-    const built = await buildApp({ ...resolved, config: config ?? resolved.config ?? testConfig(), storage: setUp(storage, 'storage') });
+    const built = await buildApp({
+      ...resolved,
+      // No test resolves a real host name: a webhook's host resolves only through a test's own lookup.
+      webhooks: { lookup: NO_LOOKUP, ...resolved.webhooks },
+      config: config ?? resolved.config ?? testConfig(),
+      storage: setUp(storage, 'storage'),
+    });
     checkAnswers(built, violations);
     return built;
   };

@@ -1,39 +1,9 @@
-// Webhook endpoints and queued messages as the tests of webhooks set them up and read them back: an endpoint row stored
-// directly (as the management routes store one), and each queued message with its data and the endpoints it is
-// queued for.
-import { randomBytes } from 'node:crypto';
+// Queued webhook messages as the tests of webhooks read them back: each with its data and the endpoints it is queued
+// for (endpoints are stored by webhook-fixtures.ts).
 import { consolePath } from '../../../server/webhooks/webhook-outbox.js';
 import { op } from '../../../server/storage/sql-program.js';
 import type { Storage } from '../../../server/storage/storage.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookDataByType, type WebhookEventType, type WebhookFormat, type WebhookPayload } from '../../../wire/webhook-events.js';
-
-export interface TestEndpoint {
-  /** `org/project`. */
-  project: string;
-  id: string;
-  /** Default every event type. */
-  events?: readonly WebhookEventType[];
-  /** Default true. */
-  enabled?: boolean;
-  format?: WebhookFormat;
-  url?: string;
-  at?: number;
-}
-
-/** Stores an endpoint row as the management routes would; answers its signing secret (`whsec_…`). */
-export async function insertEndpoint(storage: Storage, endpoint: TestEndpoint): Promise<string> {
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const at = endpoint.at ?? Date.now();
-  await storage.transaction(function* () {
-    yield op(
-      `INSERT INTO webhook_endpoints (project, id, url, events, format, enabled, description, secret, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, '', ?, 1, ?, ?)`,
-      endpoint.project, endpoint.id, endpoint.url ?? 'https://hooks.example.com/svc', JSON.stringify(endpoint.events ?? WEBHOOK_EVENT_TYPES),
-      endpoint.format ?? 'standard', endpoint.enabled === false ? 0 : 1, secret, at, at,
-    );
-  });
-  return secret;
-}
+import type { WebhookDataByType, WebhookEventType, WebhookPayload } from '../../../wire/webhook-events.js';
 
 /** A queued message: the event as stored, with the endpoints a delivery of it is queued for. */
 export interface QueuedMessage<T extends WebhookEventType = WebhookEventType> {

@@ -19,25 +19,28 @@ export function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-/** Stores an endpoint of `acme/shop` (unless told) asking for `feed.changed` (unless told); answers it with its secret. */
+/**
+ * Stores an endpoint row as the management routes store one: of `acme/shop`, asking for `feed.changed`, to
+ * https://hooks.example.com/svc, unless told. Answers it with its signing secret.
+ */
 export async function insertEndpoint(storage: Storage, fields: {
-  url: string; format?: WebhookFormat; events?: string[]; enabled?: boolean; project?: string;
-}): Promise<TestEndpoint> {
-  const endpoint = { project: fields.project ?? 'acme/shop', id: `ep_${randomBytes(8).toString('hex')}`, secret: newSecret() };
-  const at = Date.now();
+  url?: string; format?: WebhookFormat; events?: readonly string[]; enabled?: boolean; project?: string; id?: string; at?: number;
+} = {}): Promise<TestEndpoint> {
+  const endpoint = { project: fields.project ?? 'acme/shop', id: fields.id ?? `ep_${randomBytes(8).toString('hex')}`, secret: newSecret() };
+  const at = fields.at ?? Date.now();
   await storage.transaction(function* () {
     yield op(
       `INSERT INTO webhook_endpoints (project, id, url, events, format, enabled, description, secret, version, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, '', ?, 1, ?, ?)`,
-      endpoint.project, endpoint.id, fields.url, JSON.stringify(fields.events ?? ['feed.changed']), fields.format ?? 'standard',
-      fields.enabled === false ? 0 : 1, endpoint.secret, at, at,
+      endpoint.project, endpoint.id, fields.url ?? 'https://hooks.example.com/svc', JSON.stringify(fields.events ?? ['feed.changed']),
+      fields.format ?? 'standard', fields.enabled === false ? 0 : 1, endpoint.secret, at, at,
     );
   });
   return endpoint;
 }
 
 /** A `feed.changed` event of `acme/shop` queued in a transaction of its own; answers its message id. */
-export async function emitFeedChanged(storage: Storage, feed: string, at = Date.now()): Promise<string> {
+export async function emitFeedChanged(storage: Storage, feed: number, at = Date.now()): Promise<string> {
   const id = await storage.transaction(() => emitWebhookEvent({
     project: 'acme/shop', type: 'feed.changed', at, path: consolePath('acme/shop', `#/feeds/${feed}`),
     data: { feed, action: 'created', by: { type: 'key', name: 'srv1' } },

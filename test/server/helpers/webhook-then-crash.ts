@@ -36,7 +36,7 @@ await buildApp({
 });
 queued = (async () => {
   const endpoint = await insertEndpoint(storage, { url: `http://receiver.example.test:${port}/hook` });
-  return { messageId: await emitFeedChanged(storage, 'crash'), secret: endpoint.secret, endpointId: endpoint.id };
+  return { messageId: await emitFeedChanged(storage, 9), secret: endpoint.secret, endpointId: endpoint.id };
 })();
 await queued;
 // Alive until killed: by itself (before-send) or by the test (mid-send).

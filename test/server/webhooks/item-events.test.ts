@@ -11,14 +11,15 @@ import { ResultsService } from '../../../server/results/results-service.js';
 import type { Storage } from '../../../server/storage/storage.js';
 import { slackMessage } from '../../../server/webhooks/slack-message.js';
 import { consolePath } from '../../../server/webhooks/webhook-outbox.js';
-import type { WebhookActor } from '../../../wire/webhook-events.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookActor } from '../../../wire/webhook-events.js';
 import { ADMIN, BASE, banditConfig, crowd, feedBandit, HOUR, MINUTE, put, read, watchOf, weightsOf } from '../helpers/bandit-scenario.js';
 import { makeEvent } from '../helpers/events.js';
 import { requestDone } from '../helpers/privacy-api.js';
 import { DRIVERS } from '../helpers/storage-drivers.js';
 import { basic } from '../helpers/test-config.js';
 import { useApp } from '../helpers/use-test-app.js';
-import { insertEndpoint, payloadOf, queuedMessages, resultsPath, type QueuedMessage } from '../helpers/webhook-endpoints.js';
+import { payloadOf, queuedMessages, resultsPath, type QueuedMessage } from '../helpers/webhook-endpoints.js';
+import { insertEndpoint } from '../helpers/webhook-fixtures.js';
 
 const PROJECT = 'acme/shop';
 const BROWSER = { authorization: basic('web1.p4ss') };
@@ -42,16 +43,16 @@ async function about(storage: Storage, name: string): Promise<QueuedMessage[]> {
 for (const driver of DRIVERS) {
   describe(`webhook events of what happens in a project (${driver.name})`, () => {
     let clock = Date.parse('2026-12-01T00:00:00.000Z');
-    const h = useApp(driver, () => ({ config: config(), now: () => clock, banditIntervalMs: 24 * HOUR, guardrailIntervalMs: 24 * HOUR }));
+    const h = useApp(driver, () => ({ config: config(), now: () => clock, banditIntervalMs: 24 * HOUR, guardrailIntervalMs: 24 * HOUR, webhooks: { deliver: false } }));
     const secrets: string[] = [];
     /** Every visitor id and address the tests send: none may be in a message. */
     const visitors: string[] = [];
 
     before(async () => {
-      secrets.push(await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_all' }));
-      secrets.push(await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_feeds', events: ['feed.changed'] }));
-      secrets.push(await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_off', enabled: false }));
-      secrets.push(await insertEndpoint(h.storage, { project: 'acme/blog', id: 'ep_blog' }));
+      secrets.push((await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_all', events: WEBHOOK_EVENT_TYPES })).secret);
+      secrets.push((await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_feeds', events: ['feed.changed'] })).secret);
+      secrets.push((await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_off', events: WEBHOOK_EVENT_TYPES, enabled: false })).secret);
+      secrets.push((await insertEndpoint(h.storage, { project: 'acme/blog', id: 'ep_blog', events: WEBHOOK_EVENT_TYPES })).secret);
     });
 
     const write = async (item: ExperienceConfig, status = 200): Promise<void> => {

@@ -11,11 +11,13 @@ import { ResultsService } from '../../../server/results/results-service.js';
 import { op } from '../../../server/storage/sql-program.js';
 import type { ResultsAnswer } from '../../../wire/results-answer.js';
 import type { ServiceEvent } from '../../../wire/event.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../wire/webhook-events.js';
 import { makeEvent } from '../helpers/events.js';
 import { DRIVERS } from '../helpers/storage-drivers.js';
 import { basic, testConfig } from '../helpers/test-config.js';
 import { useApp } from '../helpers/use-test-app.js';
-import { insertEndpoint, queuedMessages, resultsPath, type QueuedMessage } from '../helpers/webhook-endpoints.js';
+import { queuedMessages, resultsPath, type QueuedMessage } from '../helpers/webhook-endpoints.js';
+import { insertEndpoint } from '../helpers/webhook-fixtures.js';
 
 const PROJECT = 'acme/shop';
 const BASE = '/v1/acme/projects/shop';
@@ -45,7 +47,7 @@ function experiment(name: string, weights: [number, number], extra: Partial<Expe
 for (const driver of DRIVERS) {
   describe(`results alerts: a mismatch, a goal significant (${driver.name})`, () => {
     let clock = Date.parse('2026-12-01T00:00:00.000Z');
-    const h = useApp(driver, () => ({ config: config(), now: () => clock, guardrailIntervalMs: 24 * HOUR }));
+    const h = useApp(driver, () => ({ config: config(), now: () => clock, guardrailIntervalMs: 24 * HOUR, webhooks: { deliver: false } }));
     /** What the watches computed: the project, the experiment and the metrics asked for. */
     const computed: [string, string, string[]][] = [];
     const visitors: string[] = [];
@@ -53,7 +55,7 @@ for (const driver of DRIVERS) {
     before(async () => {
       await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_alerts', events: ALERTS });
       await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_started', events: ['experiment.started'] });
-      await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_off', enabled: false });
+      await insertEndpoint(h.storage, { project: PROJECT, id: 'ep_off', events: WEBHOOK_EVENT_TYPES, enabled: false });
     });
 
     /** A watch as another node's would be: its own results service, recording what it computes. */

@@ -37,7 +37,7 @@ for (const driver of DRIVERS) {
         const toStandard = await insertEndpoint(h.storage, { url: `${standard!.origin}/hooks/svc?team=growth` });
         const toSlack = await insertEndpoint(h.storage, { url: `${slack!.origin}/services/T0/B0/x`, format: 'slack' });
         const at = Date.parse('2026-03-01T08:00:00.000Z');
-        const messageId = await emitFeedChanged(h.storage, 'homepage', at);
+        const messageId = await emitFeedChanged(h.storage, 1, at);
         for (const endpoint of [toStandard, toSlack]) {
           assert.deepEqual((await settled(endpoint)).map((d) => [d.messageId, d.status, d.attempts, d.lastStatus]), [[messageId, 'succeeded', 1, 204]]);
         }
@@ -45,8 +45,8 @@ for (const driver of DRIVERS) {
           type: 'feed.changed',
           timestamp: '2026-03-01T08:00:00.000Z',
           data: {
-            feed: 'homepage', action: 'created', by: { type: 'key', name: 'srv1' }, organization: 'acme', project: 'shop',
-            url: `${PUBLIC_URL}/admin/?organization=acme&project=shop#/feeds/homepage`,
+            feed: 1, action: 'created', by: { type: 'key', name: 'srv1' }, organization: 'acme', project: 'shop',
+            url: `${PUBLIC_URL}/admin/?organization=acme&project=shop#/feeds/1`,
           },
         };
         assert.equal(standard!.received.length, 1);
@@ -73,7 +73,7 @@ for (const driver of DRIVERS) {
     it('retries a receiver that fails three times with the same webhook-id and body, and delivers once', async () => {
       await withReceivers(1, (_request, index) => (index < 3 ? 500 : 200), async ([receiver]) => {
         const endpoint = await insertEndpoint(h.storage, { url: `${receiver!.origin}/flaky` });
-        const messageId = await emitFeedChanged(h.storage, 'flaky');
+        const messageId = await emitFeedChanged(h.storage, 2);
         const [delivery] = await settled(endpoint);
         assert.deepEqual([delivery!.status, delivery!.attempts, delivery!.lastStatus, delivery!.lastError], ['succeeded', 4, 200, null]);
         assert.equal(receiver!.received.length, 4);
@@ -94,7 +94,7 @@ for (const driver of DRIVERS) {
       await withReceivers(1, () => 200, async ([target]) => {
         await withReceivers(1, () => ({ status: 302, headers: { location: `${target!.origin}/elsewhere` } }), async ([redirecting]) => {
           const endpoint = await insertEndpoint(h.storage, { url: `${redirecting!.origin}/moved` });
-          await emitFeedChanged(h.storage, 'moved');
+          await emitFeedChanged(h.storage, 3);
           const [delivery] = await until(() => deliveriesOf(h.storage, endpoint), (d) => (d[0]?.attempts ?? 0) >= 2, 'two attempts');
           assert.equal(delivery!.status, 'pending');
           assert.deepEqual((await attemptsOf(h.storage, delivery!.id)).slice(0, 2).map((a) => [a.status, a.error]), [
@@ -144,8 +144,8 @@ for (const driver of DRIVERS) {
     it('a receiver that never answers: each attempt times out; retries end after retryForMs, the endpoint disabled and audited', async () => {
       await withReceivers(1, () => 'hang', async ([receiver]) => {
         const endpoint = await insertEndpoint(h.storage, { url: `${receiver!.origin}/silent` });
-        await emitFeedChanged(h.storage, 'first');
-        await emitFeedChanged(h.storage, 'second');
+        await emitFeedChanged(h.storage, 4);
+        await emitFeedChanged(h.storage, 5);
         const deliveries = await until(() => deliveriesOf(h.storage, endpoint), (d) => d.every((x) => x.status === 'failed'), 'given up');
         for (const delivery of deliveries) {
           const attempts = await attemptsOf(h.storage, delivery.id);
@@ -171,7 +171,7 @@ for (const driver of DRIVERS) {
     it('an answer begun but not ended within the deadline is a failed attempt, not a delivery', async () => {
       await withReceivers(1, () => 'stall', async ([receiver]) => {
         const endpoint = await insertEndpoint(h.storage, { url: `${receiver!.origin}/stalling` });
-        await emitFeedChanged(h.storage, 'stalled');
+        await emitFeedChanged(h.storage, 6);
         const [delivery] = await until(() => deliveriesOf(h.storage, endpoint), (d) => d[0]!.attempts >= 1, 'the first attempt');
         assert.deepEqual((await attemptsOf(h.storage, delivery!.id))[0], { attempt: 1, status: null, error: 'no answer within 100 ms' });
       });

@@ -26,7 +26,7 @@ for (const driver of DRIVERS) {
       try {
         const endpoint = await insertEndpoint(h.storage, { url: `${receiver.origin}/hook` });
         // Queued from both nodes' connections, several at once.
-        const sent = await Promise.all(Array.from({ length: EVENTS }, (_, i) => emitFeedChanged(i % 2 === 0 ? h.storage : other, `feed-${i}`)));
+        const sent = await Promise.all(Array.from({ length: EVENTS }, (_, i) => emitFeedChanged(i % 2 === 0 ? h.storage : other, i + 1)));
         await until(() => deliveriesOf(h.storage, endpoint), (d) => d.length === EVENTS && d.every((x) => x.status === 'succeeded'), 'all delivered');
         // Both dispatchers closed: no send is under way any more, and none can begin.
         await Promise.all(nodes.map((app) => app.close()));

@@ -43,7 +43,7 @@ describe('webhooks to private addresses at send time (sqlite)', () => {
       ['https://[::1]:8443/hook', '::1'] as const,
     ];
     const endpoints = await Promise.all(urls.map(([url]) => insertEndpoint(h.storage, { url })));
-    await emitFeedChanged(h.storage, 'rebound');
+    await emitFeedChanged(h.storage, 7);
     for (const [i, endpoint] of endpoints.entries()) {
       const [delivery] = await until(() => deliveriesOf(h.storage, endpoint), (d) => d[0]!.attempts >= 1, 'the first attempt');
       const [attempt] = await attemptsOf(h.storage, delivery!.id);
@@ -61,7 +61,7 @@ describe('a redirect to the metadata address (sqlite)', () => {
     const receiver = await startReceiver(() => ({ status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/iam/' } }));
     try {
       const endpoint = await insertEndpoint(h.storage, { url: `${receiver.origin}/hook` });
-      await emitFeedChanged(h.storage, 'redirected');
+      await emitFeedChanged(h.storage, 8);
       const [delivery] = await until(() => deliveriesOf(h.storage, endpoint), (d) => d[0]!.attempts >= 1, 'the first attempt');
       assert.deepEqual((await attemptsOf(h.storage, delivery!.id)).map((a) => [a.status, a.error]), [[307, 'HTTP 307: redirects are not followed']]);
       assert.equal(receiver.received.length, 1);
