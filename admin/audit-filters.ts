@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { AuditFilter } from './admin-api.js';
 import type { AuditScope } from './audit-scope.js';
 
-export const AUDIT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'] as const;
+export const AUDIT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export', 'webhook'] as const;
 export const ACCESS_AUDIT_KINDS = ['person', 'key'] as const;
 
 /** Whether any filter is set. */
