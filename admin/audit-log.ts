@@ -283,7 +283,8 @@ export class SvcAdminAudit extends ApiView {
       : entry.action === 'create' ? 'Created' : entry.action === 'delete' ? 'Deleted'
         : entry.action === 'stop' ? `Stopped by the service: ${stopReason(entry.after?.stoppedBy as AutomaticStop | undefined)}`
           : entry.action === 'reweight' ? `Reweighted by the bandit: ${weightChanges(entry)}`
-            : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
+            : entry.action === 'disable' ? `Disabled by the service: ${String(entry.after?.disabledReason ?? 'failing for 24 hours')}`
+              : fields.length ? `Changed ${fields.join(', ')}` : 'No field changed';
     return html`<tr data-name=${entry.name} data-action=${entry.action} data-kind=${entry.kind}>
       <td>${label('Time')}<time datetime=${entry.at}>${time.format(new Date(entry.at))}</time></td>
       <td class="who">${label('Who')}<span><span class="mono">${entry.actor?.name ?? entry.keyId}</span>${entry.actor?.via === 'service' ? ' (by the service)' : nothing}${entry.actor

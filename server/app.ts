@@ -58,6 +58,8 @@ import { apiReferenceRoutes } from './http/api-reference.js';
 import { openApiDocument } from './http/openapi-document.js';
 import { registerApiRoutes } from './http/register-api-routes.js';
 import { webhookSettings, type WebhookOptions } from './webhooks/webhook-options.js';
+import { webhookRoutes } from './webhooks/webhook-routes.js';
+import { appendAudit } from './management/audit-log.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 /** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
@@ -273,6 +275,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...sessionRoutes({ ...ctx, limiter, people: PEOPLE_WRITES }),
     ...oidcRoutes({ ...ctx, people: PEOPLE_WRITES }),
     ...privacyRoutes(ctx, privacy),
+    ...webhookRoutes({ ...ctx, audit: appendAudit }),
     ...catalogRoutes(ctx),
     catalogSearchRoute(ctx),
     healthRoute({ storage: options.storage, configHealth: () => managed.health }),

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   invalid_credentials: { status: 401, description: 'The key is malformed, unknown, or of a kind this endpoint does not accept.' },
   session_expired: { status: 401, description: 'The console\'s session cookie is unknown or over (idle or absolute timeout, signed out), or its person was removed or its key revoked; the cookie is cleared. Sign in again.' },
   admin_key_required: { status: 403, description: 'A management endpoint was called with a valid key that is not an admin key of the organization (an apiKey or writeKey, however sent).' },
-  role_forbidden: { status: 403, description: 'The admin key (or person) is valid for this project but its role is below the route\'s: reads need `viewer`, experience, metric and feed writes `editor`, people, keys and privacy requests `admin`.' },
+  role_forbidden: { status: 403, description: 'The admin key (or person) is valid for this project but its role is below the route\'s: reads need `viewer`, experience, metric and feed writes `editor`, people, keys, privacy requests and webhooks `admin`.' },
   csrf_failed: { status: 403, description: 'A POST, PUT or DELETE sent with the console\'s session cookie lacks the session\'s `X-CSRF-Token` (from `GET /v1/{org}/me`), or comes from another origin.' },
   wrong_password: { status: 403, description: 'Changing a password: the current password sent is wrong.' },
   key_not_for_project: { status: 403, description: 'The key is valid but belongs to another project.' },

@@ -57,5 +57,6 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Team access', description: 'An organization\'s people and admin keys, and its audit log.' },
   { name: 'Sessions', description: 'Signing in to the console and out of it, invitations, single sign-on.' },
   { name: 'Privacy', description: 'Erasures, exports, the suppression list and proof of consent.' },
+  { name: 'Webhooks', description: 'A project\'s webhook endpoints, their delivery logs, test events and resends.' },
   { name: 'Service', description: 'Health, metrics and this description.' },
 ];

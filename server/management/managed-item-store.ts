@@ -163,11 +163,15 @@ export interface AuditEntry {
   actor: AuditActor;
   /**
    * `stop`: the service stopped an experiment by itself (a guardrail or a sample-ratio mismatch: `after.stoppedBy`);
-   * `invite`: an invitation link was made for a person.
+   * `invite`: an invitation link was made for a person; `disable`: the service disabled a webhook endpoint failing for
+   * 24 hours.
    */
-  action: 'create' | 'update' | 'delete' | 'stop' | 'reweight' | 'invite';
-  /** An item's kind, or a privacy request's (`erasure`, `export`: named by the request's id, never the person). */
-  kind: ItemKind | 'erasure' | 'export' | 'person' | 'key';
+  action: 'create' | 'update' | 'delete' | 'stop' | 'reweight' | 'invite' | 'disable';
+  /**
+   * An item's kind, a privacy request's (`erasure`, `export`: named by the request's id, never the person), or a
+   * webhook endpoint's (`webhook`: named by its id).
+   */
+  kind: ItemKind | 'erasure' | 'export' | 'person' | 'key' | 'webhook';
   name: string;
   before: Item | null;
   after: Item | null;

@@ -11,6 +11,7 @@ import { validateConfig, validateExperienceItem, validateFeedItem, validateMetri
 import { experimentMetricNames } from '../config/validate-experiment-settings.js';
 import { quoted } from '../errors/echo-input.js';
 import { ServiceError } from '../errors/service-error.js';
+import { ifMatchVersion } from '../http/if-match.js';
 import { refuseJsonHazards } from '../http/json-hazards.js';
 import { listLimit } from '../http/list-limit.js';
 import { apiRoute, type ApiRoute } from '../http/api-route.js';
@@ -32,8 +33,8 @@ const KINDS = {
 
 type Params = ProjectParams & { name: string };
 
-/** What a project's audit log holds: its items' changes and its privacy requests. */
-const PROJECT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export'];
+/** What a project's audit log holds: its items' changes, its privacy requests and its webhook endpoints' changes. */
+const PROJECT_KINDS = ['experience', 'metric', 'feed', 'erasure', 'export', 'webhook'];
 
 /** An item as the API answers it: the item itself, plus `version`, `source` and (experiences) `status`. */
 function view(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, item: Item): Item {
@@ -55,14 +56,6 @@ function find(project: ProjectRef, kind: ItemKind, name: string): Item | undefin
 function fileItem(ctx: ManagementDeps, project: ProjectRef, kind: ItemKind, name: string): Item | null {
   const fromFile = ctx.managed.fileConfig.organizations[project.org]?.projects[project.name]?.[KINDS[kind].list] as Item[] | undefined;
   return fromFile?.find((item) => itemName(kind, item) === name) ?? null;
-}
-
-/** `If-Match: "3"` (or W/"3", or 3) → 3; `*` or absent → undefined; anything else can match no version. */
-function ifMatch(request: FastifyRequest): number | undefined {
-  const header = request.headers['if-match'];
-  if (header === undefined || header.trim() === '*') return undefined;
-  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
-  return match ? Number(match[1]) : -1;
 }
 
 /**
@@ -157,7 +150,7 @@ async function write(
   ctx: ManagementDeps, request: FastifyRequest, kind: ItemKind, name: string, item: Item | null, createOnly = false,
 ): Promise<WriteOutcome> {
   const project = request.auth!.project;
-  const expected = ifMatch(request);
+  const expected = ifMatchVersion(request);
   const rerandomize = kind === 'experience' && item !== null && rerandomizeAsked(request, item);
   const outcome = await writeItem(ctx.storage, {
     project: project.key, kind, name, item, fileItem: fileItem(ctx, project, kind, name), keyId: request.auth!.key.id, at: ctx.now(),
@@ -299,7 +292,7 @@ export function managementRoutes(ctx: ManagementDeps): ApiRoute[] {
     apiRoute<{ Params: ProjectParams; Querystring: Record<string, string | undefined> }>({
       method: 'GET', path: '/v1/:org/projects/:project/audit', tag: 'Management', access: ACCESS_READ, errors: ['invalid_request'],
       summary: 'The project\'s audit log',
-      description: 'Its items\' changes (and automatic stops and reweights) and its privacy requests, newest first.',
+      description: 'Its items\' changes (and automatic stops and reweights), its privacy requests and its webhook endpoints\' changes, newest first.',
       request: { query: AuditQuery },
       answers: { 200: { description: 'The entries.', json: AuditAnswer } },
       handler: async (request) => {

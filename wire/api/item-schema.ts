@@ -205,10 +205,11 @@ export const AuditEntrySchema = Type.Object({
   at: IsoTime(),
   keyId: Type.String(),
   actor: ActorSchema,
-  action: Type.Enum(['create', 'update', 'delete', 'stop', 'reweight', 'invite'], {
-    description: '`stop`: the service stopped an experiment by itself (`after.stoppedBy` says why); `reweight`: a bandit\'s weights moved.',
+  action: Type.Enum(['create', 'update', 'delete', 'stop', 'reweight', 'invite', 'disable'], {
+    description: '`stop`: the service stopped an experiment by itself (`after.stoppedBy` says why); `reweight`: a bandit\'s weights moved; '
+      + '`disable`: the service disabled a webhook endpoint failing for 24 hours (`after.disabledReason`).',
   }),
-  kind: Type.Enum(['experience', 'metric', 'feed', 'erasure', 'export', 'person', 'key']),
+  kind: Type.Enum(['experience', 'metric', 'feed', 'erasure', 'export', 'person', 'key', 'webhook']),
   name: Type.String(),
   before: Nullable(FreeObject()),
   after: Nullable(FreeObject()),
