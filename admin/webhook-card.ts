@@ -2,7 +2,7 @@
 // the service disabled it or it is failing, since when and why), its format and events, and what can be done with it.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AdminApi } from './admin-api.js';
-import { EVENT_LABELS, FORMAT_LABELS, hostOf, WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from './webhook.js';
+import { endpointName, EVENT_LABELS, FORMAT_LABELS, hostOf, WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from './webhook.js';
 
 /** What a card calls. */
 export interface CardActions {
@@ -55,6 +55,7 @@ function events(e: WebhookEndpoint): TemplateResult {
 
 export function endpointCard(e: WebhookEndpoint, s: CardState, a: CardActions): TemplateResult {
   const host = hostOf(e.url);
+  const name = endpointName(e);
   const title = `endpoint-${e.id}`;
   return html`<li class="endpoint" data-id=${e.id} aria-labelledby=${title}>
     <div class="head">
@@ -75,17 +76,17 @@ export function endpointCard(e: WebhookEndpoint, s: CardState, a: CardActions): 
         </dl>`}
     ${s.error ? html`<div class="alert error" role="alert"><strong>Not done</strong>${s.error}</div>` : nothing}
     <div class="buttons" ?hidden=${s.editing}>
-      <button type="button" class="small" data-action="edit" ?disabled=${s.busy} @click=${() => a.edit(e)}>Edit<span class="sr-only"> ${host}</span></button>
+      <button type="button" class="small" data-action="edit" ?disabled=${s.busy} @click=${() => a.edit(e)}>Edit<span class="sr-only"> ${name}</span></button>
       <button type="button" class="small" data-action="toggle" ?disabled=${s.busy}
-        @click=${() => a.toggle(e)}>${e.enabled ? 'Disable' : 'Enable'}<span class="sr-only"> ${host}</span></button>
+        @click=${() => a.toggle(e)}>${e.enabled ? 'Disable' : 'Enable'}<span class="sr-only"> ${name}</span></button>
       <button type="button" class="small" data-action="test" ?disabled=${s.busy}
-        @click=${() => a.test(e)}>Send test event<span class="sr-only"> to ${host}</span></button>
+        @click=${() => a.test(e)}>Send test event<span class="sr-only"> to ${name}</span></button>
       <button type="button" class="small" data-action="log" aria-expanded=${s.log ? 'true' : 'false'} aria-controls=${`log-${e.id}`}
-        @click=${() => a.log(e)}>Delivery log<span class="sr-only"> of ${host}</span></button>
+        @click=${() => a.log(e)}>Delivery log<span class="sr-only"> of ${name}</span></button>
       <button type="button" class="small danger" data-action="delete" ?disabled=${s.busy}
-        @click=${() => a.remove(e)}>Delete…<span class="sr-only"> ${host}</span></button>
+        @click=${() => a.remove(e)}>Delete…<span class="sr-only"> ${name}</span></button>
     </div>
     <div id=${`log-${e.id}`}>${s.log
-      ? html`<svc-admin-webhook-deliveries .api=${s.api} endpoint=${e.id} host=${host}></svc-admin-webhook-deliveries>` : nothing}</div>
+      ? html`<svc-admin-webhook-deliveries .api=${s.api} endpoint=${e.id} name=${name}></svc-admin-webhook-deliveries>` : nothing}</div>
   </li>`;
 }

@@ -46,7 +46,7 @@ export class SvcAdminWebhookDeliveries extends ApiView {
 
   static override properties = {
     endpoint: {},
-    host: {},
+    name: {},
     deliveries: { state: true },
     busy: { state: true },
     actionError: { state: true },
@@ -54,8 +54,8 @@ export class SvcAdminWebhookDeliveries extends ApiView {
 
   /** The endpoint's id. */
   declare endpoint: string;
-  /** The endpoint's host, which names the log. */
-  declare host: string;
+  /** The endpoint in words that tell it from the others (endpointName), which name the log. */
+  declare name: string;
   declare deliveries: WebhookDelivery[];
   /** The delivery being queued again. */
   declare busy: number | undefined;
@@ -67,7 +67,7 @@ export class SvcAdminWebhookDeliveries extends ApiView {
   constructor() {
     super();
     this.endpoint = '';
-    this.host = '';
+    this.name = '';
     this.deliveries = [];
   }
 
@@ -98,14 +98,14 @@ export class SvcAdminWebhookDeliveries extends ApiView {
   }
 
   override render() {
-    return html`<section aria-labelledby="log-title">
+    return html`<div class="log">
       <div class="toolbar">
-        <h3 id="log-title">Deliveries to ${this.host}</h3>
+        <h4 id="log-title">Deliveries<span class="sr-only"> to ${this.name}</span></h4>
         <button type="button" class="small" data-action="refresh" @click=${() => void this.reload()}>Refresh<span class="sr-only"> deliveries</span></button>
       </div>
       ${this.actionError ? html`<div class="alert error" role="alert"><strong>Not queued again</strong>${this.actionError}</div>` : nothing}
       ${this.#body()}
-    </section>`;
+    </div>`;
   }
 
   #body(): TemplateResult {
@@ -131,7 +131,8 @@ export class SvcAdminWebhookDeliveries extends ApiView {
         <tbody>${repeat(this.deliveries, (d) => d.id, (d) => this.#row(d))}</tbody>
       </table>
     </div>
-    <p class="hint">The latest ${this.deliveries.length} deliveries. Each is retried with growing pauses for 24 hours, then given up.</p>`;
+    <p class="hint">${this.deliveries.length === 1 ? 'One delivery' : `The latest ${this.deliveries.length} deliveries`}, newest first. A failed
+      attempt is retried with growing pauses for 24 hours, then the delivery is given up.</p>`;
   }
 
   #row(d: WebhookDelivery): TemplateResult {
@@ -161,7 +162,7 @@ export class SvcAdminWebhookDeliveries extends ApiView {
     this.actionError = undefined;
     try {
       await resendDelivery(api, this.endpoint, d.id);
-      notify(this, `The ${eventName(d.type)} to ${this.host} is queued again.`);
+      notify(this, `The ${eventName(d.type)} to ${this.name} is queued again.`);
     } catch (error) {
       this.actionError = error instanceof ApiError ? error.message : String(error);
     } finally {

@@ -117,10 +117,16 @@ export const webhookStyles = css`
     display: grid;
     gap: 0.375rem;
   }
+  /* A choice a line, its box beside the first line of a label that may wrap. */
   .options .choice,
   .choice.all {
     display: flex;
-    align-items: baseline;
+    align-items: flex-start;
+  }
+  .options .choice input,
+  .choice.all input {
+    flex: none;
+    margin-block-start: 0.25rem;
   }
   .choice.all {
     margin-block-end: 0.5rem;
@@ -133,7 +139,7 @@ export const webhookStyles = css`
     padding: 0.5rem;
     border-radius: 6px;
   }
-  .toolbar h3 {
+  .toolbar h4 {
     margin: 0;
     font-size: 1rem;
     overflow-wrap: anywhere;

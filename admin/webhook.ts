@@ -2,46 +2,15 @@
 // (wire/api/webhook-schema.ts), the event types the service's own list (wire/webhook-events.ts), imported as types and
 // one constant, so the console never drifts from what the service sends.
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType, type WebhookFormat } from '../wire/webhook-events.js';
+import type { Static } from 'typebox';
+import type { CreatedWebhook, WebhookBody as WebhookBodySchema, WebhookDelivery, WebhookEndpoint } from '../wire/api/webhook-schema.js';
 import { ApiError } from './api-error.js';
 
-export type { WebhookEventType, WebhookFormat };
-
-/** INTERIM until the routes' schema is merged. */
-export interface WebhookBody {
-  url: string;
-  events: WebhookEventType[];
-  format?: WebhookFormat;
-  enabled?: boolean;
-  description?: string;
-}
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  format: WebhookFormat;
-  enabled: boolean;
-  description: string;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  failingSince: string | null;
-  disabledReason: string | null;
-}
-export type CreatedWebhook = WebhookEndpoint & { secret: string };
-export interface WebhookDelivery {
-  id: number;
-  messageId: string;
-  type: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  responseStatus: number | null;
-  latencyMs: number | null;
-  error: string | null;
-  nextAttemptAt: string | null;
-}
+export type { CreatedWebhook, WebhookDelivery, WebhookEndpoint, WebhookEventType, WebhookFormat };
 export { WEBHOOK_EVENT_TYPES };
+
+/** An endpoint as a POST or PUT takes it. */
+export type WebhookBody = Static<typeof WebhookBodySchema>;
 
 /** Each event in a sentence, as the form's checkboxes say it. */
 export const EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = {
@@ -72,6 +41,21 @@ export function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return url;
+  }
+}
+
+/**
+ * An endpoint in words that tell it from the others, for what is read out (buttons, the log's region, notices): its
+ * host and description, or its host and path when it has none. Two Slack channels share a host, not a description.
+ */
+export function endpointName(e: Pick<WebhookEndpoint, 'url' | 'description'>): string {
+  const host = hostOf(e.url);
+  if (e.description) return `${host} (${e.description})`;
+  try {
+    const { pathname } = new URL(e.url);
+    return pathname === '/' ? host : `${host}${pathname}`;
+  } catch {
+    return host;
   }
 }
 

@@ -6,7 +6,7 @@ import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
 import { copyText, secretBox, secretStyles } from './secret-box.js';
-import { bodyOf, hostOf, type CreatedWebhook, type WebhookEndpoint } from './webhook.js';
+import { bodyOf, endpointName, type CreatedWebhook, type WebhookEndpoint } from './webhook.js';
 import { endpointCard } from './webhook-card.js';
 import type { SvcAdminWebhookDeliveries } from './webhook-deliveries.js';
 import type { SvcAdminWebhookForm } from './webhook-form.js';
@@ -153,7 +153,7 @@ export class SvcAdminWebhooks extends ApiView {
     const created = this.created;
     if (!created) return nothing;
     return secretBox({
-      kind: 'webhook', title: `Signing secret of ${hostOf(created.url)}`, secret: created.secret,
+      kind: 'webhook', title: `Signing secret of ${endpointName(created)}`, secret: created.secret,
       note: 'Copy it now and give it to your receiver: it is not shown again. The receiver checks each request\'s '
         + 'webhook-signature header with it, as Standard Webhooks describes (its libraries do it in one call).',
       copyLabel: 'Copy secret', copied: this.copied,
@@ -164,7 +164,7 @@ export class SvcAdminWebhooks extends ApiView {
   async #created(created: CreatedWebhook): Promise<void> {
     this.#forgetSecret();
     this.created = created;
-    notify(this, `Endpoint ${hostOf(created.url)} created.`);
+    notify(this, `Endpoint ${endpointName(created)} created.`);
     await this.reload();
     await this.#focus('.secret button[data-action="copy"]');
   }
@@ -197,7 +197,7 @@ export class SvcAdminWebhooks extends ApiView {
   }
 
   async #saved(endpoint: WebhookEndpoint): Promise<void> {
-    notify(this, `Endpoint ${hostOf(endpoint.url)} saved.`);
+    notify(this, `Endpoint ${endpointName(endpoint)} saved.`);
     await this.reload();
     await this.#edit(undefined);
   }
@@ -206,14 +206,14 @@ export class SvcAdminWebhooks extends ApiView {
     const enabled = !e.enabled;
     await this.#act(e, async (api) => {
       await saveWebhook(api, e.id, { ...bodyOf(e), enabled }, e.version);
-      notify(this, `Endpoint ${hostOf(e.url)} ${enabled ? 'enabled' : 'disabled'}.`);
+      notify(this, `Endpoint ${endpointName(e)} ${enabled ? 'enabled' : 'disabled'}.`);
     });
   }
 
   async #test(e: WebhookEndpoint): Promise<void> {
     await this.#act(e, async (api) => {
       await sendTestEvent(api, e.id);
-      notify(this, `Test event queued to ${hostOf(e.url)}.`);
+      notify(this, `Test event queued to ${endpointName(e)}.`);
       // Its log shows it arrive: opened if it was closed, read again if it was open.
       if (this.logs.has(e.id)) await this.renderRoot.querySelector<SvcAdminWebhookDeliveries>(`#log-${CSS.escape(e.id)} svc-admin-webhook-deliveries`)?.reload();
       else this.#showLog(e.id, true);
@@ -228,9 +228,9 @@ export class SvcAdminWebhooks extends ApiView {
   }
 
   async #delete(e: WebhookEndpoint): Promise<void> {
-    const host = hostOf(e.url);
+    const name = endpointName(e);
     const answer = await this.renderRoot.querySelector<SvcAdminConfirm>('svc-admin-confirm')!.ask({
-      title: `Delete the endpoint ${host}?`,
+      title: `Delete the endpoint ${name}?`,
       describe: () => `${e.url} gets no more events, and the deliveries still pending to it are given up. This cannot be undone.`,
       confirmLabel: () => 'Delete',
       danger: true,
@@ -238,7 +238,7 @@ export class SvcAdminWebhooks extends ApiView {
     if (!answer) return;
     const deleted = await this.#act(e, async (api) => {
       await deleteWebhook(api, e.id, e.version);
-      notify(this, `Endpoint ${host} deleted.`);
+      notify(this, `Endpoint ${name} deleted.`);
     });
     // The card took its Delete button along: focus goes to the list's heading. A refusal is read out (role=alert).
     if (deleted) await this.#focus('#endpoints-title');
