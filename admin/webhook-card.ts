@@ -38,7 +38,7 @@ function failing(e: WebhookEndpoint, time: Intl.DateTimeFormat): TemplateResult 
   const since = e.failingSince ? html`<time datetime=${e.failingSince}>${time.format(new Date(e.failingSince))}</time>` : undefined;
   if (!e.enabled && e.disabledReason) {
     return html`<div class="alert error"><strong>The service disabled this endpoint${since ? html`: it had failed since ${since}` : nothing}</strong>
-      ${e.disabledReason}
+      <p>The service's reason: ${e.disabledReason}</p>
       <p>Fix the receiver, send a test event to check it, then enable the endpoint again.</p></div>`;
   }
   if (e.enabled && since) {

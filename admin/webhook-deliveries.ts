@@ -28,6 +28,9 @@ const STATUS: Record<WebhookDelivery['status'], { text: string; badge: string }>
 
 const none = html`<span class="muted">—</span>`;
 
+/** A cell's classes: `blank` when it has nothing to say, which a phone's card leaves out. */
+const blank = (value: unknown, classes = ''): string => `${classes}${value === null || value === undefined ? ' blank' : ''}`.trim();
+
 /**
  * `<svc-admin-webhook-deliveries>`: an endpoint's delivery log, newest first: when each event was queued, its type, its
  * status in words, the last attempt's response code and latency, the attempts made, the next one and the last error,
@@ -131,21 +134,22 @@ export class SvcAdminWebhookDeliveries extends ApiView {
         <tbody>${repeat(this.deliveries, (d) => d.id, (d) => this.#row(d))}</tbody>
       </table>
     </div>
-    <p class="hint">${this.deliveries.length === 1 ? 'One delivery' : `The latest ${this.deliveries.length} deliveries`}, newest first. A failed
-      attempt is retried with growing pauses for 24 hours, then the delivery is given up.</p>`;
+    <p class="hint">${this.deliveries.length === 1 ? 'One delivery.' : `The latest ${this.deliveries.length} deliveries, newest first.`} A
+      failed attempt is retried with growing pauses for 24 hours, then the delivery is given up.</p>`;
   }
 
   #row(d: WebhookDelivery): TemplateResult {
     const status = STATUS[d.status];
+    const next = d.status === 'pending' ? d.nextAttemptAt : null;
     return html`<tr data-id=${d.id} data-status=${d.status}>
       <th scope="row">${this.#at(d.createdAt)}</th>
       <td>${label('Event')}<code>${eventName(d.type)}</code></td>
       <td>${label('Status')}<span class="badge ${status.badge}">${status.text}</span></td>
-      <td class="num">${label('Response')}${d.responseStatus ?? none}</td>
-      <td class="num">${label('Latency')}${d.latencyMs === null ? none : `${d.latencyMs.toLocaleString()} ms`}</td>
+      <td class=${blank(d.responseStatus, 'num')}>${label('Response')}${d.responseStatus ?? none}</td>
+      <td class=${blank(d.latencyMs, 'num')}>${label('Latency')}${d.latencyMs === null ? none : `${d.latencyMs.toLocaleString()} ms`}</td>
       <td class="num">${label('Attempts')}${d.attempts}</td>
-      <td>${label('Next attempt')}${d.status === 'pending' && d.nextAttemptAt ? this.#at(d.nextAttemptAt) : none}</td>
-      <td class="error">${label('Error')}${d.error ? html`<span>${d.error}</span>` : none}</td>
+      <td class=${blank(next)}>${label('Next attempt')}${next ? this.#at(next) : none}</td>
+      <td class=${blank(d.error, 'error')}>${label('Error')}${d.error ? html`<span>${d.error}</span>` : none}</td>
       <td>${d.status === 'pending' ? nothing : html`<button type="button" class="small" data-action="resend" ?disabled=${this.busy === d.id}
         @click=${() => void this.#resend(d)}>Resend<span class="sr-only"> ${eventName(d.type)} of ${this.#time.format(new Date(d.createdAt))}</span></button>`}</td>
     </tr>`;

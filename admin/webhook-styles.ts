@@ -159,6 +159,12 @@ export const webhookStyles = css`
     white-space: normal;
     overflow-wrap: anywhere;
   }
+  /* A delivery's card on a phone says only what it has: no rows of dashes. */
+  @media (max-width: 40rem) {
+    table.deliveries td.blank {
+      display: none;
+    }
+  }
   .badge.pending {
     border-color: #54aeff;
     background: #ddf4ff;

@@ -74,7 +74,9 @@ export function webhookFormError(error: unknown): WebhookFormError {
   const e = error instanceof ApiError ? error : new ApiError(0, 'unexpected', String(error));
   const named = /^([a-zA-Z]+)(?:\[\d+\])?:\s*/.exec(e.message);
   const field = e.status === 400 && named && FIELDS.includes(named[1]!) ? named[1] as WebhookField : undefined;
-  return { field, message: field ? e.message.slice(named![0].length) : e.message, code: e.code };
+  // Said by the field, the message goes without its name, as a sentence: `The host "10.0.0.1" resolves to …`.
+  const message = field ? e.message.slice(named![0].length) : e.message;
+  return { field, message: field ? message.charAt(0).toUpperCase() + message.slice(1) : message, code: e.code };
 }
 
 /** The body of an endpoint as it is, to send back with one thing changed (enabled, for the toggle). */
