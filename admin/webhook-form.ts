@@ -70,9 +70,11 @@ export class SvcAdminWebhookForm extends LitElement {
     if (changed.has('endpoint')) this.draft = draftOf(this.endpoint);
   }
 
-  /** Focuses the first field, or the one the service refused. */
+  /** Focuses the field refused (the first box of the events), else the URL. */
   focusField(): void {
-    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"], #url')?.focus();
+    const invalid = this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const field = invalid?.matches('fieldset') ? invalid.querySelector<HTMLElement>('input') : invalid;
+    (field ?? this.renderRoot.querySelector<HTMLElement>('#url'))?.focus();
   }
 
   override render() {

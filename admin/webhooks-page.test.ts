@@ -154,6 +154,7 @@ describe('<svc-admin> webhooks page', () => {
     expect(find(form, '#url-error')).to.equal(null);
     get<HTMLButtonElement>(form, 'button[type="submit"]').click();
     expect(text(await until(() => find(form, '#events-error'), 'the events\' problem'))).to.equal('Choose at least one event.');
+    expect(form.shadowRoot!.activeElement?.id).to.equal('all-experiments');
 
     // The service's own refusal, by the field it names.
     check(form, 'input[value="experiment.stopped"]');
@@ -256,10 +257,10 @@ describe('<svc-admin> webhooks page', () => {
 
     // A day later the service gives up: the card says so, why and since when; the delivery is failed, and may be resent.
     expect((await fetch('/__svc-test/webhook-gave-up?endpoint=' + encodeURIComponent(created.id))).status).to.equal(204);
-    await page.reload();
+    // The page's Refresh reads the endpoints again and the logs that are open.
+    get<HTMLButtonElement>(page, '.toolbar button').click();
     c = await card(page, created.id, (el) => text(el.querySelector('.badge')) === 'Disabled by the service');
     expect(text(c.querySelector('.alert.error'))).to.contain('The service disabled this endpoint: it had failed since').and.contain('answered 500');
-    button(log.shadowRoot!, 'refresh').click();
     const failed = await until(() => find(log, 'tbody tr[data-status="failed"]'), 'the delivery given up');
     expect(cell(failed, 'Status')).to.equal('Failed');
     expect(failed.querySelector('button[data-action="resend"]')).to.not.equal(null);

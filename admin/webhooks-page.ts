@@ -103,7 +103,7 @@ export class SvcAdminWebhooks extends ApiView {
     return html`
       <div class="toolbar">
         <h1 tabindex="-1">Webhooks</h1>
-        <button type="button" @click=${() => void this.reload()}>Refresh</button>
+        <button type="button" @click=${() => void this.#refresh()}>Refresh</button>
       </div>
       <p class="hint intro">Tell your systems and your team's chat when an experiment starts, stops, changes, drifts or wins, when a
         privacy request is done or a feed changes. Each request is signed as Standard Webhooks describes.</p>
@@ -146,6 +146,12 @@ export class SvcAdminWebhooks extends ApiView {
       saved: (event) => void this.#saved(event.detail),
       cancel: () => void this.#edit(undefined),
     }))}</ul>`;
+  }
+
+  /** Reads the endpoints again, and the delivery logs that are open. */
+  async #refresh(): Promise<void> {
+    const logs = [...this.renderRoot.querySelectorAll<SvcAdminWebhookDeliveries>('svc-admin-webhook-deliveries')];
+    await Promise.all([this.reload(), ...logs.map((log) => log.reload())]);
   }
 
   /** The new endpoint's secret, this once, with how a receiver uses it. Text only: it never goes into an attribute. */
