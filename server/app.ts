@@ -60,6 +60,7 @@ import { registerApiRoutes } from './http/register-api-routes.js';
 import { webhookSettings, type WebhookOptions } from './webhooks/webhook-options.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
 import { appendAudit } from './management/audit-log.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 /** A route's hooks of one kind (none, one, or a list, as route options allow) with `hook` run after them. */
@@ -252,6 +253,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now, logger: app.log, ...(options.banditIntervalMs !== undefined ? { intervalMs: options.banditIntervalMs } : {}),
   });
   app.addHook('onClose', () => bandits.close());
+  // Closed before the storage: the attempts under way are recorded (or, cut short, sent again after their lease).
+  const webhooks = new WebhookDispatcher(ctx, { userAgent: `svc-webhooks/${packageJson.version}`, logger: app.log });
+  app.addHook('onClose', () => webhooks.close());
   const feedDeps = { ...ctx, inHoldout: choose.inHoldout.bind(choose) };
   const limiter = new SignInLimiter(now, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
   // Every route of the API, in one shape: registered one way, and described by GET /v1/openapi.json from this list.
@@ -294,6 +298,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   exposureIndex.start();
   guardrails.start();
   bandits.start();
+  webhooks.start();
 
   return app;
 }

@@ -4,6 +4,9 @@
 //   (info) MAX_CONNECTIONS_PER_IP (256; 0 for none, the default with TRUST_PROXY)
 //   SVC_FIRST_ADMIN and SVC_FIRST_ADMIN_PASSWORD (an email and password: made admin of SVC_FIRST_ADMIN_ORGANIZATION, or
 //   of the only organization, when it has no admin yet)
+//   PUBLIC_URL (the service's address as people open it: the base of the console links webhooks carry)
+//   WEBHOOK_POLL_MS (how often this node looks for webhooks to send, 1000) · WEBHOOKS_ALLOW_LOOPBACK=1 (http and
+//   loopback receivers allowed: tests and local trials only)
 // SIGHUP reloads the config (a failed reload keeps the last good one); SIGTERM/SIGINT shut down gracefully.
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -59,9 +62,11 @@ async function main(): Promise<void> {
   let port: number;
   let guardrailIntervalMs: number | undefined;
   let banditIntervalMs: number | undefined;
+  let webhookPollMs: number | undefined;
   try {
     guardrailIntervalMs = parseInterval(process.env.GUARDRAIL_INTERVAL_MS, 'GUARDRAIL_INTERVAL_MS');
     banditIntervalMs = parseInterval(process.env.BANDIT_INTERVAL_MS, 'BANDIT_INTERVAL_MS');
+    webhookPollMs = parseInterval(process.env.WEBHOOK_POLL_MS, 'WEBHOOK_POLL_MS');
     cap = parseConnectionCap(process.env.MAX_CONNECTIONS_PER_IP);
     proxies = parseProxyHops(process.env.TRUST_PROXY);
     port = parsePort(process.env.PORT);
@@ -94,6 +99,11 @@ async function main(): Promise<void> {
     ...(cap !== undefined ? { connectionLimits: { maxConnectionsPerIp: cap } } : {}),
     ...(guardrailIntervalMs !== undefined ? { guardrailIntervalMs } : {}),
     ...(banditIntervalMs !== undefined ? { banditIntervalMs } : {}),
+    webhooks: {
+      ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
+      ...(webhookPollMs !== undefined ? { pollMs: webhookPollMs } : {}),
+      allowLoopback: process.env.WEBHOOKS_ALLOW_LOOPBACK === '1',
+    },
   });
 
   // A field the service does not know is ignored, and is most often a misspelt setting: said, not refused.

@@ -34,6 +34,7 @@ export class ServiceMetrics {
   readonly srmMismatches: Counter<'project' | 'experience'>;
   readonly automaticStops: Counter<'project' | 'experience' | 'rule'>;
   readonly banditReweights: Counter<'project' | 'experience' | 'reason'>;
+  readonly webhookAttempts: Counter<'result'>;
   readonly resultsDuration: Histogram;
 
   /** `modelsBehind`: what `svc_model_events_behind` reads when scraped (the app's model applier). */
@@ -97,6 +98,12 @@ export class ServiceMetrics {
       name: 'svc_bandit_reweights_total',
       help: 'Bandit reweights this node made, by reason (exploration: weights set equal; thompson: drawn from the arms\' posteriors).',
       labelNames: ['project', 'experience', 'reason'],
+      registers: [this.registry],
+    });
+    this.webhookAttempts = new Counter({
+      name: 'svc_webhook_attempts_total',
+      help: 'Webhook attempts this node sent, by what followed (succeeded; retrying: failed, retried later; failed: given up; superseded: the delivery was resent or taken over meanwhile).',
+      labelNames: ['result'],
       registers: [this.registry],
     });
     this.resultsDuration = new Histogram({

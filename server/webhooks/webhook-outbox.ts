@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { op, type SqlProgram } from '../storage/sql-program.js';
+import { notify, op, type SqlProgram } from '../storage/sql-program.js';
 import type { WebhookDataByType, WebhookEventType } from '../../wire/webhook-events.js';
 
 // The one way an event enters the webhooks' queue: inside the transaction of the change it reports (a management
 // write, a privacy request's last step) or of a watch's finding, so an event is queued exactly when its change commits.
 // The message is stored once; a delivery is queued for each enabled endpoint of the project that asked for its type.
+
+/** The channel a queued delivery is told on at its commit (PostgreSQL): every node's dispatcher sends it at once. */
+export const WEBHOOKS_CHANNEL = 'svc_webhooks';
 
 /** One event to send: its type, data (without the organization, project and link, added when sent) and console page. */
 export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
@@ -62,4 +65,5 @@ export function* queueDelivery(project: string, endpointId: string, messageId: s
      ON CONFLICT (message_id, endpoint_id) DO UPDATE SET status = 'pending', created_at = excluded.created_at, next_at = excluded.next_at, lease_until = NULL`,
     project, endpointId, messageId, at, at,
   );
+  yield notify(WEBHOOKS_CHANNEL);
 }
