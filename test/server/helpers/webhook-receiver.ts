@@ -12,8 +12,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the receiver answers a request: a status, a status with headers, or `hang` (never, until it closes). */
-export type ReceiverAnswer = number | { status: number; headers: Record<string, string> } | 'hang';
+/**
+ * How the receiver answers a request: a status, a status with headers, `hang` (never, until it closes), or `stall` (a
+ * 200 begun, its body never ended).
+ */
+export type ReceiverAnswer = number | { status: number; headers: Record<string, string> } | 'hang' | 'stall';
 
 export interface Receiver {
   /** `http://127.0.0.1:<port>` */
@@ -57,6 +60,11 @@ export async function startReceiver(
 
 function reply(res: ServerResponse, answer: ReceiverAnswer): void {
   if (answer === 'hang') return;
+  if (answer === 'stall') {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('o');
+    return;
+  }
   const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
   res.writeHead(status, { 'content-type': 'text/plain', ...headers });
   res.end(status >= 200 && status < 300 ? 'ok' : 'no');

@@ -167,5 +167,14 @@ for (const driver of DRIVERS) {
         for (const side of [entry!.before, entry!.after]) assert.ok(!JSON.stringify(side).includes(endpoint.secret.slice(6)), 'no secret in the audit');
       });
     });
+
+    it('an answer begun but not ended within the deadline is a failed attempt, not a delivery', async () => {
+      await withReceivers(1, () => 'stall', async ([receiver]) => {
+        const endpoint = await insertEndpoint(h.storage, { url: `${receiver!.origin}/stalling` });
+        await emitFeedChanged(h.storage, 'stalled');
+        const [delivery] = await until(() => deliveriesOf(h.storage, endpoint), (d) => d[0]!.attempts >= 1, 'the first attempt');
+        assert.deepEqual((await attemptsOf(h.storage, delivery!.id))[0], { attempt: 1, status: null, error: 'no answer within 100 ms' });
+      });
+    });
   });
 }
