@@ -1,9 +1,11 @@
 // What the organization's people, keys and sign-in API answers (server/management/), as the console reads it.
 
-import type { AccessKey, CreatedKey, Person, Role } from '../wire/access.js';
+import type {
+  AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, Role, SignInOptions,
+} from '../wire/api/access-schema.js';
 import type { AuditEntry } from './experience.js';
 
-export type { AccessKey, CreatedKey, Person, Role };
+export type { AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, Role, SignInOptions };
 
 export const ROLES: readonly Role[] = ['viewer', 'editor', 'admin'];
 
@@ -13,54 +15,6 @@ export const ROLE_HINTS: Record<Role, string> = {
   editor: 'Changes experiences, metrics and feeds, and runs them.',
   admin: 'Also manages people, keys and privacy requests.',
 };
-
-/** A key to create. `expiresAt`: an ISO 8601 date or date-time in the future; left out, it never expires. */
-export interface NewKey {
-  name: string;
-  role: Role;
-  projects?: string[];
-  expiresAt?: string;
-}
-
-/** A person's access to set. `projects` left out: every project of the organization. */
-export interface PersonAccess {
-  role: Role;
-  projects?: string[];
-}
-
-/** Who is signed in (`GET /v1/{org}/me`, and the answer to every sign-in). */
-export interface Me {
-  actor: { type: 'person' | 'key'; id: string; name: string };
-  role: Role;
-  /** null: every project of the organization. */
-  projects: string[] | null;
-  /** Sent back in `X-CSRF-Token` on every write the cookie authenticates. */
-  csrfToken?: string;
-  /** ISO: when the session ends whatever happens (its absolute end). */
-  expiresAt?: string;
-  /** A person who has a password, so can change it. */
-  password?: boolean;
-}
-
-/** How an organization's people sign in (`GET /v1/{org}/sign-in`). */
-export interface SignInOptions {
-  organization: string;
-  password: boolean;
-  sso: boolean;
-}
-
-/** An invitation just made: `url` is relative to the service and shown this once. */
-export interface Invitation {
-  email: string;
-  url: string;
-  expiresAt: string;
-}
-
-/** Who an invitation link is for (`POST /v1/{org}/invitations/lookup`). */
-export interface InvitationFor {
-  email: string;
-  expiresAt: string;
-}
 
 /** An admin over the whole organization, who manages its people and keys (one narrowed to projects does not). */
 export const managesOrganization = (me: Me): boolean => me.role === 'admin' && me.projects === null;

@@ -1,5 +1,5 @@
 // A viewer's console against our running service: the key made for reading shows no write and no access management
-// (the service refuses them anyway: test/server/team-access.test.ts).
+// (the service refuses them anyway: test/server/management/team-access.test.ts).
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineResults } from '../plugins/results/index.js';
 import type { SvcAdmin } from './admin-app.js';

@@ -1,4 +1,4 @@
-import type { Role } from '../../wire/access.js';
+import type { Role } from '../../wire/api/access-schema.js';
 import type { ProjectConfig, ServiceConfigFile } from './config-types.js';
 import { withHoldout } from './recommendations-holdout.js';
 

@@ -1,5 +1,5 @@
 // Every error code the service answers with, in one place, so that clients can rely on them: a code maps to exactly one
-// status, codes are never reused, and docs/errors.md must list each of them (test/server/error-codes.test.ts checks).
+// status, codes are never reused, and docs/errors.md must list each of them (test/server/errors/error-codes.test.ts checks).
 
 export interface ErrorCodeInfo {
   status: number;

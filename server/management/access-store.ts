@@ -8,7 +8,7 @@ import type { Actor } from '../auth/management-caller.js';
 import { recordAccessAudit } from './access-audit.js';
 import { deleteInvitationsOf } from '../sessions/invitations.js';
 import { CHANGES_CHANNEL } from './managed-item-store.js';
-import type { AccessKey, CreatedKey, Person } from '../../wire/access.js';
+import type { AccessKey, CreatedKey, Person } from '../../wire/api/access-schema.js';
 
 export type { AccessKey, Person };
 

@@ -197,10 +197,17 @@ export interface ManagementDeps {
 
 /** Each kind's schemas and texts in the description. */
 const DESCRIBED = {
-  experience: { item: ExperienceItemSchema, answer: ExperienceAnswer, tag: 'experience', name: 'The experience\'s name.' },
-  metric: { item: MetricItemSchema, answer: MetricAnswer, tag: 'metric', name: 'The metric\'s name.' },
-  feed: { item: FeedItemSchema, answer: FeedAnswerItem, tag: 'feed', name: 'The feed\'s id (a positive integer).' },
+  experience: { answer: ExperienceAnswer, tag: 'experience', name: 'The experience\'s name.' },
+  metric: { answer: MetricAnswer, tag: 'metric', name: 'The metric\'s name.' },
+  feed: { answer: FeedAnswerItem, tag: 'feed', name: 'The feed\'s id (a positive integer).' },
 } as const;
+
+/** A PUT's body: the item, whose name (a feed's id) may be left out: it comes from the path. */
+function putBody(kind: ItemKind) {
+  if (kind === 'feed') return Type.Object({ ...FeedItemSchema.properties, id: Type.Optional(Type.Integer({ description: 'Left out: the id in the path.' })) });
+  const { properties } = kind === 'experience' ? ExperienceItemSchema : MetricItemSchema;
+  return Type.Object({ ...properties, name: Type.Optional(Type.String({ description: 'Left out: the name in the path.' })) });
+}
 
 const ETAG = { ETag: 'The item\'s version, `"<version>"`: send it back as `If-Match`.' };
 const ACCESS_READ = { kind: 'project', keys: ['adminKey'], role: 'viewer' } as const;
@@ -209,7 +216,7 @@ const ACCESS_WRITE = { kind: 'project', keys: ['adminKey'], role: 'editor' } as 
 /** A kind's four routes: list, read, create or replace, delete. */
 function kindRoutes(ctx: ManagementDeps, kind: ItemKind): ApiRoute[] {
   const { path, list, notFound } = KINDS[kind];
-  const { item: itemSchema, answer: answerSchema, name: nameText } = DESCRIBED[kind];
+  const { answer: answerSchema, name: nameText } = DESCRIBED[kind];
   const base = `/v1/:org/projects/:project/${path}`;
   const params = { name: { description: nameText } };
   const project = (request: FastifyRequest): ProjectRef => request.auth!.project;
@@ -243,7 +250,7 @@ function kindRoutes(ctx: ManagementDeps, kind: ItemKind): ApiRoute[] {
         + (kind === 'experience' ? ' `?rerandomize=true` on an experiment that runs after the write starts a new phase that assigns everybody afresh.' : ''),
       request: {
         params,
-        json: itemSchema,
+        json: putBody(kind),
         headers: { 'If-Match': 'The version read (`"3"`): another current version is 412 `version_conflict`.', 'If-None-Match': '`*`: create only.' },
         ...(kind === 'experience' ? { query: Type.Object({ rerandomize: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) }) } : {}),
       },

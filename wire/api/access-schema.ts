@@ -1,5 +1,5 @@
 // An organization's people and admin keys, and signing in to the console: what those routes take and answer.
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { IsoTime, Nullable } from './schema-parts.js';
 
 const RoleSchema = Type.Union([Type.Literal('viewer'), Type.Literal('editor'), Type.Literal('admin')], {
@@ -74,3 +74,23 @@ export const PasswordBody = Type.Object({ currentPassword: Type.String(), passwo
 export const InvitationTokenBody = Type.Object({ token: Type.String() });
 export const AcceptInvitationBody = Type.Object({ token: Type.String(), password: Type.String() });
 export const InvitationLookupAnswer = Type.Object({ email: Type.String(), expiresAt: IsoTime() });
+
+// The types of these shapes, for the service that answers them and the console that reads them.
+/** What a key or a person may do, narrowest first. */
+export type Role = Static<typeof RoleSchema>;
+export type AccessKey = Static<typeof AccessKeySchema>;
+/** A key just created: `key` is the whole secret, answered this once. */
+export type CreatedKey = Static<typeof CreatedKeySchema>;
+export type Person = Static<typeof PersonSchema>;
+/** A key to create; `projects` left out: every project of the organization; `expiresAt` left out: never expires. */
+export type NewKey = Static<typeof NewKeyBody>;
+/** A person's access to set. `projects` left out: every project of the organization. */
+export type PersonAccess = Static<typeof PersonBody>;
+/** An invitation just made: `url` is relative to the service and shown this once. */
+export type Invitation = Static<typeof InvitationAnswer>;
+/** Who an invitation link is for (`POST /v1/{org}/invitations/lookup`). */
+export type InvitationFor = Static<typeof InvitationLookupAnswer>;
+/** How an organization's people sign in (`GET /v1/{org}/sign-in`). */
+export type SignInOptions = Static<typeof SignInAnswer>;
+/** Who is signed in (`GET /v1/{org}/me`, and the answer to every sign-in). */
+export type Me = Static<typeof MeAnswer>;

@@ -1,5 +1,5 @@
 // Privacy requests (erasures and exports of one person), the suppression list and proof of consent.
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import { Count, FreeObject, Id, IsoTime, Nullable } from './schema-parts.js';
 
 export const PrivacyBody = Type.Union([
@@ -31,9 +31,19 @@ export const ExportAnswer = Type.Intersect([PrivacyRequestSchema, Type.Record(Ty
   description: 'A done export adds the person\'s rows by kind (`events`, `consents`…).',
 });
 
-export const SuppressionsAnswer = Type.Object({
-  suppressions: Type.Array(Type.Object({ kind: Type.String(), value: Type.String(), requestId: Type.String(), createdAt: IsoTime() })),
-});
+const SuppressionSchema = Type.Object({
+  kind: Type.Union([Type.Literal('profile'), Type.Literal('user'), Type.Literal('email')]),
+  value: Type.String(),
+  requestId: Type.String(),
+  createdAt: IsoTime(),
+}, { description: 'An erased id, refused from then on.' });
+
+export const SuppressionsAnswer = Type.Object({ suppressions: Type.Array(SuppressionSchema) });
+
+/** An erasure or export as the service answers it (after an erasure is done, only the kind of id it named). */
+export type PrivacyRequest = Static<typeof PrivacyRequestSchema>;
+/** An erased id, refused from then on. */
+export type Suppression = Static<typeof SuppressionSchema>;
 
 export const ConsentsQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'ISO 8601 or epoch ms (default: the beginning).' })),

@@ -25,7 +25,7 @@ export interface AnswerViolation {
 /**
  * Adds an onSend hook to `app` (before it is ready) that checks each JSON answer against the description the app
  * serves, and collects what breaks it into `violations`. Routes the description does not have (a test's own routes)
- * are left alone: test/server/openapi.test.ts checks that every route of the service is described.
+ * are left alone: test/server/http/openapi.test.ts checks that every route of the service is described.
  */
 export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]): void {
   let described: Promise<(method: string, url: string | undefined, status: number) => ValidateFunction | string | null> | undefined;
