@@ -9,7 +9,7 @@ import { notify } from './admin-events.js';
 import { adminStyles } from './admin-styles.js';
 import { ApiView } from './api-view.js';
 import type { SvcAdminConfirm } from './confirm-dialog.js';
-import { copyText, secretBox } from './secret-box.js';
+import { copyText, secretBox, secretStyles } from './secret-box.js';
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -35,7 +35,7 @@ declare global {
  * which.
  */
 export class SvcAdminAccess extends ApiView {
-  static override styles = [adminStyles, accessStyles];
+  static override styles = [adminStyles, accessStyles, secretStyles];
 
   static override properties = {
     people: { state: true },

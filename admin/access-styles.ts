@@ -58,28 +58,6 @@ export const accessStyles = css`
       inline-size: auto;
       min-inline-size: 7rem;
     }
-    .secret {
-      display: grid;
-      gap: 0.75rem;
-      max-inline-size: 40rem;
-      margin-block: 1rem;
-      padding: 1rem 1.25rem;
-      border: 2px solid #1a7f37;
-      border-radius: 10px;
-      background: #dafbe1;
-      color: #0f4d22;
-    }
-    .secret code {
-      display: block;
-      padding: 0.5rem 0.75rem;
-      border: 1px solid #7ee2a8;
-      border-radius: 6px;
-      background: #fff;
-      color: #1f2328;
-      font-size: 0.9375rem;
-      overflow-wrap: anywhere;
-      user-select: all;
-    }
     .alert.list {
       margin-block-end: 0.75rem;
     }

@@ -10,11 +10,12 @@ import type { FeedItem, FeedRecord } from './feed.js';
 import type { Metric, MetricItem } from './metric.js';
 import type { AccessAuditEntry, AccessKey, CreatedKey, Invitation, InvitationFor, Me, NewKey, Person, PersonAccess, SignInOptions } from './access.js';
 import { ApiError, retryAfterSeconds } from './api-error.js';
+import { auditQuery, type AuditFilter } from './audit-query.js';
 import { reportQuery, type FeedReportQuery } from './feed-report-query.js';
 import type { PrivacyRequest, PrivacySubject, Suppression } from './privacy.js';
 
 export { ApiError };
-export type { FeedReportQuery, PrivacyRequest, PrivacySubject, Suppression };
+export type { AuditFilter, FeedReportQuery, PrivacyRequest, PrivacySubject, Suppression };
 
 /** Where the console works: the organization and the project it manages. Nothing secret. */
 export interface Session {
@@ -29,29 +30,14 @@ export interface SignedOutDetail {
   code?: string;
 }
 
-/** The audit log's filters, each optional, combined with AND. Dates are `YYYY-MM-DD`; `until` takes its whole day. */
-export interface AuditFilter {
-  /** A person's or key's actor id. */
-  actor?: string;
-  kind?: string;
-  name?: string;
-  since?: string;
-  until?: string;
-}
-
-
-/** An audit endpoint's query: the limit and the filters that are set. */
-function auditQuery(limit: number, filter: AuditFilter): URLSearchParams {
-  const query = new URLSearchParams({ limit: String(limit) });
-  for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
-  return query;
-}
-
 /** The event an AdminApi sends when its session is over; `<svc-admin>` then shows the sign-in form. */
 export const SIGNED_OUT = 'svc-admin:signed-out';
 
 /** The codes of a request whose session is gone (expired, signed out elsewhere, person removed, key revoked). */
 const SESSION_OVER = new Set(['session_expired', 'missing_credentials']);
+
+/** What a page's own project request may set (admin/webhooks-api.ts). */
+export type ProjectRequestOptions = Pick<RequestOptions, 'method' | 'body' | 'version' | 'signal'>;
 
 interface RequestOptions {
   method?: 'GET' | 'PUT' | 'DELETE' | 'POST';
@@ -330,6 +316,14 @@ export class AdminApi extends EventTarget {
   }
 
   // Transport
+
+  /**
+   * A request to a path of the signed-in project, for a page's own calls kept beside it (admin/webhooks-api.ts): the
+   * same session, CSRF token, `If-Match` and errors as every method here.
+   */
+  projectRequest<T>(path: string, options: ProjectRequestOptions = {}): Promise<T> {
+    return this.#request<T>(path, options);
+  }
 
   /** A path of the signed-in project (`/{org}/projects/{project}/{path}`). */
   #request<T>(path: string, options: RequestOptions): Promise<T> {

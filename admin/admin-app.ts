@@ -20,11 +20,15 @@ interface ViewElement extends HTMLElement {
   focusHeading?(): void;
 }
 
-/** The screens a signed-in person reaches from the header, in the order they were added (habits rely on it). */
+/**
+ * The screens a signed-in person reaches from the header, in the order they were added (habits rely on it), but for
+ * Webhooks, which sits with the other admin screens of the project.
+ */
 const NAV: { view: AdminView['name']; label: string; admin?: true }[] = [
   { view: 'experiences', label: 'Experiences' },
   { view: 'audit', label: 'Audit log' },
   { view: 'privacy', label: 'Privacy', admin: true },
+  { view: 'webhooks', label: 'Webhooks', admin: true },
   { view: 'metrics', label: 'Metrics' },
   { view: 'access', label: 'People and keys', admin: true },
   { view: 'account', label: 'My account' },
@@ -160,6 +164,7 @@ export class SvcAdmin extends LitElement {
       return html`<svc-admin-audit data-view .api=${api} scope=${v.scope ?? 'project'} ?org-admin=${managesOrganization(me)}></svc-admin-audit>`;
     }
     if (v.name === 'privacy') return html`<svc-admin-privacy data-view .api=${api}></svc-admin-privacy>`;
+    if (v.name === 'webhooks') return html`<svc-admin-webhooks data-view .api=${api}></svc-admin-webhooks>`;
     if (v.name === 'metrics') return html`<svc-admin-metrics data-view .api=${api} .readOnly=${readOnly} .creating=${v.new === true}></svc-admin-metrics>`;
     if (v.name === 'feeds') return html`<svc-admin-feeds data-view .api=${api} .readOnly=${readOnly}></svc-admin-feeds>`;
     if (v.name === 'feed-editor') return html`<svc-admin-feed-editor data-view .api=${api} .feed=${v.feed}></svc-admin-feed-editor>`;

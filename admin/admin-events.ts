@@ -30,6 +30,8 @@ export type AdminView =
   /** The audit log: the project's changes, or (`organization`, for its admins) the organization's people and keys'. */
   | { name: 'audit'; scope?: 'organization' }
   | { name: 'privacy' }
+  /** The project's webhook endpoints and their delivery logs (admins). */
+  | { name: 'webhooks' }
   /** Who is signed in, their password and their sessions. */
   | { name: 'account' }
   /** Setting a password from an invitation link (before signing in). */

@@ -22,6 +22,7 @@ const screens: [AdminView, string][] = [
   [{ name: 'audit' }, '#/audit'],
   [{ name: 'audit', scope: 'organization' }, '#/audit?scope=organization'],
   [{ name: 'privacy' }, '#/privacy'],
+  [{ name: 'webhooks' }, '#/webhooks'],
   [{ name: 'account' }, '#/account'],
   [{ name: 'invitation', token: 'Ab_9-xYz' }, '#/invitation/Ab_9-xYz'],
 ];

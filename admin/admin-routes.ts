@@ -43,6 +43,7 @@ export function hashOf(view: AdminView): string {
     case 'access': return '#/access';
     case 'audit': return view.scope === 'organization' ? '#/audit?scope=organization' : '#/audit';
     case 'privacy': return '#/privacy';
+    case 'webhooks': return '#/webhooks';
     case 'account': return '#/account';
     case 'invitation': return `#/invitation/${enc(view.token)}`;
   }
@@ -74,6 +75,7 @@ export function viewOf(hash: string): AdminView {
     return query.get('scope') === 'organization' ? { name: 'audit', scope: 'organization' } : { name: 'audit' };
   }
   if (parts[0] === 'privacy' && parts.length === 1) return { name: 'privacy' };
+  if (parts[0] === 'webhooks' && parts.length === 1) return { name: 'webhooks' };
   if (parts[0] === 'account' && parts.length === 1) return { name: 'account' };
   if (parts[0] === 'invitation' && parts[1] && parts.length === 2) return { name: 'invitation', token: parts[1] };
   if (parts[0] === 'experiences') {

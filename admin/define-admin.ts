@@ -18,6 +18,9 @@ import { SvcAdminPlan } from './plan-page.js';
 import { SvcAdminPrivacy } from './privacy-page.js';
 import { SvcAdminResults } from './results-page.js';
 import { SvcAdminSignIn } from './sign-in-form.js';
+import { SvcAdminWebhookDeliveries } from './webhook-deliveries.js';
+import { SvcAdminWebhookForm } from './webhook-form.js';
+import { SvcAdminWebhooks } from './webhooks-page.js';
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin', SvcAdmin],
@@ -38,6 +41,9 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['svc-admin-feed-report', SvcAdminFeedReport],
   ['svc-admin-feed-editor', SvcAdminFeedEditor],
   ['svc-admin-feed-preview', SvcAdminFeedPreview],
+  ['svc-admin-webhooks', SvcAdminWebhooks],
+  ['svc-admin-webhook-form', SvcAdminWebhookForm],
+  ['svc-admin-webhook-deliveries', SvcAdminWebhookDeliveries],
 ];
 
 /**

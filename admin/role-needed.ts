@@ -17,6 +17,7 @@ export interface ScreenNeed {
 export function screenNeed(view: AdminView): ScreenNeed | null {
   switch (view.name) {
     case 'privacy': return { role: 'admin', wholeOrganization: false, purpose: 'handle privacy requests' };
+    case 'webhooks': return { role: 'admin', wholeOrganization: false, purpose: 'manage webhooks' };
     case 'access': return { role: 'admin', wholeOrganization: true, purpose: 'manage people and keys' };
     case 'audit':
       return view.scope === 'organization' ? { role: 'admin', wholeOrganization: true, purpose: 'read the organization\'s audit log' } : null;

@@ -1,9 +1,35 @@
-// A secret shown once (a new key, an invitation link): in a box with a Copy button, as text only, never in an
-// attribute, where it would outlive the box in the DOM and in anything that serializes the page.
-import { html, type TemplateResult } from 'lit';
+// A secret shown once (a new key, an invitation link, a webhook's signing secret): in a box with a Copy button, as
+// text only, never in an attribute, where it would outlive the box in the DOM and in anything that serializes the page.
+import { css, html, type TemplateResult } from 'lit';
+
+/** The box's look: green, the secret on white, wrapping anywhere, selected whole by a click. */
+export const secretStyles = css`
+  .secret {
+    display: grid;
+    gap: 0.75rem;
+    max-inline-size: 40rem;
+    margin-block: 1rem;
+    padding: 1rem 1.25rem;
+    border: 2px solid #1a7f37;
+    border-radius: 10px;
+    background: #dafbe1;
+    color: #0f4d22;
+  }
+  .secret code {
+    display: block;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid #7ee2a8;
+    border-radius: 6px;
+    background: #fff;
+    color: #1f2328;
+    font-size: 0.9375rem;
+    overflow-wrap: anywhere;
+    user-select: all;
+  }
+`;
 
 export interface SecretBox {
-  /** `key` or `invitation`, reflected as `data-kind` for styles and tests. */
+  /** `key`, `invitation` or `webhook`, reflected as `data-kind` for styles and tests. */
   kind: string;
   title: string;
   secret: string;

@@ -24,6 +24,7 @@ const revoke = (id: string) => fetch(`${location.origin}/v1/acme/keys/${id}`, { 
 /** Every address a viewer may not use, with the role its screen needs and what the screen would do. */
 const NOT_FOR_A_VIEWER = [
   { hash: '#/privacy', role: 'admin role', heading: 'You cannot handle privacy requests here' },
+  { hash: '#/webhooks', role: 'admin role', heading: 'You cannot manage webhooks here' },
   { hash: '#/access', role: 'admin role over the whole organization', heading: 'You cannot manage people and keys here' },
   { hash: '#/audit?scope=organization', role: 'admin role over the whole organization', heading: 'You cannot read the organization\'s audit log here' },
   { hash: '#/experiences/new', role: 'editor role', heading: 'You cannot create experiences here' },

@@ -74,11 +74,12 @@ async function startService(env) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-wtr-'));
   // Bandits are looked at every 200 ms rather than every minute, so that a test sees the service's own reweight job act
-  // (admin/results-page-bandit.test.ts); only running bandits are looked at, and no other test makes one.
+  // (admin/results-page-bandit.test.ts); only running bandits are looked at, and no other test makes one. Webhooks may
+  // go to loopback, where the test runner's receiver answers (admin/webhooks-page.test.ts).
   const child = spawn(process.execPath, [SERVER], {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SVC_CONFIG: configWithSso(dataDir), LOG_LEVEL: 'warn',
-      BANDIT_INTERVAL_MS: '200', ...env,
+      BANDIT_INTERVAL_MS: '200', WEBHOOKS_ALLOW_LOOPBACK: '1', ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -203,6 +204,34 @@ export function serviceUnderTest() {
       } finally {
         db.close();
       }
+      return;
+    }
+    // Test-only: an endpoint the service gave up on, as it leaves one failing for 24 hours (the service's own wait is
+    // a day): disabled with its reason, its pending deliveries failed (admin/webhooks-page.test.ts).
+    if (ctx.path === '/__svc-test/webhook-gave-up') {
+      const sqlite = await ready;
+      if (!sqlite) return void (ctx.status = 503);
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(join(sqlite.dataDir, 'svc.db'), { fileMustExist: true, timeout: 5000 });
+      try {
+        const id = String(ctx.query.endpoint ?? '');
+        const since = Date.now() - 24 * 3_600_000;
+        const reason = `failing since ${new Date(since).toISOString()}; last attempt: the receiver answered 500`;
+        db.prepare('UPDATE webhook_endpoints SET enabled = 0, failing_since = ?, disabled_reason = ?, version = version + 1 WHERE id = ?').run(since, reason, id);
+        db.prepare("UPDATE webhook_deliveries SET status = 'failed', next_at = NULL, last_error = COALESCE(last_error, 'not sent: the endpoint was disabled') WHERE endpoint_id = ? AND status = 'pending'").run(id);
+        ctx.status = 204;
+      } finally {
+        db.close();
+      }
+      return;
+    }
+    // Test-only webhook receiver (admin/webhooks-page.test.ts): `/__svc-test/webhook/<status>` answers that status to
+    // the service under test, which may send to loopback.
+    const hook = /^\/__svc-test\/webhook\/([1-5][0-9]{2})$/.exec(ctx.path);
+    if (hook) {
+      ctx.req.resume();
+      ctx.status = Number(hook[1]);
+      ctx.body = { received: true };
       return;
     }
     // Test-only slow network: `/slow/<ms>/…` is `/…` (the service, or a file such as the SDK) answered that much later.
