@@ -3,7 +3,7 @@ import type { ConfigStore, ProjectRef } from '../config/config-store.js';
 import type { ExperienceConfig } from '../config/config-types.js';
 import { ServiceError } from '../errors/service-error.js';
 import { SERVICE_ACTOR } from '../guardrails/guardrail-watch.js';
-import { PeriodicLook } from '../guardrails/periodic-look.js';
+import { PeriodicLook } from '../jobs/periodic-look.js';
 import type { ManagedConfig } from '../management/managed-config.js';
 import { writeItem, type AuditActor, type Item } from '../management/managed-item-store.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';

@@ -10,7 +10,7 @@ import type { ResultsService } from '../results/results-service.js';
 import type { Storage } from '../storage/storage.js';
 import { emitResultsAlerts, resultsAlerts, wantedAlerts, type ResultsAlertType } from '../webhooks/results-alerts.js';
 import { describeStop, guardrailVerdict } from './guardrail-verdict.js';
-import { PeriodicLook } from './periodic-look.js';
+import { PeriodicLook } from '../jobs/periodic-look.js';
 import type { ResultsAnswer } from '../../wire/results-answer.js';
 
 /** The audit log's key id of what the service does by itself. */

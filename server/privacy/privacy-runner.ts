@@ -1,3 +1,4 @@
+import { PolledQueue } from '../jobs/polled-queue.js';
 import { APPLY_MODELS, CHUNK_EVENTS } from '../recommendations/model-inbox.js';
 import { basketsOf, readBaskets, removeModelContributions } from '../recommendations/model-contributions.js';
 import { op, type SqlProgram } from '../storage/sql-program.js';
@@ -40,10 +41,7 @@ export class PrivacyRunner {
   readonly #storage: Storage;
   readonly #now: () => number;
   readonly #leaseMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | null = null;
-  #again = false;
-  #closed = false;
+  readonly #queue = new PolledQueue(() => this.#runAll());
 
   constructor(private readonly options: PrivacyRunnerOptions) {
     this.#storage = options.storage;
@@ -52,41 +50,24 @@ export class PrivacyRunner {
   }
 
   start(): void {
-    this.#timer = setInterval(() => this.kick(), this.options.pollMs ?? 1000);
-    this.#timer.unref();
-    this.kick();
+    this.#queue.start(this.options.pollMs ?? 1000);
   }
 
   /** Looks for requests to run now (after a request was made on this node). Resolves when none is left. */
   kick(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    if (this.#running !== null) {
-      this.#again = true;
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#runAll();
-      } while (this.#again && !this.#closed);
-    })().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#queue.kick();
   }
 
   /**
    * Stops taking requests; a request running stops after its current chunk (another node, or the next start, resumes
    * it).
    */
-  async close(): Promise<void> {
-    this.#closed = true;
-    clearInterval(this.#timer);
-    await this.#running;
+  close(): Promise<void> {
+    return this.#queue.close();
   }
 
   async #runAll(): Promise<void> {
-    while (!this.#closed) {
+    while (!this.#queue.closed) {
       let request: PrivacyRequest | null;
       try {
         const now = this.#now();
@@ -117,7 +98,7 @@ export class PrivacyRunner {
 
   /** One chunk of work and the request's progress in one transaction. */
   async #commit(request: PrivacyRequest, work: () => SqlProgram<void>): Promise<void> {
-    if (this.#closed) throw new Error('closing');
+    if (this.#queue.closed) throw new Error('closing');
     await this.#storage.transaction(work);
     this.options.afterChunk?.(request);
   }
@@ -150,7 +131,7 @@ export class PrivacyRunner {
         // Applied here or by any node's applier: either way each row counts once (it is deleted as it is applied).
         const applied = await this.#storage.place(APPLY_MODELS, CHUNK_EVENTS);
         if (applied.events === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        if (this.#closed) throw new Error('closing');
+        if (this.#queue.closed) throw new Error('closing');
       }
       const [now, until] = this.#lease();
       await this.#commit(request, () => saveProgress(request, { step: 'events', cursor: '', counts: request.counts }, now, until));

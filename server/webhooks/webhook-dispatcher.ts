@@ -1,3 +1,4 @@
+import { PolledQueue } from '../jobs/polled-queue.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Storage } from '../storage/storage.js';
 import type { AppendAudit } from './endpoint-store.js';
@@ -33,12 +34,9 @@ export interface WebhookDispatcherOptions {
  */
 export class WebhookDispatcher {
   readonly #sending = new Set<Promise<void>>();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | null = null;
-  #again = false;
   /** Wakes the sending under way from its wait for an attempt to end: something may be due (a look, a notification). */
   #wake: () => void = () => undefined;
-  #closed = false;
+  readonly #queue = new PolledQueue(() => this.#sendDue(), () => this.#wake());
   #stopListening: (() => Promise<void>) | null = null;
   #listening = false;
 
@@ -46,36 +44,17 @@ export class WebhookDispatcher {
 
   /** Sends from now on, unless this node does not send webhooks (`deliver: false`). */
   start(): void {
-    if (!this.deps.webhooks.deliver) return;
-    this.#timer = setInterval(() => void this.kick(), this.deps.webhooks.pollMs);
-    this.#timer.unref();
-    void this.kick();
+    if (this.deps.webhooks.deliver) this.#queue.start(this.deps.webhooks.pollMs);
   }
 
   /** Sends what is due now (joining the sending under way, which then looks again). Resolves when nothing is due. */
   kick(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    if (this.#running !== null) {
-      this.#again = true;
-      this.#wake();
-      return this.#running;
-    }
-    this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#sendDue();
-      } while (this.#again && !this.#closed);
-    })().finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    return this.#queue.kick();
   }
 
   /** Takes no more deliveries; waits for the attempts under way to be sent and recorded (each at most `timeoutMs`). */
   async close(): Promise<void> {
-    this.#closed = true;
-    clearInterval(this.#timer);
-    await this.#running;
+    await this.#queue.close();
     await this.#stopListening?.();
   }
 
@@ -83,7 +62,7 @@ export class WebhookDispatcher {
   async #sendDue(): Promise<void> {
     for (;;) {
       const free = CONCURRENT_SENDS - this.#sending.size;
-      const leased = free > 0 && !this.#closed ? await this.#lease(free) : [];
+      const leased = free > 0 && !this.#queue.closed ? await this.#lease(free) : [];
       for (const delivery of leased) {
         const sending: Promise<void> = this.#deliver(delivery).finally(() => this.#sending.delete(sending));
         this.#sending.add(sending);
@@ -135,7 +114,7 @@ export class WebhookDispatcher {
    */
   async #listen(): Promise<void> {
     const { storage } = this.deps;
-    if (this.#listening || this.#closed || storage.listen === undefined) return;
+    if (this.#listening || this.#queue.closed || storage.listen === undefined) return;
     try {
       this.#stopListening = await storage.listen(WEBHOOKS_CHANNEL, () => void this.kick(), () => {
         this.#listening = false;

@@ -38,7 +38,7 @@ const inside = (target: string, folder: string): boolean => target.startsWith(`$
 /** The server's layers, top first: a file may import its own layer's files and those of the layers below it. */
 const LAYERS = ['entry', 'domains', 'platform', 'ground'] as const;
 type Layer = (typeof LAYERS)[number];
-const PLATFORM = ['http', 'auth', 'errors', 'metrics', 'memory'];
+const PLATFORM = ['http', 'auth', 'errors', 'metrics', 'memory', 'jobs'];
 const GROUND = ['storage', 'config'];
 
 /** A server file's room: its folder below server/, or the file itself when it stands in server/. */
