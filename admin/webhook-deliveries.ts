@@ -148,7 +148,7 @@ export class SvcAdminWebhookDeliveries extends ApiView {
       <td class=${blank(d.responseStatus, 'num')}>${label('Response')}${d.responseStatus ?? none}</td>
       <td class=${blank(d.latencyMs, 'num')}>${label('Latency')}${d.latencyMs === null ? none : `${d.latencyMs.toLocaleString()} ms`}</td>
       <td class="num">${label('Attempts')}${d.attempts}</td>
-      <td class=${blank(next)}>${label('Next attempt')}${next ? this.#at(next) : none}</td>
+      <td class=${blank(next, 'when')}>${label('Next attempt')}${next ? this.#at(next) : none}</td>
       <td class=${blank(d.error, 'error')}>${label('Error')}${d.error ? html`<span>${d.error}</span>` : none}</td>
       <td>${d.status === 'pending' ? nothing : html`<button type="button" class="small" data-action="resend" ?disabled=${this.busy === d.id}
         @click=${() => void this.#resend(d)}>Resend<span class="sr-only"> ${eventName(d.type)} of ${this.#time.format(new Date(d.createdAt))}</span></button>`}</td>

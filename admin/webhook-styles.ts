@@ -17,8 +17,10 @@ export const webhookStyles = css`
     max-inline-size: 48rem;
     margin-block-end: 1rem;
   }
+  /* One column no wider than the page: a delivery log wider than its card scrolls inside it. */
   ul.endpoints {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 1rem;
     margin: 0;
     padding: 0;
@@ -26,6 +28,7 @@ export const webhookStyles = css`
   }
   .endpoint {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 0.75rem;
     min-inline-size: 0;
     padding: 1rem 1.25rem;
@@ -154,8 +157,14 @@ export const webhookStyles = css`
   table.deliveries th {
     white-space: nowrap;
   }
+  /* Times may take two lines, so the log and its Resend fit the card at 1280 px. */
+  table.deliveries tbody th[scope='row'],
+  table.deliveries td.when {
+    white-space: normal;
+    min-inline-size: 7rem;
+  }
   table.deliveries td.error {
-    min-inline-size: 12rem;
+    min-inline-size: 8rem;
     white-space: normal;
     overflow-wrap: anywhere;
   }
