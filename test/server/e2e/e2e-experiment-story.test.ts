@@ -2,12 +2,15 @@
 // listen, its own database) serves the admin console; Debian's Chromium drives it (sign in, create the metrics and the
 // experiment, start it, change its weights, read its results, download them as CSV), while the test sends the
 // visitors' traffic over HTTP as browsers would (Choose, then track). In the second phase one variation shows errors
-// and the service's guardrail watch stops the experiment by itself; the console and the API both say so.
+// and the service's guardrail watch stops the experiment by itself; the console and the API both say so. Before it
+// starts, the team adds two webhooks in the console, to receivers in this process on 127.0.0.1 (its own service and a
+// Slack channel's stand-in): the stop reaches both, signed, with the guardrail's numbers and the link to the results.
+// No socket of this process connects anywhere but 127.0.0.0/8 (a hook under every connect fails the step otherwise).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'puppeteer-core';
 import type { AuditEntry, AutomaticStop, Experience } from '../../../admin/experience.js';
@@ -15,7 +18,9 @@ import type { Metric } from '../../../admin/metric.js';
 import { buildApp } from '../../../server/app.js';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
 import type { Storage } from '../../../server/storage/storage.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../../wire/api/webhook-schema.js';
 import type { ResultsAnswer } from '../../../wire/results-answer.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookPayload } from '../../../wire/webhook-events.js';
 import {
   click, csvRecords, downloaded, eventually, fill, find, pick, signIn, textOf, textsOf, waitForText,
 } from '../helpers/console-driver.js';
@@ -23,6 +28,12 @@ import { makeEvent } from '../helpers/events.js';
 import { DRIVERS, type TestDatabase } from '../helpers/storage-drivers.js';
 import { basic } from '../helpers/test-config.js';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { freePort } from '../helpers/free-port.js';
+import { startReceiver, verified, type Receiver } from '../helpers/webhook-receiver.js';
+import { loopbackConnectionsOnly } from '../webhooks/loopback-connections-only.js';
+
+const guard = loopbackConnectionsOnly();
+after(() => guard.restore());
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
 const missing = ['dist/svc-admin.js'].filter((f) => !existsSync(join(REPO, f)));
@@ -56,6 +67,17 @@ const LIST = `${APP} >>> svc-admin-experiences`;
 const RESULTS = `${APP} >>> svc-admin-results`;
 const ELEMENT = `${RESULTS} >>> svc-results`;
 const ROW = `${LIST} >>> tr[data-name="story"]`;
+const WEBHOOKS = `${APP} >>> svc-admin-webhooks`;
+const NEW_ENDPOINT = `${WEBHOOKS} >>> section.new svc-admin-webhook-form`;
+
+/** The service's DNS: none (the receivers are addresses; no host name is resolved). */
+const NO_LOOKUP = (hostname: string): Promise<never> => Promise.reject(new Error(`the story resolves no host names (${hostname})`));
+
+/** An endpoint the team added: its id, and the signing secret the page showed once. */
+interface AddedWebhook {
+  id: string;
+  secret: string;
+}
 
 function config(): ServiceConfigFile {
   return {
@@ -113,6 +135,8 @@ for (const driver of DRIVERS) {
     let address: string;
     let page: Page;
     let downloads: string;
+    let receivers: Record<'standard' | 'slack', Receiver>;
+    const added: Partial<Record<'standard' | 'slack', AddedWebhook>> = {};
     const visitors: Record<number, Visitor[]> = { 1: [], 2: [] };
     /** Uncaught errors of the console's pages: none is expected anywhere in the story. */
     const pageErrors: string[] = [];
@@ -174,11 +198,31 @@ for (const driver of DRIVERS) {
       }, { last: () => `${seen} units` });
     }
 
+    /** Fails the step during which something tried to connect anywhere but 127.0.0.0/8. */
+    afterEach(() => assert.deepEqual(guard.refused.splice(0), [], 'connections to anywhere but 127.0.0.0/8'));
+
+    /** The endpoint's delivery log once it holds a delivery of `type` and every delivery in it succeeded. */
+    function drained(endpoint: AddedWebhook, type: string): Promise<WebhookDelivery[]> {
+      let seen = '';
+      return eventually(`the deliveries to ${endpoint.id} to succeed, one of them ${type}`, async () => {
+        const { deliveries } = await managed<{ deliveries: WebhookDelivery[] }>(`webhooks/${endpoint.id}/deliveries?limit=200`);
+        seen = deliveries.map((d) => `${d.type} ${d.status}`).join(', ');
+        return deliveries.some((d) => d.type === type) && deliveries.every((d) => d.status === 'succeeded') ? deliveries : undefined;
+      }, { last: () => seen });
+    }
+
     before(async () => {
       db = await driver.create();
       storage = await db.open();
-      app = await buildApp({ config: config(), storage, staticRoot: REPO, guardrailIntervalMs: 300 });
-      address = await app.listen({ port: 0, host: '127.0.0.1' });
+      receivers = { standard: await startReceiver(), slack: await startReceiver() };
+      // The service knows its own address before it listens: its webhooks link to its console there.
+      const port = await freePort();
+      address = `http://127.0.0.1:${port}`;
+      app = await buildApp({
+        config: config(), storage, staticRoot: REPO, guardrailIntervalMs: 300,
+        webhooks: { allowLoopback: true, pollMs: 100, publicUrl: address, lookup: NO_LOOKUP },
+      });
+      await app.listen({ port, host: '127.0.0.1' });
       browser = await launchChromium();
       page = await browser.newPage();
       page.on('pageerror', (error) => pageErrors.push(String(error)));
@@ -188,6 +232,7 @@ for (const driver of DRIVERS) {
     after(async () => {
       await browser?.close();
       await app?.close();
+      await Promise.all(Object.values(receivers ?? {}).map((r) => r.close()));
       await storage?.close();
       await db?.destroy();
       if (downloads) rmSync(downloads, { recursive: true, force: true });
@@ -214,6 +259,37 @@ for (const driver of DRIVERS) {
       const { metrics } = await managed<{ metrics: Metric[] }>('metrics');
       assert.deepEqual(metrics.map((m) => [m.name, m.type, m.event, m.inverse === true]),
         [['checkout', 'binomial', 'Checkout', false], ['errors', 'binomial', 'Error shown', true]]);
+    });
+
+    it('2b. adds two webhooks in the console: its service hears every experiment event, Slack each stop', { timeout: 60_000 }, async () => {
+      await click(page, `${APP} >>> nav button::-p-text(Webhooks)`);
+      const forms = [
+        { kind: 'standard', path: '/hooks/svc', description: 'Alerts service', events: '#all-experiments' },
+        { kind: 'slack', path: '/services/T000/B000/XXXX', description: '#experiments', events: 'input[name="events"][value="experiment.stopped"]' },
+      ] as const;
+      for (const form of forms) {
+        const url = `${receivers[form.kind].origin}${form.path}`;
+        await fill(page, `${NEW_ENDPOINT} >>> #url`, url);
+        await fill(page, `${NEW_ENDPOINT} >>> #description`, form.description);
+        await click(page, `${NEW_ENDPOINT} >>> input[name="format"][value="${form.kind}"]`);
+        await click(page, `${NEW_ENDPOINT} >>> ${form.events}`);
+        await click(page, `${NEW_ENDPOINT} >>> button[type="submit"]::-p-text(Create endpoint)`);
+        // Its signing secret, shown this once: copied from the page to the receiver, then put away.
+        const title = await waitForText(page, `${WEBHOOKS} >>> .secret[data-kind="webhook"] #secret-title`, /^Signing secret of /);
+        assert.equal(title, `Signing secret of ${new URL(url).host} (${form.description})`);
+        const secret = await textOf(page, `${WEBHOOKS} >>> .secret[data-kind="webhook"] code`);
+        assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+        await click(page, `${WEBHOOKS} >>> .secret button[data-action="dismiss"]`);
+        await eventually('the secret put away', async () => ((await page.$(`${WEBHOOKS} >>> .secret`)) === null ? true : undefined));
+        const { webhooks } = await managed<{ webhooks: WebhookEndpoint[] }>('webhooks');
+        added[form.kind] = { id: webhooks.find((w) => w.url === url)!.id, secret };
+      }
+      await eventually('two endpoints listed', async () => ((await textsOf(page, `${WEBHOOKS} >>> li.endpoint h3`)).length === 2 ? true : undefined));
+      const { webhooks } = await managed<{ webhooks: WebhookEndpoint[] }>('webhooks');
+      const experimentEvents = WEBHOOK_EVENT_TYPES.filter((t) => t.startsWith('experiment.'));
+      assert.deepEqual(webhooks.map((w) => [w.id, w.format, w.events, w.enabled]), [
+        [added.standard!.id, 'standard', experimentEvents, true], [added.slack!.id, 'slack', ['experiment.stopped'], true],
+      ]);
     });
 
     it('3. creates the experiment story (control/green/blue, goal checkout, guardrail errors) and starts it', { timeout: 60_000 }, async () => {
@@ -307,6 +383,51 @@ for (const driver of DRIVERS) {
       await click(page, `${APP} >>> nav button::-p-text(Audit log)`);
       const summary = await waitForText(page, `${APP} >>> svc-admin-audit >>> tr[data-action="stop"] summary`, /Stopped by the service/);
       assert.match(summary, /'blue' harmed the guardrail 'errors'/);
+    });
+
+    it('6b. the stop reaches the team: one signed experiment.stopped with the guardrail\'s numbers, Slack\'s message, the link to the results', { timeout: 60_000 }, async () => {
+      const standard = added.standard!;
+      const slack = added.slack!;
+      // Once every delivery succeeded: what arrived is all that will (the stopped experiment tells nothing more).
+      await drained(standard, 'experiment.stopped');
+      await drained(slack, 'experiment.stopped');
+      const heard = receivers.standard.received.map((r) => verified(standard.secret, r) as WebhookPayload);
+      const ids = receivers.standard.received.map((r) => r.headers['webhook-id']);
+      assert.equal(new Set(ids).size, ids.length, 'each message arrived once');
+      const count = (type: string): number => heard.filter((p) => p.type === type).length;
+      assert.deepEqual(['experiment.started', 'experiment.phase_started', 'experiment.stopped'].map(count), [1, 1, 1]);
+
+      const item = await managed<Experience>('experiences/story');
+      const link = `${address}/admin/?organization=acme&project=shop#/experiences/story/results`;
+      const stop = heard.find((p) => p.type === 'experiment.stopped') as WebhookPayload<'experiment.stopped'>;
+      assert.deepEqual([stop.data.experience, stop.data.reason, stop.data.phase, stop.data.by], [
+        'story', 'guardrail', 2, { type: 'service', name: 'svc guardrail watch' },
+      ]);
+      assert.deepEqual([stop.data.organization, stop.data.project, stop.data.url], ['acme', 'shop', link]);
+      const numbers = stop.data.stoppedBy!;
+      assert.deepEqual(numbers, item.stoppedBy);
+      assert.deepEqual([numbers.rule, numbers.metric, numbers.variation], ['guardrail', 'errors', 'blue']);
+      assert.equal(numbers.ci?.length, 2);
+      for (const n of [numbers.uplift, numbers.pValueAdjusted, ...numbers.ci!]) assert.equal(typeof n, 'number', JSON.stringify(numbers));
+
+      // Slack's channel gets the one stop it asked for, in words, with the numbers and the same link.
+      assert.equal(receivers.slack.received.length, 1);
+      const message = verified(slack.secret, receivers.slack.received[0]!) as { text: string; blocks: object[] };
+      assert.equal(message.text, 'Experiment story stopped: blue harmed the guardrail errors (acme/shop)');
+      const blocks = JSON.stringify(message.blocks);
+      const uplift = `+${(numbers.uplift! * 100).toFixed(1)} %`;
+      for (const shown of ['*Metric*\\nerrors', '*Variation*\\nblue', `*Uplift*\\n${uplift}`, `"url":"${link}"`]) {
+        assert.ok(blocks.includes(shown), `${shown} in ${blocks}`);
+      }
+
+      // The link opens the results of story in the console, in a tab of the signed-in browser.
+      const tab = await browser.newPage();
+      tab.on('pageerror', (error) => pageErrors.push(String(error)));
+      await tab.goto(stop.data.url, { waitUntil: 'load' });
+      await waitForText(tab, `${RESULTS} >>> h1`, /^Results of story$/);
+      assert.match(await waitForText(tab, `${RESULTS} >>> .alert[role="alert"]`, /Stopped by the service/), /'blue' harmed the guardrail 'errors'/);
+      await find(tab, `${ELEMENT}[status="ready"]`);
+      await tab.close();
     });
 
     it('7. the results page: stopped by the service, the date graph, the primary goal, a breakdown by browser; Back works', { timeout: 60_000 }, async () => {

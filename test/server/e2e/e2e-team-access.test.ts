@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +19,7 @@ import { startTestProvider, type TestProvider } from '../helpers/oidc-test-provi
 import { POSTGRES_DRIVER, type TestDatabase } from '../helpers/storage-drivers.js';
 import { testConfig } from '../helpers/test-config.js';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { freePort } from '../helpers/free-port.js';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
 const missing = ['dist/svc-admin.js'].filter((f) => !existsSync(join(REPO, f)));
@@ -30,17 +30,6 @@ const ADMIN_KEY = 'adm1.s3cret';
 const PASSWORD = 'a long enough passphrase';
 const APP = 'svc-admin';
 const FORM = `${APP} >>> svc-admin-sign-in`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('team access, end to end (two nodes on one PostgreSQL)', { skip }, () => {
   let db: TestDatabase;
