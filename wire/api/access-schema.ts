@@ -64,10 +64,10 @@ export const MeAnswer = Type.Object({
   password: Type.Optional(Type.Boolean({ description: 'A person\'s session: whether they have a password.' })),
 }, { $id: 'Me', description: 'Who the caller is, what it may do, and its session.' });
 
-export const SessionBody = Type.Object({
-  email: Type.String(),
-  password: Type.String({ minLength: 1 }),
-}, { description: 'A person\'s email and password; `{}` with an admin key as Bearer signs the key in.' });
+export const SessionBody = Type.Union([
+  Type.Object({ email: Type.String(), password: Type.String({ minLength: 1 }) }, { description: 'A person\'s email and password.' }),
+  Type.Object({}, { description: '`{}` with an admin key as Bearer: signs the key in.' }),
+]);
 
 export const PasswordBody = Type.Object({ currentPassword: Type.String(), password: Type.String() });
 

@@ -11,6 +11,12 @@ import { openApiPath, type OpenApiDocument } from '../../../server/http/openapi-
 
 type Json = Record<string, unknown>;
 
+/**
+ * Routes that answer a bad part of an accepted body in its place (200): a feed batch checks each request as the feed
+ * endpoint does and answers a bad one its own error, so a batch holding one is still accepted.
+ */
+const CHECKED_PART_BY_PART = new Set(['POST /v1/:org/projects/:project/feeds/data']);
+
 /** A not-found answer has no route: it is checked against the error shape with `route_not_found`. */
 const NOT_FOUND = {
   type: 'object', required: ['error'], additionalProperties: false,
@@ -83,7 +89,8 @@ export function checkAnswers(app: FastifyInstance, violations: AnswerViolation[]
       check = contract.answer(request.method, url, reply.statusCode);
       const accepted = reply.statusCode >= 200 && reply.statusCode < 300 && url !== undefined;
       const json = String(request.headers['content-type'] ?? 'application/json').startsWith('application/json');
-      const bodyCheck = accepted && json && request.body !== undefined ? contract.body(request.method, url) : null;
+      const whole = !CHECKED_PART_BY_PART.has(`${request.method} ${url}`);
+      const bodyCheck = accepted && json && whole && request.body !== undefined ? contract.body(request.method, url) : null;
       if (bodyCheck !== null && !bodyCheck(request.body)) {
         const errors = bodyCheck.errors?.map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`).join('; ');
         violations.push({ request: where, status: reply.statusCode, problem: `the service accepted a body its description refuses: ${errors}` });
