@@ -3,8 +3,8 @@ import { ServiceError } from '../errors/service-error.js';
 import { op, type SqlProgram, type SqlRow } from '../storage/sql-program.js';
 import { num } from '../storage/sql-values.js';
 import type { WebhookDelivery } from '../../wire/api/webhook-schema.js';
-import { WEBHOOK_TEST_EVENT, type WebhookDataByType } from '../../wire/webhook-events.js';
-import { consolePath, newMessageId, queueDelivery } from './webhook-outbox.js';
+import { WEBHOOK_TEST_EVENT } from '../../wire/webhook-events.js';
+import { consolePath, queueDelivery, storeMessage } from './webhook-outbox.js';
 
 // What an endpoint's admin sees of its deliveries and asks of them: the log (newest first, a page at a time), a test
 // event sent to it alone, and a delivery sent again.
@@ -54,12 +54,10 @@ function* deliveryId(messageId: string, endpointId: string): SqlProgram<number> 
  * for by name.
  */
 export function* queueTestEvent(project: string, endpointId: string, at: number): SqlProgram<{ messageId: string; deliveryId: number }> {
-  const messageId = newMessageId();
-  const data: WebhookDataByType[typeof WEBHOOK_TEST_EVENT] = { endpoint: endpointId, message: TEST_MESSAGE };
-  yield op(
-    'INSERT INTO webhook_messages (id, project, type, at, data, path) VALUES (?, ?, ?, ?, ?, ?)',
-    messageId, project, WEBHOOK_TEST_EVENT, at, JSON.stringify(data), consolePath(project, '#/webhooks'),
-  );
+  // No dedupe key: a message is stored every time.
+  const messageId = (yield* storeMessage({
+    project, type: WEBHOOK_TEST_EVENT, at, path: consolePath(project, '#/webhooks'), data: { endpoint: endpointId, message: TEST_MESSAGE },
+  }))!;
   yield* queueDelivery(project, endpointId, messageId, at);
   return { messageId, deliveryId: yield* deliveryId(messageId, endpointId) };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { notify, op, type SqlProgram } from '../storage/sql-program.js';
-import type { WebhookDataByType, WebhookEventType } from '../../wire/webhook-events.js';
+import type { WebhookDataByType } from '../../wire/webhook-events.js';
 
 // The one way an event enters the webhooks' queue: inside the transaction of the change it reports (a management
 // write, a privacy request's last step) or of a watch's finding, so an event is queued exactly when its change commits.
@@ -10,7 +10,7 @@ import type { WebhookDataByType, WebhookEventType } from '../../wire/webhook-eve
 export const WEBHOOKS_CHANNEL = 'svc_webhooks';
 
 /** One event to send: its type, data (without the organization, project and link, added when sent) and console page. */
-export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
+export interface WebhookEvent<T extends keyof WebhookDataByType = keyof WebhookDataByType> {
   /** `org/project`. */
   project: string;
   type: T;
@@ -46,15 +46,20 @@ export function* emitWebhookEvent(event: WebhookEvent): SqlProgram<string | null
   const { rows } = yield op('SELECT id, events FROM webhook_endpoints WHERE project = ? AND enabled = 1 ORDER BY id', event.project);
   const endpoints = rows.filter((r) => (JSON.parse(String(r.events)) as string[]).includes(event.type)).map((r) => String(r.id));
   if (endpoints.length === 0) return null;
+  const id = yield* storeMessage(event);
+  if (id !== null) for (const endpoint of endpoints) yield* queueDelivery(event.project, endpoint, id, event.at);
+  return id;
+}
+
+/** Stores the message of `event` (no delivery yet); answers its id, or null when its `dedupe` key was stored before. */
+export function* storeMessage(event: WebhookEvent): SqlProgram<string | null> {
   const id = newMessageId();
   const stored = yield op(
     `INSERT INTO webhook_messages (id, project, type, at, data, path, dedupe) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO NOTHING`,
     id, event.project, event.type, event.at, JSON.stringify(event.data), event.path, event.dedupe ?? null,
   );
-  if (stored.changes === 0) return null;
-  for (const endpoint of endpoints) yield* queueDelivery(event.project, endpoint, id, event.at);
-  return id;
+  return stored.changes === 0 ? null : id;
 }
 
 /** Queues one message for one endpoint, due now; a resend queues it again, its 24 hours of retries starting over. */
