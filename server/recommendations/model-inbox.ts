@@ -109,8 +109,11 @@ export function* applyModelInbox(maxEvents: number): SqlProgram<AppliedChunk> {
   return { rows: ids.length, events, more };
 }
 
-/** One chunk of the inbox applied (applyModelInbox): a bulk write, beside ingestion's. */
-export const APPLY_MODELS = program('models.apply', 'bulk', applyModelInbox);
+/**
+ * One chunk of the inbox applied (applyModelInbox): derived data, on the background lane. Its commit need not wait for
+ * the disk: a chunk a crash loses takes its inbox rows' deletion with it, so those rows are applied again.
+ */
+export const APPLY_MODELS = program('models.apply', 'background', applyModelInbox);
 
 /** Inbox rows `modelInboxWaiting` reads at most: the inbox grows while the models fail, and the read is on a poll. */
 const WAITING_PROBE_ROWS = 5000;

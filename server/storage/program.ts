@@ -9,10 +9,11 @@ import type { SqlProgram } from './sql-program.js';
  * - `interactive`: a visitor's answer waits for its commit (Choose's first assignments and exposures). Committed ahead
  *   of bulk writes, answered once committed without waiting for the disk: a crash of the process loses none of it, a
  *   crash of the machine may lose the last ones.
- * - `bulk`: writes nobody is waiting on to answer a page (ingestion, the models' upkeep), answered once on disk, and
+ * - `bulk`: writes nobody is waiting on to answer a page (ingestion), answered once on disk, and
  *   grouped with the writes that arrive meanwhile.
- * - `background`: writes of derived data nobody waits for (results' exposure index), which a crash may lose because
- *   they are done again: committed without waiting for the disk, behind a visitor's writes.
+ * - `background`: writes of derived data nobody waits for (results' exposure index, the recommendation models' upkeep),
+ *   which a crash may lose because they are done again: committed without waiting for the disk, behind a visitor's
+ *   writes.
  * - `report`: a long read (experiment results), in one snapshot, off the event loop that answers requests.
  */
 export type Lane = 'interactive' | 'bulk' | 'background' | 'report';

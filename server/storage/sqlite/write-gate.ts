@@ -8,7 +8,7 @@
 // once while an interactive one is announced, for at most BULK_YIELD_MS, so that a steady stream of answers slows
 // ingestion (whose clients send again) but never stops it.
 
-/** `interactive`: a request is waiting for this commit (Choose). `bulk`: nobody is (event batches, model upkeep). */
+/** `interactive`: a request is waiting for this commit (Choose). `bulk`: nobody is (event batches, derived writes). */
 export type WriteRole = 'interactive' | 'bulk';
 
 const INTERACTIVE_WAITING = 0;
