@@ -138,10 +138,11 @@ export class SqliteStorage extends SqlStorage {
   }
 
   /**
-   * Starts the writer lanes' threads and opens their connections (an empty run), so no first request waits for them.
+   * Starts the writer lanes' threads and opens their connections (an empty run), so no first request waits for them:
+   * the background lane's too, whose model chunks a visitor's feed read may wait for (the models' settle).
    */
   override async warm(): Promise<void> {
-    const writers = (['interactive', 'bulk'] as const).map((lane) => this.threadOf(lane));
+    const writers = (['interactive', 'bulk', 'background'] as const).map((lane) => this.threadOf(lane));
     await Promise.all(writers.map((thread) => (thread === null ? undefined : this.onThread(thread, () => thread.run('', []), async () => undefined))));
   }
 
