@@ -5,16 +5,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
 import type { ServiceConfigFile } from '../../../server/config/config-types.js';
 import { makeEvent } from '../helpers/events.js';
+import { requestDone, send } from '../helpers/privacy-api.js';
 import { SQLITE_DRIVER } from '../helpers/storage-drivers.js';
-import { basic, testConfig } from '../helpers/test-config.js';
+import { testConfig } from '../helpers/test-config.js';
 import { useApp } from '../helpers/use-test-app.js';
 
 const PROJECT = '/v1/acme/projects/shop';
-const BROWSER = { authorization: basic('web1.p4ss') };
-const ADMIN = { authorization: 'Bearer adm1.s3cret' };
 /** Distinctive, so that finding its bytes anywhere in the file can only mean the erased rows. */
 const ERASED = { profileId: 'prof-erase-me-5d3a91', sessionId: 'sess-erase-me-e07b42' };
 const KEPT = { profileId: 'prof-keep-me-18c6f0', sessionId: 'sess-keep-me-a94d27' };
@@ -26,22 +24,6 @@ function config(): ServiceConfigFile {
   shop.limits = { writeKeyPerSecond: 1_000_000 };
   file.organizations.acme!.adminKeys = ['adm1.s3cret'];
   return file;
-}
-
-async function post(app: FastifyInstance, url: string, payload: Record<string, unknown>, headers: Record<string, string>) {
-  const res = await app.inject({ method: 'POST', url, headers, payload });
-  assert.ok(res.statusCode < 300, `${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as Record<string, unknown>;
-}
-
-async function erase(app: FastifyInstance, profileId: string): Promise<void> {
-  const { id } = await post(app, `${PROJECT}/privacy/erasures`, { profileId, sourceId: 'web' }, ADMIN);
-  for (let polls = 0; ; polls++) {
-    assert.ok(polls < 2000, 'the erasure did not finish: gave up polling');
-    const res = await app.inject({ method: 'GET', url: `${PROJECT}/privacy/erasures/${String(id)}`, headers: ADMIN });
-    if ((res.json() as { status: string }).status === 'done') return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** How often `text` occurs, as UTF-8 (SQLite's text encoding here), in the database file and its write-ahead log. */
@@ -80,11 +62,11 @@ describe('erasure on SQLite', () => {
   it("leaves none of the erased person's bytes in the database file or its log after a checkpoint", async () => {
     const { app } = h;
     for (const person of [ERASED, KEPT]) {
-      await post(app, `${PROJECT}/optimization/choose-api`, { identification: { sourceId: 'web', profileId: person.profileId }, names: ['hero'], sessionId: person.sessionId }, BROWSER);
+      await send(app, `${PROJECT}/optimization/choose-api`, { identification: { sourceId: 'web', profileId: person.profileId }, names: ['hero'], sessionId: person.sessionId });
       const batch = Array.from({ length: 8 }, () => makeEvent({ ...person, type: 'page', name: 'Home' }));
-      await post(app, `${PROJECT}/sources/web/track`, { batch }, BROWSER);
+      await send(app, `${PROJECT}/sources/web/track`, { batch });
     }
-    await erase(app, ERASED.profileId);
+    await requestDone(app, 'erasures', { profileId: ERASED.profileId, sourceId: 'web' });
 
     await checkpointAll(h.db.location);
     // The kept person's rows are still there: the search would find the erased ones if they were.
