@@ -103,7 +103,12 @@ function earlier(a: Exposure, b: Exposure): boolean {
 export function* exposedUnitsProgram(
   project: string, experience: string, variations: readonly string[], window: UnitWindow,
 ): SqlProgram<{ units: ExposedUnits; personOf: PersonOf }> {
-  const rows = [...yield* listedRows(project, experience), ...yield* notYetIndexed(project, experience)];
+  // The queue first, then the lists, each row once. Outside a transaction each read sees the database as it is then (on
+  // PostgreSQL), and the indexer moves rows from the queue into the lists in one transaction: read the other way
+  // round, a row indexed between the two reads was in neither, and results came short of the exposures just written.
+  const queued = yield* notYetIndexed(project, experience);
+  const listed = yield* listedRows(project, experience);
+  const rows = [...new Map([...listed, ...queued].map((row) => [String(row[0]), row])).values()];
   // Exposures reported when shown (`Experiment Viewed` events: `<svc-experience>`, or a caller that deferred them),
   // at the time they were shown. Ordered after the Choose answers' rows among equal times.
   const { values: reported = [] } = yield throughIndex(

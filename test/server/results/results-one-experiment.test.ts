@@ -9,10 +9,11 @@ import type { ProjectRef } from '../../../server/config/config-store.js';
 import type { ExperienceConfig, MetricConfig, ProjectConfig, ServiceConfigFile } from '../../../server/config/config-types.js';
 import { sweepProject } from '../../../server/privacy/retention.js';
 import { experimentResultsProgram } from '../../../server/results/experiment-results.js';
+import { exposedUnitsProgram } from '../../../server/results/exposed-units.js';
 import { INDEX_EXPOSURES } from '../../../server/results/exposure-indexer.js';
 import { experimentPairs } from '../../../server/results/exposure-pairs.js';
 import { personGraphProgram } from '../../../server/results/person-graph.js';
-import { op, type SqlValue } from '../../../server/storage/sql-program.js';
+import { op, type SqlOp, type SqlProgram, type SqlResult, type SqlValue } from '../../../server/storage/sql-program.js';
 import type { Storage } from '../../../server/storage/storage.js';
 import type { ServiceEvent } from '../../../wire/event.js';
 import { makeEvent } from '../helpers/events.js';
@@ -35,7 +36,7 @@ const METRICS: MetricConfig[] = [
 ];
 
 /** Projects of their own per test (each stands alone): shop and blog for the comparison, kept, linked. */
-const PROJECTS = ['shop', 'blog', 'kept', 'linked'] as const;
+const PROJECTS = ['shop', 'blog', 'kept', 'linked', 'raced'] as const;
 type Project = (typeof PROJECTS)[number];
 
 function config(): ServiceConfigFile {
@@ -168,6 +169,22 @@ for (const driver of DRIVERS) {
       await agrees('acme/blog');
       // Read before from the queue of rows not indexed yet, now from the index: the same answer.
       assert.deepEqual(await results('shop', 'alpha'), inShop);
+    });
+
+    it('finds every exposure when the indexer lists some between its reads, each read seeing the database as it is then', async () => {
+      for (let i = 0; i < 10; i++) await choose('raced', `r-${i}`, ['alpha']);
+      // Each read on its own (as PostgreSQL reads outside a transaction), and after the first, a chunk of the indexer.
+      const program: SqlProgram<{ units: { variation: Int32Array } }> = exposedUnitsProgram('acme/raced', 'alpha', ['control', 'bold'], {});
+      let step = program.next();
+      for (let reads = 0; !step.done; reads++) {
+        const read: SqlOp = step.value;
+        const answer = await h.storage.run(function* (): SqlProgram<SqlResult> {
+          return yield read;
+        });
+        if (reads === 0) assert.equal((await h.storage.place(INDEX_EXPOSURES, 5000)).rows, 10);
+        step = program.next(answer);
+      }
+      assert.equal(step.value.units.variation.length, 10);
     });
 
     it('keeps the table equal to the exposure rows when retention takes an experiment out and an erasure removes a person', async () => {
