@@ -16,7 +16,7 @@ import { slackMessage } from '../../../server/webhooks/slack-message.js';
 import type { WebhookDelivery } from '../../../wire/api/webhook-schema.js';
 import type { ServiceEvent } from '../../../wire/event.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType, type WebhookPayload } from '../../../wire/webhook-events.js';
-import { ADMIN, BASE, banditConfig, crowd, feedBandit, HOUR, MINUTE, put, watchOf } from '../helpers/bandit-scenario.js';
+import { ADMIN, BASE, banditConfig, crowd, feedBandit, HOUR, MINUTE, put, read, watchOf } from '../helpers/bandit-scenario.js';
 import { makeEvent, v7 } from '../helpers/events.js';
 import { requestDone } from '../helpers/privacy-api.js';
 import { DRIVERS } from '../helpers/storage-drivers.js';
@@ -127,12 +127,18 @@ for (const driver of DRIVERS) {
       }
     }
 
-    /** A look of the guardrail watch, as a node's would be: it stops, and tells what it found. */
+    /**
+     * A look of the guardrail watch, as a node's would be: it stops, and tells what it found. A look that could not
+     * finish (the watch logs it and carries on) fails the test with the watch's own words.
+     */
     async function look(): Promise<void> {
       const svc = h.app.svc;
-      const watch = new GuardrailWatch({ ...svc, results: new ResultsService(svc.storage) }, { now: () => clock });
+      const failed: string[] = [];
+      const logger = { info: (): void => undefined, warn: (obj: object, msg: string) => void (/fail|cannot/.test(msg) && failed.push(`${msg} ${JSON.stringify(obj)}`)) };
+      const watch = new GuardrailWatch({ ...svc, results: new ResultsService(svc.storage) }, { now: () => clock, logger });
       await watch.check();
       await watch.close();
+      assert.deepEqual(failed, [], 'the guardrail watch\'s look');
     }
 
     /** Units shown each variation (`Experiment Viewed`), out of the weights' proportion: a sample-ratio mismatch. */
@@ -188,6 +194,11 @@ for (const driver of DRIVERS) {
       happened('experiment.phase_started');
       await harmfulWinner(launch, 300);
       await look();
+      // Stopped by that look; if not, what the look saw says why.
+      if ((await read(h.app, launch)).status !== 'stopped') {
+        const res = await h.app.inject({ method: 'GET', url: `${BASE}/experiences/${launch}/results?metrics=purchase,errors`, headers: ADMIN });
+        assert.fail(`the look did not stop ${launch}; its results: ${res.body}`);
+      }
       happened('experiment.significant');
       happened('experiment.stopped');
 
