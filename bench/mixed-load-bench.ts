@@ -228,13 +228,14 @@ const MIXED_HEADER = [
 ];
 
 /**
- * The goals a row is held to, each marked: no Choose answer over 500 ms, at a fixed rate ingestion ≥ 0.6 of what it
- * stores alone, and every acknowledged event stored.
+ * The goals a row is held to, each marked: no Choose answer over 500 ms, on SQLite at a fixed rate ingestion ≥ 0.6 of
+ * what it stores alone (the share the gate between SQLite's writers gives up; PostgreSQL has no gate, and there the
+ * share is what the CPU left over), and every acknowledged event stored.
  */
 function rowGoals(row: MixedLoadRow): string {
   return [
     goalMark(row.chooseMax <= 500, 'Choose max ≤ 500 ms'),
-    ...(row.chooseRate ? [goalMark(row.ingestMixedEventsPerSecond / row.ingestAloneEventsPerSecond >= 0.6, 'mixed / alone ≥ 0.6')] : []),
+    ...(row.chooseRate && row.driver === 'SQLite' ? [goalMark(row.ingestMixedEventsPerSecond / row.ingestAloneEventsPerSecond >= 0.6, 'mixed / alone ≥ 0.6')] : []),
     goalMark(row.lost === 0, 'none lost'),
   ].join('; ');
 }
@@ -257,8 +258,9 @@ export function formatMixedLoadBench(r: MixedLoadResult): string {
     '',
     'Choose "at once": each connection asks again as soon as it is answered (the issue\'s load: Choose then takes what',
     'CPU it can of the shared cores); at a fixed rate: a spike of that many requests a second.',
-    'Goals: on both databases no Choose answer over 500 ms (the max, not only the p99), ingestion ≥ 0.6 of what it stores alone',
-    'at the fixed rate, every acknowledged event stored.',
+    'Goals: on both databases no Choose answer over 500 ms (the max, not only the p99) and every acknowledged event stored;',
+    'on SQLite, ingestion ≥ 0.6 of what it stores alone at the fixed rate (on PostgreSQL, where no gate orders the writers,',
+    'the share is a reading: what the shared cores leave once Choose is answered).',
   ].join('\n');
 }
 
