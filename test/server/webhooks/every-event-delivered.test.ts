@@ -134,7 +134,12 @@ for (const driver of DRIVERS) {
     async function look(): Promise<void> {
       const svc = h.app.svc;
       const failed: string[] = [];
-      const logger = { info: (): void => undefined, warn: (obj: object, msg: string) => void (/fail|cannot/.test(msg) && failed.push(`${msg} ${JSON.stringify(obj)}`)) };
+      const logger = {
+        info: (): void => undefined,
+        warn: (details: object, message: string): void => {
+          if (/failed|cannot/.test(message)) failed.push(`${message} ${JSON.stringify(details)}`);
+        },
+      };
       const watch = new GuardrailWatch({ ...svc, results: new ResultsService(svc.storage) }, { now: () => clock, logger });
       await watch.check();
       await watch.close();
