@@ -433,6 +433,10 @@ for (const driver of DRIVERS) {
     it('7. the results page: stopped by the service, the date graph, the primary goal, a breakdown by browser; Back works', { timeout: 60_000 }, async () => {
       await click(page, `${APP} >>> nav button::-p-text(Experiences)`);
       await waitForText(page, `${ROW} .badge`, /stopped/);
+      // The rows' headline results come after the list, and a row grows when its headline replaces "loading…": a click
+      // aimed at the button's centre before then can land beside it. Click once they are in.
+      const headlinesIn = async (): Promise<true | undefined> => ((await textsOf(page, `${LIST} >>> td.headline`)).some((t) => t.includes('loading')) ? undefined : true);
+      await eventually('the list\'s headline results', headlinesIn);
       await click(page, `${ROW} button[data-action="results"]`);
       await eventually('the address of the results page', async () => (page.url().endsWith('#/experiences/story/results') ? true : undefined));
       await waitForText(page, `${RESULTS} >>> .facts .badge`, /stopped/);
